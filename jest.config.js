@@ -1,0 +1,32 @@
+/** Two projects: unit specs beside the code, e2e specs through HTTP under test/e2e. */
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2023',
+        keepClassNames: true,
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+const common = {
+  testEnvironment: 'node',
+  transform,
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testTimeout: 60000,
+    },
+  ],
+};

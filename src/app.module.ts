@@ -1,0 +1,42 @@
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
+import { loggerParams } from './shared/http/logging';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthModule } from './modules/auth/auth.module';
+import { PartnerAuthGuard } from './modules/auth/api/partner-auth.guard';
+import { HealthModule } from './modules/health/health.module';
+import { JournalController } from './modules/journal/api/journal.controller';
+import { JournalModule } from './modules/journal/journal.module';
+
+/** Controllers of the partner API that take a JSON body. */
+export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController];
+
+/** The partner listener: health, the partner API under both base paths. */
+@Module({})
+export class PartnerAppModule implements NestModule {
+  static forRoot(core: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
+    return {
+      module: PartnerAppModule,
+      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, JournalModule],
+      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    // bound to the known routes only: routing comes first (CONTRACT §3 step 0)
+    if (PARTNER_BODY_CONTROLLERS.length > 0) consumer.apply(JsonBodyMiddleware).forRoutes(...PARTNER_BODY_CONTROLLERS);
+  }
+}
+
+/** The console listener. */
+@Module({})
+export class ConsoleAppModule {
+  static forRoot(core: DynamicModule, consoleModule: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
+    return {
+      module: ConsoleAppModule,
+      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'console', logStream)), consoleModule],
+    };
+  }
+}

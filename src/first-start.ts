@@ -1,0 +1,40 @@
+import type { DataSource } from 'typeorm';
+import type { INestApplication } from '@nestjs/common';
+import { SandboxService } from './modules/auth/application/sandbox.service';
+import type { AppConfig } from './shared/config/app-config';
+
+/**
+ * CONTRACT §10: on first start with the embedded store and no data, provision one sandbox project and
+ * print what a first `curl` needs. Returns the lines to print (the token is shown this once).
+ */
+export async function firstStartSandbox(config: AppConfig, dataSource: DataSource, app: INestApplication): Promise<string[]> {
+  if (config.database.kind !== 'pglite') return [];
+  const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM organizations`);
+  if (count > 0) {
+    const [project] = await dataSource.query(`SELECT id FROM sandbox_projects ORDER BY created_at LIMIT 1`);
+    return project
+      ? [
+          `Sandbox project ${project.id} exists; its token was shown at first start.`,
+          `  A new sandbox token (supersedes the old one): npm run console -- sandbox generation ${project.id}`,
+        ]
+      : [];
+  }
+  const p = await app.get(SandboxService).provisionProject('First sandbox project');
+  const [debit, credit] = p.accounts;
+  const body = JSON.stringify({
+    posting_date: new Date().toISOString().slice(0, 10),
+    lines: [
+      { account_id: debit.id, debit_minor: 12500 },
+      { account_id: credit.id, credit_minor: 12500 },
+    ],
+  });
+  return [
+    'Provisioned a sandbox project (shown once):',
+    `  base URL:   ${p.base_url}`,
+    `  token:      ${p.token}`,
+    `  accounts:   ${debit.number} ${debit.name} = ${debit.id}`,
+    `              ${credit.number} ${credit.name} = ${credit.id}`,
+    '  try:',
+    `  curl -s -X POST ${p.base_url}/journal/prepare -H 'Authorization: Bearer ${p.token}' -H 'Content-Type: application/json' -d '${body}'`,
+  ];
+}

@@ -1,0 +1,30 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { environmentOfPath, PARTNER_BASES } from '../../../shared/http/partner-paths';
+import type { RequestWithContext } from '../../../shared/http/request-context';
+import { type AccessRequirement, AccessCheckService } from '../application/access-check.service';
+import { PARTNER_ROUTE, type RequestWithCaller } from './partner-route.decorator';
+
+/**
+ * Global guard of the partner listener. Every route under a partner base path needs a token; one that
+ * forgot to declare its scope fails closed (500) rather than open.
+ */
+@Injectable()
+export class PartnerAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly access: AccessCheckService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<RequestWithContext & RequestWithCaller>();
+    const requirement = this.reflector.get<AccessRequirement | undefined>(PARTNER_ROUTE, context.getHandler());
+    const isPartnerPath = PARTNER_BASES.some((base) => req.path.startsWith(`/${base}/`));
+    if (!isPartnerPath) return true;
+    if (!requirement) throw new Error(`partner route ${req.method} ${req.path} declares no scope`);
+    const authorization = req.headers.authorization;
+    req.tokenSent = authorization !== undefined && /^Bearer +\S/i.test(authorization);
+    req.caller = await this.access.authenticate(authorization, environmentOfPath(req.path), requirement);
+    return true;
+  }
+}

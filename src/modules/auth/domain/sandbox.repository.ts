@@ -1,0 +1,29 @@
+import type { EntityManager } from 'typeorm';
+
+export interface SandboxProjectPlan {
+  projectId: string;
+  name: string;
+  organizationId: string;
+  appId: string;
+  generationId: string;
+  mandateId: string;
+  tokenHash: string;
+  accounts: Array<{ id: string; number: string; name: string }>;
+  taxCodes: Array<{ id: string; code: string; rateBasisPoints: number }>;
+}
+
+/** Port: sandbox projects and their app generations (CONTRACT §8 "Sandbox"). */
+export abstract class SandboxRepository {
+  /** Writes a whole new project: organization, chart, app, mandate, generation 1 and its token. */
+  abstract createProject(manager: EntityManager, plan: SandboxProjectPlan): Promise<void>;
+  /**
+   * Makes a new generation the project's current one (superseding the previous generation's tokens)
+   * and stores its token hash. Returns false for an unknown project.
+   */
+  abstract createGeneration(
+    manager: EntityManager,
+    projectId: string,
+    generationId: string,
+    tokenHash: string,
+  ): Promise<boolean>;
+}

@@ -1,0 +1,31 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
+import { IsTextField } from '../../../shared/http/validation/constraints';
+import { Optional } from '../../../shared/http/validation/fields';
+import { SandboxService } from '../../auth/application/sandbox.service';
+
+export class CreateSandboxProjectRequestDto {
+  @ApiProperty({ required: false, nullable: true, minLength: 1, maxLength: 200 })
+  @Optional(null)
+  @IsTextField(1, 200, { nullable: true })
+  name: string | null;
+}
+
+@ApiTags('console')
+@Controller('console/v1/sandbox/projects')
+export class SandboxProjectsController {
+  constructor(private readonly sandbox: SandboxService) {}
+
+  @Post()
+  @HttpCode(201)
+  create(@Body() body: CreateSandboxProjectRequestDto) {
+    return this.sandbox.provisionProject(body.name);
+  }
+
+  @Post(':projectId/generations')
+  @HttpCode(201)
+  createGeneration(@Param('projectId') projectId: string, @Body() _body: EmptyRequestDto) {
+    return this.sandbox.provisionGeneration(projectId);
+  }
+}

@@ -1,0 +1,30 @@
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ConsoleJsonBodyMiddleware } from '../../shared/http/json-body.middleware';
+import { AuthModule } from '../auth/auth.module';
+import { CONSOLE_API_KEY, ConsoleKeyGuard } from './api/console-key.guard';
+import { SandboxProjectsController } from './api/sandbox-projects.controller';
+
+/** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
+const CONSOLE_CONTROLLERS: Type[] = [SandboxProjectsController];
+
+/** The operator API on its own listener, guarded by the console API key. */
+@Module({})
+export class ConsoleModule implements NestModule {
+  static forRoot(apiKey: string): DynamicModule {
+    return {
+      module: ConsoleModule,
+      imports: [AuthModule],
+      controllers: CONSOLE_CONTROLLERS as never,
+      providers: [
+        { provide: CONSOLE_API_KEY, useValue: apiKey },
+        { provide: APP_GUARD, useClass: ConsoleKeyGuard },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    // bound to the known routes only: routing comes first (CONTRACT §3 step 0)
+    if (CONSOLE_CONTROLLERS.length > 0) consumer.apply(ConsoleJsonBodyMiddleware).forRoutes(...CONSOLE_CONTROLLERS);
+  }
+}

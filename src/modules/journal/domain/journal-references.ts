@@ -1,0 +1,55 @@
+import type { EntityManager } from 'typeorm';
+import { DomainError, type Violation } from '../../../shared/domain/domain-error';
+import type { PermittedAccounts } from '../../auth/domain/caller-context';
+import type { JournalLineInput } from './journal-input';
+
+/** Port: which of the given ids the caller may reference. One query for all lines. */
+export abstract class JournalReferenceRepository {
+  /**
+   * Of `accountIds`, those that exist in the organization, are active and lie in the permitted set;
+   * of `taxCodeIds`, those that exist in the organization. Ids are lower-case.
+   */
+  abstract findUsable(
+    organizationId: string,
+    permitted: PermittedAccounts,
+    accountIds: string[],
+    taxCodeIds: string[],
+    manager?: EntityManager,
+  ): Promise<{ accounts: Set<string>; taxCodes: Set<string> }>;
+}
+
+/**
+ * seed 7 `reference_not_allowed`; CONTRACT §4: every cause (missing, foreign, inactive, outside the
+ * grant) gives the identical body apart from pointers and request id — no name, no owner, no hint.
+ */
+export class ReferenceNotAllowedError extends DomainError {
+  constructor(violations: Violation[]) {
+    super('reference_not_allowed', 'A referenced account or tax code may not be used; see errors', violations);
+  }
+}
+
+export const ACCOUNT_NOT_ALLOWED = 'is not an account this app may use';
+export const TAX_CODE_NOT_ALLOWED = 'is not a tax code of the organization';
+
+/** Checks every line's references; throws one error naming each offending field. */
+export async function assertReferencesAllowed(
+  repository: JournalReferenceRepository,
+  organizationId: string,
+  permitted: PermittedAccounts,
+  lines: readonly JournalLineInput[],
+  manager?: EntityManager,
+): Promise<void> {
+  const accountIds = [...new Set(lines.map((l) => l.account_id.toLowerCase()))];
+  const taxCodeIds = [...new Set(lines.flatMap((l) => (l.tax_code_id ? [l.tax_code_id.toLowerCase()] : [])))];
+  const usable = await repository.findUsable(organizationId, permitted, accountIds, taxCodeIds, manager);
+  const violations: Violation[] = [];
+  lines.forEach((line, i) => {
+    if (!usable.accounts.has(line.account_id.toLowerCase())) {
+      violations.push({ pointer: `/lines/${i}/account_id`, code: 'reference_not_allowed', detail: ACCOUNT_NOT_ALLOWED });
+    }
+    if (line.tax_code_id && !usable.taxCodes.has(line.tax_code_id.toLowerCase())) {
+      violations.push({ pointer: `/lines/${i}/tax_code_id`, code: 'reference_not_allowed', detail: TAX_CODE_NOT_ALLOWED });
+    }
+  });
+  if (violations.length > 0) throw new ReferenceNotAllowedError(violations);
+}

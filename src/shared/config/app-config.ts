@@ -1,0 +1,119 @@
+import { isAbsolute, resolve } from 'node:path';
+
+export type DatabaseConfig =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dataDir: string | null /* null: in memory */ };
+
+/** The service's configuration, read once from the environment (CONTRACT §2). */
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  dataDir: string;
+  consolePort: number; // 0 disables the console listener
+  consoleHost: string;
+  consoleApiKey: string | null; // null: generated into DATA_DIR on first start
+  publicOrigin: string;
+  idempotencyRetentionHours: number;
+  logLevel: string;
+  webhookAllowPrivateNetworks: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero: boolean): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535 || (!allowZero && Number(raw) === 0)) {
+    throw new ConfigError(`${name} must be a TCP port number${allowZero ? ' (0 disables it)' : ''}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/**
+ * Reads and validates CONTRACT §2's variables. A bad value throws a ConfigError whose message is one
+ * line naming the variable; main.ts prints it and exits.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const portValue = port(env, 'PORT', 3000, true);
+  const consolePort = port(env, 'CONSOLE_PORT', 3001, true);
+  const dataDir = resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './.data');
+
+  let database: DatabaseConfig;
+  const url = env.DATABASE_URL;
+  if (url === undefined || url === '') {
+    database = { kind: 'pglite', dataDir: resolve(dataDir, 'pglite') };
+  } else if (url === 'pglite://memory') {
+    database = { kind: 'pglite', dataDir: null };
+  } else if (url.startsWith('pglite://')) {
+    const dir = url.slice('pglite://'.length);
+    if (dir === '') throw new ConfigError('DATABASE_URL pglite:// needs a directory or "memory"');
+    database = { kind: 'pglite', dataDir: isAbsolute(dir) ? dir : resolve(dir) };
+  } else if (/^postgres(ql)?:\/\//.test(url)) {
+    try {
+      new URL(url);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    database = { kind: 'postgres', url };
+  } else {
+    throw new ConfigError('DATABASE_URL must be postgres://…, pglite://memory or unset');
+  }
+
+  const host = env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0';
+  const consoleHost = env.CONSOLE_HOST && env.CONSOLE_HOST !== '' ? env.CONSOLE_HOST : '127.0.0.1';
+
+  const consoleApiKey = env.CONSOLE_API_KEY && env.CONSOLE_API_KEY !== '' ? env.CONSOLE_API_KEY : null;
+  if (consoleApiKey !== null && !/^[\x21-\x7e]{16,256}$/.test(consoleApiKey)) {
+    throw new ConfigError('CONSOLE_API_KEY must be 16–256 visible ASCII characters');
+  }
+
+  let publicOrigin = env.PUBLIC_ORIGIN && env.PUBLIC_ORIGIN !== '' ? env.PUBLIC_ORIGIN : `http://localhost:${portValue}`;
+  try {
+    const u = new URL(publicOrigin);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    publicOrigin = publicOrigin.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`PUBLIC_ORIGIN must be an http(s) origin, got "${publicOrigin}"`);
+  }
+
+  const retentionRaw = env.IDEMPOTENCY_RETENTION_HOURS;
+  let idempotencyRetentionHours = 24;
+  if (retentionRaw !== undefined && retentionRaw !== '') {
+    if (!/^\d+(\.\d+)?$/.test(retentionRaw) || Number(retentionRaw) <= 0) {
+      throw new ConfigError(`IDEMPOTENCY_RETENTION_HOURS must be a positive number of hours, got "${retentionRaw}"`);
+    }
+    idempotencyRetentionHours = Number(retentionRaw);
+  }
+
+  const logLevel = env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  return {
+    port: portValue,
+    host,
+    database,
+    dataDir,
+    consolePort,
+    consoleHost,
+    consoleApiKey,
+    publicOrigin,
+    idempotencyRetentionHours,
+    logLevel,
+    webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

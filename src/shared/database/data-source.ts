@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { types as pgTypes } from 'pg';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config';
+import { SerializedPGlitePool } from './serialized-pglite-pool';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+const INT8 = 20;
+const DATE = 1082;
+const NUMERIC = 1700;
+
+// Both stores return int8, numeric and date as strings: money is never a float, a calendar date
+// never a Date at some time zone's midnight.
+pgTypes.setTypeParser(INT8, (v: string) => v);
+pgTypes.setTypeParser(DATE, (v: string) => v);
+const PGLITE_PARSERS = { [INT8]: (v: string) => v, [DATE]: (v: string) => v, [NUMERIC]: (v: string) => v };
+
+/** One PGlite per process and data directory (TOOLCHAIN.md). */
+const pgliteInstances = new Map<string, Promise<PGlite>>();
+
+function openPGlite(dataDir: string | null): Promise<PGlite> {
+  const key = dataDir ?? ':memory:';
+  let instance = pgliteInstances.get(key);
+  if (!instance) {
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    instance = PGlite.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS });
+    pgliteInstances.set(key, instance);
+    instance.catch(() => pgliteInstances.delete(key));
+  }
+  return instance;
+}
+
+export async function closePGlite(dataDir: string | null): Promise<void> {
+  const key = dataDir ?? ':memory:';
+  const instance = pgliteInstances.get(key);
+  if (!instance) return;
+  pgliteInstances.delete(key);
+  await (await instance).close();
+}
+
+/** TypeORM options for either store: same entities, same migrations, never `synchronize`. */
+export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    type: 'postgres' as const,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    migrationsRun: false,
+    uuidExtension: 'pgcrypto' as const,
+    installExtensions: false,
+    logging: false,
+  };
+  if (database.kind === 'postgres') {
+    return {
+      ...common,
+      url: database.url,
+      extra: { max: 10, connectionTimeoutMillis: 5000, application_name: 'partner-api' },
+    };
+  }
+  const pool = new SerializedPGlitePool(() => openPGlite(database.dataDir));
+  return {
+    ...common,
+    // TypeORM's postgres driver takes a `pg`-shaped module; ours hands out the one PGlite session
+    // to one holder at a time.
+    driver: { Pool: function Pool() { return pool; } },
+  } as DataSourceOptions;
+}
+
+export async function createDataSource(database: DatabaseConfig): Promise<DataSource> {
+  const dataSource = new DataSource(dataSourceOptions(database));
+  await dataSource.initialize();
+  return dataSource;
+}
+
+export async function destroyDataSource(dataSource: DataSource, database: DatabaseConfig): Promise<void> {
+  if (dataSource.isInitialized) await dataSource.destroy();
+  if (database.kind === 'pglite') await closePGlite(database.dataDir);
+}

@@ -1,0 +1,27 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Clock, SystemClock } from '../domain/clock';
+import { Transactions } from './transactions';
+
+/**
+ * The process-wide kernel both listeners share: configuration, the one data source (created and
+ * migrated before Nest starts, so the partner and console applications use the same pool) and the
+ * clock.
+ */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, dataSource: DataSource, clock: Clock = new SystemClock()): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: DataSource, useValue: dataSource },
+        { provide: Clock, useValue: clock },
+        Transactions,
+      ],
+      exports: [APP_CONFIG, DataSource, Clock, Transactions],
+    };
+  }
+}

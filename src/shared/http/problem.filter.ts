@@ -1,0 +1,96 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError } from '../domain/domain-error';
+import { ERROR_CATALOGUE } from './error-catalogue';
+import type { RequestWithContext } from './request-context';
+
+const HTTP_STATUS_CODES: Record<number, string> = {
+  400: 'invalid_input',
+  404: 'not_found',
+  405: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string }; message?: string } | null;
+  if (!e) return false;
+  const code = e.driverError?.code ?? e.code;
+  if (code && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) return true;
+  const message = e.message ?? '';
+  return /Connection terminated|timeout exceeded when trying to connect|Driver not Connected/i.test(message);
+}
+
+/**
+ * The one place where an error becomes an HTTP response: an RFC 9457 problem body (CONTRACT §4).
+ * Nothing of an unexpected error reaches the client; it is logged with the request id instead.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('http');
+
+  constructor(private readonly realm: string) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<RequestWithContext>();
+    const res = ctx.getResponse<Response>();
+    let code: string;
+    let detail: string;
+    let errors: DomainError['violations'];
+    let scope: string | undefined;
+
+    if (exception instanceof DomainError) {
+      code = exception.code;
+      detail = exception.detail;
+      errors = exception.violations;
+      scope = (exception as DomainError & { scope?: string }).scope;
+      if (!ERROR_CATALOGUE[code]) {
+        this.logger.error({ err: exception, requestId: req.id }, `unknown error code ${code}`);
+        code = 'internal_error';
+        detail = 'An internal error occurred';
+        errors = undefined;
+      }
+    } else if (exception instanceof HttpException && HTTP_STATUS_CODES[exception.getStatus()]) {
+      code = HTTP_STATUS_CODES[exception.getStatus()];
+      detail = code === 'not_found' ? `No route ${req.method} ${req.path}` : ERROR_CATALOGUE[code].title;
+    } else if (isDatabaseUnavailable(exception)) {
+      code = 'service_unavailable';
+      detail = 'The database cannot be reached; retry later';
+      this.logger.warn({ err: exception, requestId: req.id }, 'database unavailable');
+    } else {
+      code = 'internal_error';
+      detail = 'An internal error occurred';
+      this.logger.error({ err: exception, requestId: req.id }, 'unhandled error');
+    }
+
+    const { status, title } = ERROR_CATALOGUE[code];
+    if (res.headersSent) return;
+    if (status === 401) {
+      res.setHeader(
+        'WWW-Authenticate',
+        req.tokenSent || code !== 'missing_token'
+          ? `Bearer realm="${this.realm}", error="invalid_token"`
+          : `Bearer realm="${this.realm}"`,
+      );
+    } else if (code === 'insufficient_scope') {
+      res.setHeader('WWW-Authenticate', `Bearer realm="${this.realm}", error="insufficient_scope", scope="${scope ?? ''}"`);
+    } else if (status === 503 || status === 429) {
+      res.setHeader('Retry-After', '5');
+    }
+    const body: Record<string, unknown> = {
+      type: `urn:partner-api:error:${code}`,
+      title,
+      status,
+      code,
+      detail,
+    };
+    if (errors && errors.length > 0) body.errors = errors;
+    body.request_id = req.id;
+    res.status(status).type('application/problem+json').send(JSON.stringify(body));
+  }
+}

@@ -1,0 +1,113 @@
+import { registerDecorator, type ValidationArguments } from 'class-validator';
+import { isCalendarDate } from '../../domain/calendar-date';
+import { codePointLength } from '../../domain/code-points';
+import { isMinorAmount, MAX_MINOR } from '../../domain/money';
+
+/**
+ * One class-validator constraint per field, each carrying the whole rule of that field and one
+ * message, so that a field gets exactly one violation (CONTRACT §4: one entry per offending field).
+ * Nothing is coerced: a constraint sees the JSON value as parsed.
+ */
+interface Options {
+  nullable?: boolean;
+}
+
+function constraint(
+  name: string,
+  check: (value: unknown) => boolean,
+  message: string,
+  options: Options = {},
+): PropertyDecorator {
+  return (target, property) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(property),
+      options: {
+        message: (args: ValidationArguments) =>
+          args.value === undefined ? 'is required' : args.value === null ? `must not be null; ${message}` : message,
+      },
+      validator: {
+        validate: (value: unknown) => (value === null ? options.nullable === true : check(value)),
+      },
+    });
+}
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
+
+export function IsCalendarDateField(options?: Options): PropertyDecorator {
+  return constraint('calendarDate', isCalendarDate, 'must be a calendar date YYYY-MM-DD', options);
+}
+
+export function IsTextField(min: number, max: number, options?: Options): PropertyDecorator {
+  return constraint(
+    'text',
+    (v) => {
+      if (typeof v !== 'string') return false;
+      // code units bound code points from above and from below by half
+      if (v.length < min || v.length > 2 * max) return false;
+      const n = codePointLength(v);
+      return n >= min && n <= max;
+    },
+    `must be a string of ${min} to ${max} characters`,
+    options,
+  );
+}
+
+export function IsUuidField(options?: Options): PropertyDecorator {
+  return constraint('uuid', isUuid, 'must be a uuid', options);
+}
+
+export function IsMinorAmountField(options?: Options): PropertyDecorator {
+  return constraint('minorAmount', isMinorAmount, `must be an integer from 0 to ${MAX_MINOR}`, options);
+}
+
+export function IsOneOfField(values: readonly string[], options?: Options): PropertyDecorator {
+  const set = new Set(values);
+  return constraint(
+    'oneOf',
+    (v) => typeof v === 'string' && set.has(v),
+    `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`,
+    options,
+  );
+}
+
+export function IsArrayField(min: number, max: number, options?: Options): PropertyDecorator {
+  return constraint(
+    'array',
+    (v) => Array.isArray(v) && v.length >= min && v.length <= max,
+    min === 0 ? `must be an array of at most ${max} items` : `must be an array of ${min} to ${max} items`,
+    options,
+  );
+}
+
+export function IsIntegerField(min: number, max: number, options?: Options): PropertyDecorator {
+  return constraint(
+    'integer',
+    (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max,
+    `must be an integer from ${min} to ${max}`,
+    options,
+  );
+}
+
+export function IsArrayOfField(
+  min: number,
+  max: number,
+  item: (v: unknown) => boolean,
+  itemDescription: string,
+  options?: Options & { unique?: boolean },
+): PropertyDecorator {
+  return constraint(
+    'arrayOf',
+    (v) =>
+      Array.isArray(v) &&
+      v.length >= min &&
+      v.length <= max &&
+      v.every(item) &&
+      (!options?.unique || new Set(v).size === v.length),
+    `must be an array of ${min} to ${max}${options?.unique ? ' distinct' : ''} ${itemDescription}`,
+    options,
+  );
+}

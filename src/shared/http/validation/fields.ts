@@ -1,0 +1,65 @@
+import 'reflect-metadata';
+
+/**
+ * Field metadata that class-validator has no words for: which fields a DTO knows (everything else is
+ * an unknown field, CONTRACT §5), what an optional field becomes when it is null or absent (seed 2.2
+ * rule 4, 2.4 rule 5), which fields are amounts (their violations are `invalid_amount`), and which
+ * hold an array of nested DTOs.
+ */
+export interface FieldMeta {
+  optional: boolean;
+  default?: () => unknown;
+  amount: boolean;
+  nested?: () => new () => object;
+}
+
+const FIELDS = Symbol('dto:fields');
+
+function update(target: object, property: string | symbol, patch: Partial<FieldMeta>): void {
+  const ctor = target.constructor;
+  const own: Map<string, FieldMeta> = Reflect.getOwnMetadata(FIELDS, ctor) ?? new Map();
+  const current = own.get(String(property)) ?? { optional: false, amount: false };
+  own.set(String(property), { ...current, ...patch });
+  Reflect.defineMetadata(FIELDS, own, ctor);
+}
+
+export function fieldsOf(ctor: Function): Map<string, FieldMeta> | undefined {
+  return Reflect.getOwnMetadata(FIELDS, ctor);
+}
+
+/** A field the client must send; `null` is a violation. */
+export function Required(): PropertyDecorator {
+  return (target, property) => update(target, property, { optional: false });
+}
+
+/** A field that may be absent or null; either way the server puts `defaultValue` in its place. */
+export function Optional(defaultValue: unknown): PropertyDecorator {
+  const fresh = Array.isArray(defaultValue) ? () => [...defaultValue] : () => defaultValue;
+  return (target, property) => update(target, property, { optional: true, default: fresh });
+}
+
+/** Violations of this field are `invalid_amount` (CONTRACT §4). */
+export function Amount(): PropertyDecorator {
+  return (target, property) => update(target, property, { amount: true });
+}
+
+/** An array whose items are validated as `type`, each at its own pointer. */
+export function NestedItems(type: () => new () => object): PropertyDecorator {
+  return (target, property) => update(target, property, { nested: type });
+}
+
+/**
+ * A DTO rule that spans fields (e.g. a journal line's one-side rule), reported at the object's own
+ * pointer. `failed` names the fields that already have a violation, so the rule can stay silent when
+ * its inputs are invalid.
+ */
+export interface CrossFieldRule {
+  crossFieldViolations(failed: ReadonlySet<string>): Array<{ detail: string }>;
+}
+
+/** Marks a request DTO that declares no fields: its body must be `{}`. */
+export function NoFields(): ClassDecorator {
+  return (target) => {
+    if (!Reflect.getOwnMetadata(FIELDS, target)) Reflect.defineMetadata(FIELDS, new Map(), target);
+  };
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DestinationStream } from 'pino';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { type Applications, createApplications } from '../../src/bootstrap';
+import type { AppConfig, DatabaseConfig } from '../../src/shared/config/app-config';
+import type { Clock } from '../../src/shared/domain/clock';
+
+export const TEST_CONSOLE_KEY = 'test-console-key-0123456789abcdef';
+
+/** PostgreSQL when TEST_DATABASE_URL is set (CI's second run), else an in-memory PGlite. */
+export function testDatabase(): DatabaseConfig {
+  const url = process.env.TEST_DATABASE_URL;
+  return url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: null };
+}
+
+export const onPostgres = (): boolean => testDatabase().kind === 'postgres';
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    database: testDatabase(),
+    dataDir: mkdtempSync(join(tmpdir(), 'partner-api-test-')),
+    consolePort: 1,
+    consoleHost: '127.0.0.1',
+    consoleApiKey: TEST_CONSOLE_KEY,
+    publicOrigin: 'http://localhost:3000',
+    idempotencyRetentionHours: 24,
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    webhookAllowPrivateNetworks: true,
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  apps: Applications;
+  /** supertest against the partner listener */
+  partner: () => TestAgent;
+  /** supertest against the console listener, with the console key */
+  console: () => TestAgent;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: { clock?: Clock; logStream?: DestinationStream } = {},
+): Promise<TestApp> {
+  const apps = await createApplications(testConfig(overrides), options);
+  const partnerServer = apps.partner.getHttpServer();
+  const consoleServer = apps.console?.getHttpServer();
+  return {
+    apps,
+    partner: () => request(partnerServer),
+    console: () => {
+      if (!consoleServer) throw new Error('console listener disabled');
+      return request(consoleServer);
+    },
+    close: () => apps.close(),
+  };
+}
