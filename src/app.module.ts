@@ -9,6 +9,8 @@ import { PartnerAuthGuard } from './modules/auth/api/partner-auth.guard';
 import { HealthModule } from './modules/health/health.module';
 import { JournalController } from './modules/journal/api/journal.controller';
 import { JournalModule } from './modules/journal/journal.module';
+import { IdempotencyModule } from './modules/idempotency/idempotency.module';
+import { ReceiptsModule } from './modules/receipts/receipts.module';
 
 /** Controllers of the partner API that take a JSON body. */
 export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController];
@@ -19,7 +21,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, JournalModule],
+      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsModule, JournalModule],
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }],
     };
   }

@@ -1,0 +1,123 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
+import { Transactions } from '../../../shared/database/transactions';
+import { Clock } from '../../../shared/domain/clock';
+import type { CallerContext } from '../../auth/domain/caller-context';
+import { requestFingerprint } from '../domain/fingerprint';
+import {
+  IdempotencyGrantChangedError,
+  IdempotencyKeyReusedError,
+  IdempotencyRequestInProgressError,
+} from '../domain/idempotency.errors';
+import { IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
+
+/** How long an identical request waits for one in flight before 409 (CONTRACT §6). */
+export const IN_FLIGHT_WAIT_MS = 10_000;
+
+export interface IdempotentOutcome<R> {
+  /** the first execution's body, or the replay body (`replayed: true`, no `environment`) */
+  body: R;
+  replayed: boolean;
+}
+
+const isLockTimeout = (err: unknown): boolean => {
+  const e = err as { code?: string; driverError?: { code?: string } };
+  return (e?.driverError?.code ?? e?.code) === '55P03';
+};
+
+/**
+ * Exactly-once writes (CONTRACT §6), settled by PostgreSQL so that any number of instances agree:
+ *
+ * 1. One transaction per request, with `lock_timeout` = 10 s.
+ * 2. First statement: INSERT the idempotency record ON CONFLICT DO NOTHING. The primary key
+ *    (organization, environment, app, key) makes a concurrent identical request block on the first
+ *    one's uncommitted row until that transaction ends:
+ *    - first committed → the insert does nothing, we read the committed record and answer
+ *      grant changed / key reused / replay, in that order;
+ *    - first rolled back (any 4xx or failure stores nothing) → our insert succeeds and we run ourselves;
+ *    - still running after 10 s → lock timeout → 409 idempotency_request_in_progress.
+ * 3. The work (the resource row, the receipt, the outbox row) runs in the same transaction, then the
+ *    response is stored on the record; all commit together or not at all.
+ *
+ * On the embedded PGlite store transactions are serialized by its pool, which gives the same answers.
+ */
+@Injectable()
+export class IdempotencyService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(IdempotencyService.name);
+  private purgeTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly records: IdempotencyRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute<R extends Record<string, unknown>>(
+    caller: CallerContext,
+    key: string,
+    operation: string,
+    normalizedInput: unknown,
+    work: (manager: EntityManager) => Promise<R>,
+  ): Promise<IdempotentOutcome<R>> {
+    const scope: IdempotencyScope = {
+      environment: caller.environment,
+      organizationId: caller.organizationId,
+      appId: caller.appId,
+      key,
+    };
+    const fingerprint = requestFingerprint(operation, normalizedInput);
+    try {
+      return await this.transactions.run(async (m) => {
+        await m.query(`SET LOCAL lock_timeout = '${IN_FLIGHT_WAIT_MS}ms'`);
+        const existing = await this.records.claim(m, scope, {
+          operation,
+          fingerprint,
+          grantId: caller.grantId,
+          response: null,
+        });
+        if (existing) {
+          // a new sandbox generation keeps the app, so only production grants can change
+          if (caller.environment === 'production' && existing.grantId !== caller.grantId) {
+            throw new IdempotencyGrantChangedError();
+          }
+          if (existing.operation !== operation || existing.fingerprint !== fingerprint) {
+            throw new IdempotencyKeyReusedError();
+          }
+          const { environment: _omitted, ...rest } = existing.response;
+          return { body: { ...rest, replayed: true } as unknown as R, replayed: true };
+        }
+        const body = await work(m);
+        await this.records.complete(m, scope, body);
+        return { body, replayed: false };
+      });
+    } catch (err) {
+      if (isLockTimeout(err)) throw new IdempotencyRequestInProgressError();
+      throw err;
+    }
+  }
+
+  /** Deletes records older than the retention, in batches; safe on several instances at once. */
+  async purgeExpired(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.config.idempotencyRetentionHours * 3_600_000);
+    let total = 0;
+    for (;;) {
+      const n = await this.records.purgeCreatedBefore(cutoff, 1000);
+      total += n;
+      if (n < 1000) return total;
+    }
+  }
+
+  onApplicationBootstrap(): void {
+    const every = Math.min(15 * 60_000, Math.max(60_000, (this.config.idempotencyRetentionHours * 3_600_000) / 4));
+    this.purgeTimer = setInterval(() => {
+      this.purgeExpired().catch((err) => this.logger.warn({ err }, 'idempotency purge failed'));
+    }, every);
+    this.purgeTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.purgeTimer) clearInterval(this.purgeTimer);
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type IdempotencyRecord, IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
+
+interface Row {
+  operation: string;
+  fingerprint: string;
+  grant_id: string | null;
+  response: Record<string, unknown> | null;
+}
+
+@Injectable()
+export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async claim(
+    m: EntityManager,
+    s: IdempotencyScope,
+    r: Omit<IdempotencyRecord, 'response'> & { response: Record<string, unknown> | null },
+  ): Promise<IdempotencyRecord | null> {
+    // One indexed equality look-up with every scope column as a parameter (TOOLCHAIN.md).
+    const inserted: unknown[] = await m.query(
+      `INSERT INTO idempotency_records
+         (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (organization_id, environment, app_id, idempotency_key) DO NOTHING
+       RETURNING 1`,
+      [s.organizationId, s.environment, s.appId, s.key, r.operation, r.fingerprint, r.grantId, r.response === null ? null : JSON.stringify(r.response)],
+    );
+    if (inserted.length > 0) return null;
+    const rows: Row[] = await m.query(
+      `SELECT operation, fingerprint, grant_id, response FROM idempotency_records
+        WHERE organization_id = $1 AND environment = $2 AND app_id = $3 AND idempotency_key = $4`,
+      [s.organizationId, s.environment, s.appId, s.key],
+    );
+    const row = rows[0];
+    if (!row || !row.response) throw new Error('idempotency record vanished or is incomplete after a conflict');
+    return { operation: row.operation, fingerprint: row.fingerprint, grantId: row.grant_id, response: row.response };
+  }
+
+  async complete(m: EntityManager, s: IdempotencyScope, response: Record<string, unknown>): Promise<void> {
+    await m.query(
+      `UPDATE idempotency_records SET response = $5
+        WHERE organization_id = $1 AND environment = $2 AND app_id = $3 AND idempotency_key = $4`,
+      [s.organizationId, s.environment, s.appId, s.key, JSON.stringify(response)],
+    );
+  }
+
+  async purgeCreatedBefore(cutoff: Date, limit: number): Promise<number> {
+    const rows: unknown[] = await this.dataSource.query(
+      `DELETE FROM idempotency_records WHERE ctid IN (
+         SELECT ctid FROM idempotency_records WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING 1`,
+      [cutoff, limit],
+    );
+    return rows.length;
+  }
+}

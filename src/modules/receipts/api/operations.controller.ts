@@ -1,0 +1,20 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PARTNER_BASES } from '../../../shared/http/partner-paths';
+import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
+import type { CallerContext } from '../../auth/domain/caller-context';
+import { ReceiptsService } from '../application/receipts.service';
+import type { OperationReceiptView } from '../domain/operation-receipt';
+
+@ApiTags('operations')
+@Controller(PARTNER_BASES.map((base) => `${base}/operations`))
+export class OperationsController {
+  constructor(private readonly receipts: ReceiptsService) {}
+
+  @Get(':operationId')
+  @PartnerRoute('operations:read')
+  @ApiOperation({ summary: 'The receipt of a completed write (product create, final posting)' })
+  find(@Caller() caller: CallerContext, @Param('operationId') operationId: string): Promise<OperationReceiptView> {
+    return this.receipts.find(caller, operationId);
+  }
+}

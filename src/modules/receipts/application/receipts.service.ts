@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { DomainError } from '../../../shared/domain/domain-error';
+import { isUuid } from '../../../shared/http/validation/constraints';
+import type { CallerContext } from '../../auth/domain/caller-context';
+import { isoMillis, type NewReceipt, type OperationReceiptView } from '../domain/operation-receipt';
+import { ReceiptRepository } from '../domain/receipt.repository';
+
+const scopeOf = (c: CallerContext) => ({ organizationId: c.organizationId, appId: c.appId, environment: c.environment });
+
+@Injectable()
+export class ReceiptsService {
+  constructor(private readonly receipts: ReceiptRepository) {}
+
+  /**
+   * Stores the receipt of a completed write and its `operation.completed` event in the write's own
+   * transaction (CONTRACT §6, §9): the event body is fixed now, so every delivery attempt sends the
+   * identical bytes.
+   */
+  async record(manager: EntityManager, caller: CallerContext, receipt: NewReceipt): Promise<OperationReceiptView> {
+    const view: OperationReceiptView = {
+      operation_id: receipt.operationId,
+      kind: receipt.kind,
+      status: 'completed',
+      resource: { type: receipt.resourceType, id: receipt.resourceId },
+      completed_at: isoMillis(receipt.completedAt),
+      environment: caller.environment,
+    };
+    const body = JSON.stringify({ type: 'operation.completed', timestamp: view.completed_at, data: view });
+    await this.receipts.insert(manager, scopeOf(caller), view, { id: randomUUID(), body });
+    return view;
+  }
+
+  /** CONTRACT §7: anything the caller may not see is 404, indistinguishable from a missing id. */
+  async find(caller: CallerContext, operationId: string): Promise<OperationReceiptView> {
+    const found = isUuid(operationId) ? await this.receipts.find(scopeOf(caller), operationId.toLowerCase()) : null;
+    if (!found) throw new DomainError('not_found', 'No such operation');
+    return found;
+  }
+}

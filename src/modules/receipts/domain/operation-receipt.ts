@@ -1,0 +1,24 @@
+/** Kinds of operations that store a receipt (CONTRACT §7). Prepare stores none (seed 4.1). */
+export type ReceiptKind = 'product.create' | 'journal.post';
+export type ResourceType = 'product' | 'journal_entry';
+
+/** The receipt as `GET /operations/{id}` returns it and as `operation.completed` carries it (CONTRACT §7, §9). */
+export interface OperationReceiptView {
+  operation_id: string;
+  kind: ReceiptKind;
+  status: 'completed';
+  resource: { type: ResourceType; id: string };
+  completed_at: string;
+  environment: 'sandbox' | 'production';
+}
+
+export interface NewReceipt {
+  operationId: string;
+  kind: ReceiptKind;
+  resourceType: ResourceType;
+  resourceId: string;
+  completedAt: Date;
+}
+
+/** ISO 8601 UTC with millisecond precision. */
+export const isoMillis = (d: Date): string => d.toISOString();

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { OperationReceiptView } from '../domain/operation-receipt';
+import { ReceiptRepository } from '../domain/receipt.repository';
+
+interface Row {
+  id: string;
+  kind: OperationReceiptView['kind'];
+  status: 'completed';
+  resource_type: OperationReceiptView['resource']['type'];
+  resource_id: string;
+  completed_at: Date;
+  environment: OperationReceiptView['environment'];
+}
+
+@Injectable()
+export class TypeOrmReceiptRepository extends ReceiptRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async insert(
+    m: EntityManager,
+    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    r: OperationReceiptView,
+    event: { id: string; body: string },
+  ): Promise<void> {
+    await m.query(
+      `WITH receipt AS (
+         INSERT INTO operation_receipts
+           (organization_id, id, environment, app_id, kind, status, resource_type, resource_id, completed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9))
+       INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at)
+       VALUES ($1, $10, $3, $4, 'operation.completed', $11, $9)`,
+      [s.organizationId, r.operation_id, s.environment, s.appId, r.kind, r.status, r.resource.type, r.resource.id, r.completed_at, event.id, event.body],
+    );
+  }
+
+  async find(
+    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    operationId: string,
+  ): Promise<OperationReceiptView | null> {
+    const rows: Row[] = await this.dataSource.query(
+      `SELECT id, kind, status, resource_type, resource_id, completed_at, environment FROM operation_receipts
+        WHERE organization_id = $1 AND id = $2 AND app_id = $3 AND environment = $4`,
+      [s.organizationId, operationId, s.appId, s.environment],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      operation_id: r.id,
+      kind: r.kind,
+      status: r.status,
+      resource: { type: r.resource_type, id: r.resource_id },
+      completed_at: new Date(r.completed_at).toISOString(),
+      environment: r.environment,
+    };
+  }
+}
