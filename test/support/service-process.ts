@@ -1,0 +1,45 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts the built service (dist/) as a separate process, as `npm start` does after its build. */
+export function startService(env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (err += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+export async function waitForReady(url: string, timeoutMs: number, proc?: ServiceProcess): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (proc && proc.child.exitCode !== null) throw new Error(`service exited: ${proc.stderr()}`);
+    try {
+      if ((await fetch(url)).status === 200) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not ready within ${timeoutMs} ms: ${url}`);
+}
+
+export async function stopService(proc: ServiceProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (proc.child.exitCode === null) proc.child.kill(signal);
+  return proc.exited;
+}
