@@ -1,19 +1,49 @@
 import { Module } from '@nestjs/common';
 import { AccessCheckService } from './application/access-check.service';
+import { AppService } from './application/app.service';
+import { GrantService } from './application/grant.service';
+import { MandateService } from './application/mandate.service';
+import { OrganizationService } from './application/organization.service';
+import { ResourceLookupService } from './application/resource-lookup.service';
 import { SandboxService } from './application/sandbox.service';
+import { SecondFactorService } from './application/second-factor.service';
 import { AccessRepository } from './domain/access.repository';
+import { AppRepository } from './domain/app.repository';
+import { GrantRepository } from './domain/grant.repository';
+import { MandateRepository } from './domain/mandate.repository';
+import { OrganizationRepository } from './domain/organization.repository';
+import { OwnerRepository } from './domain/owner.repository';
+import { ResourceLookupRepository } from './domain/resource-lookup.repository';
 import { SandboxRepository } from './domain/sandbox.repository';
 import { TypeOrmAccessRepository } from './infrastructure/typeorm-access.repository';
+import { TypeOrmAppRepository } from './infrastructure/typeorm-app.repository';
+import { TypeOrmGrantRepository } from './infrastructure/typeorm-grant.repository';
+import { TypeOrmMandateRepository } from './infrastructure/typeorm-mandate.repository';
+import { TypeOrmOrganizationRepository } from './infrastructure/typeorm-organization.repository';
+import { TypeOrmOwnerRepository } from './infrastructure/typeorm-owner.repository';
+import { TypeOrmResourceLookupRepository } from './infrastructure/typeorm-resource-lookup.repository';
 import { TypeOrmSandboxRepository } from './infrastructure/typeorm-sandbox.repository';
 
-/** Tokens, sandbox projects, grants and the per-call access check. */
+/** Tokens, sandbox projects, organizations, apps, grants, mandates and the per-call access check. */
 @Module({
   providers: [
     AccessCheckService,
     SandboxService,
+    OrganizationService,
+    AppService,
+    GrantService,
+    MandateService,
+    SecondFactorService,
+    ResourceLookupService,
     { provide: AccessRepository, useClass: TypeOrmAccessRepository },
     { provide: SandboxRepository, useClass: TypeOrmSandboxRepository },
+    { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
+    { provide: OwnerRepository, useClass: TypeOrmOwnerRepository },
+    { provide: AppRepository, useClass: TypeOrmAppRepository },
+    { provide: GrantRepository, useClass: TypeOrmGrantRepository },
+    { provide: MandateRepository, useClass: TypeOrmMandateRepository },
+    { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
   ],
-  exports: [AccessCheckService, SandboxService],
+  exports: [AccessCheckService, SandboxService, OrganizationService, AppService, GrantService, MandateService, ResourceLookupService],
 })
 export class AuthModule {}

@@ -3,10 +3,23 @@ import { APP_GUARD } from '@nestjs/core';
 import { ConsoleJsonBodyMiddleware } from '../../shared/http/json-body.middleware';
 import { AuthModule } from '../auth/auth.module';
 import { CONSOLE_API_KEY, ConsoleKeyGuard } from './api/console-key.guard';
+import { AccountsController } from './api/accounts.controller';
+import { AppsController } from './api/apps.controller';
+import { GrantsController } from './api/grants.controller';
+import { MandatesController } from './api/mandates.controller';
+import { OrganizationsController } from './api/organizations.controller';
+import { PathResourcesGuard } from './api/path-resources.guard';
 import { SandboxProjectsController } from './api/sandbox-projects.controller';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
-const CONSOLE_CONTROLLERS: Type[] = [SandboxProjectsController];
+const CONSOLE_CONTROLLERS: Type[] = [
+  SandboxProjectsController,
+  OrganizationsController,
+  AccountsController,
+  AppsController,
+  GrantsController,
+  MandatesController,
+];
 
 /** The operator API on its own listener, guarded by the console API key. */
 @Module({})
@@ -19,6 +32,7 @@ export class ConsoleModule implements NestModule {
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },
         { provide: APP_GUARD, useClass: ConsoleKeyGuard },
+        PathResourcesGuard,
       ],
     };
   }

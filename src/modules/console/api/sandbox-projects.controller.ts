@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { IsTextField } from '../../../shared/http/validation/constraints';
 import { Optional } from '../../../shared/http/validation/fields';
 import { SandboxService } from '../../auth/application/sandbox.service';
+import { PathResourcesGuard } from './path-resources.guard';
 
 export class CreateSandboxProjectRequestDto {
   @ApiProperty({ required: false, nullable: true, minLength: 1, maxLength: 200 })
@@ -14,6 +15,7 @@ export class CreateSandboxProjectRequestDto {
 
 @ApiTags('console')
 @Controller('console/v1/sandbox/projects')
+@UseGuards(PathResourcesGuard)
 export class SandboxProjectsController {
   constructor(private readonly sandbox: SandboxService) {}
 

@@ -1,4 +1,5 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
+import { OneMandateInForce1763900000000 } from './1763900000000-one-mandate-in-force';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
-export const MIGRATIONS = [InitialSchema1763800000000];
+export const MIGRATIONS = [InitialSchema1763800000000, OneMandateInForce1763900000000];

@@ -111,3 +111,13 @@ export function IsArrayOfField(
     options,
   );
 }
+
+/** An e-mail address as operators type it: one `@`, no white space, 3 to 254 characters (RFC 5321's path limit). */
+export function IsEmailField(options?: Options): PropertyDecorator {
+  return constraint(
+    'email',
+    (v) => typeof v === 'string' && v.length >= 3 && v.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(v),
+    'must be an e-mail address of at most 254 characters',
+    options,
+  );
+}

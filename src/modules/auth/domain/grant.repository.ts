@@ -1,0 +1,35 @@
+import type { EntityManager } from 'typeorm';
+import type { Scope } from './scopes';
+
+export interface NewGrant {
+  id: string;
+  organizationId: string;
+  appId: string;
+  ownerUserId: string;
+  accountIds: string[];
+  scopes: Scope[];
+  grantedAt: Date;
+  expiresAt: Date;
+}
+
+export interface GrantRecord {
+  id: string;
+  organizationId: string;
+  appId: string;
+}
+
+/** Port: customer grants and the production access tokens issued under them. */
+export abstract class GrantRepository {
+  /** Marks the grant in force for (organization, app), if any, as superseded at `at`. */
+  abstract supersedeCurrent(m: EntityManager, organizationId: string, appId: string, at: Date): Promise<void>;
+  /** Stores a grant and its selected accounts; it becomes the one in force for (organization, app). */
+  abstract insert(m: EntityManager, grant: NewGrant): Promise<void>;
+  abstract find(m: EntityManager, grantId: string): Promise<GrantRecord | null>;
+  /** Revokes the grant (keeping the first revocation time). False when there is no such grant. */
+  abstract revoke(m: EntityManager, grantId: string, at: Date): Promise<boolean>;
+  /** Stores a production token's hash, bound to the grant and to the app revision approved now. */
+  abstract insertToken(
+    m: EntityManager,
+    token: { tokenHash: string; organizationId: string; appId: string; grantId: string; appRevisionId: string },
+  ): Promise<void>;
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { type AppRecord, AppRepository } from '../domain/app.repository';
+
+@Injectable()
+export class TypeOrmAppRepository extends AppRepository {
+  async create(m: EntityManager, app: { id: string; name: string }): Promise<void> {
+    await m.query(`INSERT INTO apps (id, name) VALUES ($1, $2)`, [app.id, app.name]);
+  }
+
+  async find(m: EntityManager, appId: string, options: { lock?: boolean } = {}): Promise<AppRecord | null> {
+    const rows: Array<{ id: string; approved_revision_id: string | null }> = await m.query(
+      `SELECT id, approved_revision_id FROM apps WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,
+      [appId],
+    );
+    const r = rows[0];
+    return r ? { id: r.id, approvedRevisionId: r.approved_revision_id } : null;
+  }
+
+  async createRevision(m: EntityManager, appId: string, revisionId: string): Promise<number> {
+    const rows: Array<{ number: number }> = await m.query(
+      `INSERT INTO app_revisions (id, app_id, number)
+       SELECT $1::uuid, $2::uuid, coalesce(max(number), 0) + 1 FROM app_revisions WHERE app_id = $2::uuid
+       RETURNING number`,
+      [revisionId, appId],
+    );
+    return rows[0].number;
+  }
+
+  async approveRevision(m: EntityManager, appId: string, revisionId: string, at: Date): Promise<number | null> {
+    const rows: Array<{ number: number }> = await m.query(
+      `WITH approved AS (
+         UPDATE app_revisions SET approved_at = coalesce(approved_at, $3)
+          WHERE id = $2 AND app_id = $1
+          RETURNING number)
+       SELECT number FROM approved`,
+      [appId, revisionId, at],
+    );
+    if (rows.length === 0) return null;
+    await m.query(`UPDATE apps SET approved_revision_id = $2 WHERE id = $1`, [appId, revisionId]);
+    return rows[0].number;
+  }
+}

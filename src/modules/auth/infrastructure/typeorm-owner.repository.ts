@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { OwnerRepository, type OwnerSecondFactor } from '../domain/owner.repository';
+
+@Injectable()
+export class TypeOrmOwnerRepository extends OwnerRepository {
+  async enrol(m: EntityManager, organizationId: string, o: { userId: string; email: string; totpSecret: string }): Promise<void> {
+    await m.query(`INSERT INTO users (id, email, totp_secret) VALUES ($1, $2, $3)`, [o.userId, o.email, o.totpSecret]);
+    await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2)`, [organizationId, o.userId]);
+  }
+
+  async findOwnerForUpdate(m: EntityManager, organizationId: string, userId: string): Promise<OwnerSecondFactor | null> {
+    const rows: Array<{ totp_secret: string; totp_last_step: string | null }> = await m.query(
+      `SELECT u.totp_secret, u.totp_last_step
+         FROM organization_owners o JOIN users u ON u.id = o.user_id
+        WHERE o.organization_id = $1 AND o.user_id = $2
+          FOR UPDATE OF u`,
+      [organizationId, userId],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return { totpSecret: r.totp_secret, lastAcceptedStep: r.totp_last_step === null ? null : Number(r.totp_last_step) };
+  }
+
+  async consumeStep(m: EntityManager, userId: string, step: number): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `WITH used AS (
+         UPDATE users SET totp_last_step = $2
+          WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)
+          RETURNING id)
+       SELECT id FROM used`,
+      [userId, step],
+    );
+    return rows.length > 0;
+  }
+}

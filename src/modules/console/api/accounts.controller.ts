@@ -1,0 +1,19 @@
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
+import { OrganizationService } from '../../auth/application/organization.service';
+import { PathResourcesGuard } from './path-resources.guard';
+
+@ApiTags('console')
+@Controller('console/v1/accounts')
+@UseGuards(PathResourcesGuard)
+export class AccountsController {
+  constructor(private readonly organizations: OrganizationService) {}
+
+  /** An inactive account can no longer be referenced (422 reference_not_allowed). */
+  @Post(':accountId/deactivate')
+  @HttpCode(200)
+  deactivate(@Param('accountId') accountId: string, @Body() _body: EmptyRequestDto) {
+    return this.organizations.deactivateAccount(accountId);
+  }
+}

@@ -1,0 +1,26 @@
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
+import { MandateService } from '../../auth/application/mandate.service';
+import { CreateMandateRequestDto } from './grant.request.dto';
+import { PathResourcesGuard } from './path-resources.guard';
+
+/** Posting mandates (seed 5.7, CONTRACT §8, §10). */
+@ApiTags('console')
+@Controller('console/v1')
+@UseGuards(PathResourcesGuard)
+export class MandatesController {
+  constructor(private readonly mandates: MandateService) {}
+
+  @Post('organizations/:organizationId/mandates')
+  @HttpCode(201)
+  create(@Param('organizationId') organizationId: string, @Body() body: CreateMandateRequestDto) {
+    return this.mandates.createMandate(organizationId, body);
+  }
+
+  @Post('mandates/:mandateId/revoke')
+  @HttpCode(200)
+  revoke(@Param('mandateId') mandateId: string, @Body() _body: EmptyRequestDto) {
+    return this.mandates.revokeMandate(mandateId);
+  }
+}

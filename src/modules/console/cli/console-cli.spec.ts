@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { connection, parseArgs, plan, run, UsageError } from './console-cli';
+
+const ORG = '11111111-1111-4111-8111-111111111111';
+
+describe('parseArgs', () => {
+  it('reads words, --name value and --name=value', () => {
+    expect(parseArgs(['grant', 'create', '--org', ORG, '--scopes=journal:prepare,products:create'])).toEqual({
+      words: ['grant', 'create'],
+      options: { org: ORG, scopes: 'journal:prepare,products:create' },
+    });
+  });
+
+  it('refuses an option without a value', () => {
+    expect(() => parseArgs(['org', 'create', '--name'])).toThrow(UsageError);
+    expect(() => parseArgs(['org', 'create', '--name', '--other', 'x'])).toThrow(UsageError);
+  });
+});
+
+describe('plan', () => {
+  it.each<[string[], string, Record<string, unknown>]>([
+    [['sandbox', 'provision'], '/sandbox/projects', {}],
+    [['sandbox', 'provision', '--name', 'Mit projekt'], '/sandbox/projects', { name: 'Mit projekt' }],
+    [['sandbox', 'generation', 'p-1'], '/sandbox/projects/p-1/generations', {}],
+    [['org', 'create', '--name', 'Bager ApS'], '/organizations', { name: 'Bager ApS' }],
+    [['account', 'create', '--org', ORG, '--number', '1000', '--name', 'Salg'], `/organizations/${ORG}/accounts`, { number: '1000', name: 'Salg' }],
+    [['account', 'deactivate', 'acc-1'], '/accounts/acc-1/deactivate', {}],
+    [['account', 'deactivate', '--account', 'acc-1'], '/accounts/acc-1/deactivate', {}],
+    [['tax-code', 'create', '--org', ORG, '--code', 'U25', '--rate-basis-points', '2500'], `/organizations/${ORG}/tax-codes`, { code: 'U25', rate_basis_points: 2500 }],
+    [['owner', 'enrol', '--org', ORG, '--email', 'ejer@example.dk'], `/organizations/${ORG}/owners`, { email: 'ejer@example.dk' }],
+    [['app', 'create', '--name', 'Kasse'], '/apps', { name: 'Kasse' }],
+    [['revision', 'create', '--app', 'app-1'], '/apps/app-1/revisions', {}],
+    [['revision', 'approve', '--app', 'app-1', '--revision', 'rev-1'], '/apps/app-1/revisions/rev-1/approve', {}],
+    [
+      ['grant', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--totp', '012345', '--accounts', 'a, b,', '--scopes', 'journal:prepare,products:create', '--duration', '3600'],
+      `/organizations/${ORG}/grants`,
+      { app_id: 'app-1', owner_user_id: 'u-1', totp_code: '012345', account_ids: ['a', 'b'], scopes: ['journal:prepare', 'products:create'], duration_seconds: 3600 },
+    ],
+    [
+      ['grant', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--accounts', 'a', '--scopes', 'journal:prepare'],
+      `/organizations/${ORG}/grants`,
+      { app_id: 'app-1', owner_user_id: 'u-1', account_ids: ['a'], scopes: ['journal:prepare'] },
+    ],
+    [['grant', 'revoke', 'g-1'], '/grants/g-1/revoke', {}],
+    [['token', 'issue', 'g-1'], '/grants/g-1/tokens', {}],
+    [['token', 'issue', '--grant', 'g-1'], '/grants/g-1/tokens', {}],
+    [['mandate', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--totp', '654321'], `/organizations/${ORG}/mandates`, { app_id: 'app-1', owner_user_id: 'u-1', totp_code: '654321' }],
+    [['mandate', 'revoke', 'm-1'], '/mandates/m-1/revoke', {}],
+  ])('%j → POST %s', (argv, path, body) => {
+    expect(plan(argv)).toEqual({ kind: 'call', call: { path, body } });
+  });
+
+  it('keeps a code with a leading zero a string, and sends a non-number duration as typed', () => {
+    const p = plan(['grant', 'create', '--org', ORG, '--app', 'a', '--owner', 'u', '--totp', '000123', '--accounts', 'x', '--scopes', 's', '--duration', '1e3']);
+    expect(p).toMatchObject({ call: { body: { totp_code: '000123', duration_seconds: '1e3' } } });
+  });
+
+  it('escapes ids in the path', () => {
+    expect(plan(['grant', 'revoke', '../x?y'])).toEqual({ kind: 'call', call: { path: '/grants/..%2Fx%3Fy/revoke', body: {} } });
+  });
+
+  it('computes a TOTP code locally (RFC 6238 Appendix B, 59 s → 94287082, six digits)', () => {
+    // the RFC's ASCII key "12345678901234567890" in base32
+    expect(plan(['totp', 'code', '--secret', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'], 59_000)).toEqual({ kind: 'local', output: '287082' });
+    expect(plan(['totp', 'code', '--secret', 'gezd gnbv gy3t qojq gezd gnbv gy3t qojq'], 59_000)).toEqual({ kind: 'local', output: '287082' });
+  });
+
+  it.each([
+    [['nope', 'create']],
+    [['org', 'create']],
+    [['org', 'create', '--name', 'x', '--colour', 'red']],
+    [['grant', 'revoke', 'a', 'b']],
+    [['org', 'create', 'extra', '--name', 'x']],
+    [['totp', 'code', '--secret', 'not base32!']],
+  ])('refuses %j with a usage error', (argv) => {
+    expect(() => plan(argv)).toThrow(UsageError);
+  });
+
+  it('shows help without a command', () => {
+    expect(plan([])).toEqual({ kind: 'help' });
+    expect(plan(['help'])).toEqual({ kind: 'help' });
+  });
+});
+
+describe('connection', () => {
+  it('uses CONSOLE_HOST, CONSOLE_PORT and CONSOLE_API_KEY', () => {
+    expect(connection({ CONSOLE_HOST: '10.0.0.5', CONSOLE_PORT: '4001', CONSOLE_API_KEY: 'k'.repeat(20) })).toEqual({
+      baseUrl: 'http://10.0.0.5:4001/console/v1',
+      apiKey: 'k'.repeat(20),
+    });
+  });
+
+  it('defaults to 127.0.0.1:3001 and the key file in DATA_DIR', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
+    writeFileSync(join(dir, 'console-api-key'), 'ck_from_file\n');
+    expect(connection({ DATA_DIR: dir })).toEqual({ baseUrl: 'http://127.0.0.1:3001/console/v1', apiKey: 'ck_from_file' });
+  });
+
+  it('says so when there is no key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
+    expect(() => connection({ DATA_DIR: dir })).toThrow(/CONSOLE_API_KEY/);
+  });
+});
+
+describe('run', () => {
+  function io(response: { status: number; body: string } | Error) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const requests: Array<{ url: string; init: RequestInit }> = [];
+    const fetchStub = (async (url: string, init: RequestInit) => {
+      requests.push({ url, init });
+      if (response instanceof Error) throw response;
+      return new Response(response.body, { status: response.status });
+    }) as unknown as typeof fetch;
+    return { out, err, requests, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), fetch: fetchStub, env: { CONSOLE_API_KEY: 'key-0123456789abcdef', CONSOLE_PORT: '3999' } } };
+  }
+
+  it('POSTs JSON with the key and prints the answer; exit 0', async () => {
+    const t = io({ status: 201, body: '{"id":"o-1"}' });
+    expect(await run(['org', 'create', '--name', 'Bager ApS'], t.io)).toBe(0);
+    expect(t.requests).toHaveLength(1);
+    expect(t.requests[0].url).toBe('http://127.0.0.1:3999/console/v1/organizations');
+    expect(t.requests[0].init.method).toBe('POST');
+    expect(t.requests[0].init.headers).toEqual({ Authorization: 'Bearer key-0123456789abcdef', 'Content-Type': 'application/json' });
+    expect(JSON.parse(String(t.requests[0].init.body))).toEqual({ name: 'Bager ApS' });
+    expect(JSON.parse(t.out.join(''))).toEqual({ id: 'o-1' });
+  });
+
+  it('prints an error answer on stderr; exit 1', async () => {
+    const t = io({ status: 404, body: '{"code":"not_found"}' });
+    expect(await run(['grant', 'revoke', 'g-1'], t.io)).toBe(1);
+    expect(t.out).toEqual([]);
+    expect(JSON.parse(t.err.join(''))).toEqual({ code: 'not_found' });
+  });
+
+  it('says when the console cannot be reached; exit 1', async () => {
+    const t = io(new Error('connect ECONNREFUSED'));
+    expect(await run(['grant', 'revoke', 'g-1'], t.io)).toBe(1);
+    expect(t.err.join('')).toContain('cannot reach the console API at http://127.0.0.1:3999/console/v1');
+  });
+
+  it('exits 2 on a usage error without calling the server', async () => {
+    const t = io({ status: 201, body: '{}' });
+    expect(await run(['org', 'create'], t.io)).toBe(2);
+    expect(t.requests).toEqual([]);
+    expect(t.err.join('')).toContain('missing --name');
+  });
+});

@@ -1,0 +1,316 @@
+/* The operator CLI: `npm run console -- <command>`. A thin HTTP client of the console API (CONTRACT §10)
+ * that prints the JSON answer; it writes to stdout/stderr directly (it is not the service). */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { totpCodeAt } from '../../auth/domain/totp';
+
+export interface ParsedArgs {
+  words: string[];
+  options: Record<string, string>;
+}
+
+export class UsageError extends Error {}
+
+/** `words… --name value --name=value`; every option takes a value. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const words: string[] = [];
+  const options: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') continue;
+    if (!arg.startsWith('--')) {
+      words.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
+    if (value === undefined) {
+      value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      i++;
+    }
+    if (name === '') throw new UsageError(`bad option ${arg}`);
+    options[name] = value;
+  }
+  return { words, options };
+}
+
+const list = (v: string): string[] =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+/** A whole number is sent as a JSON number; anything else as typed, for the server to judge. */
+const integer = (v: string): number | string => (/^[0-9]+$/.test(v) ? Number(v) : v);
+const seg = encodeURIComponent;
+
+export interface ConsoleCall {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+interface CommandSpec {
+  usage: string;
+  /** options that must be given (the first may come as a bare word instead) */
+  required: string[];
+  optional?: string[];
+  /** which required option a bare word after the command fills */
+  positional?: string;
+  call?: (o: Record<string, string>) => ConsoleCall;
+  /** a command that needs no server; prints its result as a bare line (handy in `$(…)`) */
+  local?: (o: Record<string, string>, nowMs: number) => string;
+}
+
+const COMMANDS: Record<string, CommandSpec> = {
+  'sandbox provision': {
+    usage: 'sandbox provision [--name NAME]',
+    required: [],
+    optional: ['name'],
+    call: (o) => ({ path: '/sandbox/projects', body: o.name !== undefined ? { name: o.name } : {} }),
+  },
+  'sandbox generation': {
+    usage: 'sandbox generation <project-id>',
+    required: ['project'],
+    positional: 'project',
+    call: (o) => ({ path: `/sandbox/projects/${seg(o.project)}/generations`, body: {} }),
+  },
+  'org create': {
+    usage: 'org create --name NAME',
+    required: ['name'],
+    call: (o) => ({ path: '/organizations', body: { name: o.name } }),
+  },
+  'account create': {
+    usage: 'account create --org ORG --number NUMBER --name NAME',
+    required: ['org', 'number', 'name'],
+    call: (o) => ({ path: `/organizations/${seg(o.org)}/accounts`, body: { number: o.number, name: o.name } }),
+  },
+  'account deactivate': {
+    usage: 'account deactivate <account-id>',
+    required: ['account'],
+    positional: 'account',
+    call: (o) => ({ path: `/accounts/${seg(o.account)}/deactivate`, body: {} }),
+  },
+  'tax-code create': {
+    usage: 'tax-code create --org ORG --code CODE --rate-basis-points 2500',
+    required: ['org', 'code', 'rate-basis-points'],
+    call: (o) => ({
+      path: `/organizations/${seg(o.org)}/tax-codes`,
+      body: { code: o.code, rate_basis_points: integer(o['rate-basis-points']) },
+    }),
+  },
+  'owner enrol': {
+    usage: 'owner enrol --org ORG --email EMAIL   (prints the TOTP secret once)',
+    required: ['org', 'email'],
+    call: (o) => ({ path: `/organizations/${seg(o.org)}/owners`, body: { email: o.email } }),
+  },
+  'app create': {
+    usage: 'app create --name NAME',
+    required: ['name'],
+    call: (o) => ({ path: '/apps', body: { name: o.name } }),
+  },
+  'revision create': {
+    usage: 'revision create --app APP',
+    required: ['app'],
+    positional: 'app',
+    call: (o) => ({ path: `/apps/${seg(o.app)}/revisions`, body: {} }),
+  },
+  'revision approve': {
+    usage: 'revision approve --app APP --revision REVISION',
+    required: ['app', 'revision'],
+    call: (o) => ({ path: `/apps/${seg(o.app)}/revisions/${seg(o.revision)}/approve`, body: {} }),
+  },
+  'grant create': {
+    usage:
+      'grant create --org ORG --app APP --owner USER --totp CODE --accounts ID,ID… --scopes journal:prepare,… [--duration SECONDS]',
+    required: ['org', 'app', 'owner', 'accounts', 'scopes'],
+    optional: ['totp', 'duration'],
+    call: (o) => ({
+      path: `/organizations/${seg(o.org)}/grants`,
+      body: {
+        app_id: o.app,
+        owner_user_id: o.owner,
+        ...(o.totp !== undefined ? { totp_code: o.totp } : {}),
+        account_ids: list(o.accounts),
+        scopes: list(o.scopes),
+        ...(o.duration !== undefined ? { duration_seconds: integer(o.duration) } : {}),
+      },
+    }),
+  },
+  'grant revoke': {
+    usage: 'grant revoke <grant-id>',
+    required: ['grant'],
+    positional: 'grant',
+    call: (o) => ({ path: `/grants/${seg(o.grant)}/revoke`, body: {} }),
+  },
+  'token issue': {
+    usage: 'token issue <grant-id>   (prints the hat_ token once)',
+    required: ['grant'],
+    positional: 'grant',
+    call: (o) => ({ path: `/grants/${seg(o.grant)}/tokens`, body: {} }),
+  },
+  'mandate create': {
+    usage: 'mandate create --org ORG --app APP --owner USER --totp CODE',
+    required: ['org', 'app', 'owner'],
+    optional: ['totp'],
+    call: (o) => ({
+      path: `/organizations/${seg(o.org)}/mandates`,
+      body: { app_id: o.app, owner_user_id: o.owner, ...(o.totp !== undefined ? { totp_code: o.totp } : {}) },
+    }),
+  },
+  'mandate revoke': {
+    usage: 'mandate revoke <mandate-id>',
+    required: ['mandate'],
+    positional: 'mandate',
+    call: (o) => ({ path: `/mandates/${seg(o.mandate)}/revoke`, body: {} }),
+  },
+  'totp code': {
+    usage: "totp code --secret BASE32   (prints the owner's current one-time code, computed locally)",
+    required: ['secret'],
+    local: (o, nowMs) => {
+      try {
+        return totpCodeAt(o.secret.replace(/\s+/g, '').toUpperCase(), nowMs);
+      } catch {
+        throw new UsageError('--secret must be the base32 TOTP secret that owner enrol printed');
+      }
+    },
+  },
+};
+
+export function usage(): string {
+  return [
+    'usage: npm run console -- <command> [options]',
+    '',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    '',
+    'Connects to http://CONSOLE_HOST:CONSOLE_PORT/console/v1 (127.0.0.1:3001) with CONSOLE_API_KEY',
+    'or the key kept in DATA_DIR/console-api-key (./.data). Prints the JSON answer; exits 1 on an error answer.',
+  ].join('\n');
+}
+
+export type Plan = { kind: 'call'; call: ConsoleCall } | { kind: 'local'; output: string } | { kind: 'help' };
+
+/** What a command line asks for, without doing it. Throws UsageError on a bad command line. */
+export function plan(argv: readonly string[], nowMs: number = Date.now()): Plan {
+  const { words, options } = parseArgs(argv);
+  if (words.length === 0 || words[0] === 'help' || options.help !== undefined) return { kind: 'help' };
+  const name = words.slice(0, 2).join(' ');
+  const spec = COMMANDS[name];
+  if (!spec) throw new UsageError(`unknown command "${name}"`);
+  const rest = words.slice(2);
+  const values = { ...options };
+  if (rest.length > 0) {
+    if (!spec.positional || rest.length > 1 || values[spec.positional] !== undefined) {
+      throw new UsageError(`unexpected argument "${rest[0]}"\n  ${spec.usage}`);
+    }
+    values[spec.positional] = rest[0];
+  }
+  const known = new Set([...spec.required, ...(spec.optional ?? [])]);
+  for (const option of Object.keys(values)) {
+    if (!known.has(option)) throw new UsageError(`unknown option --${option}\n  ${spec.usage}`);
+  }
+  for (const option of spec.required) {
+    if (values[option] === undefined) throw new UsageError(`missing --${option}\n  ${spec.usage}`);
+  }
+  if (spec.local) return { kind: 'local', output: spec.local(values, nowMs) };
+  return { kind: 'call', call: spec.call!(values) };
+}
+
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** CONTRACT §2: CONSOLE_HOST, CONSOLE_PORT, CONSOLE_API_KEY or DATA_DIR/console-api-key. */
+export function connection(env: NodeJS.ProcessEnv): Connection {
+  let host = env.CONSOLE_HOST && env.CONSOLE_HOST !== '' ? env.CONSOLE_HOST : '127.0.0.1';
+  if (host === '0.0.0.0') host = '127.0.0.1';
+  if (host === '::') host = '::1';
+  const port = env.CONSOLE_PORT && env.CONSOLE_PORT !== '' ? env.CONSOLE_PORT : '3001';
+  if (port === '0') throw new UsageError('CONSOLE_PORT=0: the console listener is disabled');
+  let apiKey = env.CONSOLE_API_KEY && env.CONSOLE_API_KEY !== '' ? env.CONSOLE_API_KEY : null;
+  if (apiKey === null) {
+    const file = join(resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './.data'), 'console-api-key');
+    if (!existsSync(file)) throw new UsageError(`no CONSOLE_API_KEY and no ${file}: start the service once, or set CONSOLE_API_KEY`);
+    apiKey = readFileSync(file, 'utf8').trim();
+  }
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  return { baseUrl: `http://${hostPart}:${port}/console/v1`, apiKey };
+}
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  fetch: typeof fetch;
+  env: NodeJS.ProcessEnv;
+  nowMs?: () => number;
+}
+
+/** Runs one command line; resolves to the exit code (0 ok, 1 error answer or unreachable, 2 usage). */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  let p: Plan;
+  try {
+    p = plan(argv, io.nowMs ? io.nowMs() : Date.now());
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`${err.message}\n`);
+    return 2;
+  }
+  if (p.kind === 'help') {
+    io.out(`${usage()}\n`);
+    return 0;
+  }
+  if (p.kind === 'local') {
+    io.out(`${p.output}\n`);
+    return 0;
+  }
+  let conn: Connection;
+  try {
+    conn = connection(io.env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`${err.message}\n`);
+    return 2;
+  }
+  let res: Response;
+  try {
+    res = await io.fetch(`${conn.baseUrl}${p.call.path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${conn.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(p.call.body),
+    });
+  } catch (err) {
+    io.err(`cannot reach the console API at ${conn.baseUrl}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const text = await res.text();
+  let printed = text;
+  try {
+    printed = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // not JSON: print it as it came
+  }
+  if (res.ok) {
+    io.out(`${printed}\n`);
+    return 0;
+  }
+  io.err(`${printed}\n`);
+  return 1;
+}
+
+if (require.main === module) {
+  run(process.argv.slice(2), {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    fetch,
+    env: process.env,
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: Error) => {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
