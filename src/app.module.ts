@@ -11,9 +11,11 @@ import { JournalController } from './modules/journal/api/journal.controller';
 import { JournalModule } from './modules/journal/journal.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { ReceiptsModule } from './modules/receipts/receipts.module';
+import { ProductsController } from './modules/products/api/products.controller';
+import { ProductsModule } from './modules/products/products.module';
 
 /** Controllers of the partner API that take a JSON body. */
-export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController];
+export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsController];
 
 /** The partner listener: health, the partner API under both base paths. */
 @Module({})
@@ -21,7 +23,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsModule, JournalModule],
+      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsModule, JournalModule, ProductsModule],
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }],
     };
   }

@@ -60,6 +60,8 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
     operation: string,
     normalizedInput: unknown,
     work: (manager: EntityManager) => Promise<R>,
+    /** The first execution's body when it is known before the work (saves the record's update). */
+    knownResponse?: R,
   ): Promise<IdempotentOutcome<R>> {
     const scope: IdempotencyScope = {
       environment: caller.environment,
@@ -75,7 +77,7 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
           operation,
           fingerprint,
           grantId: caller.grantId,
-          response: null,
+          response: knownResponse ?? null,
         });
         if (existing) {
           // a new sandbox generation keeps the app, so only production grants can change
@@ -89,7 +91,7 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
           return { body: { ...rest, replayed: true } as unknown as R, replayed: true };
         }
         const body = await work(m);
-        await this.records.complete(m, scope, body);
+        if (knownResponse === undefined) await this.records.complete(m, scope, body);
         return { body, replayed: false };
       });
     } catch (err) {

@@ -1,0 +1,32 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PARTNER_BASES } from '../../../shared/http/partner-paths';
+import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
+import type { CallerContext } from '../../auth/domain/caller-context';
+import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency/api/idempotency-key.guard';
+import { type ProductCreatedBody, ProductsService } from '../application/products.service';
+import { CreateProductRequestDto } from './create-product.request.dto';
+
+@ApiTags('products')
+@Controller(PARTNER_BASES.map((base) => `${base}/products`))
+export class ProductsController {
+  constructor(private readonly products: ProductsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @PartnerRoute('products:create')
+  @UseGuards(IdempotencyKeyGuard)
+  @ApiOperation({ summary: 'Create a product; exactly once per Idempotency-Key' })
+  @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1–255 visible ASCII characters' })
+  @ApiCreatedResponse({
+    schema: { example: { id: '6f1c…', created: true, operation_id: '0b9e…', replayed: false, environment: 'sandbox' } },
+  })
+  create(
+    @Caller() caller: CallerContext,
+    @IdempotencyKey() key: string,
+    @Body() body: CreateProductRequestDto,
+  ): Promise<ProductCreatedBody> {
+    const { code, name, description, kind, unit, unit_price_minor } = body;
+    return this.products.create(caller, key, { code, name, description, kind, unit, unit_price_minor });
+  }
+}

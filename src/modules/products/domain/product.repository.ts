@@ -1,0 +1,19 @@
+import type { EntityManager } from 'typeorm';
+import { DomainError } from '../../../shared/domain/domain-error';
+import type { NewProduct } from './product';
+
+/**
+ * seed 4.2 rule 5: the code exists in the uniqueness context (organization and environment, compared
+ * exactly). The existing product is not returned or described (seed 1: no indirect product lookup).
+ */
+export class ResourceConflictError extends DomainError {
+  constructor() {
+    super('resource_conflict', 'A product with this code already exists; a code is a stable business reference');
+  }
+}
+
+/** Port: the product register. */
+export abstract class ProductRepository {
+  /** Inserts the product in the caller's transaction; a taken code throws ResourceConflictError. */
+  abstract insert(manager: EntityManager, product: NewProduct): Promise<void>;
+}

@@ -1,0 +1,26 @@
+/** seed 2.4: the closed lists of the product register. `stk` and `stk.` are different units. */
+export const PRODUCT_KINDS = ['goods', 'services'] as const;
+export const PRODUCT_UNITS = ['stk', 'stk.', 'time', 'timer', 'kg', 'liter', 'km'] as const;
+
+export type ProductKind = (typeof PRODUCT_KINDS)[number];
+export type ProductUnit = (typeof PRODUCT_UNITS)[number];
+
+/** The normalized product input (defaults filled by the server, CONTRACT §5). */
+export interface ProductInput {
+  code: string;
+  name: string;
+  description: string | null;
+  kind: ProductKind;
+  unit: ProductUnit;
+  /** null: no price given; 0: an explicit free price (seed 2.4 rule 3) */
+  unit_price_minor: number | null;
+}
+
+export interface NewProduct extends ProductInput {
+  id: string;
+  organizationId: string;
+  environment: 'sandbox' | 'production';
+  appId: string;
+  operationId: string;
+  createdAt: Date;
+}
