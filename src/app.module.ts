@@ -8,9 +8,10 @@ import { AuthModule } from './modules/auth/auth.module';
 import { PartnerAuthGuard } from './modules/auth/api/partner-auth.guard';
 import { HealthModule } from './modules/health/health.module';
 import { JournalController } from './modules/journal/api/journal.controller';
-import { JournalModule } from './modules/journal/journal.module';
+import { JournalApiModule } from './modules/journal/journal.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
-import { ReceiptsModule } from './modules/receipts/receipts.module';
+import { IdempotencyPurgeScheduler } from './modules/idempotency/application/idempotency-purge.scheduler';
+import { ReceiptsApiModule } from './modules/receipts/receipts.module';
 import { ProductsController } from './modules/products/api/products.controller';
 import { ProductsModule } from './modules/products/products.module';
 
@@ -23,8 +24,8 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsModule, JournalModule, ProductsModule],
-      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }],
+      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule],
+      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, IdempotencyPurgeScheduler],
     };
   }
 

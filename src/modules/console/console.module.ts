@@ -9,6 +9,8 @@ import { GrantsController } from './api/grants.controller';
 import { MandatesController } from './api/mandates.controller';
 import { OrganizationsController } from './api/organizations.controller';
 import { PathResourcesGuard } from './api/path-resources.guard';
+import { PeriodsController } from './api/periods.controller';
+import { JournalModule } from '../journal/journal.module';
 import { SandboxProjectsController } from './api/sandbox-projects.controller';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
@@ -19,6 +21,7 @@ const CONSOLE_CONTROLLERS: Type[] = [
   AppsController,
   GrantsController,
   MandatesController,
+  PeriodsController,
 ];
 
 /** The operator API on its own listener, guarded by the console API key. */
@@ -27,7 +30,7 @@ export class ConsoleModule implements NestModule {
   static forRoot(apiKey: string): DynamicModule {
     return {
       module: ConsoleModule,
-      imports: [AuthModule],
+      imports: [AuthModule, JournalModule],
       controllers: CONSOLE_CONTROLLERS as never,
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },

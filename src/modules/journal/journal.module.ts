@@ -1,11 +1,25 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { ReceiptsModule } from '../receipts/receipts.module';
 import { JournalController } from './api/journal.controller';
 import { JournalService } from './application/journal.service';
+import { JournalPostingRepository } from './domain/journal-posting';
 import { JournalReferenceRepository } from './domain/journal-references';
+import { TypeOrmJournalPostingRepository } from './infrastructure/typeorm-journal-posting.repository';
 import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-journal-reference.repository';
 
+/** Prepare, final posting and period close; used by the partner API and the console (periods). */
 @Module({
-  controllers: [JournalController],
-  providers: [JournalService, { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository }],
+  imports: [IdempotencyModule, ReceiptsModule],
+  providers: [
+    JournalService,
+    { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },
+    { provide: JournalPostingRepository, useClass: TypeOrmJournalPostingRepository },
+  ],
+  exports: [JournalService],
 })
 export class JournalModule {}
+
+/** The journal routes of the partner listener. */
+@Module({ imports: [JournalModule], controllers: [JournalController] })
+export class JournalApiModule {}

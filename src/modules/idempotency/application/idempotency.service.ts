@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
@@ -43,9 +43,7 @@ const isLockTimeout = (err: unknown): boolean => {
  * On the embedded PGlite store transactions are serialized by its pool, which gives the same answers.
  */
 @Injectable()
-export class IdempotencyService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(IdempotencyService.name);
-  private purgeTimer: NodeJS.Timeout | null = null;
+export class IdempotencyService {
 
   constructor(
     private readonly records: IdempotencyRepository,
@@ -109,17 +107,5 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
       total += n;
       if (n < 1000) return total;
     }
-  }
-
-  onApplicationBootstrap(): void {
-    const every = Math.min(15 * 60_000, Math.max(60_000, (this.config.idempotencyRetentionHours * 3_600_000) / 4));
-    this.purgeTimer = setInterval(() => {
-      this.purgeExpired().catch((err) => this.logger.warn({ err }, 'idempotency purge failed'));
-    }, every);
-    this.purgeTimer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.purgeTimer) clearInterval(this.purgeTimer);
   }
 }

@@ -1,10 +1,28 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
 import type { CallerContext } from '../../auth/domain/caller-context';
-import { JournalService, type PrepareResult } from '../application/journal.service';
+import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency/api/idempotency-key.guard';
+import { JournalService, type PostedBody, type PrepareResult } from '../application/journal.service';
 import { JournalRequestDto } from './journal.request.dto';
+
+/** The normalized input: defaults filled by the pipe, uuids lower-cased (CONTRACT §5) — what the fingerprint covers. */
+const normalized = (b: JournalRequestDto) => ({
+  posting_date: b.posting_date,
+  transaction_date: b.transaction_date,
+  document_date: b.document_date,
+  description: b.description,
+  currency: b.currency,
+  lines: b.lines.map((l) => ({
+    account_id: l.account_id.toLowerCase(),
+    debit_minor: l.debit_minor,
+    credit_minor: l.credit_minor,
+    tax_code_id: l.tax_code_id === null ? null : l.tax_code_id.toLowerCase(),
+    dimension_refs: l.dimension_refs,
+    line_text: l.line_text,
+  })),
+});
 
 @ApiTags('journal')
 @Controller(PARTNER_BASES.map((base) => `${base}/journal`))
@@ -27,5 +45,18 @@ export class JournalController {
   })
   prepare(@Caller() caller: CallerContext, @Body() body: JournalRequestDto): Promise<PrepareResult> {
     return this.journal.prepare(caller, body);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @PartnerRoute('journal:post', { mandate: true })
+  @UseGuards(IdempotencyKeyGuard)
+  @ApiOperation({ summary: 'Post a journal (final); needs a posting mandate; exactly once per Idempotency-Key' })
+  @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1–255 visible ASCII characters' })
+  @ApiCreatedResponse({
+    schema: { example: { id: '…', posted: true, voucher_number: 1, operation_id: '…', replayed: false, environment: 'sandbox' } },
+  })
+  post(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: JournalRequestDto): Promise<PostedBody> {
+    return this.journal.post(caller, key, normalized(body));
   }
 }

@@ -1,7 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { Transactions } from '../../../shared/database/transactions';
+import { calendarMonthOf, calendarYearOf } from '../../../shared/domain/calendar-date';
+import { Clock } from '../../../shared/domain/clock';
 import type { CallerContext } from '../../auth/domain/caller-context';
+import { IdempotencyService } from '../../idempotency/application/idempotency.service';
+import { ReceiptsService } from '../../receipts/application/receipts.service';
 import { assertBalanced } from '../domain/journal-balance';
 import type { JournalInput } from '../domain/journal-input';
+import { JournalPostingRepository, PeriodLockedError } from '../domain/journal-posting';
 import { assertReferencesAllowed, JournalReferenceRepository } from '../domain/journal-references';
 
 /** seed 2.3 / CONTRACT §7: the prepare result, exactly. */
@@ -12,9 +19,21 @@ export interface PrepareResult {
   not_checked: ['commit_time_period_locks', 'accounting_transaction'];
 }
 
+/** CONTRACT §7: the final posting's answer; `environment` only on the first execution. */
+export type PostedBody =
+  | { id: string; posted: true; voucher_number: number; operation_id: string; replayed: false; environment: 'sandbox' | 'production' }
+  | { id: string; posted: true; voucher_number: number; operation_id: string; replayed: true };
+
 @Injectable()
 export class JournalService {
-  constructor(private readonly references: JournalReferenceRepository) {}
+  constructor(
+    private readonly references: JournalReferenceRepository,
+    private readonly posting: JournalPostingRepository,
+    private readonly idempotency: IdempotencyService,
+    private readonly receipts: ReceiptsService,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * seed 4.1: a dry-run check with no side effects — nothing is written (no receipt, no idempotency
@@ -30,5 +49,58 @@ export class JournalService {
       checked: ['input', 'grant', 'references'],
       not_checked: ['commit_time_period_locks', 'accounting_transaction'],
     };
+  }
+
+  /**
+   * The final posting (seed 1, 4.1 rule 6; CONTRACT §7): every prepare check again under current
+   * access — a green prepare is no ticket — then, in one transaction with the idempotency record: the
+   * period lock, the next gapless voucher number, the entry and its lines, the receipt and the outbox
+   * row. Any rejection rolls all of it back, voucher number included.
+   */
+  async post(caller: CallerContext, key: string, input: JournalInput): Promise<PostedBody> {
+    const id = randomUUID();
+    const operationId = randomUUID();
+    const { body } = await this.idempotency.execute(caller, key, 'journal.post', input, async (m) => {
+      assertBalanced(input.lines);
+      await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, m);
+      const period = calendarMonthOf(input.posting_date);
+      if (!(await this.posting.lockOpenPeriod(m, caller.organizationId, period))) throw new PeriodLockedError(period);
+      const voucherYear = calendarYearOf(input.posting_date);
+      const voucherNumber = await this.posting.nextVoucherNumber(m, caller.organizationId, voucherYear);
+      const createdAt = this.clock.now();
+      await this.posting.insertEntry(m, {
+        id,
+        organizationId: caller.organizationId,
+        environment: caller.environment,
+        appId: caller.appId,
+        operationId,
+        voucherYear,
+        voucherNumber,
+        createdAt,
+        input,
+      });
+      await this.receipts.record(m, caller, {
+        operationId,
+        kind: 'journal.post',
+        resourceType: 'journal_entry',
+        resourceId: id,
+        completedAt: createdAt,
+      });
+      return {
+        id,
+        posted: true as const,
+        voucher_number: voucherNumber,
+        operation_id: operationId,
+        replayed: false as const,
+        environment: caller.environment,
+      };
+    });
+    return body as PostedBody;
+  }
+
+  /** Closes a month of an organization; postings into it are rejected from then on (period_locked). */
+  async closePeriod(organizationId: string, period: string): Promise<{ period: string; closed: true }> {
+    await this.transactions.run((m) => this.posting.closePeriod(m, organizationId, period));
+    return { period, closed: true };
   }
 }

@@ -1,0 +1,24 @@
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { DomainError } from '../../../shared/domain/domain-error';
+import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
+import { JournalService } from '../../journal/application/journal.service';
+import { PathResourcesGuard } from './path-resources.guard';
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** Period close (CONTRACT §10); postings into a closed month get 422 period_locked. */
+@ApiTags('console')
+@Controller('console/v1/organizations/:organizationId/periods')
+@UseGuards(PathResourcesGuard)
+export class PeriodsController {
+  constructor(private readonly journal: JournalService) {}
+
+  /** A path that names no month (e.g. 2026-13) names no period: 404, like any unknown resource. */
+  @Post(':period/close')
+  @HttpCode(200)
+  close(@Param('organizationId') organizationId: string, @Param('period') period: string, @Body() _body: EmptyRequestDto) {
+    if (!MONTH.test(period) || period.startsWith('0000')) throw new DomainError('not_found', 'No such period: use YYYY-MM');
+    return this.journal.closePeriod(organizationId.toLowerCase(), period);
+  }
+}

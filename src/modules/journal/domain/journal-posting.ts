@@ -1,0 +1,44 @@
+import type { EntityManager } from 'typeorm';
+import { DomainError } from '../../../shared/domain/domain-error';
+import type { JournalInput } from './journal-input';
+
+/** seed 7.4: the accounting core rejects a posting into a closed period, even after a green prepare. */
+export class PeriodLockedError extends DomainError {
+  constructor(period: string) {
+    super('period_locked', `The period ${period} of posting_date is closed`);
+  }
+}
+
+export interface NewJournalEntry {
+  id: string;
+  organizationId: string;
+  environment: 'sandbox' | 'production';
+  appId: string;
+  operationId: string;
+  voucherYear: number;
+  voucherNumber: number;
+  createdAt: Date;
+  input: JournalInput;
+}
+
+/**
+ * Port: the accounting core's writes. Every method runs in the posting's transaction.
+ *
+ * Concurrency protocol (PostgreSQL row locks, held to commit):
+ * - a posting takes a SHARE lock on its period row (creating the row if needed), a close takes the
+ *   row's exclusive lock through its UPDATE: a close waits for postings in flight in that month, and a
+ *   posting after (or queued behind) the close sees it closed — no posting commits into a closed month;
+ * - the voucher counter row of (organization, year) is incremented with an upsert, whose row lock
+ *   serializes postings of that year; a rolled-back posting rolls its increment back, so numbers are
+ *   gapless and unique.
+ */
+export abstract class JournalPostingRepository {
+  /** Locks the period (`YYYY-MM`) against a concurrent close; returns false when it is closed. */
+  abstract lockOpenPeriod(manager: EntityManager, organizationId: string, period: string): Promise<boolean>;
+  /** The next voucher number of (organization, year), starting at 1. */
+  abstract nextVoucherNumber(manager: EntityManager, organizationId: string, year: number): Promise<number>;
+  /** Stores the entry and its lines. */
+  abstract insertEntry(manager: EntityManager, entry: NewJournalEntry): Promise<void>;
+  /** Closes a period of an organization (idempotent). */
+  abstract closePeriod(manager: EntityManager, organizationId: string, period: string): Promise<void>;
+}

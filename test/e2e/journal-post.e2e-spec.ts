@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
+import { consolePost } from '../support/production-fixtures';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+describe('POST /journal — final posting (CONTRACT §7), periods, receipts', () => {
+  let app: TestApp;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    db = app.apps.partner.get(DataSource);
+  });
+  afterAll(() => app.close());
+
+  const ids = (p: SandboxProject) => p.accounts.map((a) => a.id);
+  const post = (p: SandboxProject, body: unknown, key: string | null = randomUUID()) => {
+    let req = app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`);
+    if (key !== null) req = req.set('Idempotency-Key', key);
+    return req.send(body as object);
+  };
+  const prepare = (p: SandboxProject, body: unknown) =>
+    app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(body as object);
+  const receipt = (p: SandboxProject, operationId: string) =>
+    app.partner().get(`${SANDBOX}/operations/${operationId}`).set('Authorization', `Bearer ${p.token}`);
+
+  it('posts: 201 with exactly id, posted, voucher_number, operation_id, replayed false, environment; the next gets 2', async () => {
+    const p = await aSandboxProject(app);
+    const first = await post(p, aJournal(ids(p)));
+    expect(first.status).toBe(201);
+    expect(Object.keys(first.body).sort()).toEqual(['environment', 'id', 'operation_id', 'posted', 'replayed', 'voucher_number']);
+    expect(first.body).toMatchObject({ posted: true, voucher_number: 1, replayed: false, environment: 'sandbox' });
+    const second = await post(p, aJournal(ids(p)));
+    expect(second.body.voucher_number).toBe(2);
+  });
+
+  it('stores the entry with its normalized lines', async () => {
+    const p = await aSandboxProject(app);
+    const body = {
+      posting_date: '2026-03-31', description: 'Husleje marts', lines: [
+        { account_id: p.accounts[3].id.toUpperCase(), debit_minor: 1250000, tax_code_id: p.tax_codes[0].id, line_text: 'Leje', dimension_refs: [{ dept: 'A' }] },
+        { account_id: p.accounts[5].id, credit_minor: 1250000 },
+      ],
+    };
+    const res = await post(p, body);
+    expect(res.status).toBe(201);
+    const [entry] = await db.query(`SELECT posting_date, description, currency, voucher_year FROM journal_entries WHERE id = $1`, [res.body.id]);
+    expect(entry).toEqual({ posting_date: '2026-03-31', description: 'Husleje marts', currency: 'DKK', voucher_year: 2026 });
+    const lines = await db.query(
+      `SELECT line_no, account_id, debit_minor, credit_minor, tax_code_id, dimension_refs, line_text FROM journal_lines WHERE entry_id = $1 ORDER BY line_no`,
+      [res.body.id],
+    );
+    expect(lines).toEqual([
+      { line_no: 1, account_id: p.accounts[3].id, debit_minor: '1250000', credit_minor: '0', tax_code_id: p.tax_codes[0].id, dimension_refs: [{ dept: 'A' }], line_text: 'Leje' },
+      { line_no: 2, account_id: p.accounts[5].id, debit_minor: '0', credit_minor: '1250000', tax_code_id: null, dimension_refs: [], line_text: null },
+    ]);
+  });
+
+  it('numbers vouchers per calendar year of posting_date', async () => {
+    const p = await aSandboxProject(app);
+    expect((await post(p, aJournal(ids(p), { posting_date: '2025-12-31' }))).body.voucher_number).toBe(1);
+    expect((await post(p, aJournal(ids(p), { posting_date: '2026-01-01' }))).body.voucher_number).toBe(1);
+    expect((await post(p, aJournal(ids(p), { posting_date: '2025-06-01' }))).body.voucher_number).toBe(2);
+  });
+
+  it('gives 10 concurrent postings exactly the numbers 1…10', async () => {
+    const p = await aSandboxProject(app);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(p, aJournal(ids(p)))));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
+    expect(answers.map((a) => a.body.voucher_number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('replays with the same voucher number and consumes no number', async () => {
+    const p = await aSandboxProject(app);
+    const key = randomUUID();
+    const body = aJournal(ids(p));
+    const first = await post(p, body, key);
+    const again = await post(p, body, key);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ id: first.body.id, posted: true, voucher_number: first.body.voucher_number, operation_id: first.body.operation_id, replayed: true });
+    expect((await post(p, aJournal(ids(p)))).body.voucher_number).toBe(first.body.voucher_number + 1);
+  });
+
+  it('a rejected posting consumes no number and stores nothing', async () => {
+    const p = await aSandboxProject(app);
+    const other = await aSandboxProject(app);
+    const foreign = { posting_date: '2026-11-20', lines: [{ account_id: other.accounts[0].id, debit_minor: 5 }, { account_id: p.accounts[0].id, credit_minor: 5 }] };
+    const key = randomUUID();
+    const rejected = await post(p, foreign, key);
+    expect(rejected.status).toBe(422);
+    expect(rejected.body.code).toBe('reference_not_allowed');
+    expect(rejected.body.errors).toEqual([{ pointer: '/lines/0/account_id', code: 'reference_not_allowed', detail: expect.any(String) }]);
+    const unbalanced = await post(p, { posting_date: '2026-11-20', lines: [{ account_id: p.accounts[0].id, debit_minor: 5 }, { account_id: p.accounts[1].id, credit_minor: 4 }] });
+    expect(unbalanced.body.code).toBe('journal_unbalanced');
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM journal_entries WHERE organization_id = $1`, [p.organization_id]);
+    expect(n).toBe(0);
+    const ok = await post(p, aJournal(ids(p)), key); // the key was not used up by the rejection
+    expect(ok.status).toBe(201);
+    expect(ok.body.voucher_number).toBe(1);
+  });
+
+  it('requires the Idempotency-Key (after the token, before the input)', async () => {
+    const p = await aSandboxProject(app);
+    const res = await post(p, { nonsense: true }, null);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('idempotency_key_required');
+  });
+
+  it('answers 403 mandate_required without an active posting mandate, while prepare still works', async () => {
+    const p = await aSandboxProject(app);
+    const [mandate] = await db.query(`SELECT id FROM mandates WHERE organization_id = $1 AND revoked_at IS NULL`, [p.organization_id]);
+    const revoked = await consolePost(app, `/mandates/${mandate.id}/revoke`);
+    expect(revoked.status).toBe(200);
+    const res = await post(p, aJournal(ids(p)));
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('mandate_required');
+    expect((await prepare(p, aJournal(ids(p)))).status).toBe(200);
+  });
+
+  it('rejects a posting into a closed period with 422 period_locked, while prepare still answers 200', async () => {
+    const p = await aSandboxProject(app);
+    expect((await post(p, aJournal(ids(p), { posting_date: '2026-10-15' }))).status).toBe(201);
+    const close = await consolePost(app, `/organizations/${p.organization_id}/periods/2026-10/close`);
+    expect(close.status).toBe(200);
+    expect(close.body).toEqual({ period: '2026-10', closed: true });
+    const key = randomUUID();
+    const locked = await post(p, aJournal(ids(p), { posting_date: '2026-10-31' }), key);
+    expect(locked.status).toBe(422);
+    expect(locked.body.code).toBe('period_locked');
+    expect((await prepare(p, aJournal(ids(p), { posting_date: '2026-10-31' }))).status).toBe(200);
+    const next = await post(p, aJournal(ids(p), { posting_date: '2026-11-01' }), key);
+    expect(next.status).toBe(201);
+    expect(next.body.voucher_number).toBe(2); // the locked attempt consumed no number
+    expect((await consolePost(app, `/organizations/${p.organization_id}/periods/2026-10/close`)).status).toBe(200); // idempotent
+  });
+
+  it.each(['2026-13', '2026-1', 'nope'])('answers a close of period %s with 404', async (period) => {
+    const p = await aSandboxProject(app);
+    const res = await consolePost(app, `/organizations/${p.organization_id}/periods/${period}/close`);
+    expect(res.status).toBe(404);
+  });
+
+  it('answers a close for an unknown organization with 404', async () => {
+    expect((await consolePost(app, `/organizations/${randomUUID()}/periods/2026-01/close`)).status).toBe(404);
+  });
+
+  it('never lets a posting commit into a month after its close (close racing postings)', async () => {
+    const p = await aSandboxProject(app);
+    const month = '2026-07';
+    const postings = Array.from({ length: 12 }, (_, i) => post(p, aJournal(ids(p), { posting_date: `${month}-${String(i + 1).padStart(2, '0')}` })));
+    const close = consolePost(app, `/organizations/${p.organization_id}/periods/${month}/close`);
+    const [closed, ...answers] = await Promise.all([close, ...postings]);
+    expect(closed.status).toBe(200);
+    for (const a of answers) expect([201, 422]).toContain(a.status);
+    const [period] = await db.query(`SELECT closed_at FROM periods WHERE organization_id = $1 AND period = $2`, [p.organization_id, month]);
+    const late = await db.query(
+      `SELECT count(*)::int AS n FROM journal_entries WHERE organization_id = $1 AND to_char(posting_date, 'YYYY-MM') = $2 AND created_at > $3`,
+      [p.organization_id, month, period.closed_at],
+    );
+    expect(late[0].n).toBe(0);
+    const after = await post(p, aJournal(ids(p), { posting_date: `${month}-20` }));
+    expect(after.body.code).toBe('period_locked');
+    const numbers = answers.filter((a) => a.status === 201).map((a) => a.body.voucher_number).sort((a, b) => a - b);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1)); // gapless whatever was rejected
+  });
+
+  describe('receipt lookup GET /operations/{id}', () => {
+    it('finds the receipt of a journal entry', async () => {
+      const p = await aSandboxProject(app);
+      const res = await post(p, aJournal(ids(p)));
+      const r = await receipt(p, res.body.operation_id);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({
+        operation_id: res.body.operation_id,
+        kind: 'journal.post',
+        status: 'completed',
+        resource: { type: 'journal_entry', id: res.body.id },
+        completed_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        environment: 'sandbox',
+      });
+      expect((await receipt(p, res.body.operation_id.toUpperCase())).status).toBe(200);
+    });
+
+    it('answers 404 not_found alike for another project’s operation, a random uuid and a non-uuid', async () => {
+      const p = await aSandboxProject(app);
+      const other = await aSandboxProject(app);
+      const theirs = await post(other, aJournal(ids(other)));
+      const bodies = [];
+      for (const id of [theirs.body.operation_id, randomUUID(), 'not-a-uuid']) {
+        const r = await receipt(p, id);
+        expect(r.status).toBe(404);
+        expect(r.body.code).toBe('not_found');
+        bodies.push({ ...r.body, request_id: undefined });
+      }
+      expect(bodies[0]).toEqual(bodies[1]);
+      expect(bodies[1]).toEqual(bodies[2]);
+    });
+
+    it('stores no receipt, no voucher number and no event for a prepare', async () => {
+      const p = await aSandboxProject(app);
+      const before = await db.query(`SELECT (SELECT count(*) FROM operation_receipts) AS r, (SELECT count(*) FROM webhook_outbox) AS o, (SELECT count(*) FROM voucher_counters) AS v`);
+      expect((await prepare(p, aJournal(ids(p)))).status).toBe(200);
+      const after = await db.query(`SELECT (SELECT count(*) FROM operation_receipts) AS r, (SELECT count(*) FROM webhook_outbox) AS o, (SELECT count(*) FROM voucher_counters) AS v`);
+      expect(after).toEqual(before);
+    });
+  });
+});
