@@ -14,6 +14,7 @@ import { IdempotencyPurgeScheduler } from './modules/idempotency/application/ide
 import { ReceiptsApiModule } from './modules/receipts/receipts.module';
 import { ProductsController } from './modules/products/api/products.controller';
 import { ProductsModule } from './modules/products/products.module';
+import { WebhookDispatchModule } from './modules/webhooks/webhooks.module';
 
 /** Controllers of the partner API that take a JSON body. */
 export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsController];
@@ -24,7 +25,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule],
+      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule],
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, IdempotencyPurgeScheduler],
     };
   }

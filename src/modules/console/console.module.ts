@@ -11,6 +11,8 @@ import { OrganizationsController } from './api/organizations.controller';
 import { PathResourcesGuard } from './api/path-resources.guard';
 import { PeriodsController } from './api/periods.controller';
 import { JournalModule } from '../journal/journal.module';
+import { WebhookEndpointsController } from '../webhooks/api/webhook-endpoints.controller';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { SandboxProjectsController } from './api/sandbox-projects.controller';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
@@ -22,6 +24,7 @@ const CONSOLE_CONTROLLERS: Type[] = [
   GrantsController,
   MandatesController,
   PeriodsController,
+  WebhookEndpointsController,
 ];
 
 /** The operator API on its own listener, guarded by the console API key. */
@@ -30,7 +33,7 @@ export class ConsoleModule implements NestModule {
   static forRoot(apiKey: string): DynamicModule {
     return {
       module: ConsoleModule,
-      imports: [AuthModule, JournalModule],
+      imports: [AuthModule, JournalModule, WebhooksModule],
       controllers: CONSOLE_CONTROLLERS as never,
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },

@@ -1,5 +1,6 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { OneMandateInForce1763900000000 } from './1763900000000-one-mandate-in-force';
+import { WebhookDeliveries1764000000000 } from './1764000000000-webhook-deliveries';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
-export const MIGRATIONS = [InitialSchema1763800000000, OneMandateInForce1763900000000];
+export const MIGRATIONS = [InitialSchema1763800000000, OneMandateInForce1763900000000, WebhookDeliveries1764000000000];

@@ -1,0 +1,32 @@
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { IsOneOfField, IsTextField } from '../../../shared/http/validation/constraints';
+import { Required } from '../../../shared/http/validation/fields';
+import { PathResourcesGuard } from '../../console/api/path-resources.guard';
+import { WebhookEndpointsService } from '../application/webhook-endpoints.service';
+
+export class CreateWebhookEndpointRequestDto {
+  @ApiProperty({ example: 'https://partner.example/webhooks' })
+  @Required()
+  @IsTextField(1, 2000)
+  url: string;
+
+  @ApiProperty({ enum: ['sandbox', 'production'] })
+  @Required()
+  @IsOneOfField(['sandbox', 'production'])
+  environment: 'sandbox' | 'production';
+}
+
+/** Console: webhook endpoints of an app (CONTRACT §9, §10). */
+@ApiTags('console')
+@Controller('console/v1/apps/:appId/webhook-endpoints')
+@UseGuards(PathResourcesGuard)
+export class WebhookEndpointsController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Post()
+  @HttpCode(201)
+  create(@Param('appId') appId: string, @Body() body: CreateWebhookEndpointRequestDto) {
+    return this.endpoints.register(appId, body.url, body.environment);
+  }
+}

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
+import { Transactions } from '../../../shared/database/transactions';
+import { DomainError } from '../../../shared/domain/domain-error';
+import { isUuid } from '../../../shared/http/validation/constraints';
+import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
+import { generateWebhookSecret } from '../domain/webhook-secret';
+import { WebhookRepository } from '../domain/webhook.repository';
+
+const invalidUrl = (detail: string) =>
+  new DomainError('invalid_input', `1 violation; first: /url ${detail}`, [{ pointer: '/url', code: 'invalid_input', detail }]);
+
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly transactions: Transactions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Registers an endpoint of an app for one environment and answers its signing secret once.
+   * Loopback, private and link-local hosts are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS (checked
+   * again on the resolved address at each delivery).
+   */
+  async register(appId: string, rawUrl: string, environment: 'sandbox' | 'production'): Promise<{ id: string; secret: string }> {
+    if (!isUuid(appId) || !(await this.webhooks.appExists(appId.toLowerCase()))) throw new DomainError('not_found', 'No such app');
+    const checked = validateEndpointUrl(rawUrl);
+    if (!checked.ok) throw invalidUrl(checked.detail);
+    if (!this.config.webhookAllowPrivateNetworks && (await this.isPrivate(checked.url))) {
+      throw invalidUrl('must not point to a loopback, private or link-local address');
+    }
+    const endpoint = { id: randomUUID(), appId: appId.toLowerCase(), environment, url: checked.url.toString(), secret: generateWebhookSecret() };
+    await this.transactions.run((m) => this.webhooks.insertEndpoint(m, endpoint));
+    return { id: endpoint.id, secret: endpoint.secret };
+  }
+
+  private async isPrivate(url: URL): Promise<boolean> {
+    if (isLocalName(url)) return true;
+    const literal = literalAddress(url);
+    if (literal) return isForbiddenAddress(literal);
+    try {
+      return (await lookup(url.hostname, { all: true })).some((a) => isForbiddenAddress(a.address));
+    } catch {
+      return false; // unresolvable now: judged again, on the resolved address, at each delivery
+    }
+  }
+}

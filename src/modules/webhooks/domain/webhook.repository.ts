@@ -1,0 +1,29 @@
+import type { EntityManager } from 'typeorm';
+
+export interface ClaimedDelivery {
+  organizationId: string;
+  id: string;
+  eventId: string;
+  attempt: number;
+  body: string;
+  url: string;
+  secret: string;
+}
+
+/** Port: endpoints, and the outbox → deliveries → attempts pipeline (CONTRACT §9). */
+export abstract class WebhookRepository {
+  abstract appExists(appId: string): Promise<boolean>;
+  abstract insertEndpoint(manager: EntityManager, endpoint: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void>;
+  /**
+   * Fans undispatched outbox events out into one delivery per active endpoint of their app and
+   * environment, and marks them dispatched (FOR UPDATE SKIP LOCKED: instances never take the same row).
+   */
+  abstract fanOut(limit: number): Promise<number>;
+  /** Leases due deliveries for `leaseMs` (SKIP LOCKED) and counts the attempt; returns them with what to send. */
+  abstract claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt and its outcome: delivered, retry at `retryInMs`, or given up (`retryInMs` null). */
+  abstract recordAttempt(
+    delivery: ClaimedDelivery,
+    outcome: { ok: boolean; status?: number; error?: string; durationMs: number; attemptedAt: Date; retryInMs: number | null },
+  ): Promise<void>;
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
+
+@Injectable()
+export class TypeOrmWebhookRepository extends WebhookRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async appExists(appId: string): Promise<boolean> {
+    return (await this.dataSource.query(`SELECT 1 FROM apps WHERE id = $1`, [appId])).length > 0;
+  }
+
+  async insertEndpoint(m: EntityManager, e: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void> {
+    await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, secret) VALUES ($1, $2, $3, $4, $5)`, [
+      e.id, e.appId, e.environment, e.url, e.secret,
+    ]);
+  }
+
+  async fanOut(limit: number): Promise<number> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH events AS (
+         SELECT organization_id, id, app_id, environment FROM webhook_outbox
+          WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+       deliveries AS (
+         INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at)
+         SELECT ev.organization_id, gen_random_uuid(), ev.id, e.id, now()
+           FROM events ev JOIN webhook_endpoints e ON e.app_id = ev.app_id AND e.environment = ev.environment AND e.active
+         ON CONFLICT DO NOTHING)
+       UPDATE webhook_outbox o SET dispatched_at = now() FROM events ev
+        WHERE o.organization_id = ev.organization_id AND o.id = ev.id
+       RETURNING 1`,
+      [limit],
+    );
+    return rows.length;
+  }
+
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const rows: Array<{ organization_id: string; id: string; event_id: string; attempts: number; body: string; url: string; secret: string }> =
+      await this.dataSource.query(
+        `WITH due AS (
+           SELECT organization_id, id FROM webhook_deliveries
+            WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
+              AND (locked_until IS NULL OR locked_until < now())
+            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+         claimed AS (
+           UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1
+             FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
+           RETURNING d.organization_id, d.id, d.event_id, d.endpoint_id, d.attempts)
+         SELECT c.organization_id, c.id, c.event_id, c.attempts, o.body, e.url, e.secret
+           FROM claimed c
+           JOIN webhook_outbox o ON o.organization_id = c.organization_id AND o.id = c.event_id
+           JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
+        [limit, leaseMs],
+      );
+    return rows.map((r) => ({
+      organizationId: r.organization_id, id: r.id, eventId: r.event_id, attempt: r.attempts, body: r.body, url: r.url, secret: r.secret,
+    }));
+  }
+
+  async recordAttempt(
+    d: ClaimedDelivery,
+    o: { ok: boolean; status?: number; error?: string; durationMs: number; attemptedAt: Date; retryInMs: number | null },
+  ): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      await m.query(
+        `INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, error, duration_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [d.organizationId, d.id, d.attempt, o.attemptedAt, o.status ?? null, o.error ?? null, o.durationMs],
+      );
+      await m.query(
+        `UPDATE webhook_deliveries SET locked_until = NULL, last_status = $3, last_error = $4,
+                delivered_at = CASE WHEN $5 THEN now() END,
+                failed_at = CASE WHEN NOT $5 AND $6::bigint IS NULL THEN now() END,
+                next_attempt_at = CASE WHEN NOT $5 AND $6::bigint IS NOT NULL THEN now() + make_interval(secs => $6::double precision / 1000) ELSE next_attempt_at END
+          WHERE organization_id = $1 AND id = $2`,
+        [d.organizationId, d.id, o.status ?? null, o.error ?? null, o.ok, o.retryInMs],
+      );
+    });
+  }
+}
