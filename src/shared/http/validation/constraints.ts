@@ -2,6 +2,7 @@ import { registerDecorator, type ValidationArguments } from 'class-validator';
 import { isCalendarDate } from '../../domain/calendar-date';
 import { codePointLength } from '../../domain/code-points';
 import { isMinorAmount, MAX_MINOR } from '../../domain/money';
+import { recordRule } from './fields';
 
 /**
  * One class-validator constraint per field, each carrying the whole rule of that field and one
@@ -12,25 +13,29 @@ interface Options {
   nullable?: boolean;
 }
 
+/** The message of a failed rule: the same for class-validator and the compiled path. */
+export function ruleMessage(value: unknown, message: string): string {
+  return value === undefined ? 'is required' : value === null ? `must not be null; ${message}` : message;
+}
+
 function constraint(
   name: string,
   check: (value: unknown) => boolean,
   message: string,
   options: Options = {},
 ): PropertyDecorator {
-  return (target, property) =>
+  const validate = (value: unknown) => (value === null ? options.nullable === true : check(value));
+  return (target, property) => {
     registerDecorator({
       name,
       target: target.constructor,
       propertyName: String(property),
-      options: {
-        message: (args: ValidationArguments) =>
-          args.value === undefined ? 'is required' : args.value === null ? `must not be null; ${message}` : message,
-      },
-      validator: {
-        validate: (value: unknown) => (value === null ? options.nullable === true : check(value)),
-      },
+      options: { message: (args: ValidationArguments) => ruleMessage(args.value, message) },
+      validator: { validate },
     });
+    // the same predicate, kept for the pipe's compiled path (see body-validation.pipe.ts)
+    recordRule(target, property, { validate, message });
+  };
 }
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

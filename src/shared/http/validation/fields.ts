@@ -11,6 +11,8 @@ export interface FieldMeta {
   default?: () => unknown;
   amount: boolean;
   nested?: () => new () => object;
+  /** the field's one class-validator constraint, as a plain predicate and message */
+  rule?: { validate: (value: unknown) => boolean; message: string };
 }
 
 const FIELDS = Symbol('dto:fields');
@@ -25,6 +27,11 @@ function update(target: object, property: string | symbol, patch: Partial<FieldM
 
 export function fieldsOf(ctor: Function): Map<string, FieldMeta> | undefined {
   return Reflect.getOwnMetadata(FIELDS, ctor);
+}
+
+/** Called by the constraint decorators (constraints.ts): the predicate they register with class-validator. */
+export function recordRule(target: object, property: string | symbol, rule: NonNullable<FieldMeta['rule']>): void {
+  update(target, property, { rule });
 }
 
 /** A field the client must send; `null` is a violation. */
