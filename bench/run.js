@@ -71,7 +71,7 @@ function journal(accounts, lines) {
 function pgbench(script, vars) {
   const file = join(mkdtempSync(join(tmpdir(), 'bench-')), 'tx.sql');
   writeFileSync(file, script);
-  const args = ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-f', file, ...Object.entries(vars).flatMap(([k, v]) => ['-D', `${k}=${v}`]), DATABASE_URL];
+  const args = ['-n', '-M', 'extended', '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-f', file, ...Object.entries(vars).flatMap(([k, v]) => ['-D', `${k}=${v}`]), DATABASE_URL];
   const out = execFileSync('pgbench', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const tps = Number((/tps = ([\d.]+)/.exec(out) || [])[1]);
   const lat = Number((/latency average = ([\d.]+) ms/.exec(out) || [])[1]);

@@ -7,6 +7,9 @@ import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
+/** CONTRACT §6: how long an identical request waits for one in flight. */
+export const LOCK_TIMEOUT_MS = 10_000;
+
 const INT8 = 20;
 const DATE = 1082;
 const NUMERIC = 1700;
@@ -58,7 +61,15 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
     return {
       ...common,
       url: database.url,
-      extra: { max: 10, connectionTimeoutMillis: 5000, application_name: 'partner-api' },
+      extra: {
+        max: 10,
+        connectionTimeoutMillis: 5000,
+        application_name: 'partner-api',
+        // No statement of this service waits longer than this for a lock: an identical idempotent request
+        // in flight answers 409 idempotency_request_in_progress after it (CONTRACT §6). Set per session
+        // rather than per transaction, which would cost a round trip on every write.
+        options: `-c lock_timeout=${LOCK_TIMEOUT_MS}`,
+      },
     };
   }
   const pool = new SerializedPGlitePool(() => openPGlite(database.dataDir));

@@ -15,10 +15,12 @@ export async function runMigrations(dataSource: DataSource, database: DatabaseCo
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
+    await lock.query('SET lock_timeout = 0'); // wait as long as another instance migrates
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.query('RESET lock_timeout').catch(() => undefined);
     await lock.release();
   }
 }

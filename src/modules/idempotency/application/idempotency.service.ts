@@ -12,9 +12,6 @@ import {
 } from '../domain/idempotency.errors';
 import { IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
 
-/** How long an identical request waits for one in flight before 409 (CONTRACT §6). */
-export const IN_FLIGHT_WAIT_MS = 10_000;
-
 export interface IdempotentOutcome<R> {
   /** the first execution's body, or the replay body (`replayed: true`, no `environment`) */
   body: R;
@@ -29,7 +26,7 @@ const isLockTimeout = (err: unknown): boolean => {
 /**
  * Exactly-once writes (CONTRACT §6), settled by PostgreSQL so that any number of instances agree:
  *
- * 1. One transaction per request, with `lock_timeout` = 10 s.
+ * 1. One transaction per request; every session has `lock_timeout` = 10 s (data-source.ts).
  * 2. First statement: INSERT the idempotency record ON CONFLICT DO NOTHING. The primary key
  *    (organization, environment, app, key) makes a concurrent identical request block on the first
  *    one's uncommitted row until that transaction ends:
@@ -70,7 +67,6 @@ export class IdempotencyService {
     const fingerprint = requestFingerprint(operation, normalizedInput);
     try {
       return await this.transactions.run(async (m) => {
-        await m.query(`SET LOCAL lock_timeout = '${IN_FLIGHT_WAIT_MS}ms'`);
         const existing = await this.records.claim(m, scope, {
           operation,
           fingerprint,
