@@ -11,7 +11,7 @@ const { Pool, types } = require('pg');
 types.setTypeParser(20, (v) => v);
 types.setTypeParser(1082, (v) => v);
 
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10, options: '-c lock_timeout=10000' });
 const MAX = 99999999999999;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -133,11 +133,10 @@ async function createProduct(req, res, body) {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query(`SET LOCAL lock_timeout = '10000ms'`);
     const claimed = await client.query(
       `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (organization_id, environment, app_id, idempotency_key) DO NOTHING RETURNING 1`,
-      [c.organization_id, c.environment, c.app_id, key, 'product.create', fingerprint, c.grant_id, null]);
+      [c.organization_id, c.environment, c.app_id, key, 'product.create', fingerprint, c.grant_id, JSON.stringify(response)]);
     if (claimed.rows.length === 0) {
       const { rows } = await client.query(
         `SELECT operation, fingerprint, grant_id, response FROM idempotency_records WHERE organization_id=$1 AND environment=$2 AND app_id=$3 AND idempotency_key=$4`,
@@ -164,9 +163,6 @@ async function createProduct(req, res, body) {
        INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at) VALUES ($1,$10,$3,$4,'operation.completed',$11,$9)`,
       [c.organization_id, operationId, c.environment, c.app_id, 'product.create', 'completed', 'product', id, now, randomUUID(),
         JSON.stringify({ type: 'operation.completed', timestamp: receipt.completed_at, data: receipt })]);
-    await client.query(
-      `UPDATE idempotency_records SET response = $5 WHERE organization_id=$1 AND environment=$2 AND app_id=$3 AND idempotency_key=$4`,
-      [c.organization_id, c.environment, c.app_id, key, JSON.stringify(response)]);
     await client.query('COMMIT');
     send(res, 201, response);
   } catch (e) {

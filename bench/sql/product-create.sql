@@ -4,9 +4,8 @@ SELECT t.environment FROM access_tokens t JOIN apps a ON a.id = t.app_id
   LEFT JOIN grants g ON g.organization_id = t.organization_id AND g.id = t.grant_id
  WHERE t.token_hash = md5(random()::text);
 BEGIN;
-SET LOCAL lock_timeout = '10000ms';
 INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response)
-VALUES (:org, 'sandbox', :app, gen_random_uuid()::text, 'product.create', md5(random()::text), NULL, NULL)
+VALUES (:org, 'sandbox', :app, gen_random_uuid()::text, 'product.create', md5(random()::text), NULL, '{"id":"x"}')
 ON CONFLICT (organization_id, environment, app_id, idempotency_key) DO NOTHING RETURNING idempotency_key AS k \gset
 INSERT INTO products (organization_id, id, environment, code, name, description, kind, unit, unit_price_minor, app_id, operation_id)
 VALUES (:org, gen_random_uuid(), 'sandbox', 'PG-' || gen_random_uuid()::text, 'pgbench product', NULL, 'services', 'stk', 12500, :app, gen_random_uuid())
@@ -15,6 +14,4 @@ WITH receipt AS (INSERT INTO operation_receipts (organization_id, id, environmen
   VALUES (:org, :opid, 'sandbox', :app, 'product.create', 'completed', 'product', :pid, now()))
 INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at)
 VALUES (:org, gen_random_uuid(), 'sandbox', :app, 'operation.completed', '{"type":"operation.completed"}', now());
-UPDATE idempotency_records SET response = '{"id":"x"}'
- WHERE organization_id = :org AND environment = 'sandbox' AND app_id = :app AND idempotency_key = :k;
 COMMIT;

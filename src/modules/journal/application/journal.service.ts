@@ -65,26 +65,24 @@ export class JournalService {
       await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, m);
       const period = calendarMonthOf(input.posting_date);
       if (!(await this.posting.lockOpenPeriod(m, caller.organizationId, period))) throw new PeriodLockedError(period);
-      const voucherYear = calendarYearOf(input.posting_date);
-      const voucherNumber = await this.posting.nextVoucherNumber(m, caller.organizationId, voucherYear);
       const createdAt = this.clock.now();
-      await this.posting.insertEntry(m, {
-        id,
-        organizationId: caller.organizationId,
-        environment: caller.environment,
-        appId: caller.appId,
-        operationId,
-        voucherYear,
-        voucherNumber,
-        createdAt,
-        input,
-      });
+      // the receipt and its event need no voucher number: written before the counter is locked
       await this.receipts.record(m, caller, {
         operationId,
         kind: 'journal.post',
         resourceType: 'journal_entry',
         resourceId: id,
         completedAt: createdAt,
+      });
+      const voucherNumber = await this.posting.insertEntryWithNextVoucher(m, {
+        id,
+        organizationId: caller.organizationId,
+        environment: caller.environment,
+        appId: caller.appId,
+        operationId,
+        voucherYear: calendarYearOf(input.posting_date),
+        createdAt,
+        input,
       });
       return {
         id,

@@ -16,7 +16,6 @@ export interface NewJournalEntry {
   appId: string;
   operationId: string;
   voucherYear: number;
-  voucherNumber: number;
   createdAt: Date;
   input: JournalInput;
 }
@@ -35,10 +34,12 @@ export interface NewJournalEntry {
 export abstract class JournalPostingRepository {
   /** Locks the period (`YYYY-MM`) against a concurrent close; returns false when it is closed. */
   abstract lockOpenPeriod(manager: EntityManager, organizationId: string, period: string): Promise<boolean>;
-  /** The next voucher number of (organization, year), starting at 1. */
-  abstract nextVoucherNumber(manager: EntityManager, organizationId: string, year: number): Promise<number>;
-  /** Stores the entry and its lines. */
-  abstract insertEntry(manager: EntityManager, entry: NewJournalEntry): Promise<void>;
+  /**
+   * Takes the next voucher number of (organization, year) — starting at 1 — and stores the entry and
+   * its lines under it, in one statement: the counter's row lock, which serializes postings of the
+   * year, is then held only for the rest of the transaction. Returns the voucher number.
+   */
+  abstract insertEntryWithNextVoucher(manager: EntityManager, entry: NewJournalEntry): Promise<number>;
   /** Closes a period of an organization (idempotent). */
   abstract closePeriod(manager: EntityManager, organizationId: string, period: string): Promise<void>;
 }

@@ -16,30 +16,27 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
     return rows[0]?.closed_at === null;
   }
 
-  async nextVoucherNumber(m: EntityManager, organizationId: string, year: number): Promise<number> {
-    const rows: Array<{ last_number: number }> = await m.query(
-      `INSERT INTO voucher_counters (organization_id, year, last_number) VALUES ($1, $2, 1)
-       ON CONFLICT (organization_id, year) DO UPDATE SET last_number = voucher_counters.last_number + 1
-       RETURNING last_number`,
-      [organizationId, year],
-    );
-    return rows[0].last_number;
-  }
-
-  async insertEntry(m: EntityManager, e: NewJournalEntry): Promise<void> {
+  async insertEntryWithNextVoucher(m: EntityManager, e: NewJournalEntry): Promise<number> {
     const lines = e.input.lines;
-    await m.query(
-      `WITH entry AS (
+    const rows: Array<{ voucher_number: number }> = await m.query(
+      `WITH voucher AS (
+         INSERT INTO voucher_counters (organization_id, year, last_number) VALUES ($1, $4, 1)
+         ON CONFLICT (organization_id, year) DO UPDATE SET last_number = voucher_counters.last_number + 1
+         RETURNING last_number),
+       entry AS (
          INSERT INTO journal_entries (organization_id, id, environment, voucher_year, voucher_number, posting_date,
            transaction_date, document_date, description, currency, app_id, operation_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13))
-       INSERT INTO journal_lines (organization_id, entry_id, line_no, account_id, debit_minor, credit_minor,
-         tax_code_id, dimension_refs, line_text)
-       SELECT $1, $2, l.line_no, l.account_id, l.debit_minor, l.credit_minor, l.tax_code_id, l.dimension_refs, l.line_text
-         FROM unnest($14::int[], $15::uuid[], $16::bigint[], $17::bigint[], $18::uuid[], $19::jsonb[], $20::text[])
-           AS l(line_no, account_id, debit_minor, credit_minor, tax_code_id, dimension_refs, line_text)`,
+         SELECT $1, $2, $3, $4, voucher.last_number, $5, $6, $7, $8, $9, $10, $11, $12 FROM voucher
+         RETURNING voucher_number),
+       line AS (
+         INSERT INTO journal_lines (organization_id, entry_id, line_no, account_id, debit_minor, credit_minor,
+           tax_code_id, dimension_refs, line_text)
+         SELECT $1, $2, l.line_no, l.account_id, l.debit_minor, l.credit_minor, l.tax_code_id, l.dimension_refs, l.line_text
+           FROM unnest($13::int[], $14::uuid[], $15::bigint[], $16::bigint[], $17::uuid[], $18::jsonb[], $19::text[])
+             AS l(line_no, account_id, debit_minor, credit_minor, tax_code_id, dimension_refs, line_text))
+       SELECT voucher_number FROM entry`,
       [
-        e.organizationId, e.id, e.environment, e.voucherYear, e.voucherNumber, e.input.posting_date,
+        e.organizationId, e.id, e.environment, e.voucherYear, e.input.posting_date,
         e.input.transaction_date, e.input.document_date, e.input.description, e.input.currency, e.appId, e.operationId, e.createdAt,
         lines.map((_, i) => i + 1),
         lines.map((l) => l.account_id.toLowerCase()),
@@ -50,6 +47,7 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
         lines.map((l) => l.line_text),
       ],
     );
+    return rows[0].voucher_number;
   }
 
   async closePeriod(m: EntityManager, organizationId: string, period: string): Promise<void> {
