@@ -81,7 +81,7 @@ function pgbench(script, vars) {
 async function main() {
   psql(`CREATE DATABASE ${DB}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
-  const service = start('node', ['dist/src/main.js'], {
+  const service = start('node', ['--max-semi-space-size=8', 'dist/src/main.js'], {
     DATABASE_URL, PORT: String(PORT), CONSOLE_PORT: String(CONSOLE_PORT), CONSOLE_API_KEY: CONSOLE_KEY,
     LOG_LEVEL: 'warn', DATA_DIR: dataDir, NODE_ENV: 'production',
   }, 'service');
