@@ -1,0 +1,103 @@
+import 'reflect-metadata';
+import fc from 'fast-check';
+import { pointerTo, toInputError, validateObject } from './body-validation.pipe';
+import { IsMinorAmountField, IsOneOfField, IsTextField } from './constraints';
+import { Amount, NestedItems, Optional, Required } from './fields';
+
+class ItemDto {
+  @Required()
+  @IsTextField(1, 5)
+  name: string;
+
+  @Optional(0)
+  @Amount()
+  @IsMinorAmountField()
+  price: number;
+}
+
+class BasketDto {
+  @Optional('a')
+  @IsOneOfField(['a', 'b'])
+  kind: string;
+
+  @Required()
+  @NestedItems(() => ItemDto)
+  @IsTextField(0, 0) // never a string: lets the nested items carry the test
+  items: ItemDto[];
+}
+
+describe('pointerTo (RFC 6901)', () => {
+  it('escapes ~ as ~0 and / as ~1, in that order', () => {
+    expect(pointerTo('', 'a/b~c')).toBe('/a~1b~0c');
+    expect(pointerTo('/x', '~1')).toBe('/x/~01');
+    expect(pointerTo('/lines', 3)).toBe('/lines/3');
+  });
+
+  it('round-trips any key through the RFC 6901 unescaping', () => {
+    fc.assert(
+      fc.property(fc.string(), (key) => {
+        const token = pointerTo('', key).slice(1);
+        expect(token.includes('/')).toBe(false);
+        expect(token.replace(/~1/g, '/').replace(/~0/g, '~')).toBe(key);
+      }),
+    );
+  });
+});
+
+describe('validateObject', () => {
+  it('fills defaults for absent and null optional fields, and never coerces', () => {
+    const { value, violations } = validateObject({ name: 'ok', price: null }, ItemDto);
+    expect(violations).toEqual([]);
+    expect(value).toBeInstanceOf(ItemDto);
+    expect({ ...value }).toEqual({ name: 'ok', price: 0 });
+    expect(validateObject({ name: 'ok', price: '5' }, ItemDto).violations).toEqual([
+      { pointer: '/price', code: 'invalid_amount', detail: 'must be an integer from 0 to 99999999999999' },
+    ]);
+  });
+
+  it('reports unknown own keys, including __proto__ and constructor', () => {
+    const raw = JSON.parse('{"name":"ok","__proto__":{"polluted":true},"constructor":1,"x/y":2}');
+    const pointers = validateObject(raw, ItemDto).violations.map((v) => v.pointer).sort();
+    expect(pointers).toEqual(['/__proto__', '/constructor', '/x~1y']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('validates nested items at their own pointers', () => {
+    const { violations } = validateObject({ items: [{ name: 'ok' }, 7, { name: '', price: -1 }] }, BasketDto);
+    expect(violations.map((v) => [v.pointer, v.code])).toEqual([
+      ['/items/1', 'invalid_input'],
+      ['/items/2/name', 'invalid_input'],
+      ['/items/2/price', 'invalid_amount'],
+      ['/items', 'invalid_input'],
+    ]);
+  });
+
+  it('refuses a required null and a non-object', () => {
+    expect(validateObject({ name: null }, ItemDto).violations[0]).toMatchObject({ pointer: '/name', code: 'invalid_input' });
+    expect(validateObject([], ItemDto).violations).toEqual([{ pointer: '', code: 'invalid_input', detail: 'must be an object' }]);
+  });
+
+  it('accepts exactly the integers 0…MAX as prices (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.constant(99999999999999), fc.constant(100000000000000)), (price) => {
+        const ok = Number.isInteger(price) && (price as number) >= 0 && (price as number) <= 99999999999999;
+        expect(validateObject({ name: 'n', price }, ItemDto).violations.length === 0).toBe(ok);
+      }),
+    );
+  });
+});
+
+describe('toInputError (CONTRACT §4)', () => {
+  const amount = { pointer: '/a', code: 'invalid_amount' as const, detail: 'd' };
+  const input = { pointer: '/b', code: 'invalid_input' as const, detail: 'd' };
+
+  it('is invalid_amount only when every violation is an amount violation', () => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), (kinds) => {
+        const err = toInputError(kinds.map((isAmount) => (isAmount ? amount : input)));
+        expect(err.code).toBe(kinds.every(Boolean) ? 'invalid_amount' : 'invalid_input');
+        expect(err.violations).toHaveLength(kinds.length);
+      }),
+    );
+  });
+});
