@@ -1,86 +1,155 @@
-import { lookup } from 'node:dns/promises';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { isForbiddenAddress, isLocalName, literalAddress } from '../domain/endpoint-address';
+import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 
 export interface SendInput {
   url: string;
+  /** `whsec_…` */
   secret: string;
+  /** `webhook-id`: the same on every attempt of one event. */
   msgId: string;
   timestamp: Date;
+  /** Sent byte for byte; the signature covers exactly this string. */
   body: string;
 }
 
 export interface SendResult {
   ok: boolean;
   status?: number;
+  /**
+   * Short and free of secrets: `invalid_url`, `forbidden_address`, `dns_failure`, `signing_failed`,
+   * `timeout`, `http_<status>`, or a socket/TLS error code such as `ECONNREFUSED`.
+   */
   error?: string;
   durationMs: number;
 }
 
-const MAX_RESPONSE_BYTES = 64 * 1024;
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+export interface WebhookSenderOptions {
+  allowPrivateNetworks: boolean;
+  /** For the whole send: DNS, connect, request and response. CONTRACT §9: 10 s. */
+  timeoutMs?: number;
+  /** Resolves a host name to every address; `dns.lookup(host, { all: true })` unless replaced in tests. */
+  resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** What a receiver may make us read; the rest of a larger body is cut off with the connection. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+const TIMED_OUT = Symbol('timeout');
 
 /**
  * Delivers one signed webhook (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature).
- * The host is resolved here, at delivery time, and every resolved address is vetted unless private
- * networks are allowed; the connection is then pinned to the vetted address, so a DNS answer that
- * changes between check and connect cannot redirect it. No redirects are followed; 10 s in total.
- * Never throws: failures come back as `ok: false` with a short error that holds no secret.
+ *
+ * CONTRACT §9: hosts on loopback, private or link-local addresses are refused "again, on the resolved
+ * address, at each delivery". The host is resolved here, every resolved address is vetted (one bad
+ * address refuses the lot), and the socket is then pinned to a vetted address through a custom `lookup`,
+ * so a DNS answer that changes between check and connect (DNS rebinding) cannot redirect it. The Host
+ * header and TLS SNI stay the URL's host name, so certificates are verified against the name.
+ *
+ * No redirects are followed (a 3xx is a failure: following one would escape the address check), only 2xx
+ * is success, and the whole send is bounded by `timeoutMs`. Never throws.
  */
 export class WebhookSender {
-  constructor(private readonly options: { allowPrivateNetworks: boolean; timeoutMs?: number }) {}
+  private readonly timeoutMs: number;
+  private readonly resolve: (hostname: string) => Promise<ResolvedAddress[]>;
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.resolve = options.resolve ?? ((hostname) => dnsLookup(hostname, { all: true }));
+  }
 
   async send(input: SendInput): Promise<SendResult> {
     const started = Date.now();
+    const deadline = started + this.timeoutMs;
     const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Date.now() - started });
-    let url: URL;
     try {
-      url = new URL(input.url);
-    } catch {
-      return done({ ok: false, error: 'invalid_url' });
-    }
-    let address: { address: string; family: number };
-    try {
-      const literal = literalAddress(url);
-      const addresses = literal ? [{ address: literal, family: literal.includes(':') ? 6 : 4 }] : await lookup(url.hostname, { all: true });
-      if (addresses.length === 0) return done({ ok: false, error: 'dns_no_address' });
-      if (!this.options.allowPrivateNetworks && (isLocalName(url) || addresses.some((a) => isForbiddenAddress(a.address)))) {
-        return done({ ok: false, error: 'forbidden_address' });
+      const checked = validateEndpointUrl(input.url);
+      if (!checked.ok) return done({ ok: false, error: 'invalid_url' });
+      const url = checked.url;
+
+      // Signed before anything touches the network, so that a bad secret costs no connection.
+      let signature: string;
+      try {
+        if (Number.isNaN(input.timestamp.getTime())) return done({ ok: false, error: 'invalid_timestamp' });
+        signature = new Webhook(input.secret).sign(input.msgId, input.timestamp, input.body);
+      } catch {
+        return done({ ok: false, error: 'signing_failed' }); // the library's message is not passed on
       }
-      address = addresses[0];
-    } catch {
-      return done({ ok: false, error: 'dns_failure' });
-    }
 
-    let signature: string;
-    try {
-      signature = new Webhook(input.secret).sign(input.msgId, input.timestamp, input.body);
+      if (!this.options.allowPrivateNetworks && isLocalName(url)) return done({ ok: false, error: 'forbidden_address' });
+      const target = await this.vettedAddress(url, deadline);
+      if (target === TIMED_OUT) return done({ ok: false, error: 'timeout' });
+      if (typeof target === 'string') return done({ ok: false, error: target });
+
+      return done(await this.post(url, target, input, signature, deadline));
     } catch {
-      return done({ ok: false, error: 'signing_failed' });
+      return done({ ok: false, error: 'send_failed' });
     }
-    const pinned: LookupFunction = (_host, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: unknown[]) => void)(null, [address]);
-      else callback(null, address.address, address.family);
-    };
+  }
+
+  /** The address to connect to, or why there is none. */
+  private async vettedAddress(url: URL, deadline: number): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
+    const literal = literalAddress(url);
+    let addresses: ResolvedAddress[];
+    if (literal) {
+      addresses = [{ address: literal, family: isIP(literal) }];
+    } else {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // getaddrinfo cannot be cancelled; we only stop waiting for it.
+        const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), deadline - Date.now())));
+        const answer = await Promise.race([this.resolve(url.hostname), timeout]);
+        if (answer === TIMED_OUT) return TIMED_OUT;
+        addresses = answer;
+      } catch {
+        return 'dns_failure';
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    if (!Array.isArray(addresses) || addresses.length === 0) return 'dns_failure';
+    if (!this.options.allowPrivateNetworks && addresses.some((a) => isForbiddenAddress(a.address))) return 'forbidden_address';
+    const first = addresses[0];
+    return { address: first.address, family: first.family === 6 || isIP(first.address) === 6 ? 6 : 4 };
+  }
+
+  private post(url: URL, target: ResolvedAddress, input: SendInput, signature: string, deadline: number): Promise<Omit<SendResult, 'durationMs'>> {
+    // Whatever name the socket asks for, it gets the vetted address (Node calls lookup with `all: true`
+    // when it races address families, and without it otherwise).
+    const pinned = ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+      if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
+      else callback(null, target.address, target.family);
+    }) as unknown as LookupFunction;
     const client = url.protocol === 'https:' ? https : http;
-    const timeoutMs = this.options.timeoutMs ?? 10_000;
 
-    return new Promise<SendResult>((resolve) => {
+    return new Promise((resolve) => {
+      let answered: Omit<SendResult, 'durationMs'> | undefined;
       let settled = false;
-      const finish = (r: Omit<SendResult, 'durationMs'>) => {
+      const finish = (result: Omit<SendResult, 'durationMs'>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(done(r));
+        req.destroy(); // also drops whatever of the response body is left unread
+        resolve(result);
       };
+      // The status line decides the outcome; after it the body is drained, up to the limit and the deadline.
+      const timer = setTimeout(() => finish(answered ?? { ok: false, error: 'timeout' }), Math.max(0, deadline - Date.now()));
+
       const req = client.request(
         url,
         {
           method: 'POST',
-          lookup: pinned,
           agent: false,
+          lookup: pinned,
           headers: {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(input.body),
@@ -91,24 +160,25 @@ export class WebhookSender {
           },
         },
         (res) => {
-          let seen = 0;
-          res.on('data', (chunk: Buffer) => {
-            seen += chunk.length;
-            if (seen > MAX_RESPONSE_BYTES) res.destroy();
-          });
           const status = res.statusCode ?? 0;
-          const result = { ok: status >= 200 && status < 300, status, ...(status >= 200 && status < 300 ? {} : { error: `http_${status}` }) };
-          res.on('end', () => finish(result));
-          res.on('close', () => finish(result));
-          res.on('error', () => finish(result));
+          answered = status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `http_${status}` };
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read >= MAX_RESPONSE_BYTES) finish(answered!);
+          });
+          res.on('end', () => finish(answered!));
+          res.on('close', () => finish(answered!));
+          res.on('error', () => finish(answered!));
         },
       );
-      const timer = setTimeout(() => {
-        finish({ ok: false, error: 'timeout' });
-        req.destroy();
-      }, timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => finish({ ok: false, error: err.code ?? 'request_failed' }));
+      req.on('error', (err: NodeJS.ErrnoException) => finish(answered ?? { ok: false, error: errorCode(err) }));
       req.end(input.body);
     });
   }
+}
+
+/** A socket or TLS error code (`ECONNREFUSED`, `CERT_HAS_EXPIRED`); never the message, which may quote the URL. */
+function errorCode(err: NodeJS.ErrnoException): string {
+  return typeof err?.code === 'string' && /^[A-Z0-9_]{1,64}$/.test(err.code) ? err.code : 'request_failed';
 }
