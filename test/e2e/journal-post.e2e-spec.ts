@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
-import { consolePost } from '../support/production-fixtures';
+import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
+import { aProductionAccess, codeOf, consolePost } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 describe('POST /journal — final posting (CONTRACT §7), periods, receipts', () => {
@@ -116,6 +116,31 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('mandate_required');
     expect((await prepare(p, aJournal(ids(p)))).status).toBe(200);
+  });
+
+  it('production: 403 mandate_required until the owner gives a posting mandate, then posts within the grant', async () => {
+    const access = await aProductionAccess(app);
+    const body = { posting_date: '2026-11-20', lines: [
+      { account_id: access.grantedAccountIds[0], debit_minor: 100 },
+      { account_id: access.grantedAccountIds[1], credit_minor: 100 },
+    ] };
+    const postProd = () => app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${access.token}`).set('Idempotency-Key', randomUUID()).send(body);
+    const before = await postProd();
+    expect(before.status).toBe(403);
+    expect(before.body.code).toBe('mandate_required');
+    const mandate = await consolePost(app, `/organizations/${access.organization.id}/mandates`, {
+      app_id: access.app.id, owner_user_id: access.owner.user_id, totp_code: codeOf(access.owner, Date.now() + 30_000),
+    });
+    expect(mandate.status).toBe(201);
+    const after = await postProd();
+    expect(after.status).toBe(201);
+    expect(after.body).toMatchObject({ posted: true, voucher_number: 1, environment: 'production' });
+    const outside = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${access.token}`).set('Idempotency-Key', randomUUID())
+      .send({ ...body, lines: [body.lines[0], { account_id: access.organization.accounts.at(-1)!.id, credit_minor: 100 }] });
+    expect(outside.status).toBe(422);
+    expect(outside.body.code).toBe('reference_not_allowed');
+    expect((await consolePost(app, `/mandates/${mandate.body.id}/revoke`)).status).toBe(200);
+    expect((await postProd()).body.code).toBe('mandate_required');
   });
 
   it('rejects a posting into a closed period with 422 period_locked, while prepare still answers 200', async () => {
