@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 
 export interface AppRecord {
   id: string;
@@ -8,14 +8,14 @@ export interface AppRecord {
 
 /** Port: apps and their numbered revisions. */
 export abstract class AppRepository {
-  abstract create(m: EntityManager, app: { id: string; name: string }): Promise<void>;
+  abstract create(tx: Transaction, app: { id: string; name: string }): Promise<void>;
   /** The app, optionally locking its row until the transaction ends; null when there is none. */
-  abstract find(m: EntityManager, appId: string, options?: { lock?: boolean }): Promise<AppRecord | null>;
+  abstract find(tx: Transaction, appId: string, options?: { lock?: boolean }): Promise<AppRecord | null>;
   /** Adds the app's next revision (1, 2, 3, …) and returns its number. The app row must be locked. */
-  abstract createRevision(m: EntityManager, appId: string, revisionId: string): Promise<number>;
+  abstract createRevision(tx: Transaction, appId: string, revisionId: string): Promise<number>;
   /**
    * Makes the revision the app's approved one. Returns its number, or null when the revision does not
    * exist or belongs to another app.
    */
-  abstract approveRevision(m: EntityManager, appId: string, revisionId: string, at: Date): Promise<number | null>;
+  abstract approveRevision(tx: Transaction, appId: string, revisionId: string, at: Date): Promise<number | null>;
 }

@@ -1,24 +1,24 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import type { Environment } from './access-token';
 
 /** Port: organizations and their chart (accounts, tax codes). Ids are lower-case uuids. */
 export abstract class OrganizationRepository {
-  abstract create(m: EntityManager, organization: { id: string; name: string; environment: Environment }): Promise<void>;
+  abstract create(tx: Transaction, organization: { id: string; name: string; environment: Environment }): Promise<void>;
   /**
    * Locks the organization row (FOR UPDATE) until the transaction ends, serializing the grants and
    * mandates given for it. False when there is no such organization.
    */
-  abstract lock(m: EntityManager, organizationId: string): Promise<boolean>;
+  abstract lock(tx: Transaction, organizationId: string): Promise<boolean>;
   /** False when the organization already has an account with this number (nothing is written). */
-  abstract createAccount(m: EntityManager, organizationId: string, account: { id: string; number: string; name: string }): Promise<boolean>;
+  abstract createAccount(tx: Transaction, organizationId: string, account: { id: string; number: string; name: string }): Promise<boolean>;
   /** The account's id after deactivating it (idempotent), or null when there is no such account. */
-  abstract deactivateAccount(m: EntityManager, accountId: string): Promise<string | null>;
+  abstract deactivateAccount(tx: Transaction, accountId: string): Promise<string | null>;
   /** False when the organization already has a tax code with this code (nothing is written). */
   abstract createTaxCode(
-    m: EntityManager,
+    tx: Transaction,
     organizationId: string,
     taxCode: { id: string; code: string; rateBasisPoints: number },
   ): Promise<boolean>;
   /** Which of `accountIds` are accounts of the organization (active or not). */
-  abstract existingAccountIds(m: EntityManager, organizationId: string, accountIds: string[]): Promise<Set<string>>;
+  abstract existingAccountIds(tx: Transaction, organizationId: string, accountIds: string[]): Promise<Set<string>>;
 }

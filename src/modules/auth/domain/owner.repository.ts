@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 
 export interface OwnerSecondFactor {
   totpSecret: string;
@@ -9,15 +9,15 @@ export interface OwnerSecondFactor {
 /** Port: users with the owner role of an organization and their enrolled TOTP secret. */
 export abstract class OwnerRepository {
   /** A new user, owner of the organization, with an enrolled secret. */
-  abstract enrol(m: EntityManager, organizationId: string, owner: { userId: string; email: string; totpSecret: string }): Promise<void>;
+  abstract enrol(tx: Transaction, organizationId: string, owner: { userId: string; email: string; totpSecret: string }): Promise<void>;
   /**
    * The second factor of `userId` if that user is an owner of the organization, locking the user row
    * until the transaction ends; null otherwise.
    */
-  abstract findOwnerForUpdate(m: EntityManager, organizationId: string, userId: string): Promise<OwnerSecondFactor | null>;
+  abstract findOwnerForUpdate(tx: Transaction, organizationId: string, userId: string): Promise<OwnerSecondFactor | null>;
   /**
    * Records `step` as the user's last accepted step if it is later than the stored one
    * (compare-and-set). False when another transaction got there first: the code is then used.
    */
-  abstract consumeStep(m: EntityManager, userId: string, step: number): Promise<boolean>;
+  abstract consumeStep(tx: Transaction, userId: string, step: number): Promise<boolean>;
 }

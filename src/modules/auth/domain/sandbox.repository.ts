@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 
 export interface SandboxProjectPlan {
   projectId: string;
@@ -15,13 +15,13 @@ export interface SandboxProjectPlan {
 /** Port: sandbox projects and their app generations (CONTRACT §8 "Sandbox"). */
 export abstract class SandboxRepository {
   /** Writes a whole new project: organization, chart, app, mandate, generation 1 and its token. */
-  abstract createProject(manager: EntityManager, plan: SandboxProjectPlan): Promise<void>;
+  abstract createProject(tx: Transaction, plan: SandboxProjectPlan): Promise<void>;
   /**
    * Makes a new generation the project's current one (superseding the previous generation's tokens)
    * and stores its token hash. Returns false for an unknown project.
    */
   abstract createGeneration(
-    manager: EntityManager,
+    tx: Transaction,
     projectId: string,
     generationId: string,
     tokenHash: string,

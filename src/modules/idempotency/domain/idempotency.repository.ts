@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 
 /** CONTRACT §6: a key is scoped to (environment, organization, app). */
 export interface IdempotencyScope {
@@ -25,13 +25,13 @@ export abstract class IdempotencyRepository {
    * committed record.
    */
   abstract claim(
-    manager: EntityManager,
+    tx: Transaction,
     scope: IdempotencyScope,
     record: Omit<IdempotencyRecord, 'response'> & { response: Record<string, unknown> | null },
   ): Promise<IdempotencyRecord | null>;
 
   /** Stores the response of the claimed key (same transaction). */
-  abstract complete(manager: EntityManager, scope: IdempotencyScope, response: Record<string, unknown>): Promise<void>;
+  abstract complete(tx: Transaction, scope: IdempotencyScope, response: Record<string, unknown>): Promise<void>;
 
   /** Deletes up to `limit` records created before `cutoff`; returns how many. Safe on many instances. */
   abstract purgeCreatedBefore(cutoff: Date, limit: number): Promise<number>;

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { DomainError } from '../../../shared/domain/domain-error';
 import type { JournalInput } from './journal-input';
 
@@ -33,13 +33,13 @@ export interface NewJournalEntry {
  */
 export abstract class JournalPostingRepository {
   /** Locks the period (`YYYY-MM`) against a concurrent close; returns false when it is closed. */
-  abstract lockOpenPeriod(manager: EntityManager, organizationId: string, period: string): Promise<boolean>;
+  abstract lockOpenPeriod(tx: Transaction, organizationId: string, period: string): Promise<boolean>;
   /**
    * Takes the next voucher number of (organization, year) — starting at 1 — and stores the entry and
    * its lines under it, in one statement: the counter's row lock, which serializes postings of the
    * year, is then held only for the rest of the transaction. Returns the voucher number.
    */
-  abstract insertEntryWithNextVoucher(manager: EntityManager, entry: NewJournalEntry): Promise<number>;
+  abstract insertEntryWithNextVoucher(tx: Transaction, entry: NewJournalEntry): Promise<number>;
   /** Closes a period of an organization (idempotent). */
-  abstract closePeriod(manager: EntityManager, organizationId: string, period: string): Promise<void>;
+  abstract closePeriod(tx: Transaction, organizationId: string, period: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { DomainError, type Violation } from '../../../shared/domain/domain-error';
 import type { PermittedAccounts } from '../../auth/domain/caller-context';
 import type { JournalLineInput } from './journal-input';
@@ -14,7 +14,7 @@ export abstract class JournalReferenceRepository {
     permitted: PermittedAccounts,
     accountIds: string[],
     taxCodeIds: string[],
-    manager?: EntityManager,
+    manager?: Transaction,
   ): Promise<{ accounts: Set<string>; taxCodes: Set<string> }>;
 }
 
@@ -37,7 +37,7 @@ export async function assertReferencesAllowed(
   organizationId: string,
   permitted: PermittedAccounts,
   lines: readonly JournalLineInput[],
-  manager?: EntityManager,
+  manager?: Transaction,
 ): Promise<void> {
   const accountIds = [...new Set(lines.map((l) => l.account_id.toLowerCase()))];
   const taxCodeIds = [...new Set(lines.flatMap((l) => (l.tax_code_id ? [l.tax_code_id.toLowerCase()] : [])))];

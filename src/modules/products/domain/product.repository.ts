@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { DomainError } from '../../../shared/domain/domain-error';
 import type { NewProduct } from './product';
 
@@ -15,5 +15,5 @@ export class ResourceConflictError extends DomainError {
 /** Port: the product register. */
 export abstract class ProductRepository {
   /** Inserts the product in the caller's transaction; a taken code throws ResourceConflictError. */
-  abstract insert(manager: EntityManager, product: NewProduct): Promise<void>;
+  abstract insert(tx: Transaction, product: NewProduct): Promise<void>;
 }

@@ -1,11 +1,11 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import type { OperationReceiptView } from './operation-receipt';
 
 /** Port: operation receipts and their outbox events. */
 export abstract class ReceiptRepository {
   /** Stores the receipt and its `operation.completed` outbox row, in the caller's transaction. */
   abstract insert(
-    manager: EntityManager,
+    tx: Transaction,
     scope: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
     receipt: OperationReceiptView,
     event: { id: string; body: string },

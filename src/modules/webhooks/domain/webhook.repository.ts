@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 
 export interface ClaimedDelivery {
   organizationId: string;
@@ -13,7 +13,7 @@ export interface ClaimedDelivery {
 /** Port: endpoints, and the outbox → deliveries → attempts pipeline (CONTRACT §9). */
 export abstract class WebhookRepository {
   abstract appExists(appId: string): Promise<boolean>;
-  abstract insertEndpoint(manager: EntityManager, endpoint: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void>;
+  abstract insertEndpoint(tx: Transaction, endpoint: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void>;
   /**
    * Fans undispatched outbox events out into one delivery per active endpoint of their app and
    * environment, and marks them dispatched (FOR UPDATE SKIP LOCKED: instances never take the same row).
