@@ -299,3 +299,31 @@ describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
     expect(await recordsWithKey(fresh)).toBe(1);
   });
 });
+
+describe('scopes per route (CONTRACT §8)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('stops each write and the receipt lookup without its scope: 403 insufficient_scope naming it', async () => {
+    const access = await aProductionAccess(app, { scopes: ['journal:prepare'] });
+    const auth = { Authorization: `Bearer ${access.token}` };
+    const journal = { posting_date: '2026-11-20', lines: [
+      { account_id: access.grantedAccountIds[0], debit_minor: 1 }, { account_id: access.grantedAccountIds[1], credit_minor: 1 },
+    ] };
+    const calls: Array<[string, () => Promise<import('supertest').Response>]> = [
+      ['products:create', () => app.partner().post(`${PRODUCTION}/products`).set(auth).set('Idempotency-Key', randomUUID()).send({ code: 'c', name: 'n' })],
+      ['journal:post', () => app.partner().post(`${PRODUCTION}/journal`).set(auth).set('Idempotency-Key', randomUUID()).send(journal)],
+      ['operations:read', () => app.partner().get(`${PRODUCTION}/operations/${randomUUID()}`).set(auth)],
+    ];
+    for (const [scope, call] of calls) {
+      const res = await call();
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('insufficient_scope');
+      expect(res.headers['www-authenticate']).toBe(`Bearer realm="partner-api", error="insufficient_scope", scope="${scope}"`);
+    }
+    expect((await app.partner().post(`${PRODUCTION}/journal/prepare`).set(auth).send(journal)).status).toBe(200);
+  });
+});
