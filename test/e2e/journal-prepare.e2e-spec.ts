@@ -147,6 +147,11 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       expect(pointers(res)).toEqual(['/__proto__', '/lines/0/constructor']);
     });
 
+    it('takes __proto__ and constructor inside dimension_refs items as plain data (any shape is allowed)', async () => {
+      const res = await raw(`{"posting_date":"2026-11-20","lines":[{"account_id":"${a[0]}","debit_minor":1,"dimension_refs":[{"constructor":{"name":"x"}},{"__proto__":{"admin":true}},"constructor"]},{"account_id":"${a[1]}","credit_minor":1}]}`);
+      expect(res.status).toBe(200);
+    });
+
     it('escapes pointers per RFC 6901', async () => {
       const res = await prepare(two({ 'a/b~c': 1 }));
       expect(pointers(res)).toEqual(['/a~1b~0c']);
