@@ -24,7 +24,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     host: '127.0.0.1',
     database: testDatabase(),
     dataDir: mkdtempSync(join(tmpdir(), 'partner-api-test-')),
-    consolePort: 1,
+    consolePort: 1, // any non-zero port: builds the console app (tests hand its server to supertest, nothing listens)
     consoleHost: '127.0.0.1',
     consoleApiKey: TEST_CONSOLE_KEY,
     publicOrigin: 'http://localhost:3000',

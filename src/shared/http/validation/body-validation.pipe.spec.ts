@@ -62,14 +62,22 @@ describe('validateObject', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('validates nested items at their own pointers', () => {
-    const { violations } = validateObject({ items: [{ name: 'ok' }, 7, { name: '', price: -1 }] }, BasketDto);
+  it('validates nested items at their own pointers, listed after their array, unknown fields first', () => {
+    const { violations } = validateObject({ extra: 1, items: [{ name: 'ok' }, 7, { name: '', price: -1 }], kind: 'z' }, BasketDto);
     expect(violations.map((v) => [v.pointer, v.code])).toEqual([
+      ['/extra', 'invalid_input'],
+      ['/kind', 'invalid_input'],
+      ['/items', 'invalid_input'],
       ['/items/1', 'invalid_input'],
       ['/items/2/name', 'invalid_input'],
       ['/items/2/price', 'invalid_amount'],
-      ['/items', 'invalid_input'],
     ]);
+  });
+
+  it('lists violations in the order of the fields, like the contract example', async () => {
+    const { JournalRequestDto } = await import('../../../modules/journal/api/journal.request.dto');
+    const { violations } = validateObject({ lines: [{ account_id: 'x', debit_minor: 1 }, { account_id: 'y', debit_minor: 1.5 }], posting_date: 'nope' }, JournalRequestDto);
+    expect(violations.map((v) => v.pointer)).toEqual(['/posting_date', '/lines/0/account_id', '/lines/1/account_id', '/lines/1/debit_minor']);
   });
 
   it('refuses a required null and a non-object', () => {

@@ -58,8 +58,9 @@ function isCompiled(type: Function, fields: Map<string, FieldMeta>): boolean {
  * Validates a plain JSON object against a DTO class and returns the normalized instance, or the
  * violations with their JSON pointers. Order of work per object: unknown fields (own keys only, so
  * `__proto__` and `constructor` are unknown too), null/absent optional fields → their defaults, nested
- * items, then the fields' constraints, then cross-field rules. Nothing is coerced: the instance holds
- * the JSON values as parsed.
+ * items, then the fields' constraints, then cross-field rules. Nothing is coerced and nothing is
+ * deep-copied: the instance holds the JSON values as parsed (class-transformer would take an own
+ * `constructor` member inside free-form data such as dimension_refs for a class to instantiate).
  */
 export function validateObject<T extends object>(
   raw: unknown,
@@ -79,28 +80,35 @@ export function validateObject<T extends object>(
 
   const instance = new type() as T & Partial<CrossFieldRule>;
   const target = instance as Record<string, unknown>;
+  const nestedViolations = new Map<string, Violation[]>();
   for (const [name, meta] of fields) {
     let value = hasOwn.call(raw, name) ? raw[name] : undefined;
     if ((value === null || value === undefined) && meta.optional) value = meta.default!();
     if (meta.nested && Array.isArray(value)) {
       const itemType = meta.nested();
       const base = pointerTo(pointer, name);
+      const found: Violation[] = [];
       value = value.map((item, i) => {
         const result = validateObject(item, itemType, pointerTo(base, i));
-        for (const v of result.violations) violations.push(v);
+        for (const v of result.violations) found.push(v);
         return result.value;
       });
+      nestedViolations.set(name, found);
     }
     target[name] = value;
   }
 
+  // listed in the order of the seed's tables: each field in declaration order, a nested array's
+  // items right after the array itself, then the object's cross-field rule
   const failures = isCompiled(type, fields) ? compiledFailures(target, fields) : classValidatorFailures(instance);
-  for (const [property, detail] of failures) {
-    violations.push({ pointer: pointerTo(pointer, property), code: fields.get(property)?.amount ? 'invalid_amount' : 'invalid_input', detail });
+  const failureOf = new Map(failures);
+  for (const [name, meta] of fields) {
+    const detail = failureOf.get(name);
+    if (detail !== undefined) violations.push({ pointer: pointerTo(pointer, name), code: meta.amount ? 'invalid_amount' : 'invalid_input', detail });
+    for (const v of nestedViolations.get(name) ?? []) violations.push(v);
   }
   if (typeof instance.crossFieldViolations === 'function') {
-    const failed = new Set(failures.map(([property]) => property));
-    for (const v of instance.crossFieldViolations(failed)) violations.push({ pointer, code: 'invalid_input', detail: v.detail });
+    for (const v of instance.crossFieldViolations(new Set(failureOf.keys()))) violations.push({ pointer, code: 'invalid_input', detail: v.detail });
   }
   return { value: instance, violations };
 }
