@@ -20,13 +20,14 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 module.exports = {
+  // a global option: jest ignores testTimeout inside a project
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      testTimeout: 60000,
     },
   ],
 };
