@@ -100,6 +100,17 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect(ok.body.voucher_number).toBe(1);
   });
 
+  it('stores free-form dimension_refs up to the nesting bound, and answers deeper ones with 400, never a 500', async () => {
+    const p = await aSandboxProject(app);
+    const body = (depth: number) => `{"posting_date":"2026-11-20","lines":[{"account_id":"${p.accounts[0].id}","debit_minor":5,"dimension_refs":[${'['.repeat(depth)}${']'.repeat(depth)}]},{"account_id":"${p.accounts[1].id}","credit_minor":5}]}`;
+    const send = (depth: number) => app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/json').send(body(depth));
+    expect((await send(256)).status).toBe(201);
+    const deep = await send(20_000);
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors[0].pointer).toBe('/lines/0/dimension_refs');
+  });
+
   it('requires the Idempotency-Key (after the token, before the input)', async () => {
     const p = await aSandboxProject(app);
     const res = await post(p, { nonsense: true }, null);

@@ -336,10 +336,16 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       await check(raw, ok);
     });
 
-    it('accepts an item nested 50,000 levels deep', async () => {
-      const deep = '['.repeat(50_000) + ']'.repeat(50_000);
-      const raw = `{"posting_date":"2026-11-20","lines":[{"account_id":"${account(0)}","debit_minor":5,"dimension_refs":[${deep}]},{"account_id":"${account(1)}","credit_minor":5}]}`;
-      await check(raw, ok);
+    it('accepts an item nested 256 levels deep and refuses deeper ones with 400 (not a 500 at storage)', async () => {
+      const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+      const body = (deep: string) => `{"posting_date":"2026-11-20","lines":[{"account_id":"${account(0)}","debit_minor":5,"dimension_refs":[${deep}]},{"account_id":"${account(1)}","credit_minor":5}]}`;
+      await check(body(nested(256)), ok);
+      for (const depth of [257, 50_000]) {
+        const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`)
+          .set('Content-Type', 'application/json').send(body(nested(depth)));
+        expect(res.status).toBe(400);
+        expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/lines/0/dimension_refs']);
+      }
     });
   });
 

@@ -3,6 +3,7 @@ import { MAX_MINOR } from '../../../shared/domain/money';
 import {
   IsArrayField,
   IsCalendarDateField,
+  IsJsonArrayField,
   IsMinorAmountField,
   IsOneOfField,
   IsTextField,
@@ -34,9 +35,9 @@ export class JournalLineRequestDto implements CrossFieldRule {
   @IsUuidField({ nullable: true })
   tax_code_id: string | null;
 
-  @ApiProperty({ required: false, type: 'array', maxItems: 20, default: [], items: {} })
+  @ApiProperty({ required: false, type: 'array', maxItems: 20, default: [], items: {}, description: 'any JSON items, nested at most 256 levels' })
   @Optional([])
-  @IsArrayField(0, 20)
+  @IsJsonArrayField(20, 256)
   dimension_refs: unknown[];
 
   @ApiProperty({ required: false, nullable: true, minLength: 1, maxLength: 500 })

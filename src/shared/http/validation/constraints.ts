@@ -126,3 +126,29 @@ export function IsEmailField(options?: Options): PropertyDecorator {
     options,
   );
 }
+
+/** Nesting depth of a JSON value (a scalar is 0), counted without recursion; stops past `limit`. */
+function jsonDepthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * An array of free-form JSON items (seed 2.2 `dimension_refs`: item shape not shown, so any JSON value
+ * is accepted). Nesting is bounded so that every accepted item can be fingerprinted and stored —
+ * PostgreSQL refuses jsonb nested thousands of levels deep — rather than failing later with a 500.
+ */
+export function IsJsonArrayField(maxItems: number, maxDepth: number, options?: Options): PropertyDecorator {
+  return constraint(
+    'jsonArray',
+    (v) => Array.isArray(v) && v.length <= maxItems && !v.some((item) => jsonDepthExceeds(item, maxDepth)),
+    `must be an array of at most ${maxItems} items, each nested at most ${maxDepth} levels deep`,
+    options,
+  );
+}
