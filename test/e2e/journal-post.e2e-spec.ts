@@ -111,6 +111,22 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect(deep.body.errors[0].pointer).toBe('/lines/0/dimension_refs');
   });
 
+  it('refuses NUL and unpaired surrogates in texts and free-form items with 400, never a 500', async () => {
+    const p = await aSandboxProject(app);
+    const j = (extra: string, line0: string) => `{"posting_date":"2026-11-20"${extra},"lines":[{"account_id":"${p.accounts[0].id}","debit_minor":5${line0}},{"account_id":"${p.accounts[1].id}","credit_minor":5}]}`;
+    for (const [body, pointer] of [
+      [j(',"description":"a\\u0000"', ''), '/description'],
+      [j('', ',"line_text":"\\ud800"'), '/lines/0/line_text'],
+      [j('', ',"dimension_refs":[{"k":"\\u0000"}]'), '/lines/0/dimension_refs'],
+      [j('', ',"dimension_refs":[{"\\ud800":1}]'), '/lines/0/dimension_refs'],
+    ]) {
+      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+        .set('Content-Type', 'application/json').send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([pointer]);
+    }
+  });
+
   it('requires the Idempotency-Key (after the token, before the input)', async () => {
     const p = await aSandboxProject(app);
     const res = await post(p, { nonsense: true }, null);

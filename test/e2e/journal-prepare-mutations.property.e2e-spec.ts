@@ -48,7 +48,7 @@ function withoutAbsent<T extends Record<string, unknown>>(o: T): Record<string, 
 const codePoint = fc.oneof(
   fc.integer({ min: 0x20, max: 0x7e }),
   fc.constantFrom(0xe6, 0xf8, 0xe5, 0xc6, 0xd8, 0xc5),
-  fc.integer({ min: 0, max: 0xd7ff }),
+  fc.integer({ min: 1, max: 0xd7ff }), // no NUL: PostgreSQL text cannot hold it
   fc.integer({ min: 0xe000, max: 0xffff }),
   fc.integer({ min: 0x1f300, max: 0x1faff }),
   fc.integer({ min: 0x10000, max: 0x10ffff }),

@@ -138,6 +138,18 @@ describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
     expect(res.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual([...pointers].sort());
   });
 
+  it('refuses text PostgreSQL cannot store as given (NUL, unpaired surrogates) with 400, never a 500 or a silent change', async () => {
+    for (const [field, value] of [['name', 'a\u0000b'], ['code', 'x\ud800'], ['description', '\udc00y']]) {
+      const body: Record<string, string> = { code: code(), name: 'n', [field]: value };
+      // JSON.stringify writes NUL and unpaired surrogates as \u escapes, as a client's JSON would
+      const res = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${project.token}`).set('Idempotency-Key', randomUUID())
+        .set('Content-Type', 'application/json').send(JSON.stringify(body));
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([`/${field}`]);
+    }
+    expect((await post({ code: code(), name: 'emoji 😀 and æøå' })).status).toBe(201);
+  });
+
   it('accepts unit_price_minor 0 (free) and the maximum, and null as no price', async () => {
     for (const price of [0, 99999999999999, null]) {
       const res = await post({ code: code(), name: 'p', unit_price_minor: price });

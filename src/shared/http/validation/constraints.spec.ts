@@ -72,7 +72,7 @@ const violationsOf = (type: new () => object, v: unknown) => validateObject({ v 
 /** Any JSON value (what a request body can carry). */
 const json = fc.jsonValue({ maxDepth: 2 });
 /** Non-surrogate code points, astral ones (emoji) included: each is one character (CONTRACT §5). */
-const codePoint = fc.oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff }), fc.integer({ min: 0x1f600, max: 0x1f64f }));
+const codePoint = fc.oneof(fc.integer({ min: 1, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff }), fc.integer({ min: 0x1f600, max: 0x1f64f }));
 
 describe('IsTextField (lengths in code points)', () => {
   it('accepts exactly the strings of 2 to 6 code points, however many UTF-16 units they take', () => {
@@ -83,6 +83,11 @@ describe('IsTextField (lengths in code points)', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it('refuses NUL and unpaired surrogates, which PostgreSQL cannot store as given', () => {
+    for (const bad of ['a\u0000', 'a\ud800', '\udc00a', 'ab\ud83d']) expect(accepts(TextDto, bad)).toBe(false);
+    expect(accepts(TextDto, 'a\ud83d\ude00')).toBe(true);
   });
 
   it('counts emoji as one character at both bounds', () => {
@@ -105,7 +110,7 @@ describe('IsTextField (lengths in code points)', () => {
 
   it('says "is required" when absent and "must not be null" when null on a required field', () => {
     expect(validateObject({}, TextDto).violations).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'is required' }]);
-    expect(violationsOf(TextDto, null)).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'must not be null; must be a string of 2 to 6 characters' }]);
+    expect(violationsOf(TextDto, null)).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'must not be null; must be a string of 2 to 6 characters of valid Unicode text without NUL' }]);
   });
 });
 

@@ -46,17 +46,24 @@ export function IsCalendarDateField(options?: Options): PropertyDecorator {
   return constraint('calendarDate', isCalendarDate, 'must be a calendar date YYYY-MM-DD', options);
 }
 
+/**
+ * Text PostgreSQL can store as given: no NUL character (text and jsonb cannot hold U+0000) and no
+ * unpaired surrogate (it would be stored as U+FFFD, silently changing the caller's data).
+ */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s);
+
 export function IsTextField(min: number, max: number, options?: Options): PropertyDecorator {
   return constraint(
     'text',
     (v) => {
-      if (typeof v !== 'string') return false;
+      if (typeof v !== 'string' || !isStorableText(v)) return false;
       // code units bound code points from above and from below by half
       if (v.length < min || v.length > 2 * max) return false;
       const n = codePointLength(v);
       return n >= min && n <= max;
     },
-    `must be a string of ${min} to ${max} characters`,
+    `must be a string of ${min} to ${max} characters of valid Unicode text without NUL`,
     options,
   );
 }
@@ -127,16 +134,30 @@ export function IsEmailField(options?: Options): PropertyDecorator {
   );
 }
 
-/** Nesting depth of a JSON value (a scalar is 0), counted without recursion; stops past `limit`. */
-function jsonDepthExceeds(value: unknown, limit: number): boolean {
+/**
+ * Whether PostgreSQL can store a JSON value as jsonb: nested at most `maxDepth` levels (a scalar is 0)
+ * and no string or key holding NUL or an unpaired surrogate. Walked without recursion.
+ */
+function isStorableJson(value: unknown, maxDepth: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!isStorableText(v)) return false;
+      continue;
+    }
     if (v === null || typeof v !== 'object') continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+    if (depth + 1 > maxDepth) return false;
+    if (Array.isArray(v)) {
+      for (const child of v) stack.push([child, depth + 1]);
+    } else {
+      for (const [key, child] of Object.entries(v)) {
+        if (!isStorableText(key)) return false;
+        stack.push([child, depth + 1]);
+      }
+    }
   }
-  return false;
+  return true;
 }
 
 /**
@@ -147,8 +168,8 @@ function jsonDepthExceeds(value: unknown, limit: number): boolean {
 export function IsJsonArrayField(maxItems: number, maxDepth: number, options?: Options): PropertyDecorator {
   return constraint(
     'jsonArray',
-    (v) => Array.isArray(v) && v.length <= maxItems && !v.some((item) => jsonDepthExceeds(item, maxDepth)),
-    `must be an array of at most ${maxItems} items, each nested at most ${maxDepth} levels deep`,
+    (v) => Array.isArray(v) && v.length <= maxItems && v.every((item) => isStorableJson(item, maxDepth)),
+    `must be an array of at most ${maxItems} items, each nested at most ${maxDepth} levels deep, with text free of NUL and unpaired surrogates`,
     options,
   );
 }
