@@ -46,7 +46,7 @@ export class JournalLineRequestDto implements CrossFieldRule {
   line_text: string | null;
 
   /** seed 2.2 rule 1, judged only when both amounts are valid (CONTRACT §5). */
-  crossFieldViolations(failed: ReadonlySet<string>): Array<{ detail: string }> {
+  crossFieldViolations(failed: { has(field: string): boolean }): Array<{ detail: string }> {
     if (failed.has('debit_minor') || failed.has('credit_minor')) return [];
     return this.debit_minor > 0 !== this.credit_minor > 0
       ? []

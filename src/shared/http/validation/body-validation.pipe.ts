@@ -44,6 +44,8 @@ export function compiledFailures(instance: Record<string, unknown>, fields: Map<
   return failures;
 }
 
+const NONE: ReadonlyMap<string, string> = new Map();
+
 const compiled = new WeakMap<Function, boolean>();
 function isCompiled(type: Function, fields: Map<string, FieldMeta>): boolean {
   let ok = compiled.get(type);
@@ -80,7 +82,7 @@ export function validateObject<T extends object>(
 
   const instance = new type() as T & Partial<CrossFieldRule>;
   const target = instance as Record<string, unknown>;
-  const nestedViolations = new Map<string, Violation[]>();
+  let nestedViolations: Map<string, Violation[]> | undefined;
   for (const [name, meta] of fields) {
     let value = hasOwn.call(raw, name) ? raw[name] : undefined;
     if ((value === null || value === undefined) && meta.optional) value = meta.default!();
@@ -93,7 +95,7 @@ export function validateObject<T extends object>(
         for (const v of result.violations) found.push(v);
         return result.value;
       });
-      nestedViolations.set(name, found);
+      if (found.length > 0) (nestedViolations ??= new Map()).set(name, found);
     }
     target[name] = value;
   }
@@ -101,14 +103,16 @@ export function validateObject<T extends object>(
   // listed in the order of the seed's tables: each field in declaration order, a nested array's
   // items right after the array itself, then the object's cross-field rule
   const failures = isCompiled(type, fields) ? compiledFailures(target, fields) : classValidatorFailures(instance);
-  const failureOf = new Map(failures);
-  for (const [name, meta] of fields) {
-    const detail = failureOf.get(name);
-    if (detail !== undefined) violations.push({ pointer: pointerTo(pointer, name), code: meta.amount ? 'invalid_amount' : 'invalid_input', detail });
-    for (const v of nestedViolations.get(name) ?? []) violations.push(v);
+  const failed = failures.length === 0 ? NONE : new Map(failures);
+  if (failures.length > 0 || nestedViolations) {
+    for (const [name, meta] of fields) {
+      const detail = failed.get(name);
+      if (detail !== undefined) violations.push({ pointer: pointerTo(pointer, name), code: meta.amount ? 'invalid_amount' : 'invalid_input', detail });
+      for (const v of nestedViolations?.get(name) ?? []) violations.push(v);
+    }
   }
   if (typeof instance.crossFieldViolations === 'function') {
-    for (const v of instance.crossFieldViolations(new Set(failureOf.keys()))) violations.push({ pointer, code: 'invalid_input', detail: v.detail });
+    for (const v of instance.crossFieldViolations(failed)) violations.push({ pointer, code: 'invalid_input', detail: v.detail });
   }
   return { value: instance, violations };
 }

@@ -61,7 +61,7 @@ export function NestedItems(type: () => new () => object): PropertyDecorator {
  * its inputs are invalid.
  */
 export interface CrossFieldRule {
-  crossFieldViolations(failed: ReadonlySet<string>): Array<{ detail: string }>;
+  crossFieldViolations(failed: { has(field: string): boolean }): Array<{ detail: string }>;
 }
 
 /** Marks a request DTO that declares no fields: its body must be `{}`. */
