@@ -4,7 +4,6 @@ import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { SerializedPGlitePool } from './serialized-pglite-pool';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /** CONTRACT §6: how long an identical request waits for one in flight. */
@@ -47,7 +46,8 @@ export async function closePGlite(dataDir: string | null): Promise<void> {
 export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
+    // repositories speak SQL through the transaction's EntityManager; the schema comes only from migrations
+    entities: [],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each' as const,
