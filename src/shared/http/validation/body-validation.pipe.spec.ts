@@ -109,3 +109,18 @@ describe('toInputError (CONTRACT §4)', () => {
     );
   });
 });
+
+describe('DTO inheritance', () => {
+  class PricedItemDto extends ItemDto {
+    @Optional('stk')
+    @IsOneOfField(['stk', 'kg'])
+    unit: string;
+  }
+
+  it('validates the base class fields first, then its own, and still refuses unknown ones', () => {
+    expect(validateObject({ name: 'ok', unit: 'kg' }, PricedItemDto).violations).toEqual([]);
+    const { violations } = validateObject({ price: -1, unit: 'l', extra: 1 }, PricedItemDto);
+    expect(violations.map((v) => v.pointer)).toEqual(['/extra', '/name', '/price', '/unit']);
+    expect(validateObject({ name: 'ok', unit: 'kg' }, ItemDto).violations.map((v) => v.pointer)).toEqual(['/unit']);
+  });
+});

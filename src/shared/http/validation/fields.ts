@@ -25,8 +25,17 @@ function update(target: object, property: string | symbol, patch: Partial<FieldM
   Reflect.defineMetadata(FIELDS, own, ctor);
 }
 
+const resolved = new WeakMap<Function, Map<string, FieldMeta> | undefined>();
+
+/** The fields a DTO declares, its base classes' first (a DTO may extend another). Cached per class. */
 export function fieldsOf(ctor: Function): Map<string, FieldMeta> | undefined {
-  return Reflect.getOwnMetadata(FIELDS, ctor);
+  if (resolved.has(ctor)) return resolved.get(ctor);
+  const own: Map<string, FieldMeta> | undefined = Reflect.getOwnMetadata(FIELDS, ctor);
+  const parent = Object.getPrototypeOf(ctor);
+  const inherited = parent && parent !== Function.prototype ? fieldsOf(parent) : undefined;
+  const fields = inherited && own ? new Map([...inherited, ...own]) : (own ?? inherited);
+  resolved.set(ctor, fields);
+  return fields;
 }
 
 /** Called by the constraint decorators (constraints.ts): the predicate they register with class-validator. */
