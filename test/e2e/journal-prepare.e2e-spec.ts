@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { aProductionAccess, consolePost } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -237,6 +238,8 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
 
   it('writes nothing anywhere: every table has the same rows before and after a batch of prepares', async () => {
     const db = app.apps.partner.get(DataSource);
+    // the webhook dispatcher legitimately updates outbox rows left by other tests: stop it first
+    await app.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
     const tables: Array<{ tablename: string }> = await db.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
     expect(tables.length).toBeGreaterThan(15);
     const snapshot = async () => {
