@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
 import { generateAccessToken } from '../../src/modules/auth/domain/access-token';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -732,6 +733,8 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
     });
 
     it('writes no row to any table for a batch of valid and invalid prepares', async () => {
+      // the webhook dispatcher legitimately works on other tests' outbox rows: stop it first
+      await app.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
       const counts = async (): Promise<Record<string, number>> => {
         const tables: Array<{ tablename: string }> = await app.apps.dataSource.query(
           `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
