@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { aProductionAccess, codeOf, consolePost } from '../support/production-fixtures';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { createTestApp, onPostgres, type TestApp } from '../support/test-app';
 
 describe('POST /journal — final posting (CONTRACT §7), periods, receipts', () => {
   let app: TestApp;
@@ -215,6 +216,136 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect(after.body.code).toBe('period_locked');
     const numbers = answers.filter((a) => a.status === 201).map((a) => a.body.voucher_number).sort((a, b) => a - b);
     expect(numbers).toEqual(numbers.map((_, i) => i + 1)); // gapless whatever was rejected
+  });
+
+  it('numbers vouchers per organization: each organization starts at 1', async () => {
+    const a = await aSandboxProject(app);
+    const b = await aSandboxProject(app);
+    expect((await post(a, aJournal(ids(a)))).body.voucher_number).toBe(1);
+    expect((await post(a, aJournal(ids(a)))).body.voucher_number).toBe(2);
+    expect((await post(b, aJournal(ids(b)))).body.voucher_number).toBe(1);
+    const [{ numbers }] = await db.query(
+      `SELECT array_agg(voucher_number ORDER BY voucher_number) AS numbers FROM journal_entries WHERE organization_id = $1`, [a.organization_id]);
+    expect(numbers).toEqual([1, 2]);
+  });
+
+  it('checks the mandate before the Idempotency-Key and the input (CONTRACT §3 step 3)', async () => {
+    const p = await aSandboxProject(app);
+    await db.query(`UPDATE mandates SET revoked_at = now() WHERE organization_id = $1 AND revoked_at IS NULL`, [p.organization_id]);
+    for (const [body, key] of [[{ nonsense: true }, null], [{ nonsense: true }, ''], [aJournal(ids(p)), randomUUID()]] as const) {
+      const res = await post(p, body, key);
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('mandate_required');
+    }
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM voucher_counters WHERE organization_id = $1`, [p.organization_id]);
+    expect(n).toBe(0);
+  });
+
+  it('judges the period lock last: replay, key reuse, balance and references come first (CONTRACT §3 steps 6–8)', async () => {
+    const p = await aSandboxProject(app);
+    const other = await aSandboxProject(app);
+    const key = randomUUID();
+    const body = aJournal(ids(p), { posting_date: '2026-04-10' });
+    const first = await post(p, body, key);
+    expect(first.status).toBe(201);
+    expect((await consolePost(app, `/organizations/${p.organization_id}/periods/2026-04/close`)).status).toBe(200);
+
+    const replay = await post(p, body, key);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual({ id: first.body.id, posted: true, voucher_number: 1, operation_id: first.body.operation_id, replayed: true });
+    const reused = await post(p, aJournal(ids(p), { posting_date: '2026-04-11' }), key);
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe('idempotency_key_reused');
+    const unbalanced = await post(p, { posting_date: '2026-04-12', lines: [{ account_id: ids(p)[0], debit_minor: 2 }, { account_id: ids(p)[1], credit_minor: 1 }] });
+    expect(unbalanced.body.code).toBe('journal_unbalanced');
+    const foreign = await post(p, { posting_date: '2026-04-12', lines: [{ account_id: ids(p)[0], debit_minor: 1 }, { account_id: other.accounts[1].id, credit_minor: 1 }] });
+    expect(foreign.body.code).toBe('reference_not_allowed');
+    const locked = await post(p, aJournal(ids(p), { posting_date: '2026-04-12' }));
+    expect(locked.status).toBe(422);
+    expect(locked.body.code).toBe('period_locked');
+    expect(locked.body.errors).toBeUndefined();
+  });
+
+  it('locks a month closed before any posting into it, and only that month of that organization', async () => {
+    const p = await aSandboxProject(app);
+    const other = await aSandboxProject(app);
+    expect((await consolePost(app, `/organizations/${p.organization_id.toUpperCase()}/periods/2026-05/close`)).body).toEqual({ period: '2026-05', closed: true });
+    for (const date of ['2026-05-01', '2026-05-31']) {
+      const res = await post(p, aJournal(ids(p), { posting_date: date }));
+      expect({ date, status: res.status, code: res.body.code }).toEqual({ date, status: 422, code: 'period_locked' });
+    }
+    expect((await post(p, aJournal(ids(p), { posting_date: '2026-04-30' }))).body.voucher_number).toBe(1);
+    expect((await post(p, aJournal(ids(p), { posting_date: '2026-06-01' }))).body.voucher_number).toBe(2);
+    expect((await post(p, aJournal(ids(p), { posting_date: '2025-05-15' }))).body.voucher_number).toBe(1); // same month, another year
+    expect((await post(other, aJournal(ids(other), { posting_date: '2026-05-15' }))).status).toBe(201);
+  });
+
+  it('answers every posting sent after the close has answered with 422 period_locked (concurrent ones too)', async () => {
+    const p = await aSandboxProject(app);
+    const month = '2026-08';
+    const before = await Promise.all(Array.from({ length: 5 }, (_, i) => post(p, aJournal(ids(p), { posting_date: `${month}-0${i + 1}` }))));
+    expect(before.map((r) => r.status)).toEqual(Array(5).fill(201));
+    expect((await consolePost(app, `/organizations/${p.organization_id}/periods/${month}/close`)).status).toBe(200);
+    const after = await Promise.all(Array.from({ length: 8 }, (_, i) => post(p, aJournal(ids(p), { posting_date: `${month}-1${i}` }))));
+    expect(after.map((r) => r.body.code)).toEqual(Array(8).fill('period_locked'));
+    expect((await post(p, aJournal(ids(p), { posting_date: '2026-09-01' }))).body.voucher_number).toBe(6);
+  });
+
+  (onPostgres() ? describe : describe.skip)('the period row lock protocol (PostgreSQL sessions)', () => {
+    let client: Client;
+    beforeEach(async () => {
+      client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+    });
+    afterEach(() => client.end());
+
+    const pending = <T>(promise: Promise<T>) => {
+      const state = { settled: false, value: undefined as T | undefined };
+      const done = promise.then((v) => {
+        state.settled = true;
+        state.value = v;
+        return v;
+      });
+      return { state, done };
+    };
+
+    it('a close waits for a posting in flight in that month (which holds the period row FOR SHARE)', async () => {
+      const p = await aSandboxProject(app);
+      expect((await post(p, aJournal(ids(p), { posting_date: '2026-02-02' }))).status).toBe(201); // the period row exists
+      await client.query('BEGIN');
+      await client.query(`SELECT 1 FROM periods WHERE organization_id = $1 AND period = '2026-02' FOR SHARE`, [p.organization_id]);
+      const close = pending(consolePost(app, `/organizations/${p.organization_id}/periods/2026-02/close`).then((r) => r));
+      await new Promise((r) => setTimeout(r, 400));
+      expect(close.state.settled).toBe(false);
+      const heldUntil = Date.now();
+      await client.query('COMMIT');
+      const res = await close.done;
+      expect(res.status).toBe(200);
+      const [{ closed_at }] = await db.query(`SELECT closed_at FROM periods WHERE organization_id = $1 AND period = '2026-02'`, [p.organization_id]);
+      expect(new Date(closed_at).getTime()).toBeGreaterThanOrEqual(heldUntil - 50); // stamped after the wait
+    });
+
+    it('a posting waits for a close in flight and then gets period_locked; after a rolled-back close it posts', async () => {
+      const p = await aSandboxProject(app);
+      // 2026-03 has its period row already (the close UPDATEs it); 2026-01 has none (the close INSERTs it)
+      expect((await post(p, aJournal(ids(p), { posting_date: '2026-03-01' }))).status).toBe(201);
+      for (const [end, expected] of [['COMMIT', 'period_locked'], ['ROLLBACK', undefined]] as const) {
+        const month = end === 'COMMIT' ? '2026-03' : '2026-01';
+        await client.query('BEGIN');
+        await client.query(
+          `INSERT INTO periods (organization_id, period, closed_at) VALUES ($1, $2, clock_timestamp())
+           ON CONFLICT (organization_id, period) DO UPDATE SET closed_at = clock_timestamp()`, [p.organization_id, month]);
+        const posting = pending(post(p, aJournal(ids(p), { posting_date: `${month}-15` })).then((r) => r));
+        await new Promise((r) => setTimeout(r, 400));
+        expect(posting.state.settled).toBe(false);
+        await client.query(end);
+        const res = await posting.done;
+        expect({ end, code: res.body.code }).toEqual({ end, code: expected });
+      }
+      const [{ numbers }] = await db.query(
+        `SELECT array_agg(voucher_number ORDER BY voucher_number) AS numbers FROM journal_entries WHERE organization_id = $1`, [p.organization_id]);
+      expect(numbers).toEqual([1, 2]);
+    });
   });
 
   describe('receipt lookup GET /operations/{id}', () => {

@@ -21,7 +21,11 @@ export abstract class WebhookRepository {
   abstract fanOut(limit: number): Promise<number>;
   /** Leases due deliveries for `leaseMs` (SKIP LOCKED) and counts the attempt; returns them with what to send. */
   abstract claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /** Records an attempt and its outcome: delivered, retry at `retryInMs`, or given up (`retryInMs` null). */
+  /**
+   * Records an attempt and its outcome: delivered, retry at `retryInMs`, or given up (`retryInMs` null).
+   * The outcome is applied only while the delivery is still at this attempt: a late recorder whose lease
+   * expired and was claimed again by another round does not overwrite that newer claim.
+   */
   abstract recordAttempt(
     delivery: ClaimedDelivery,
     outcome: { ok: boolean; status?: number; error?: string; durationMs: number; attemptedAt: Date; retryInMs: number | null },

@@ -74,8 +74,9 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
                 delivered_at = CASE WHEN $5 THEN now() END,
                 failed_at = CASE WHEN NOT $5 AND $6::bigint IS NULL THEN now() END,
                 next_attempt_at = CASE WHEN NOT $5 AND $6::bigint IS NOT NULL THEN now() + make_interval(secs => $6::double precision / 1000) ELSE next_attempt_at END
-          WHERE organization_id = $1 AND id = $2`,
-        [d.organizationId, d.id, o.status ?? null, o.error ?? null, o.ok, o.retryInMs],
+          WHERE organization_id = $1 AND id = $2 AND attempts = $7`,
+        // attempts = ours: a dispatcher whose lease ran out (and was claimed again) leaves the newer claim alone
+        [d.organizationId, d.id, o.status ?? null, o.error ?? null, o.ok, o.retryInMs, d.attempt],
       );
     });
   }
