@@ -34,6 +34,7 @@ export async function firstStartSandbox(config: AppConfig, dataSource: DataSourc
     `  token:      ${p.token}`,
     `  accounts:   ${debit.number} ${debit.name} = ${debit.id}`,
     `              ${credit.number} ${credit.name} = ${credit.id}`,
+    `  app id:     ${p.app_id} (register webhook endpoints for it: POST /console/v1/apps/${p.app_id}/webhook-endpoints)`,
     '  try:',
     `  curl -s -X POST ${p.base_url}/journal/prepare -H 'Authorization: Bearer ${p.token}' -H 'Content-Type: application/json' -d '${body}'`,
   ];

@@ -3,10 +3,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
+import { WebhookDispatcher, type WebhookDispatchOptions } from '../../src/modules/webhooks/application/webhook-dispatcher';
+import { WebhookRepository } from '../../src/modules/webhooks/domain/webhook.repository';
+import { APP_CONFIG, type AppConfig } from '../../src/shared/config/app-config';
+import { Clock } from '../../src/shared/domain/clock';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { consolePost } from '../support/production-fixtures';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { createTestApp, onPostgres, type TestApp } from '../support/test-app';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -188,4 +191,278 @@ describe('webhook endpoints without WEBHOOK_ALLOW_PRIVATE_NETWORKS', () => {
       expect(res.body.errors).toEqual([{ pointer: '/url', code: 'invalid_input', detail: expect.any(String) }]);
     },
   );
+});
+
+/** Delivery rows of one app's endpoints, oldest event first. */
+const deliveriesOf = (db: DataSource, appId: string) =>
+  db.query(
+    `SELECT d.id, d.event_id, d.attempts, d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed,
+            d.locked_until IS NOT NULL AS leased, d.last_status, d.last_error, d.next_attempt_at > now() AS later
+       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1 ORDER BY d.next_attempt_at`,
+    [appId],
+  ) as Promise<Array<{ id: string; event_id: string; attempts: number; delivered: boolean; failed: boolean; leased: boolean; last_status: number | null; last_error: string | null; later: boolean }>>;
+
+const attemptsOf = (db: DataSource, appId: string) =>
+  db.query(
+    `SELECT a.attempt, a.status, a.error FROM webhook_attempts a
+       JOIN webhook_deliveries d ON d.organization_id = a.organization_id AND d.id = a.delivery_id
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1 ORDER BY a.attempt`,
+    [appId],
+  ) as Promise<Array<{ attempt: number; status: number | null; error: string | null }>>;
+
+/**
+ * Rounds driven by the test: the app's own dispatcher is stopped, and the test builds dispatcher objects
+ * (as further instances would run them) with short retry delays, so retries are seen without waiting 5 s.
+ */
+describe('webhook dispatch rounds driven by the test', () => {
+  let app: TestApp;
+  let db: DataSource;
+  const dispatcher = (options: WebhookDispatchOptions = {}) =>
+    new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get<AppConfig>(APP_CONFIG), options);
+  const made: WebhookDispatcher[] = [];
+  const aDispatcher = (options: WebhookDispatchOptions = {}) => {
+    const d = dispatcher(options);
+    made.push(d);
+    return d;
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    db = app.apps.partner.get(DataSource);
+    await app.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
+  });
+  afterAll(async () => {
+    await Promise.all(made.map((d) => d.onApplicationShutdown()));
+    await app.close();
+  });
+
+  const aProjectWithEndpoint = async (url: string) => {
+    const p = await aSandboxProject(app);
+    const res = await consolePost(app, `/apps/${p.app_id}/webhook-endpoints`, { url, environment: 'sandbox' });
+    expect(res.status).toBe(201);
+    return { p, secret: res.body.secret as string };
+  };
+  const postJournal = async (p: SandboxProject) => {
+    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+      .send(aJournal(p.accounts.map((a) => a.id)));
+    expect(res.status).toBe(201);
+    return res.body as { id: string; operation_id: string };
+  };
+
+  it('does not send before the retry delay, then retries with the same webhook-id and body, and records both attempts', async () => {
+    const receiver = await aReceiver((n) => (n === 1 ? 503 : 200));
+    try {
+      const { p, secret } = await aProjectWithEndpoint(receiver.url);
+      await postJournal(p);
+      const d = aDispatcher({ retryDelayMs: () => 400 });
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(1);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 1, delivered: false, leased: false, last_status: 503, later: true })]);
+      await d.runOnce(); // not due yet
+      expect(receiver.received).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 500));
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(2);
+      const [a, b] = receiver.received;
+      expect(b.headers['webhook-id']).toBe(a.headers['webhook-id']);
+      expect(b.body).toBe(a.body);
+      expect(() => new Webhook(secret).verify(b.body, b.headers as Record<string, string>)).not.toThrow();
+      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, delivered: true, leased: false, last_status: 200 })]);
+      expect(await attemptsOf(db, p.app_id)).toEqual([{ attempt: 1, status: 503, error: 'http_503' }, { attempt: 2, status: 200, error: null }]);
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(2); // delivered: never again
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('gives up after ten attempts (the first and the nine retries of the schedule), every one with the same webhook-id and body', async () => {
+    const receiver = await aReceiver(() => 500);
+    try {
+      const { p } = await aProjectWithEndpoint(receiver.url);
+      await postJournal(p);
+      // the schedule's length, with no waiting: retry at once while the schedule has a next delay
+      const d = aDispatcher({ retryDelayMs: (n) => (n < 10 ? 0 : null) });
+      for (let round = 0; round < 30 && !(await deliveriesOf(db, p.app_id))[0]?.failed; round++) await d.runOnce();
+      expect(receiver.received).toHaveLength(10);
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+      expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 10, delivered: false, failed: true, last_status: 500 })]);
+      expect((await attemptsOf(db, p.app_id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(10);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('several dispatchers running rounds at once send each event once', async () => {
+    const receiver = await aReceiver();
+    try {
+      const { p, secret } = await aProjectWithEndpoint(receiver.url);
+      const posted = await Promise.all(Array.from({ length: 12 }, () => postJournal(p)));
+      const dispatchers = [aDispatcher(), aDispatcher(), aDispatcher()];
+      for (let round = 0; round < 3; round++) await Promise.all(dispatchers.flatMap((d) => [d.runOnce(), d.runOnce()]));
+      expect(receiver.received).toHaveLength(12);
+      const wh = new Webhook(secret);
+      const operations = receiver.received.map((r) => (wh.verify(r.body, r.headers as Record<string, string>) as { data: { operation_id: string } }).data.operation_id);
+      expect(operations.sort()).toEqual(posted.map((x) => x.operation_id).sort());
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(12);
+      const attempts = await attemptsOf(db, p.app_id);
+      expect(attempts).toHaveLength(12);
+      expect(attempts.every((a) => a.attempt === 1 && a.status === 200)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('never loses a claimed delivery: a lease held by a dead dispatcher blocks others until it expires, then it is sent once', async () => {
+    const receiver = await aReceiver();
+    try {
+      const { p } = await aProjectWithEndpoint(receiver.url);
+      await postJournal(p);
+      const repo = app.apps.partner.get(WebhookRepository);
+      await repo.fanOut(1000);
+      // a dispatcher claims (lease of 60 s) and dies before sending
+      const claimed = await repo.claimDue(1000, 60_000);
+      const ours = claimed.filter((c) => c.url === receiver.url);
+      expect(ours).toHaveLength(1);
+      const d = aDispatcher();
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(0);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 1, leased: true, delivered: false })]);
+      await db.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`, [ours[0].id]); // the lease runs out
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(1);
+      expect(receiver.received[0].headers['webhook-id']).toBe(ours[0].eventId);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, leased: false, delivered: true })]);
+      // the dead dispatcher's late record (attempt 1) does not undo the newer outcome
+      await repo.recordAttempt(ours[0], { ok: false, status: 500, error: 'http_500', durationMs: 1, attemptedAt: new Date(), retryInMs: 5000 });
+      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, delivered: true })]);
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('on shutdown stops claiming, and lets the send in flight finish and be recorded', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const received: string[] = [];
+    const server = createServer((req, res) => {
+      received.push(String(req.headers['webhook-id']));
+      req.resume();
+      void gate.then(() => res.end('ok'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`;
+    try {
+      const { p } = await aProjectWithEndpoint(url);
+      await postJournal(p);
+      const d = aDispatcher();
+      const round = d.runOnce();
+      await until(() => received.length === 1);
+      let stopped = false;
+      const stopping = d.onApplicationShutdown().then(() => (stopped = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(stopped).toBe(false); // waits for the send in flight
+      release();
+      await stopping;
+      expect(await round).toBe(1);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 1, delivered: true, leased: false })]);
+      await postJournal(p);
+      expect(await d.runOnce()).toBe(0); // stopped: claims nothing more
+      expect(received).toHaveLength(1);
+      const [{ n }] = await db.query(
+        `SELECT count(*)::int AS n FROM webhook_outbox WHERE organization_id = $1 AND dispatched_at IS NULL`, [p.organization_id]);
+      expect(n).toBe(1); // the new event waits for a running dispatcher
+    } finally {
+      release();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('sends nothing for an event whose app has no endpoint of that environment', async () => {
+    const receiver = await aReceiver();
+    try {
+      const p = await aSandboxProject(app);
+      expect((await consolePost(app, `/apps/${p.app_id}/webhook-endpoints`, { url: receiver.url, environment: 'production' })).status).toBe(201);
+      await postJournal(p);
+      await aDispatcher().runOnce();
+      expect(receiver.received).toHaveLength(0);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('webhook delivery re-checks the address without WEBHOOK_ALLOW_PRIVATE_NETWORKS', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ webhookAllowPrivateNetworks: false });
+    await app.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
+  });
+  afterAll(() => app.close());
+
+  it('refuses, at delivery, an endpoint whose address is private (e.g. a host name that now resolves to loopback)', async () => {
+    const receiver = await aReceiver();
+    try {
+      const p = await aSandboxProject(app);
+      const db = app.apps.partner.get(DataSource);
+      // stored as if it had passed registration (its name resolved to a public address then)
+      await db.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, secret) VALUES ($1, $2, 'sandbox', $3, $4)`, [
+        randomUUID(), p.app_id, receiver.url, `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+      ]);
+      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+        .send(aJournal(p.accounts.map((a) => a.id)));
+      expect(res.status).toBe(201);
+      const d = new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get<AppConfig>(APP_CONFIG));
+      await d.runOnce();
+      await d.onApplicationShutdown();
+      expect(receiver.received).toHaveLength(0);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 1, delivered: false, last_error: 'forbidden_address', later: true })]);
+      expect(await attemptsOf(db, p.app_id)).toEqual([{ attempt: 1, status: null, error: 'forbidden_address' }]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+/** Two instances (two applications, each with its dispatcher) on one PostgreSQL database. */
+(onPostgres() ? describe : describe.skip)('two instances dispatching from one PostgreSQL database', () => {
+  let one: TestApp;
+  let two: TestApp;
+  beforeAll(async () => {
+    one = await createTestApp();
+    two = await createTestApp();
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+  });
+
+  it('deliver each event exactly once, whichever instance wrote it', async () => {
+    const receiver = await aReceiver();
+    try {
+      const p = await aSandboxProject(one);
+      expect((await consolePost(one, `/apps/${p.app_id}/webhook-endpoints`, { url: receiver.url, environment: 'sandbox' })).status).toBe(201);
+      const posts = await Promise.all(Array.from({ length: 16 }, (_, i) =>
+        (i % 2 ? one : two).partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+          .send(aJournal(p.accounts.map((a) => a.id)))));
+      expect(posts.map((r) => r.status)).toEqual(Array(16).fill(201));
+      // both instances' rounds, on their timers and nudged by hand at once
+      await Promise.all([one, two].flatMap((a) => [a.apps.partner.get(WebhookDispatcher).runOnce(), a.apps.partner.get(WebhookDispatcher).runOnce()]));
+      await until(() => receiver.received.length >= 16);
+      await new Promise((r) => setTimeout(r, 1500));
+      const ids = receiver.received.map((r) => r.headers['webhook-id']);
+      expect(ids).toHaveLength(16);
+      expect(new Set(ids).size).toBe(16);
+      const attempts = await attemptsOf(one.apps.partner.get(DataSource), p.app_id);
+      expect(attempts).toHaveLength(16);
+    } finally {
+      await receiver.close();
+    }
+  });
 });

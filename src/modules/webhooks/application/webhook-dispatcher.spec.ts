@@ -1,0 +1,97 @@
+import type { AppConfig } from '../../../shared/config/app-config';
+import { Clock } from '../../../shared/domain/clock';
+import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
+import { WebhookDispatcher } from './webhook-dispatcher';
+
+class FixedClock extends Clock {
+  now(): Date {
+    return new Date('2026-11-20T10:00:00.000Z');
+  }
+}
+
+type Outcome = Parameters<WebhookRepository['recordAttempt']>[1];
+
+/** Hands out the queued deliveries once; `claimGate` can hold a claim open to simulate a round in flight. */
+class FakeRepository extends WebhookRepository {
+  queue: ClaimedDelivery[] = [];
+  recorded: Array<{ delivery: ClaimedDelivery; outcome: Outcome }> = [];
+  fanOuts = 0;
+  claimGate: Promise<void> | null = null;
+  appExists = async () => true;
+  insertEndpoint = async () => undefined;
+  async fanOut(): Promise<number> {
+    this.fanOuts++;
+    return 0;
+  }
+  async claimDue(limit: number): Promise<ClaimedDelivery[]> {
+    if (this.claimGate) await this.claimGate;
+    return this.queue.splice(0, limit);
+  }
+  async recordAttempt(delivery: ClaimedDelivery, outcome: Outcome): Promise<void> {
+    this.recorded.push({ delivery, outcome });
+  }
+}
+
+const config = { webhookAllowPrivateNetworks: false } as AppConfig;
+// an ftp URL fails in the sender before any network access: a failed attempt, deterministically
+const failing = (attempt: number): ClaimedDelivery => ({
+  organizationId: 'org', id: `d${attempt}`, eventId: 'evt', attempt, body: '{}', url: 'ftp://example.com/x', secret: `whsec_${Buffer.alloc(24).toString('base64')}`,
+});
+
+describe('WebhookDispatcher', () => {
+  it('schedules a failed attempt by the retry schedule it was given, by the attempt number', async () => {
+    const repo = new FakeRepository();
+    const seen: number[] = [];
+    const d = new WebhookDispatcher(repo, new FixedClock(), config, { retryDelayMs: (n) => (seen.push(n), n < 10 ? n * 100 : null) });
+    repo.queue = [failing(1), failing(10)];
+    expect(await d.runOnce()).toBe(2);
+    expect(seen.sort((a, b) => a - b)).toEqual([1, 10]);
+    const byId = Object.fromEntries(repo.recorded.map((r) => [r.delivery.id, r.outcome]));
+    expect(byId.d1).toMatchObject({ ok: false, error: 'invalid_url', retryInMs: 100, attemptedAt: new FixedClock().now() });
+    expect(byId.d10).toMatchObject({ ok: false, retryInMs: null }); // given up
+  });
+
+  it('uses the CONTRACT §9 schedule by default: 5 s ±10 % after the first failure', async () => {
+    const repo = new FakeRepository();
+    repo.queue = [failing(1)];
+    await new WebhookDispatcher(repo, new FixedClock(), config).runOnce();
+    const delay = repo.recorded[0].outcome.retryInMs!;
+    expect(delay).toBeGreaterThanOrEqual(4500);
+    expect(delay).toBeLessThanOrEqual(5500);
+  });
+
+  it('on shutdown waits for the round in flight, then claims nothing more', async () => {
+    const repo = new FakeRepository();
+    let open: () => void = () => undefined;
+    repo.claimGate = new Promise((r) => (open = r));
+    repo.queue = [failing(1)];
+    const d = new WebhookDispatcher(repo, new FixedClock(), config);
+    const round = d.runOnce();
+    await new Promise((r) => setTimeout(r, 0)); // the round is now inside its claim
+    let stopped = false;
+    const stopping = d.onApplicationShutdown().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(stopped).toBe(false);
+    open();
+    await stopping;
+    expect(await round).toBe(1); // the claim it had made was sent and recorded, not dropped
+    expect(repo.recorded).toHaveLength(1);
+    repo.queue = [failing(2)];
+    const fanOutsBefore = repo.fanOuts;
+    expect(await d.runOnce()).toBe(0);
+    expect(repo.fanOuts).toBe(fanOutsBefore);
+    expect(repo.queue).toHaveLength(1);
+  });
+
+  it('polls on its interval once started, one round at a time', async () => {
+    const repo = new FakeRepository();
+    const d = new WebhookDispatcher(repo, new FixedClock(), config, { pollIntervalMs: 10 });
+    d.onApplicationBootstrap();
+    await new Promise((r) => setTimeout(r, 80));
+    await d.onApplicationShutdown();
+    const rounds = repo.fanOuts;
+    expect(rounds).toBeGreaterThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(repo.fanOuts).toBe(rounds);
+  });
+});
