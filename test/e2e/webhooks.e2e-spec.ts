@@ -9,7 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../../src/shared/config/app-config';
 import { Clock } from '../../src/shared/domain/clock';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { consolePost } from '../support/production-fixtures';
-import { createTestApp, onPostgres, type TestApp } from '../support/test-app';
+import { createTestApp, describeNothing, onPostgres, type TestApp } from '../support/test-app';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -431,7 +431,7 @@ describe('webhook delivery re-checks the address without WEBHOOK_ALLOW_PRIVATE_N
 });
 
 /** Two instances (two applications, each with its dispatcher) on one PostgreSQL database. */
-(onPostgres() ? describe : describe.skip)('two instances dispatching from one PostgreSQL database', () => {
+(onPostgres() ? describe : describeNothing)('two instances dispatching from one PostgreSQL database', () => {
   let one: TestApp;
   let two: TestApp;
   beforeAll(async () => {
