@@ -16,7 +16,7 @@ const transform = {
 const common = {
   testEnvironment: 'node',
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|oauth4webapi)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 module.exports = {

@@ -44,6 +44,6 @@ import { TypeOrmSandboxRepository } from './infrastructure/typeorm-sandbox.repos
     { provide: MandateRepository, useClass: TypeOrmMandateRepository },
     { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
   ],
-  exports: [AccessCheckService, SandboxService, OrganizationService, AppService, GrantService, MandateService, ResourceLookupService],
+  exports: [AccessCheckService, SandboxService, OrganizationService, AppService, GrantService, MandateService, ResourceLookupService, SecondFactorService],
 })
 export class AuthModule {}

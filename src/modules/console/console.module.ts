@@ -14,6 +14,8 @@ import { JournalModule } from '../journal/journal.module';
 import { WebhookEndpointsController } from '../webhooks/api/webhook-endpoints.controller';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { SandboxProjectsController } from './api/sandbox-projects.controller';
+import { ConsentCoreModule } from '../consent/consent.module';
+import { OAuthClientsController } from '../consent/api/oauth-clients.controller';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
 const CONSOLE_CONTROLLERS: Type[] = [
@@ -25,6 +27,7 @@ const CONSOLE_CONTROLLERS: Type[] = [
   MandatesController,
   PeriodsController,
   WebhookEndpointsController,
+  OAuthClientsController,
 ];
 
 /** The operator API on its own listener, guarded by the console API key. */
@@ -33,7 +36,7 @@ export class ConsoleModule implements NestModule {
   static forRoot(apiKey: string): DynamicModule {
     return {
       module: ConsoleModule,
-      imports: [AuthModule, JournalModule, WebhooksModule],
+      imports: [AuthModule, JournalModule, WebhooksModule, ConsentCoreModule],
       controllers: CONSOLE_CONTROLLERS as never,
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },

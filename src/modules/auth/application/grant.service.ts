@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
@@ -52,35 +53,55 @@ export class GrantService {
     const appId = input.app_id.toLowerCase();
     const ownerUserId = input.owner_user_id.toLowerCase();
     const now = this.clock.now();
-    return this.transactions.run(async (m) => {
-      if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
-      const existing = await this.organizations.existingAccountIds(m, org, accountIdCandidates(input.account_ids));
-      const violations = [...accountIdViolations(input.account_ids, existing), ...scopeViolations(input.scopes)];
-      if (violations.length > 0) throw toInputError(violations);
+    return this.transactions.run((m) =>
+      this.grantWithin(m, org, { appId, ownerUserId, accountIds: input.account_ids, scopes: input.scopes, durationSeconds: input.duration_seconds }, now, () =>
+        this.secondFactor.consume(m, org, ownerUserId, input.totp_code, now),
+      ),
+    );
+  }
 
-      const app = await this.apps.find(m, appId);
-      if (!app) throw new NotFoundError('app');
-      // seed 5.5: production needs an approved app revision
-      if (!app.approvedRevisionId) throw new AppNotApprovedError();
+  /**
+   * The grant itself, inside the caller's transaction: the console (above) and the owner's consent
+   * page (CONTRACT §11) both come here, so supersession, expiry, scopes and the permitted account set
+   * are one rule. `secondFactor` is the aal2 check, run last: the console consumes a one-time code;
+   * the consent page's owner passed aal2 at sign-in and only the ownership is checked again.
+   * `organizationId` and the ids must be lower-case.
+   */
+  async grantWithin(
+    m: EntityManager,
+    org: string,
+    input: { appId: string; ownerUserId: string; accountIds: unknown[]; scopes: unknown[]; durationSeconds: number },
+    now: Date,
+    secondFactor: () => Promise<void>,
+  ): Promise<{ id: string; expires_at: string }> {
+    const { appId, ownerUserId } = input;
+    if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
+    const existing = await this.organizations.existingAccountIds(m, org, accountIdCandidates(input.accountIds));
+    const violations = [...accountIdViolations(input.accountIds, existing), ...scopeViolations(input.scopes)];
+    if (violations.length > 0) throw toInputError(violations);
 
-      await this.secondFactor.consume(m, org, ownerUserId, input.totp_code, now);
+    const app = await this.apps.find(m, appId);
+    if (!app) throw new NotFoundError('app');
+    // seed 5.5: production needs an approved app revision
+    if (!app.approvedRevisionId) throw new AppNotApprovedError();
 
-      const id = randomUUID();
-      const expiresAt = grantExpiry(now, input.duration_seconds);
-      // CONTRACT §8: a new grant supersedes the previous one; its tokens then get 403 grant_revoked
-      await this.grants.supersedeCurrent(m, org, appId, now);
-      await this.grants.insert(m, {
-        id,
-        organizationId: org,
-        appId,
-        ownerUserId,
-        accountIds: [...existing],
-        scopes: input.scopes as Scope[],
-        grantedAt: now,
-        expiresAt,
-      });
-      return { id, expires_at: expiresAt.toISOString() };
+    await secondFactor();
+
+    const id = randomUUID();
+    const expiresAt = grantExpiry(now, input.durationSeconds);
+    // CONTRACT §8: a new grant supersedes the previous one; its tokens then get 403 grant_revoked
+    await this.grants.supersedeCurrent(m, org, appId, now);
+    await this.grants.insert(m, {
+      id,
+      organizationId: org,
+      appId,
+      ownerUserId,
+      accountIds: [...existing],
+      scopes: input.scopes as Scope[],
+      grantedAt: now,
+      expiresAt,
     });
+    return { id, expires_at: expiresAt.toISOString() };
   }
 
   /** Idempotent; the next partner call under the grant gets 403 grant_revoked (no cache outlives it). */
@@ -102,21 +123,25 @@ export class GrantService {
   async issueToken(grantId: string): Promise<{ token: string; base_url: string }> {
     if (!isUuid(grantId)) throw new NotFoundError('grant');
     const id = grantId.toLowerCase();
-    const token = generateAccessToken('production');
-    await this.transactions.run(async (m) => {
-      const grant = await this.grants.find(m, id);
-      if (!grant) throw new NotFoundError('grant');
-      // locked, so that an approval running now either precedes the issue or follows it
-      const app = await this.apps.find(m, grant.appId, { lock: true });
-      if (!app?.approvedRevisionId) throw new AppNotApprovedError();
-      await this.grants.insertToken(m, {
-        tokenHash: hashAccessToken(token),
-        organizationId: grant.organizationId,
-        appId: grant.appId,
-        grantId: grant.id,
-        appRevisionId: app.approvedRevisionId,
-      });
-    });
+    const token = await this.transactions.run((m) => this.issueTokenWithin(m, id));
     return { token, base_url: baseUrl(this.config.publicOrigin, 'production') };
+  }
+
+  /** A new `hat_` token for the grant (lower-case id), inside the caller's transaction; see issueToken. */
+  async issueTokenWithin(m: EntityManager, grantId: string): Promise<string> {
+    const token = generateAccessToken('production');
+    const grant = await this.grants.find(m, grantId);
+    if (!grant) throw new NotFoundError('grant');
+    // locked, so that an approval running now either precedes the issue or follows it
+    const app = await this.apps.find(m, grant.appId, { lock: true });
+    if (!app?.approvedRevisionId) throw new AppNotApprovedError();
+    await this.grants.insertToken(m, {
+      tokenHash: hashAccessToken(token),
+      organizationId: grant.organizationId,
+      appId: grant.appId,
+      grantId: grant.id,
+      appRevisionId: app.approvedRevisionId,
+    });
+    return token;
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { isUuid } from '../../../shared/http/validation/constraints';
@@ -39,15 +40,23 @@ export class MandateService {
     const appId = input.app_id.toLowerCase();
     const ownerUserId = input.owner_user_id.toLowerCase();
     const now = this.clock.now();
-    return this.transactions.run(async (m) => {
-      if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
-      if (!(await this.apps.find(m, appId))) throw new NotFoundError('app');
-      await this.secondFactor.consume(m, org, ownerUserId, input.totp_code, now);
-      const id = randomUUID();
-      await this.mandates.revokeActive(m, org, appId, now);
-      await this.mandates.insert(m, { id, organizationId: org, appId, ownerUserId });
-      return { id };
-    });
+    return this.transactions.run((m) =>
+      this.mandateWithin(m, org, appId, ownerUserId, now, () => this.secondFactor.consume(m, org, ownerUserId, input.totp_code, now)),
+    );
+  }
+
+  /**
+   * The mandate itself, inside the caller's transaction (the console above, and the consent page of
+   * CONTRACT §11 when its "Allow final posting (mandate)" box is checked); `secondFactor` runs last.
+   */
+  async mandateWithin(m: EntityManager, org: string, appId: string, ownerUserId: string, now: Date, secondFactor: () => Promise<void>): Promise<{ id: string }> {
+    if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
+    if (!(await this.apps.find(m, appId))) throw new NotFoundError('app');
+    await secondFactor();
+    const id = randomUUID();
+    await this.mandates.revokeActive(m, org, appId, now);
+    await this.mandates.insert(m, { id, organizationId: org, appId, ownerUserId });
+    return { id };
   }
 
   /** Idempotent; the next `POST /journal` of the app gets 403 mandate_required. */

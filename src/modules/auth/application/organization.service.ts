@@ -5,6 +5,7 @@ import { isUuid } from '../../../shared/http/validation/constraints';
 import { NotFoundError, ResourceConflictError } from '../domain/console.errors';
 import { OrganizationRepository } from '../domain/organization.repository';
 import { OwnerRepository } from '../domain/owner.repository';
+import { hashPassword } from '../domain/password';
 import { generateTotpSecret } from '../domain/totp';
 
 /** Console: production organizations, their chart of accounts, tax codes and owners (CONTRACT §10). */
@@ -56,18 +57,28 @@ export class OrganizationService {
   }
 
   /**
-   * Enrols a new user as an owner of the organization with a fresh TOTP secret. The secret is
-   * returned this once, for the owner's authenticator app; no call returns it again.
+   * Enrols a user as an owner of the organization. A new email gets a new user with a fresh TOTP
+   * secret, returned this once for the owner's authenticator app, and the password (argon2id) when
+   * given. An email already enrolled (any organization, compared without regard to case) is the same
+   * user: it becomes an owner here too, its password and secret stay, and `totp_secret` is null
+   * (CONTRACT §10).
    */
-  async enrolOwner(organizationId: string, email: string): Promise<{ user_id: string; totp_secret: string }> {
+  async enrolOwner(organizationId: string, email: string, password: string | null = null): Promise<{ user_id: string; totp_secret: string | null }> {
     const org = this.organizationId(organizationId);
-    const userId = randomUUID();
-    const totpSecret = generateTotpSecret();
-    await this.transactions.run(async (m) => {
+    // hashed before the transaction: argon2 takes tens of milliseconds and must not hold the lock
+    const passwordHash = password === null ? null : await hashPassword(password);
+    return this.transactions.run(async (m) => {
       if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
-      await this.owners.enrol(m, org, { userId, email, totpSecret });
+      const existing = await this.owners.findUserByEmailForEnrolment(m, email);
+      if (existing) {
+        await this.owners.addOwner(m, org, existing.userId);
+        return { user_id: existing.userId, totp_secret: null };
+      }
+      const userId = randomUUID();
+      const totpSecret = generateTotpSecret();
+      await this.owners.enrol(m, org, { userId, email, totpSecret, passwordHash });
+      return { user_id: userId, totp_secret: totpSecret };
     });
-    return { user_id: userId, totp_secret: totpSecret };
   }
 
   private organizationId(raw: string): string {

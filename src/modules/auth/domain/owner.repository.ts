@@ -8,8 +8,19 @@ export interface OwnerSecondFactor {
 
 /** Port: users with the owner role of an organization and their enrolled TOTP secret. */
 export abstract class OwnerRepository {
-  /** A new user, owner of the organization, with an enrolled secret. */
-  abstract enrol(tx: Transaction, organizationId: string, owner: { userId: string; email: string; totpSecret: string }): Promise<void>;
+  /** A new user, owner of the organization, with an enrolled secret (and a password hash, or null). */
+  abstract enrol(
+    tx: Transaction,
+    organizationId: string,
+    owner: { userId: string; email: string; totpSecret: string; passwordHash: string | null },
+  ): Promise<void>;
+  /**
+   * The user enrolled with this email (compared without regard to case), serializing enrolments of
+   * one email until the transaction ends; null when there is none.
+   */
+  abstract findUserByEmailForEnrolment(tx: Transaction, email: string): Promise<{ userId: string } | null>;
+  /** Makes an existing user an owner of the organization too (nothing when it already is). */
+  abstract addOwner(tx: Transaction, organizationId: string, userId: string): Promise<void>;
   /**
    * The second factor of `userId` if that user is an owner of the organization, locking the user row
    * until the transaction ends; null otherwise.

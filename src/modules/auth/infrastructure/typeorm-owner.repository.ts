@@ -4,9 +4,24 @@ import { OwnerRepository, type OwnerSecondFactor } from '../domain/owner.reposit
 
 @Injectable()
 export class TypeOrmOwnerRepository extends OwnerRepository {
-  async enrol(m: EntityManager, organizationId: string, o: { userId: string; email: string; totpSecret: string }): Promise<void> {
-    await m.query(`INSERT INTO users (id, email, totp_secret) VALUES ($1, $2, $3)`, [o.userId, o.email, o.totpSecret]);
+  async enrol(
+    m: EntityManager,
+    organizationId: string,
+    o: { userId: string; email: string; totpSecret: string; passwordHash: string | null },
+  ): Promise<void> {
+    await m.query(`INSERT INTO users (id, email, totp_secret, password_hash) VALUES ($1, $2, $3, $4)`, [o.userId, o.email, o.totpSecret, o.passwordHash]);
     await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2)`, [organizationId, o.userId]);
+  }
+
+  async findUserByEmailForEnrolment(m: EntityManager, email: string): Promise<{ userId: string } | null> {
+    // two enrolments of one new email on two instances must not make two users
+    await m.query(`SELECT pg_advisory_xact_lock(hashtext('user-email:' || lower($1)))`, [email]);
+    const rows: Array<{ id: string }> = await m.query(`SELECT id FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1`, [email]);
+    return rows[0] ? { userId: rows[0].id } : null;
+  }
+
+  async addOwner(m: EntityManager, organizationId: string, userId: string): Promise<void> {
+    await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, userId]);
   }
 
   async findOwnerForUpdate(m: EntityManager, organizationId: string, userId: string): Promise<OwnerSecondFactor | null> {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmailField, IsIntegerField, IsTextField } from '../../../shared/http/validation/constraints';
-import { Required } from '../../../shared/http/validation/fields';
+import { Optional, Required } from '../../../shared/http/validation/fields';
 
 export class CreateOrganizationRequestDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
@@ -39,4 +39,10 @@ export class EnrolOwnerRequestDto {
   @Required()
   @IsEmailField()
   email: string;
+
+  /** CONTRACT §10: lets the owner sign in to the consent pages (§11); stored as an argon2id hash. */
+  @ApiProperty({ required: false, minLength: 12, maxLength: 128, writeOnly: true })
+  @Optional(null)
+  @IsTextField(12, 128, { nullable: true })
+  password: string | null;
 }

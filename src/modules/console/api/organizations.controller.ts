@@ -38,6 +38,6 @@ export class OrganizationsController {
   @Post(':organizationId/owners')
   @HttpCode(201)
   enrolOwner(@Param('organizationId') organizationId: string, @Body() body: EnrolOwnerRequestDto) {
-    return this.organizations.enrolOwner(organizationId, body.email);
+    return this.organizations.enrolOwner(organizationId, body.email, body.password ?? null);
   }
 }

@@ -1,0 +1,349 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { Transactions } from '../../../shared/database/transactions';
+import { Clock } from '../../../shared/domain/clock';
+import { DomainError } from '../../../shared/domain/domain-error';
+import { isUuid } from '../../../shared/http/validation/constraints';
+import { GrantService } from '../../auth/application/grant.service';
+import { MandateService } from '../../auth/application/mandate.service';
+import { SecondFactorService } from '../../auth/application/second-factor.service';
+import { Aal2RequiredError } from '../../auth/domain/console.errors';
+import { verifyPassword } from '../../auth/domain/password';
+import { isScope, SCOPES, type Scope } from '../../auth/domain/scopes';
+import { type AuthorizationRequest, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
+import { isPkceValue } from '../domain/pkce';
+import { SCOPE_WORDS } from '../domain/scope-words';
+import { generateOpaque, sha256Hex } from '../domain/secrets';
+import { isLocked, normalizeEmail, retryAfterSeconds } from '../domain/sign-in-lockout';
+import { OAuthClientService } from './oauth-client.service';
+
+/** How long a consent-page session lasts from its start. */
+export const SESSION_LIFETIME_MS = 30 * 60_000;
+export const DURATION_DAYS = [90, 60, 30] as const;
+
+export type AuthorizeCheck =
+  | { kind: 'page'; status: 400; message: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'ok'; request: AuthorizationRequest; appName: string };
+
+export type SignInResult =
+  | { kind: 'ok'; cookie: string; session: ConsentSession }
+  | { kind: 'failed' }
+  | { kind: 'locked'; retryAfterSeconds: number };
+
+export interface ConsentView {
+  appName: string;
+  organizationName: string;
+  scopes: Array<{ name: string; title: string; text: string }>;
+  accounts: Array<{ id: string; number: string; name: string }>;
+  mandateOffered: boolean;
+}
+
+export type NextStep =
+  | { kind: 'choose'; appName: string; organizations: Array<{ id: string; name: string }> }
+  | { kind: 'consent'; view: ConsentView }
+  | { kind: 'redirect'; location: string };
+
+export type Decision = { kind: 'redirect'; location: string } | { kind: 'invalid'; view: ConsentView; error: string; checked: string[]; durationDays: number; mandate: boolean };
+
+/** The query value when given exactly once; `undefined` when absent; `null` when repeated or not text. */
+function single(query: Record<string, unknown>, name: string): string | null | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  return typeof v === 'string' ? v : null;
+}
+
+/** `uri` with the parameters appended to its query (RFC 6749 §4.1.2: the registered query is kept). */
+export function withParams(uri: string, params: Record<string, string | null>): string {
+  const url = new URL(uri);
+  for (const [k, v] of Object.entries(params)) if (v !== null) url.searchParams.append(k, v);
+  return url.toString();
+}
+
+/**
+ * The owner's side of CONTRACT §11: the authorization request's checks, sign-in (password and a
+ * current, unused TOTP code through the shared second-factor service = aal2), the organization and
+ * the consent decision. Grants and mandates are made by the auth module's services, so every rule
+ * of §8 holds for them as for the console's.
+ */
+@Injectable()
+export class ConsentService {
+  private readonly logger = new Logger('consent');
+
+  constructor(
+    private readonly repo: ConsentRepository,
+    private readonly clients: OAuthClientService,
+    private readonly grants: GrantService,
+    private readonly mandates: MandateService,
+    private readonly secondFactor: SecondFactorService,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
+
+  /** CONTRACT §11's error rules of `GET /oauth/authorize`, in its order. */
+  async checkAuthorize(query: Record<string, unknown>): Promise<AuthorizeCheck> {
+    const clientId = single(query, 'client_id');
+    const client = typeof clientId === 'string' ? await this.clients.find(clientId) : null;
+    if (!client) return { kind: 'page', status: 400, message: 'The app (client_id) is not known.' };
+    const redirectUri = single(query, 'redirect_uri');
+    if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {
+      return { kind: 'page', status: 400, message: 'The redirect_uri is missing or is not registered for this app.' };
+    }
+    const stateValue = single(query, 'state');
+    const state = typeof stateValue === 'string' ? stateValue : null;
+    const fail = (error: string, description: string) => ({
+      kind: 'redirect' as const,
+      location: withParams(redirectUri, { error, error_description: description, state }),
+    });
+    if (stateValue === null) return fail('invalid_request', 'state is repeated');
+    const responseType = single(query, 'response_type');
+    if (responseType === undefined || responseType === null) return fail('invalid_request', 'response_type is missing');
+    if (responseType !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
+    const challenge = single(query, 'code_challenge');
+    if (!isPkceValue(challenge)) return fail('invalid_request', 'code_challenge is missing or malformed (PKCE is required)');
+    if (single(query, 'code_challenge_method') !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+    const organizationId = single(query, 'organization_id');
+    if (organizationId === null || (organizationId !== undefined && !isUuid(organizationId))) return fail('invalid_request', 'organization_id is malformed');
+    const scope = single(query, 'scope');
+    const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s !== '') : [];
+    if (scopes.length === 0 || !scopes.every(isScope)) return fail('invalid_scope', `scope must name one or more of ${SCOPES.join(' ')}`);
+    if (!client.approvedRevisionId) return fail('unauthorized_client', 'the app has no approved revision');
+    return {
+      kind: 'ok',
+      appName: client.appName,
+      request: {
+        clientId: client.appId,
+        redirectUri,
+        scopes: SCOPES.filter((s) => scopes.includes(s)),
+        state,
+        codeChallenge: challenge,
+        organizationId: organizationId ? organizationId.toLowerCase() : null,
+      },
+    };
+  }
+
+  /** A new session; the returned cookie value is the only place its id exists in clear. */
+  async startSession(purpose: ConsentSession['purpose'], request: AuthorizationRequest | null): Promise<{ cookie: string; session: ConsentSession }> {
+    const now = this.clock.now();
+    const cookie = generateOpaque();
+    const session: ConsentSession = {
+      idHash: sha256Hex(cookie),
+      csrfSecret: randomBytes(32).toString('base64url'),
+      purpose,
+      request,
+      userId: null,
+      organizationId: null,
+      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+    };
+    await this.transactions.run((m) => this.repo.createSession(m, session, now));
+    return { cookie, session };
+  }
+
+  async loadSession(cookie: unknown): Promise<ConsentSession | null> {
+    if (typeof cookie !== 'string' || cookie.length < 20 || cookie.length > 100) return null;
+    return this.transactions.run((m) => this.repo.findSession(m, sha256Hex(cookie), this.clock.now()));
+  }
+
+  async appName(clientId: string): Promise<string> {
+    return (await this.clients.find(clientId))?.appName ?? '';
+  }
+
+  /**
+   * Password, then the TOTP code through the shared second-factor service (used up only when sign-in
+   * succeeds). A failure says nothing of which factor failed; it is counted per email in its own
+   * committed transaction, and 5 within 15 minutes lock the email for 15 minutes, right code or not.
+   */
+  async signIn(session: ConsentSession, emailRaw: unknown, passwordRaw: unknown, codeRaw: unknown): Promise<SignInResult> {
+    const now = this.clock.now();
+    const email = typeof emailRaw === 'string' ? emailRaw.slice(0, 254) : '';
+    const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
+    const emailKey = sha256Hex(normalizeEmail(email));
+    const lockedUntil = await this.transactions.run((m) => this.repo.lockedUntil(m, emailKey));
+    if (lockedUntil && isLocked(lockedUntil, now)) return { kind: 'locked', retryAfterSeconds: retryAfterSeconds(lockedUntil, now) };
+
+    const user = email.trim() === '' ? null : await this.transactions.run((m) => this.repo.findUserByEmail(m, email.trim()));
+    const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
+    if (user && passwordOk) {
+      const next = { cookie: generateOpaque(), csrfSecret: randomBytes(32).toString('base64url') };
+      try {
+        const organizationId = await this.transactions.run(async (m) => {
+          const owned = await this.repo.ownedOrganizations(m, user.userId);
+          const hinted = session.request?.organizationId ?? null;
+          const org = owned.find((o) => o.id === hinted) ?? owned.find((o) => o.environment === 'production') ?? owned[0];
+          if (!org) throw new Aal2RequiredError();
+          await this.secondFactor.consume(m, org.id, user.userId, codeRaw, now);
+          // a new id at the change of privilege: a session id set before sign-in is worth nothing after it
+          await this.repo.signInSession(m, session.idHash, { idHash: sha256Hex(next.cookie), csrfSecret: next.csrfSecret, userId: user.userId, organizationId: null });
+          return org.id;
+        });
+        void organizationId;
+        return {
+          kind: 'ok',
+          cookie: next.cookie,
+          session: { ...session, idHash: sha256Hex(next.cookie), csrfSecret: next.csrfSecret, userId: user.userId, organizationId: null },
+        };
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'rate_limited') {
+          // the per-owner code lockout of CONTRACT §8 (built beside this flow) answers for itself
+          return { kind: 'locked', retryAfterSeconds: Number((err as DomainError & { retryAfterSeconds?: number }).retryAfterSeconds ?? 900) };
+        }
+        if (!(err instanceof Aal2RequiredError)) throw err;
+      }
+    }
+    const lockedNow = await this.transactions.run((m) => this.repo.recordFailure(m, emailKey, now));
+    if (lockedNow) this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures');
+    return { kind: 'failed' };
+  }
+
+  /** After sign-in: the organization choice, the consent form, or access_denied back to the app. */
+  async nextStep(session: ConsentSession): Promise<NextStep> {
+    const request = session.request as AuthorizationRequest;
+    const userId = session.userId as string;
+    const client = await this.clients.find(request.clientId);
+    const denied = (description: string) => ({ kind: 'redirect' as const, location: this.errorLocation(request, 'access_denied', description) });
+    if (!client) return denied('the app is gone');
+    return this.transactions.run(async (m) => {
+      const owned = (await this.repo.ownedOrganizations(m, userId)).filter((o) => o.environment === 'production');
+      let orgId = session.organizationId;
+      if (orgId !== null && !owned.some((o) => o.id === orgId)) orgId = null;
+      if (orgId === null && request.organizationId !== null) {
+        if (!owned.some((o) => o.id === request.organizationId)) return denied('you do not own the requested organization');
+        orgId = request.organizationId;
+      }
+      if (orgId === null && owned.length === 0) return denied('you own no organization this app can use');
+      if (orgId === null && owned.length === 1) orgId = owned[0].id;
+      if (orgId === null) return { kind: 'choose' as const, appName: client.appName, organizations: owned.map((o) => ({ id: o.id, name: o.name })) };
+      if (orgId !== session.organizationId) await this.repo.chooseOrganization(m, session.idHash, orgId);
+      session.organizationId = orgId;
+      const org = owned.find((o) => o.id === orgId) as { name: string };
+      return { kind: 'consent' as const, view: await this.consentView(m, client.appName, org.name, orgId, request.scopes as Scope[]) };
+    });
+  }
+
+  /** The owner's organization choice; false when it is not one of theirs. */
+  async chooseOrganization(session: ConsentSession, organizationId: unknown): Promise<boolean> {
+    if (!isUuid(organizationId) || session.userId === null) return false;
+    const id = organizationId.toLowerCase();
+    return this.transactions.run(async (m) => {
+      const owned = (await this.repo.ownedOrganizations(m, session.userId as string)).filter((o) => o.environment === 'production');
+      if (!owned.some((o) => o.id === id)) return false;
+      if (session.request?.organizationId && session.request.organizationId !== id) return false;
+      await this.repo.chooseOrganization(m, session.idHash, id);
+      return true;
+    });
+  }
+
+  /**
+   * "Allow access": the grant (selected accounts, requested scopes, chosen duration; superseding the
+   * previous grant of the organization and app), the mandate when its box is checked, and a code
+   * (single-use, 60 s, bound to client, redirect URI and PKCE challenge) — one transaction. "Deny":
+   * access_denied. The session ends either way.
+   */
+  async decide(session: ConsentSession, form: { decision: unknown; accountIds: unknown; durationDays: unknown; mandate: unknown }): Promise<Decision | null> {
+    const request = session.request;
+    if (!request || session.userId === null || session.organizationId === null) return null;
+    const userId = session.userId;
+    const org = session.organizationId;
+    if (form.decision !== 'allow') {
+      await this.transactions.run((m) => this.repo.deleteSession(m, session.idHash));
+      return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the owner denied access') };
+    }
+    const chosen = (Array.isArray(form.accountIds) ? form.accountIds : form.accountIds === undefined ? [] : [form.accountIds]).filter(
+      (v): v is string => typeof v === 'string',
+    );
+    const days = Number(form.durationDays);
+    const durationDays = (DURATION_DAYS as readonly number[]).includes(days) ? days : 90;
+    const mandate = form.mandate === 'yes' && request.scopes.includes('journal:post');
+    const now = this.clock.now();
+    const code = generateOpaque();
+    const client = await this.clients.find(request.clientId);
+    if (!client) return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the app is gone') };
+    return this.transactions.run(async (m) => {
+      const accounts = await this.repo.activeAccounts(m, org);
+      const active = new Set(accounts.map((a) => a.id));
+      const ids = [...new Set(chosen.map((c) => c.toLowerCase()))];
+      if (ids.length === 0 || !ids.every((id) => active.has(id))) {
+        const orgName = (await this.repo.ownedOrganizations(m, userId)).find((o) => o.id === org)?.name ?? '';
+        return {
+          kind: 'invalid' as const,
+          view: await this.consentView(m, client.appName, orgName, org, request.scopes as Scope[]),
+          error: ids.length === 0 ? 'Choose at least one account the app may use.' : 'Choose accounts from the list.',
+          checked: ids.filter((id) => active.has(id)),
+          durationDays,
+          mandate,
+        };
+      }
+      const stillOwner = async () => {
+        if (!(await this.repo.isOwner(m, org, userId))) throw new Aal2RequiredError();
+      };
+      try {
+        const grant = await this.grants.grantWithin(
+          m,
+          org,
+          { appId: request.clientId, ownerUserId: userId, accountIds: ids, scopes: request.scopes, durationSeconds: durationDays * 86_400 },
+          now,
+          stillOwner,
+        );
+        if (mandate) await this.mandates.mandateWithin(m, org, request.clientId, userId, now, stillOwner);
+        await this.repo.insertCode(m, {
+          codeHash: sha256Hex(code),
+          organizationId: org,
+          grantId: grant.id,
+          appId: request.clientId,
+          redirectUri: request.redirectUri,
+          codeChallenge: request.codeChallenge,
+          scopes: request.scopes,
+          issuedAt: now,
+        });
+        await this.repo.deleteSession(m, session.idHash);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'app_not_approved') {
+          return { kind: 'redirect' as const, location: this.errorLocation(request, 'unauthorized_client', 'the app has no approved revision') };
+        }
+        if (err instanceof Aal2RequiredError) {
+          return { kind: 'redirect' as const, location: this.errorLocation(request, 'access_denied', 'you no longer own the organization') };
+        }
+        throw err;
+      }
+      return { kind: 'redirect' as const, location: withParams(request.redirectUri, { code, state: request.state }) };
+    });
+  }
+
+  errorLocation(request: AuthorizationRequest, error: string, description: string): string {
+    return withParams(request.redirectUri, { error, error_description: description, state: request.state });
+  }
+
+  private async consentView(m: unknown, appName: string, organizationName: string, org: string, scopes: Scope[]): Promise<ConsentView> {
+    const accounts = await this.repo.activeAccounts(m as never, org);
+    return {
+      appName,
+      organizationName,
+      scopes: scopes.map((s) => ({ name: s, ...SCOPE_WORDS[s] })),
+      accounts,
+      mandateOffered: scopes.includes('journal:post'),
+    };
+  }
+
+  /** Connected apps: per organization, each app with a grant in force. */
+  async connections(session: ConsentSession) {
+    if (session.userId === null) return [];
+    const rows = await this.transactions.run((m) => this.repo.connections(m, session.userId as string, this.clock.now()));
+    const byOrg = new Map<string, { name: string; apps: typeof rows }>();
+    for (const r of rows) {
+      const entry = byOrg.get(r.organizationId) ?? { name: r.organizationName, apps: [] };
+      entry.apps.push(r);
+      byOrg.set(r.organizationId, entry);
+    }
+    return [...byOrg.values()];
+  }
+
+  /** Revokes a grant of an organization the signed-in owner owns; false for any other id. */
+  async revokeConnection(session: ConsentSession, grantId: unknown): Promise<boolean> {
+    if (session.userId === null || !isUuid(grantId)) return false;
+    const id = grantId.toLowerCase();
+    const org = await this.transactions.run((m) => this.repo.grantOwnedBy(m, id, session.userId as string));
+    if (!org) return false;
+    await this.grants.revokeGrant(id);
+    return true;
+  }
+}

@@ -1,0 +1,31 @@
+import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { ConsentHttp, ConsentHttpMiddleware } from './api/consent-http';
+import { AuthorizeController } from './api/authorize.controller';
+import { ConnectionsController } from './api/connections.controller';
+import { TokenController } from './api/token.controller';
+import { ConsentService } from './application/consent.service';
+import { OAuthClientService } from './application/oauth-client.service';
+import { TokenService } from './application/token.service';
+import { ConsentRepository } from './domain/consent.repository';
+import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repository';
+
+/** The consent flow's services, for both listeners (the console registers clients and reads apps). */
+@Module({
+  imports: [AuthModule],
+  providers: [ConsentService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
+  exports: [ConsentService, OAuthClientService, TokenService],
+})
+export class ConsentCoreModule {}
+
+/** The partner listener's OAuth endpoints and owner pages (CONTRACT §11). */
+@Module({
+  imports: [ConsentCoreModule],
+  controllers: [TokenController, AuthorizeController, ConnectionsController],
+  providers: [ConsentHttp],
+})
+export class ConsentPagesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ConsentHttpMiddleware).forRoutes(TokenController, AuthorizeController, ConnectionsController);
+  }
+}

@@ -1,0 +1,35 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const UNBIASED_BYTE_LIMIT = 256 - (256 % 62);
+
+/** Uniform base62 from a CSPRNG (rejection sampling, as for access tokens). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length - out.length + 8)) {
+      if (byte >= UNBIASED_BYTE_LIMIT) continue;
+      out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** CONTRACT §10: `hcs_` + 40 base62 characters, shown once. */
+export function generateClientSecret(): string {
+  return `hcs_${randomBase62(40)}`;
+}
+
+/** An authorization code or session id: 256 random bits, URL-safe. */
+export function generateOpaque(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Client secrets, codes and session ids carry ≥ 238 random bits, so an unsalted SHA-256 is enough and
+ * keeps the look-up one indexed equality (as for access tokens, CONTRACT §8).
+ */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}

@@ -1,0 +1,236 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  type AuthorizationRequest,
+  type ConnectionRow,
+  ConsentRepository,
+  type ConsentSession,
+  type OAuthClient,
+  type StoredCode,
+} from '../domain/consent.repository';
+import { lockoutAfterFailure, SIGN_IN_WINDOW_MS } from '../domain/sign-in-lockout';
+
+const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+@Injectable()
+export class TypeOrmConsentRepository extends ConsentRepository {
+  async findClient(m: EntityManager, appId: string): Promise<OAuthClient | null> {
+    const rows: Array<{ id: string; name: string; approved_revision_id: string | null; secret_hash: string | null; redirect_uris: string[] | null }> =
+      await m.query(
+        `SELECT a.id, a.name, a.approved_revision_id, c.secret_hash, c.redirect_uris
+           FROM apps a LEFT JOIN oauth_clients c ON c.app_id = a.id WHERE a.id = $1`,
+        [appId],
+      );
+    const r = rows[0];
+    if (!r) return null;
+    return { appId: r.id, appName: r.name, approvedRevisionId: r.approved_revision_id, secretHash: r.secret_hash, redirectUris: r.redirect_uris ?? [] };
+  }
+
+  async saveClient(m: EntityManager, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void> {
+    await m.query(
+      `INSERT INTO oauth_clients (app_id, secret_hash, redirect_uris, updated_at) VALUES ($1, $2, $3::text[], $4)
+       ON CONFLICT (app_id) DO UPDATE SET secret_hash = EXCLUDED.secret_hash, redirect_uris = EXCLUDED.redirect_uris, updated_at = EXCLUDED.updated_at`,
+      [appId, secretHash, redirectUris, at],
+    );
+  }
+
+  async appRead(m: EntityManager, appId: string) {
+    const apps: Array<{ id: string; name: string; redirect_uris: string[] | null }> = await m.query(
+      `SELECT a.id, a.name, c.redirect_uris FROM apps a LEFT JOIN oauth_clients c ON c.app_id = a.id WHERE a.id = $1`,
+      [appId],
+    );
+    const a = apps[0];
+    if (!a) return null;
+    const revisions: Array<{ id: string; number: number; approved: boolean }> = await m.query(
+      `SELECT id, number, approved_at IS NOT NULL AS approved FROM app_revisions WHERE app_id = $1 ORDER BY number`,
+      [appId],
+    );
+    return {
+      id: a.id,
+      name: a.name,
+      revisions: revisions.map((r) => ({ id: r.id, number: Number(r.number), approved: r.approved === true })),
+      redirect_uris: a.redirect_uris ?? [],
+    };
+  }
+
+  async createSession(m: EntityManager, s: ConsentSession, now: Date): Promise<void> {
+    // expired sessions go whenever a new one starts (indexed; a handful at a time)
+    await m.query(`DELETE FROM consent_sessions WHERE expires_at < $1`, [now]);
+    await m.query(
+      `INSERT INTO consent_sessions (id_hash, csrf_secret, purpose, request, user_id, organization_id, created_at, expires_at)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)`,
+      [s.idHash, s.csrfSecret, s.purpose, s.request === null ? null : JSON.stringify(s.request), s.userId, s.organizationId, now, s.expiresAt],
+    );
+  }
+
+  async findSession(m: EntityManager, idHash: string, now: Date): Promise<ConsentSession | null> {
+    const rows: Array<{
+      id_hash: string;
+      csrf_secret: string;
+      purpose: 'authorize' | 'connections';
+      request: unknown;
+      user_id: string | null;
+      organization_id: string | null;
+      expires_at: Date | string;
+    }> = await m.query(`SELECT * FROM consent_sessions WHERE id_hash = $1 AND expires_at > $2`, [idHash, now]);
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      idHash: r.id_hash,
+      csrfSecret: r.csrf_secret,
+      purpose: r.purpose,
+      request: r.request === null ? null : json<AuthorizationRequest>(r.request),
+      userId: r.user_id,
+      organizationId: r.organization_id,
+      expiresAt: date(r.expires_at) as Date,
+    };
+  }
+
+  async signInSession(m: EntityManager, idHash: string, next: { idHash: string; csrfSecret: string; userId: string; organizationId: string | null }): Promise<void> {
+    await m.query(`UPDATE consent_sessions SET id_hash = $2, csrf_secret = $3, user_id = $4, organization_id = $5 WHERE id_hash = $1`, [
+      idHash,
+      next.idHash,
+      next.csrfSecret,
+      next.userId,
+      next.organizationId,
+    ]);
+  }
+
+  async chooseOrganization(m: EntityManager, idHash: string, organizationId: string): Promise<void> {
+    await m.query(`UPDATE consent_sessions SET organization_id = $2 WHERE id_hash = $1`, [idHash, organizationId]);
+  }
+
+  async deleteSession(m: EntityManager, idHash: string): Promise<void> {
+    await m.query(`DELETE FROM consent_sessions WHERE id_hash = $1`, [idHash]);
+  }
+
+  async findUserByEmail(m: EntityManager, email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
+    const rows: Array<{ id: string; password_hash: string | null }> = await m.query(
+      `SELECT id, password_hash FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1`,
+      [email],
+    );
+    return rows[0] ? { userId: rows[0].id, passwordHash: rows[0].password_hash } : null;
+  }
+
+  async ownedOrganizations(m: EntityManager, userId: string) {
+    const rows: Array<{ id: string; name: string; environment: string }> = await m.query(
+      `SELECT g.id, g.name, g.environment FROM organization_owners o JOIN organizations g ON g.id = o.organization_id
+        WHERE o.user_id = $1 ORDER BY g.name, g.id`,
+      [userId],
+    );
+    return rows;
+  }
+
+  async isOwner(m: EntityManager, organizationId: string, userId: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`SELECT 1 FROM organization_owners WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]);
+    return rows.length > 0;
+  }
+
+  async activeAccounts(m: EntityManager, organizationId: string) {
+    const rows: Array<{ id: string; number: string; name: string }> = await m.query(
+      `SELECT id, number, name FROM accounts WHERE organization_id = $1 AND active ORDER BY number, id`,
+      [organizationId],
+    );
+    return rows;
+  }
+
+  async lockedUntil(m: EntityManager, emailKey: string): Promise<Date | null> {
+    const rows: Array<{ locked_until: Date | string | null }> = await m.query(`SELECT locked_until FROM sign_in_lockouts WHERE email_key = $1`, [emailKey]);
+    return rows[0] ? date(rows[0].locked_until) : null;
+  }
+
+  async recordFailure(m: EntityManager, emailKey: string, now: Date): Promise<Date | null> {
+    // the email's row serializes its failures, so two instances cannot both count to four
+    await m.query(`INSERT INTO sign_in_lockouts (email_key) VALUES ($1) ON CONFLICT DO NOTHING`, [emailKey]);
+    await m.query(`SELECT 1 FROM sign_in_lockouts WHERE email_key = $1 FOR UPDATE`, [emailKey]);
+    await m.query(`DELETE FROM sign_in_failures WHERE email_key = $1 AND failed_at <= $2`, [emailKey, new Date(now.getTime() - SIGN_IN_WINDOW_MS)]);
+    await m.query(`INSERT INTO sign_in_failures (email_key, failed_at) VALUES ($1, $2)`, [emailKey, now]);
+    const rows: Array<{ failed_at: Date | string }> = await m.query(`SELECT failed_at FROM sign_in_failures WHERE email_key = $1`, [emailKey]);
+    const until = lockoutAfterFailure(rows.map((r) => date(r.failed_at) as Date), now);
+    if (until) {
+      await m.query(`UPDATE sign_in_lockouts SET locked_until = $2 WHERE email_key = $1`, [emailKey, until]);
+      // the lockout starts a new count: failures before it do not count again afterwards
+      await m.query(`DELETE FROM sign_in_failures WHERE email_key = $1`, [emailKey]);
+    }
+    return until;
+  }
+
+  async insertCode(m: EntityManager, c: Omit<StoredCode, 'usedAt' | 'tokenHash' | 'grantExpiresAt'>): Promise<void> {
+    await m.query(
+      `INSERT INTO authorization_codes (code_hash, organization_id, grant_id, app_id, redirect_uri, code_challenge, scopes, issued_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8)`,
+      [c.codeHash, c.organizationId, c.grantId, c.appId, c.redirectUri, c.codeChallenge, c.scopes, c.issuedAt],
+    );
+  }
+
+  async findCodeForUpdate(m: EntityManager, codeHash: string): Promise<StoredCode | null> {
+    const rows: Array<Record<string, unknown>> = await m.query(`SELECT c.*, g.expires_at AS grant_expires_at
+         FROM authorization_codes c JOIN grants g ON g.organization_id = c.organization_id AND g.id = c.grant_id
+        WHERE c.code_hash = $1 FOR UPDATE OF c`, [codeHash]);
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      codeHash: r.code_hash as string,
+      organizationId: r.organization_id as string,
+      grantId: r.grant_id as string,
+      appId: r.app_id as string,
+      redirectUri: r.redirect_uri as string,
+      codeChallenge: r.code_challenge as string,
+      scopes: r.scopes as string[],
+      issuedAt: date(r.issued_at as Date) as Date,
+      usedAt: date(r.used_at as Date | null),
+      tokenHash: r.token_hash as string | null,
+      grantExpiresAt: date(r.grant_expires_at as Date) as Date,
+    };
+  }
+
+  async markCodeUsed(m: EntityManager, codeHash: string, at: Date, tokenHash: string): Promise<void> {
+    await m.query(`UPDATE authorization_codes SET used_at = $2, token_hash = $3 WHERE code_hash = $1`, [codeHash, at, tokenHash]);
+  }
+
+  async deleteToken(m: EntityManager, tokenHash: string, appId: string): Promise<void> {
+    await m.query(`DELETE FROM access_tokens WHERE token_hash = $1 AND app_id = $2`, [tokenHash, appId]);
+  }
+
+  async connections(m: EntityManager, userId: string, now: Date): Promise<ConnectionRow[]> {
+    const rows: Array<{
+      organization_id: string;
+      organization_name: string;
+      grant_id: string;
+      app_name: string;
+      scopes: string[];
+      expires_at: Date | string;
+      accounts: unknown;
+    }> = await m.query(
+      `SELECT g.organization_id, o.name AS organization_name, g.id AS grant_id, a.name AS app_name, g.scopes, g.expires_at,
+              coalesce((SELECT json_agg(json_build_object('number', ac.number, 'name', ac.name) ORDER BY ac.number)
+                          FROM grant_accounts ga JOIN accounts ac ON ac.organization_id = ga.organization_id AND ac.id = ga.account_id
+                         WHERE ga.organization_id = g.organization_id AND ga.grant_id = g.id), '[]') AS accounts
+         FROM organization_owners ow
+         JOIN organizations o ON o.id = ow.organization_id
+         JOIN grants g ON g.organization_id = ow.organization_id
+         JOIN apps a ON a.id = g.app_id
+        WHERE ow.user_id = $1 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $2
+        ORDER BY o.name, o.id, a.name, g.id`,
+      [userId, now],
+    );
+    return rows.map((r) => ({
+      organizationId: r.organization_id,
+      organizationName: r.organization_name,
+      grantId: r.grant_id,
+      appName: r.app_name,
+      scopes: r.scopes,
+      expiresAt: date(r.expires_at) as Date,
+      accounts: json<Array<{ number: string; name: string }>>(r.accounts),
+    }));
+  }
+
+  async grantOwnedBy(m: EntityManager, grantId: string, userId: string): Promise<string | null> {
+    const rows: Array<{ organization_id: string }> = await m.query(
+      `SELECT g.organization_id FROM grants g JOIN organization_owners o ON o.organization_id = g.organization_id AND o.user_id = $2 WHERE g.id = $1`,
+      [grantId, userId],
+    );
+    return rows[0]?.organization_id ?? null;
+  }
+}

@@ -1,0 +1,129 @@
+import { Eta } from 'eta';
+
+/**
+ * Server-rendered pages of the consent flow (CONTRACT §11). Eta escapes every `<%= %>` value, so an
+ * app or account name like `<script>` or "Salg & varer" shows as text. No script runs on any page:
+ * the forms work with the keyboard and without JavaScript.
+ */
+const eta = new Eta({ autoEscape: true, autoTrim: false, cache: true });
+
+eta.loadTemplate(
+  '@head',
+  `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title><%= it.title %></title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 36rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
+label { display: block; margin-top: 1rem; font-weight: 600; }
+input[type=email], input[type=password], input[type=text], select { display: block; width: 100%; padding: .5rem; font-size: 1rem; box-sizing: border-box; }
+.check { display: flex; gap: .5rem; align-items: baseline; }
+.check label { display: inline; margin: 0; font-weight: normal; }
+fieldset { margin-top: 1rem; }
+button { margin-top: 1.25rem; margin-right: .5rem; padding: .6rem 1.2rem; font-size: 1rem; }
+:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+.error { color: #b00020; font-weight: 600; border-left: 4px solid #b00020; padding-left: .75rem; }
+code { background: #f2f2f2; padding: 0 .25rem; }
+</style>
+</head>
+<body>
+<main>
+`,
+);
+eta.loadTemplate('@foot', `</main>\n</body>\n</html>\n`);
+
+eta.loadTemplate(
+  '@sign-in',
+  `<%~ include('@head', it) %><h1>Sign in</h1>
+<% if (it.appName) { %><p><strong><%= it.appName %></strong> asks for access to your organization's books. Sign in as the organization's owner to decide.</p><% } else { %><p>Sign in as an organization owner to see the apps connected to your organizations.</p><% } %>
+<% if (it.error) { %><p class="error" role="alert" id="form-error"><%= it.error %></p><% } %>
+<form method="post" action="<%= it.action %>">
+<input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="<%= it.email %>"<% if (it.error) { %> aria-describedby="form-error"<% } %>>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<label for="code">Authenticator code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required aria-describedby="code-help">
+<small id="code-help">The six digits your authenticator app shows now.</small>
+<div><button type="submit">Sign in</button></div>
+</form>
+<%~ include('@foot', it) %>`,
+);
+
+eta.loadTemplate(
+  '@organization',
+  `<%~ include('@head', it) %><h1>Choose an organization</h1>
+<p><strong><%= it.appName %></strong> asks for access. You own several organizations: choose the one to give access to.</p>
+<form method="post" action="/oauth/authorize/organization">
+<input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<label for="organization">Organization</label>
+<select id="organization" name="organization_id">
+<% it.organizations.forEach(function (o) { %><option value="<%= o.id %>"><%= o.name %></option>
+<% }) %></select>
+<div><button type="submit">Continue</button></div>
+</form>
+<%~ include('@foot', it) %>`,
+);
+
+eta.loadTemplate(
+  '@consent',
+  `<%~ include('@head', it) %><h1><%= it.view.appName %> asks for access</h1>
+<p>Organization: <strong><%= it.view.organizationName %></strong></p>
+<% if (it.error) { %><p class="error" role="alert" id="form-error"><%= it.error %></p><% } %>
+<h2>The app will be able to</h2>
+<ul>
+<% it.view.scopes.forEach(function (s) { %><li><strong><%= s.title %></strong> (<code><%= s.name %></code>): <%= s.text %></li>
+<% }) %></ul>
+<form method="post" action="/oauth/authorize/decision">
+<input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<fieldset<% if (it.error) { %> aria-describedby="form-error"<% } %>>
+<legend>Accounts the app may use</legend>
+<% it.view.accounts.forEach(function (a, i) { %><div class="check"><input type="checkbox" id="account-<%= i %>" name="account_ids" value="<%= a.id %>"<% if (it.checked.includes(a.id)) { %> checked<% } %>><label for="account-<%= i %>"><%= a.number %> <%= a.name %></label></div>
+<% }) %></fieldset>
+<label for="duration">Duration</label>
+<select id="duration" name="duration_days">
+<% [90, 60, 30].forEach(function (d) { %><option value="<%= d %>"<% if (d === it.durationDays) { %> selected<% } %>><%= d %> days</option>
+<% }) %></select>
+<% if (it.view.mandateOffered) { %><div class="check" style="margin-top:1rem"><input type="checkbox" id="mandate" name="mandate" value="yes"<% if (it.mandate) { %> checked<% } %>><label for="mandate">Allow final posting (mandate)</label></div>
+<p><small>Without this, the app can prepare journal entries but not post them to the books.</small></p><% } %>
+<div><button type="submit" name="decision" value="allow">Allow access</button><button type="submit" name="decision" value="deny">Deny</button></div>
+</form>
+<%~ include('@foot', it) %>`,
+);
+
+eta.loadTemplate(
+  '@connections',
+  `<%~ include('@head', it) %><h1>Connected apps</h1>
+<% if (it.organizations.length === 0) { %><p>No app has access to your organizations.</p><% } %>
+<% it.organizations.forEach(function (o) { %><section>
+<h2><%= o.name %></h2>
+<% o.apps.forEach(function (a) { %><article>
+<h3><%= a.appName %></h3>
+<p>Scopes: <% a.scopes.forEach(function (s, i) { %><code><%= s %></code><% if (i < a.scopes.length - 1) { %>, <% } %><% }) %></p>
+<p>Accounts: <%= a.accounts.map(function (x) { return x.number + ' ' + x.name; }).join(', ') %></p>
+<p>Expires: <time datetime="<%= a.expiresAt.toISOString() %>"><%= a.expiresAt.toISOString().slice(0, 10) %></time></p>
+<form method="post" action="/account/connections/revoke">
+<input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<input type="hidden" name="grant_id" value="<%= a.grantId %>">
+<button type="submit" aria-label="Revoke <%= a.appName %> for <%= o.name %>">Revoke</button>
+</form>
+</article>
+<% }) %></section>
+<% }) %>
+<%~ include('@foot', it) %>`,
+);
+
+eta.loadTemplate(
+  '@message',
+  `<%~ include('@head', it) %><h1><%= it.title %></h1>
+<p role="alert"><%= it.message %></p>
+<%~ include('@foot', it) %>`,
+);
+
+export function renderPage(name: 'sign-in' | 'organization' | 'consent' | 'connections' | 'message', data: Record<string, unknown>): string {
+  return eta.render(`@${name}`, data);
+}

@@ -1,0 +1,145 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { totpCodeAt } from '../../src/modules/auth/domain/totp';
+import { anApprovedApp, aProductionOrganization, consolePost, type ManualClock, type ProductionOrganization } from './production-fixtures';
+import type { TestApp } from './test-app';
+
+export const PASSWORD = 'korrekt hest batteri hæfteklamme';
+export const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
+export const ALL_SCOPES = 'journal:prepare journal:post products:create operations:read';
+
+export interface ConsentSetup {
+  organization: ProductionOrganization;
+  owner: { user_id: string; totp_secret: string; email: string };
+  app: { id: string; revision_id: string };
+  client: { client_id: string; client_secret: string };
+}
+
+async function ok<T>(res: { status: number; body: unknown }, status: number, what: string): Promise<T> {
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as T;
+}
+
+let emails = 0;
+
+/** An organization with accounts, an owner with a password, an approved app with an OAuth client. */
+export async function aConsentSetup(
+  app: TestApp,
+  options: { accounts?: number; email?: string; redirectUris?: string[]; appName?: string } = {},
+): Promise<ConsentSetup> {
+  const organization = await aProductionOrganization(app, { accounts: options.accounts ?? 3, name: 'Bager Hansen ApS' });
+  const email = options.email ?? `owner${++emails}-${randomBytes(4).toString('hex')}@example.dk`;
+  const owner = await ok<{ user_id: string; totp_secret: string }>(
+    await consolePost(app, `/organizations/${organization.id}/owners`, { email, password: PASSWORD }),
+    201,
+    'owner',
+  );
+  const theApp = await anApprovedApp(app, options.appName ?? 'Bogføringsappen');
+  const client = await ok<{ client_id: string; client_secret: string }>(
+    await consolePost(app, `/apps/${theApp.id}/oauth`, { redirect_uris: options.redirectUris ?? [REDIRECT_URI] }),
+    200,
+    'oauth client',
+  );
+  return { organization, owner: { ...owner, email }, app: theApp, client };
+}
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export function authorizeQuery(s: ConsentSetup, challenge: string, extra: Record<string, string | undefined> = {}): string {
+  const params: Record<string, string | undefined> = {
+    response_type: 'code',
+    client_id: s.client.client_id,
+    redirect_uri: REDIRECT_URI,
+    scope: ALL_SCOPES,
+    state: 'st-123',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  };
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.append(k, v);
+  return q.toString();
+}
+
+/** A cookie jar and form driver over supertest for the consent pages (plain HTTP, no browser). */
+export class PageDriver {
+  readonly cookies = new Map<string, string>();
+  lastCsrf = '';
+
+  constructor(private readonly app: TestApp) {}
+
+  private remember(res: { headers: Record<string, unknown>; text?: string }): void {
+    const set = res.headers['set-cookie'] as string[] | undefined;
+    for (const c of set ?? []) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i);
+      const value = pair.slice(i + 1);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const m = /name="_csrf" value="([^"]+)"/.exec(res.text ?? '');
+    if (m) this.lastCsrf = m[1];
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async get(path: string) {
+    const res = await this.app.partner().get(path).set('Cookie', this.cookieHeader());
+    this.remember(res as never);
+    return res;
+  }
+
+  async post(path: string, form: Record<string, string | string[]>, options: { csrf?: string | null } = {}) {
+    const body = new URLSearchParams();
+    const csrf = options.csrf === undefined ? this.lastCsrf : options.csrf;
+    if (csrf !== null) body.append('_csrf', csrf);
+    for (const [k, v] of Object.entries(form)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+    const res = await this.app
+      .partner()
+      .post(path)
+      .set('Cookie', this.cookieHeader())
+      .type('form')
+      .send(body.toString());
+    this.remember(res as never);
+    return res;
+  }
+}
+
+/** The owner's current code; the clock moves one step first, so each sign-in has an unused step. */
+export function nextCode(clock: ManualClock, s: ConsentSetup): string {
+  clock.advance(30_000);
+  return totpCodeAt(s.owner.totp_secret, clock.nowMs());
+}
+
+/**
+ * The whole page flow over HTTP up to the redirect: authorize, sign in, (organization), consent,
+ * decision. Returns the final 303 Location.
+ */
+export async function consentOverHttp(
+  app: TestApp,
+  clock: ManualClock,
+  s: ConsentSetup,
+  options: { challenge: string; accountIds?: string[]; mandate?: boolean; durationDays?: string; decision?: 'allow' | 'deny'; extra?: Record<string, string> },
+): Promise<{ location: string; driver: PageDriver }> {
+  const driver = new PageDriver(app);
+  const page = await driver.get(`/oauth/authorize?${authorizeQuery(s, options.challenge, options.extra)}`);
+  if (page.status !== 200) throw new Error(`authorize: ${page.status} ${page.headers.location ?? page.text}`);
+  const signIn = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+  if (signIn.status !== 303) throw new Error(`sign-in: ${signIn.status} ${signIn.text}`);
+  const consent = await driver.get('/oauth/authorize/continue');
+  if (consent.status !== 200) throw new Error(`continue: ${consent.status} ${consent.headers.location ?? consent.text}`);
+  const form: Record<string, string | string[]> = {
+    decision: options.decision ?? 'allow',
+    account_ids: options.accountIds ?? [s.organization.accounts[0].id],
+    duration_days: options.durationDays ?? '90',
+  };
+  if (options.mandate) form.mandate = 'yes';
+  const decision = await driver.post('/oauth/authorize/decision', form);
+  if (decision.status !== 303) throw new Error(`decision: ${decision.status} ${decision.text}`);
+  return { location: decision.headers.location as string, driver };
+}
