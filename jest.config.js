@@ -29,5 +29,7 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
     },
+    // a real browser (Debian's Chromium); not part of `npm test`: `npm run test:browser`
+    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'] },
   ],
 };

@@ -97,7 +97,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         const res = await consolePost(app, `/organizations/${org.id}/owners`, { email: 'short@example.dk', password });
         expect([res.status, res.body.code, res.body.errors?.[0]?.pointer]).toEqual([400, 'invalid_input', '/password']);
       }
-      const nullPassword = await consolePost(app, `/organizations/${org.id}/owners`, { email: 'nopassword@example.dk', password: null });
+      const nullPassword = await consolePost(app, `/organizations/${org.id}/owners`, { email: `nopassword-${Date.now()}@example.dk`, password: null });
       expect(nullPassword.status).toBe(201);
       expect(nullPassword.body.totp_secret).toMatch(/^[A-Z2-7]+$/);
     });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { totpCodeAt } from '../../src/modules/auth/domain/totp';
 import { Clock } from '../../src/shared/domain/clock';
 import type { TestApp } from './test-app';
@@ -54,7 +55,11 @@ export interface Owner {
   totp_secret: string;
 }
 
-export async function anOwner(app: TestApp, organizationId: string, email = 'owner@example.dk'): Promise<Owner> {
+/**
+ * A new owner. The email is unique by default: an email enrolled before is the same user, and its
+ * `totp_secret` is then not shown again (CONTRACT §10).
+ */
+export async function anOwner(app: TestApp, organizationId: string, email = `owner-${randomUUID()}@example.dk`): Promise<Owner> {
   return created<Owner>(await consolePost(app, `/organizations/${organizationId}/owners`, { email }), 'owner');
 }
 
