@@ -6,7 +6,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { totpCodeAt } from '../../src/modules/auth/domain/totp';
 import { aConsentSetup, type ConsentSetup, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION } from '../support/fixtures';
-import { ManualClock } from '../support/production-fixtures';
+import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
@@ -219,8 +219,8 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
   it('a form whose CSRF token was tampered with is refused (403) and nothing happens', async () => {
     const s = await setup();
     await page.goto(authorizeUrl(s, pkcePair().challenge));
-    await page.locator('input[name=_csrf]').evaluate((el: HTMLInputElement) => {
-      el.value = 'forged';
+    await page.locator('input[name=_csrf]').evaluate((el) => {
+      (el as unknown as { value: string }).value = 'forged';
     });
     const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/sign-in')), signIn(s)]);
     expect(response.status()).toBe(403);
@@ -239,7 +239,6 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
 
   it('an owner of two organizations picks one from the Organization select', async () => {
     const s = await setup();
-    const { consolePost, aProductionOrganization } = await import('../support/production-fixtures');
     const other = await aProductionOrganization(app, { accounts: 1, name: 'Smørrebrød & Co ApS' });
     await consolePost(app, `/organizations/${other.id}/owners`, { email: s.owner.email });
     await page.goto(authorizeUrl(s, pkcePair().challenge));

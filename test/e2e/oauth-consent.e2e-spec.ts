@@ -622,3 +622,29 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
     expect(logLines.some((l) => l.includes('hat_') || l.includes('hcs_'))).toBe(false);
   });
 });
+
+describe('consent cookies when PUBLIC_ORIGIN is https (CONTRACT §11)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ publicOrigin: 'https://konto.example.dk' });
+  });
+  afterAll(() => app.close());
+
+  it('are Secure with the __Host- prefix, HttpOnly and SameSite=Lax', async () => {
+    const s = await aConsentSetup(app);
+    const res = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    expect(res.status).toBe(200);
+    const cookies = res.headers['set-cookie'] as unknown as string[];
+    expect(cookies.length).toBe(2);
+    for (const c of cookies) {
+      expect(c).toMatch(/^__Host-consent_(session|csrf)=/);
+      expect(c).toMatch(/; Secure/);
+      expect(c).toMatch(/; HttpOnly/);
+      expect(c).toMatch(/; SameSite=Lax/);
+      expect(c).toMatch(/; Path=\//);
+    }
+    const meta = await app.partner().get('/.well-known/oauth-authorization-server');
+    expect(meta.body.issuer).toBe('https://konto.example.dk');
+    expect(meta.body.token_endpoint).toBe('https://konto.example.dk/oauth/token');
+  });
+});

@@ -103,7 +103,7 @@ eta.loadTemplate(
 <h2><%= o.name %></h2>
 <% o.apps.forEach(function (a) { %><article>
 <h3><%= a.appName %></h3>
-<p>Scopes: <% a.scopes.forEach(function (s, i) { %><code><%= s %></code><% if (i < a.scopes.length - 1) { %>, <% } %><% }) %></p>
+<p>Scopes: <%= a.scopes.join(', ') %></p>
 <p>Accounts: <%= a.accounts.map(function (x) { return x.number + ' ' + x.name; }).join(', ') %></p>
 <p>Expires: <time datetime="<%= a.expiresAt.toISOString() %>"><%= a.expiresAt.toISOString().slice(0, 10) %></time></p>
 <form method="post" action="/account/connections/revoke">
