@@ -144,7 +144,7 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await page.keyboard.type(code(s));
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /asks for access/ }).waitFor();
-    expect(page.url()).toBe(`${base}/oauth/authorize/continue`);
+    expect(page.url()).toBe(`${base}/oauth/authorize/sign-in`);
     const boxes = page.getByRole('checkbox');
     expect(await boxes.count()).toBe(4); // three accounts and the mandate
     for (let i = 0; i < 4; i++) expect(await boxes.nth(i).isChecked()).toBe(false);

@@ -13,6 +13,7 @@ import {
   PASSWORD,
   pkcePair,
   REDIRECT_URI,
+  SEEN,
 } from '../support/consent-fixtures';
 import { anApprovedApp, aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -450,9 +451,12 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       await consolePost(app, `/accounts/${s.organization.accounts[2].id}/deactivate`);
       const driver = new PageDriver(app);
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-      expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(303);
-      const page = await driver.get('/oauth/authorize/continue');
+      const page = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
       expect(page.status).toBe(200);
+      // the same form again on reload
+      const again = await driver.get('/oauth/authorize/continue');
+      expect(again.status).toBe(200);
+      expect(again.text.replace(/value="[^"]*" name="_csrf"|name="_csrf" value="[^"]*"/g, '')).toBe(page.text.replace(/name="_csrf" value="[^"]*"/g, ''));
       expect(page.headers['x-frame-options']).toBe('DENY');
       const checkboxes = [...page.text.matchAll(/<input type="checkbox" id="(account-\d+)" name="account_ids" value="([^"]+)"( checked)?><label for="\1">([^<]*)<\/label>/g)];
       expect(checkboxes.map((m) => [m[2], m[3] ?? '', m[4]])).toEqual([
@@ -479,9 +483,9 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const s = await setup();
       const driver = new PageDriver(app);
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { scope: 'journal:prepare operations:read' })}`);
-      await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      const page = await driver.get('/oauth/authorize/continue');
+      const page = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
       expect(page.status).toBe(200);
+      expect(page.text).toContain('Allow access');
       expect(page.text).not.toContain('mandate');
     });
 
@@ -495,8 +499,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const forged = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code }, { csrf: `${driver.lastCsrf.slice(0, -2)}xx` });
       expect(forged.status).toBe(403);
       // the code was not used up: the real form still signs in with it
-      expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code })).status).toBe(303);
-      await driver.get('/oauth/authorize/continue');
+      expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code })).status).toBe(200);
       const csrf = driver.lastCsrf;
       const noCsrfDecision = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90', account_ids: s.organization.accounts[0].id }, { csrf: null });
       expect(noCsrfDecision.status).toBe(403);
@@ -528,7 +531,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(pages[0]).toBe(pages[1]);
       const unknown = new PageDriver(app);
       await unknown.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-      const res = await unknown.post('/oauth/authorize/sign-in', { email: 'nobody@example.dk', password: PASSWORD, code: '123456' });
+      const res = await unknown.post('/oauth/authorize/sign-in', { email: `nobody-${Date.now()}@example.dk`, password: PASSWORD, code: '123456' });
       expect(res.status).toBe(401);
       expect(res.text).toContain(SIGN_IN_FAILED);
     });
@@ -547,7 +550,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(900);
       clock.advance(15 * 60_000);
       const again = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(again.status).toBe(303);
+      expect(again.status).toBe(200);
+      expect(again.text).toContain('Allow access');
     });
 
     it('an owner of several organizations chooses one (Organization select); organization_id skips the choice', async () => {
@@ -557,14 +561,15 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const driver = new PageDriver(app);
       const { verifier, challenge } = pkcePair();
       await driver.get(`/oauth/authorize?${authorizeQuery(s, challenge)}`);
-      await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      const choose = await driver.get('/oauth/authorize/continue');
+      const choose = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
       expect(choose.status).toBe(200);
       expect(choose.text).toContain('<label for="organization">Organization</label>');
       expect(choose.text).toContain('Anden ApS');
-      expect((await driver.post('/oauth/authorize/organization', { organization_id: second.id })).status).toBe(303);
-      const consent = await driver.get('/oauth/authorize/continue');
+      const consent = await driver.post('/oauth/authorize/organization', { organization_id: second.id });
+      expect(consent.status).toBe(200);
+      expect(consent.text).toContain('Allow access');
       expect(consent.text).toContain('Anden ApS');
+      expect(consent.text).not.toContain('Bager Hansen ApS');
       const decision = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '60', account_ids: second.accounts[1].id });
       const code = new URL(decision.headers.location).searchParams.get('code') as string;
       const token = await tokenForm({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }, `${s.client.client_id}:${s.client.client_secret}`);
@@ -577,8 +582,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const foreign = await aProductionOrganization(app, { accounts: 1 });
       const denied = new PageDriver(app);
       await denied.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { organization_id: foreign.id })}`);
-      await denied.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      const res = await denied.get('/oauth/authorize/continue');
+      const res = await denied.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
       expect(res.status).toBe(303);
       expect(new URL(res.headers.location).searchParams.get('error')).toBe('access_denied');
     });
@@ -594,9 +598,10 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const noCsrf = await driver.post('/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: '000000' }, { csrf: null });
       expect(noCsrf.status).toBe(403);
       const signedIn = await driver.post('/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect([signedIn.status, signedIn.headers.location]).toEqual([303, '/account/connections']);
+      expect(signedIn.status).toBe(200);
       const list = await driver.get('/account/connections');
       expect(list.status).toBe(200);
+      expect(signedIn.text.replace(/name="_csrf" value="[^"]*"/g, '')).toBe(list.text.replace(/name="_csrf" value="[^"]*"/g, ''));
       expect(list.text).toContain('Bogføringsappen');
       expect(list.text).toContain('1010 Konto 2');
       expect(list.text).toContain('Bager Hansen ApS');
@@ -612,6 +617,19 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const empty = await driver.get('/account/connections');
       expect(empty.text).not.toContain(`value="${grantId}"`);
     });
+  });
+
+  it('no page holds a password, TOTP secret, client secret, code or token; a redirect holds no credential but its own code', () => {
+    expect(SEEN.bodies.length).toBeGreaterThan(50);
+    const leakingPages = SEEN.bodies.filter((body) => [...secrets].some((secret) => body.includes(secret)));
+    expect(leakingPages).toEqual([]);
+    const withCode = SEEN.locations.filter((l) => l.includes('code='));
+    expect(withCode.length).toBeGreaterThan(10);
+    for (const location of SEEN.locations) {
+      const own = new URL(location, 'http://x').searchParams.get('code');
+      const others = [...secrets].filter((secret) => secret !== own && location.includes(secret));
+      expect(others).toEqual([]);
+    }
   });
 
   it('no password, TOTP secret, client secret, code or token appears in any log line', () => {

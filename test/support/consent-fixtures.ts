@@ -63,6 +63,9 @@ export function authorizeQuery(s: ConsentSetup, challenge: string, extra: Record
   return q.toString();
 }
 
+/** Every page body and redirect Location the drivers saw, for the no-leak checks. */
+export const SEEN = { bodies: [] as string[], locations: [] as string[] };
+
 /** A cookie jar and form driver over supertest for the consent pages (plain HTTP, no browser). */
 export class PageDriver {
   readonly cookies = new Map<string, string>();
@@ -71,6 +74,8 @@ export class PageDriver {
   constructor(private readonly app: TestApp) {}
 
   private remember(res: { headers: Record<string, unknown>; text?: string }): void {
+    SEEN.bodies.push(res.text ?? '');
+    if (typeof res.headers.location === 'string') SEEN.locations.push(res.headers.location);
     const set = res.headers['set-cookie'] as string[] | undefined;
     for (const c of set ?? []) {
       const [pair] = c.split(';');
@@ -130,9 +135,8 @@ export async function consentOverHttp(
   const page = await driver.get(`/oauth/authorize?${authorizeQuery(s, options.challenge, options.extra)}`);
   if (page.status !== 200) throw new Error(`authorize: ${page.status} ${page.headers.location ?? page.text}`);
   const signIn = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-  if (signIn.status !== 303) throw new Error(`sign-in: ${signIn.status} ${signIn.text}`);
-  const consent = await driver.get('/oauth/authorize/continue');
-  if (consent.status !== 200) throw new Error(`continue: ${consent.status} ${consent.headers.location ?? consent.text}`);
+  // the answer to a successful sign-in is the next page itself
+  if (signIn.status !== 200 || !signIn.text.includes('Allow access')) throw new Error(`sign-in: ${signIn.status} ${signIn.headers.location ?? signIn.text}`);
   const form: Record<string, string | string[]> = {
     decision: options.decision ?? 'allow',
     account_ids: options.accountIds ?? [s.organization.accounts[0].id],

@@ -27,7 +27,7 @@ export class AuthorizeController {
     if (check.kind === 'page') {
       return this.http.page(res, 400, 'message', { title: 'Invalid request', message: check.message });
     }
-    if (check.kind === 'redirect') return res.redirect(303, check.location);
+    if (check.kind === 'redirect') return this.http.seeOther(res, check.location);
     const { cookie, session } = await this.consent.startSession('authorize', check.request);
     this.http.setSession(res, cookie);
     req.consentSession = session;
@@ -49,7 +49,9 @@ export class AuthorizeController {
     }
     if (result.kind === 'failed') return this.signInPage(req, res, 401, appName, email, SIGN_IN_FAILED);
     this.http.setSession(res, result.cookie);
-    res.redirect(303, '/oauth/authorize/continue');
+    req.consentSession = result.session;
+    // the next page is the answer itself (no redirect to follow); GET /oauth/authorize/continue shows it again
+    await this.nextPage(req, res, result.session);
   }
 
   @Get('continue')
@@ -58,10 +60,15 @@ export class AuthorizeController {
     if (!session || session.userId === null) {
       return this.http.page(res, 400, 'message', { title: 'Sign-in needed', message: 'Your sign-in has expired. Go back to the app and start again.' });
     }
+    await this.nextPage(req, res, session);
+  }
+
+  /** After sign-in: the organization choice, the consent form, or the 303 back to the app (access_denied). */
+  private async nextPage(req: ConsentRequest, res: Response, session: ConsentSession): Promise<void> {
     const step = await this.consent.nextStep(session);
     if (step.kind === 'redirect') {
       this.http.clearSession(res);
-      return res.redirect(303, step.location);
+      return this.http.seeOther(res, step.location);
     }
     const csrf = this.http.csrfToken(req, res);
     if (step.kind === 'choose') {
@@ -84,7 +91,7 @@ export class AuthorizeController {
     const session = await this.authorizeSession(req);
     if (!session || session.userId === null || !this.http.validPost(req)) return this.http.forbidden(res);
     await this.consent.chooseOrganization(session, (req.body as Record<string, unknown>).organization_id);
-    res.redirect(303, '/oauth/authorize/continue');
+    await this.nextPage(req, res, (await this.authorizeSession(req)) as ConsentSession);
   }
 
   @Post('decision')
@@ -99,7 +106,7 @@ export class AuthorizeController {
       durationDays: body.duration_days,
       mandate: body.mandate,
     });
-    if (result === null) return res.redirect(303, '/oauth/authorize/continue');
+    if (result === null) return this.http.seeOther(res, '/oauth/authorize/continue');
     if (result.kind === 'invalid') {
       return this.http.page(res, 422, 'consent', {
         title: `${result.view.appName} asks for access`,
@@ -112,7 +119,7 @@ export class AuthorizeController {
       });
     }
     this.http.clearSession(res);
-    res.redirect(303, result.location);
+    this.http.seeOther(res, result.location);
   }
 
   private async authorizeSession(req: ConsentRequest): Promise<ConsentSession | null> {

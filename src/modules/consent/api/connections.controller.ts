@@ -43,7 +43,9 @@ export class ConnectionsController {
     }
     if (result.kind === 'failed') return this.signInPage(req, res, 401, email, 'Sign-in failed. Check what you entered and try again.');
     this.http.setSession(res, result.cookie);
-    res.redirect(303, '/account/connections');
+    req.consentSession = result.session;
+    const organizations = await this.consent.connections(result.session);
+    this.http.page(res, 200, 'connections', { title: 'Connected apps', organizations, csrf: this.http.csrfToken(req, res) });
   }
 
   @Post('revoke')
@@ -52,7 +54,7 @@ export class ConnectionsController {
     const session = await this.connectionsSession(req);
     if (!session || session.userId === null || !this.http.validPost(req)) return this.http.forbidden(res);
     await this.consent.revokeConnection(session, (req.body as Record<string, unknown>).grant_id);
-    res.redirect(303, '/account/connections');
+    this.http.seeOther(res, '/account/connections');
   }
 
   private async connectionsSession(req: ConsentRequest) {

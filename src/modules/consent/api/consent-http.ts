@@ -88,6 +88,12 @@ export class ConsentHttp {
     return this.csrf.validateRequest(req);
   }
 
+  /** 303 with an empty body: Express's own redirect body would repeat the Location (and its code) in the page. */
+  seeOther(res: Response, location: string): void {
+    res.status(303).setHeader('Location', location);
+    res.end();
+  }
+
   page(res: Response, status: number, name: Parameters<typeof renderPage>[0], data: Record<string, unknown>): void {
     res.status(status).type('html').send(renderPage(name, data));
   }

@@ -166,7 +166,7 @@ export class ConsentService {
     if (user && passwordOk) {
       const next = { cookie: generateOpaque(), csrfSecret: randomBytes(32).toString('base64url') };
       try {
-        const organizationId = await this.transactions.run(async (m) => {
+        await this.transactions.run(async (m) => {
           const owned = await this.repo.ownedOrganizations(m, user.userId);
           const hinted = session.request?.organizationId ?? null;
           const org = owned.find((o) => o.id === hinted) ?? owned.find((o) => o.environment === 'production') ?? owned[0];
@@ -174,9 +174,7 @@ export class ConsentService {
           await this.secondFactor.consume(m, org.id, user.userId, codeRaw, now);
           // a new id at the change of privilege: a session id set before sign-in is worth nothing after it
           await this.repo.signInSession(m, session.idHash, { idHash: sha256Hex(next.cookie), csrfSecret: next.csrfSecret, userId: user.userId, organizationId: null });
-          return org.id;
         });
-        void organizationId;
         return {
           kind: 'ok',
           cookie: next.cookie,
