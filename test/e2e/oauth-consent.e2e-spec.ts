@@ -16,7 +16,7 @@ import {
   SEEN,
 } from '../support/consent-fixtures';
 import { anApprovedApp, aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
-import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
+import { createTestApp, describeNothing, onPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 
 const ISSUER = 'http://localhost:3000';
 const SIGN_IN_FAILED = 'Sign-in failed. Check what you entered and try again.';
@@ -664,5 +664,56 @@ describe('consent cookies when PUBLIC_ORIGIN is https (CONTRACT §11)', () => {
     const meta = await app.partner().get('/.well-known/oauth-authorization-server');
     expect(meta.body.issuer).toBe('https://konto.example.dk');
     expect(meta.body.token_endpoint).toBe('https://konto.example.dk/oauth/token');
+  });
+});
+
+/** Sessions, CSRF secrets, codes and lockouts live in the database: any instance serves any step. */
+(onPostgres() ? describe : describeNothing)('two instances on one PostgreSQL database', () => {
+  let a: TestApp;
+  let b: TestApp;
+  const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 10));
+  beforeAll(async () => {
+    a = await createTestApp({}, { clock });
+    b = await createTestApp({}, { clock });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('authorize on one, sign in and decide on the other, exchange on the first; the lockout holds on both', async () => {
+    const s = await aConsentSetup(a);
+    const { verifier, challenge } = pkcePair();
+    const onA = new PageDriver(a);
+    const onB = new PageDriver(b);
+    expect((await onA.get(`/oauth/authorize?${authorizeQuery(s, challenge)}`)).status).toBe(200);
+    for (const [k, v] of onA.cookies) onB.cookies.set(k, v);
+    onB.lastCsrf = onA.lastCsrf;
+    const consent = await onB.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect(consent.status).toBe(200);
+    for (const [k, v] of onB.cookies) onA.cookies.set(k, v);
+    onA.lastCsrf = onB.lastCsrf;
+    const decision = await onA.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90', account_ids: s.organization.accounts[0].id });
+    expect(decision.status).toBe(303);
+    const code = new URL(decision.headers.location).searchParams.get('code') as string;
+    const token = await b
+      .partner()
+      .post('/oauth/token')
+      .type('form')
+      .send(new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: s.client.client_id, client_secret: s.client.client_secret }).toString());
+    expect(token.status).toBe(200);
+
+    const x = await aConsentSetup(a);
+    for (let i = 0; i < 5; i++) {
+      const app = i % 2 === 0 ? a : b;
+      const d = new PageDriver(app);
+      await d.get(`/oauth/authorize?${authorizeQuery(x, challenge)}`);
+      expect((await d.post('/oauth/authorize/sign-in', { email: x.owner.email, password: 'wrong password!', code: '000000' })).status).toBe(401);
+    }
+    for (const app of [a, b]) {
+      const d = new PageDriver(app);
+      await d.get(`/oauth/authorize?${authorizeQuery(x, challenge)}`);
+      expect((await d.post('/oauth/authorize/sign-in', { email: x.owner.email, password: PASSWORD, code: nextCode(clock, x) })).status).toBe(429);
+    }
   });
 });
