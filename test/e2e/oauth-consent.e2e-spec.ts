@@ -400,6 +400,13 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         .set('Authorization', `Basic ${Buffer.from(basic).toString('base64')}`)
         .send({ grant_type: 'authorization_code' });
       expectError(json as never, 400, 'invalid_request');
+      const huge = await app
+        .partner()
+        .post('/oauth/token')
+        .set('Authorization', `Basic ${Buffer.from(basic).toString('base64')}`)
+        .type('form')
+        .send(`grant_type=authorization_code&code=${'x'.repeat(70_000)}`);
+      expectError(huge as never, 400, 'invalid_request');
     });
 
     it('oauth4webapi sees invalid_grant as a ResponseBodyError', async () => {

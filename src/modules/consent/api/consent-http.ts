@@ -32,7 +32,12 @@ export class ConsentHttpMiddleware implements NestMiddleware {
       if (req.method !== 'POST') return next();
       parseForm(req, res, (formErr?: unknown) => {
         if (formErr) {
-          res.status(400).type('html').send(renderPage('message', { title: 'Bad request', message: 'The form could not be read.' }));
+          // the client endpoints answer in RFC 6749 §5.2 JSON, the pages in HTML
+          if (req.path === '/oauth/token' || req.path === '/oauth/revoke') {
+            res.status(400).json({ error: 'invalid_request', error_description: 'the body could not be read' });
+          } else {
+            res.status(400).type('html').send(renderPage('message', { title: 'Bad request', message: 'The form could not be read.' }));
+          }
           return;
         }
         if (req.body === undefined || req.body === null || typeof req.body !== 'object') req.body = {};

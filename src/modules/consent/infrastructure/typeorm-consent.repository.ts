@@ -157,6 +157,8 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   }
 
   async insertCode(m: EntityManager, c: Omit<StoredCode, 'usedAt' | 'tokenHash' | 'grantExpiresAt'>): Promise<void> {
+    // a code is worthless after 60 s, but kept a day so that a late replay still revokes its token
+    await m.query(`DELETE FROM authorization_codes WHERE issued_at < $1`, [new Date(c.issuedAt.getTime() - 86_400_000)]);
     await m.query(
       `INSERT INTO authorization_codes (code_hash, organization_id, grant_id, app_id, redirect_uri, code_challenge, scopes, issued_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8)`,
