@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -18,6 +18,8 @@ import { runMigrations } from './shared/database/run-migrations';
 import type { Clock } from './shared/domain/clock';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
 import { PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
+import { createConsoleDocument, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
+import { createPartnerDocument } from './shared/http/openapi/partner-document';
 import { ProblemFilter } from './shared/http/problem.filter';
 import { requestIdMiddleware } from './shared/http/request-id.middleware';
 
@@ -49,22 +51,6 @@ function consoleApiKey(config: AppConfig): { key: string; generated: boolean } {
   return { key, generated: true };
 }
 
-function openApiDocument(app: INestApplication) {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Partner API')
-      .setDescription(
-        'Journal prepare and posting, product creation and receipts for partner integrations. ' +
-          `Production base: /${PRODUCTION_BASE}; sandbox base: /${SANDBOX_BASE}. Errors are application/problem+json (RFC 9457).`,
-      )
-      .setVersion('v1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'hsk_… (sandbox) or hat_… (production)' })
-      .build(),
-  );
-  return { ...document, openapi: '3.1.0' };
-}
-
 /**
  * Builds both listeners over one migrated data source. main.ts listens; tests hand the HTTP servers
  * to supertest.
@@ -89,7 +75,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   partner.useGlobalFilters(new ProblemFilter('partner-api'));
   partner.useGlobalPipes(new BodyValidationPipe());
   (partner.getHttpAdapter().getInstance() as express.Express).disable('x-powered-by');
-  const document = openApiDocument(partner);
+  const document = createPartnerDocument(partner);
   const http = partner.getHttpAdapter();
   for (const base of [PRODUCTION_BASE, SANDBOX_BASE]) {
     http.get(`/${base}/openapi.json`, (_req: express.Request, res: express.Response) => res.json(document));
@@ -110,6 +96,8 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     consoleApp.useGlobalFilters(new ProblemFilter('console-api'));
     consoleApp.useGlobalPipes(new BodyValidationPipe());
     (consoleApp.getHttpAdapter().getInstance() as express.Express).disable('x-powered-by');
+    const consoleDocument = createConsoleDocument(consoleApp);
+    consoleApp.getHttpAdapter().get(CONSOLE_DOCUMENT_PATH, (_req: express.Request, res: express.Response) => res.json(consoleDocument));
     await consoleApp.init();
   }
 

@@ -16,6 +16,10 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { SandboxProjectsController } from './api/sandbox-projects.controller';
 import { ConsentCoreModule } from '../consent/consent.module';
 import { OAuthClientsController } from '../consent/api/oauth-clients.controller';
+import { ConsoleReadsController } from './api/console-reads.controller';
+import { ConsoleReadService } from './application/console-read.service';
+import { ConsoleReadRepository } from './domain/console-read.repository';
+import { TypeOrmConsoleReadRepository } from './infrastructure/typeorm-console-read.repository';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
 const CONSOLE_CONTROLLERS: Type[] = [
@@ -28,6 +32,7 @@ const CONSOLE_CONTROLLERS: Type[] = [
   PeriodsController,
   WebhookEndpointsController,
   OAuthClientsController,
+  ConsoleReadsController,
 ];
 
 /** The operator API on its own listener, guarded by the console API key. */
@@ -42,6 +47,8 @@ export class ConsoleModule implements NestModule {
         { provide: CONSOLE_API_KEY, useValue: apiKey },
         { provide: APP_GUARD, useClass: ConsoleKeyGuard },
         PathResourcesGuard,
+        ConsoleReadService,
+        { provide: ConsoleReadRepository, useClass: TypeOrmConsoleReadRepository },
       ],
     };
   }

@@ -1,23 +1,20 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { IsArrayField, IsIntegerField, IsUuidField } from '../../../shared/http/validation/constraints';
-import { Optional, Required } from '../../../shared/http/validation/fields';
+import { CheckedByUseCase, Optional, Required } from '../../../shared/http/validation/fields';
 import { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from '../../auth/domain/grant-rules';
 import { SCOPES } from '../../auth/domain/scopes';
 
 /** A posting mandate: an owner's consent for (organization, app), signed with a current one-time code. */
 export class CreateMandateRequestDto {
-  @ApiProperty({ format: 'uuid' })
   @Required()
   @IsUuidField()
   app_id: string;
 
-  @ApiProperty({ format: 'uuid', description: 'a user with the owner role of the organization' })
   @Required()
   @IsUuidField()
   owner_user_id: string;
 
-  @ApiProperty({ required: false, example: '123456', description: "the owner's current TOTP code (RFC 6238)" })
   @Optional(null)
+  @CheckedByUseCase({ type: 'string', example: '123456', description: "the owner's current TOTP code (RFC 6238); any fault is 403 aal2_required" })
   totp_code: unknown;
 }
 
@@ -27,17 +24,14 @@ export class CreateMandateRequestDto {
  * constraint on purpose: any fault of it is 403 aal2_required, never 400 (CONTRACT §10).
  */
 export class CreateGrantRequestDto extends CreateMandateRequestDto {
-  @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_GRANT_ACCOUNTS, description: 'distinct account ids of the organization' })
   @Required()
-  @IsArrayField(1, MAX_GRANT_ACCOUNTS)
+  @IsArrayField(1, MAX_GRANT_ACCOUNTS, { items: { type: 'string', format: 'uuid' } })
   account_ids: unknown[];
 
-  @ApiProperty({ type: [String], enum: SCOPES, minItems: 1 })
   @Required()
-  @IsArrayField(1, 20)
+  @IsArrayField(1, 20, { items: { type: 'string', enum: [...SCOPES] } })
   scopes: unknown[];
 
-  @ApiProperty({ required: false, type: 'integer', minimum: 1, maximum: MAX_GRANT_SECONDS, default: MAX_GRANT_SECONDS })
   @Optional(MAX_GRANT_SECONDS)
   @IsIntegerField(1, MAX_GRANT_SECONDS)
   duration_seconds: number;

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { IsTextField } from '../../../shared/http/validation/constraints';
 import { Optional } from '../../../shared/http/validation/fields';
@@ -7,7 +7,6 @@ import { SandboxService } from '../../auth/application/sandbox.service';
 import { PathResourcesGuard } from './path-resources.guard';
 
 export class CreateSandboxProjectRequestDto {
-  @ApiProperty({ required: false, nullable: true, minLength: 1, maxLength: 200 })
   @Optional(null)
   @IsTextField(1, 200, { nullable: true })
   name: string | null;

@@ -1,17 +1,15 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { IsOneOfField, IsTextField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
 import { PathResourcesGuard } from '../../console/api/path-resources.guard';
 import { WebhookEndpointsService } from '../application/webhook-endpoints.service';
 
 export class CreateWebhookEndpointRequestDto {
-  @ApiProperty({ example: 'https://partner.example/webhooks' })
   @Required()
-  @IsTextField(1, 2000)
+  @IsTextField(1, 2000, undefined, { format: 'uri', example: 'https://partner.example/webhooks' })
   url: string;
 
-  @ApiProperty({ enum: ['sandbox', 'production'] })
   @Required()
   @IsOneOfField(['sandbox', 'production'])
   environment: 'sandbox' | 'production';

@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, type ValidationArguments } from 'class-validator';
 import { isCalendarDate } from '../../domain/calendar-date';
 import { codePointLength } from '../../domain/code-points';
@@ -8,6 +10,10 @@ import { recordRule } from './fields';
  * One class-validator constraint per field, each carrying the whole rule of that field and one
  * message, so that a field gets exactly one violation (CONTRACT §4: one entry per offending field).
  * Nothing is coerced: a constraint sees the JSON value as parsed.
+ *
+ * Each decorator also declares the field's OpenAPI schema from the same bounds (one declaration per
+ * field); `Required`/`Optional` (fields.ts) add `required`, the default and the null an optional field
+ * accepts (CONTRACT §5), and the document builder turns `nullable` into OpenAPI 3.1's `type: [..., 'null']`.
  */
 interface Options {
   nullable?: boolean;
@@ -18,14 +24,18 @@ export function ruleMessage(value: unknown, message: string): string {
   return value === undefined ? 'is required' : value === null ? `must not be null; ${message}` : message;
 }
 
+/** The OpenAPI schema of a field's rule (without required-ness, default or nullability). */
+export type FieldSchema = ApiPropertyOptions;
+
 function constraint(
   name: string,
   check: (value: unknown) => boolean,
   message: string,
   options: Options = {},
+  schema: FieldSchema = {},
 ): PropertyDecorator {
   const validate = (value: unknown) => (value === null ? options.nullable === true : check(value));
-  return (target, property) => {
+  const rule: PropertyDecorator = (target, property) => {
     registerDecorator({
       name,
       target: target.constructor,
@@ -36,6 +46,7 @@ function constraint(
     // the same predicate, kept for the pipe's compiled path (see body-validation.pipe.ts)
     recordRule(target, property, { validate, message });
   };
+  return applyDecorators(rule, ApiProperty({ ...schema, ...(options.nullable ? { nullable: true } : {}) } as ApiPropertyOptions));
 }
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -43,7 +54,11 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
 export function IsCalendarDateField(options?: Options): PropertyDecorator {
-  return constraint('calendarDate', isCalendarDate, 'must be a calendar date YYYY-MM-DD', options);
+  return constraint('calendarDate', isCalendarDate, 'must be a calendar date YYYY-MM-DD', options, {
+    type: 'string',
+    format: 'date',
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+  });
 }
 
 /**
@@ -53,7 +68,7 @@ export function IsCalendarDateField(options?: Options): PropertyDecorator {
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s);
 
-export function IsTextField(min: number, max: number, options?: Options): PropertyDecorator {
+export function IsTextField(min: number, max: number, options?: Options, schema: FieldSchema = {}): PropertyDecorator {
   return constraint(
     'text',
     (v) => {
@@ -65,15 +80,21 @@ export function IsTextField(min: number, max: number, options?: Options): Proper
     },
     `must be a string of ${min} to ${max} characters of valid Unicode text without NUL`,
     options,
+    { type: 'string', minLength: min, maxLength: max, ...schema },
   );
 }
 
 export function IsUuidField(options?: Options): PropertyDecorator {
-  return constraint('uuid', isUuid, 'must be a uuid', options);
+  return constraint('uuid', isUuid, 'must be a uuid', options, { type: 'string', format: 'uuid', pattern: UUID.source });
 }
 
 export function IsMinorAmountField(options?: Options): PropertyDecorator {
-  return constraint('minorAmount', isMinorAmount, `must be an integer from 0 to ${MAX_MINOR}`, options);
+  return constraint('minorAmount', isMinorAmount, `must be an integer from 0 to ${MAX_MINOR}`, options, {
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_MINOR,
+    description: 'øre (1/100 DKK)',
+  });
 }
 
 export function IsOneOfField(values: readonly string[], options?: Options): PropertyDecorator {
@@ -83,15 +104,18 @@ export function IsOneOfField(values: readonly string[], options?: Options): Prop
     (v) => typeof v === 'string' && set.has(v),
     `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`,
     options,
+    { type: 'string', enum: [...values] },
   );
 }
 
-export function IsArrayField(min: number, max: number, options?: Options): PropertyDecorator {
+/** `items`: the schema of one item (the use case or a nested DTO judges the items themselves). */
+export function IsArrayField(min: number, max: number, options?: Options & { items?: Record<string, unknown> }): PropertyDecorator {
   return constraint(
     'array',
     (v) => Array.isArray(v) && v.length >= min && v.length <= max,
     min === 0 ? `must be an array of at most ${max} items` : `must be an array of ${min} to ${max} items`,
     options,
+    { type: 'array', ...(options?.items ? { items: options.items } : {}), minItems: min, maxItems: max } as FieldSchema,
   );
 }
 
@@ -101,6 +125,7 @@ export function IsIntegerField(min: number, max: number, options?: Options): Pro
     (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max,
     `must be an integer from ${min} to ${max}`,
     options,
+    { type: 'integer', minimum: min, maximum: max },
   );
 }
 
@@ -109,7 +134,7 @@ export function IsArrayOfField(
   max: number,
   item: (v: unknown) => boolean,
   itemDescription: string,
-  options?: Options & { unique?: boolean },
+  options?: Options & { unique?: boolean; items?: Record<string, unknown> },
 ): PropertyDecorator {
   return constraint(
     'arrayOf',
@@ -121,6 +146,14 @@ export function IsArrayOfField(
       (!options?.unique || new Set(v).size === v.length),
     `must be an array of ${min} to ${max}${options?.unique ? ' distinct' : ''} ${itemDescription}`,
     options,
+    {
+      type: 'array',
+      items: options?.items ?? {},
+      minItems: min,
+      maxItems: max,
+      ...(options?.unique ? { uniqueItems: true } : {}),
+      description: itemDescription,
+    } as FieldSchema,
   );
 }
 
@@ -131,6 +164,7 @@ export function IsEmailField(options?: Options): PropertyDecorator {
     (v) => typeof v === 'string' && v.length >= 3 && v.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(v),
     'must be an e-mail address of at most 254 characters',
     options,
+    { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' },
   );
 }
 
@@ -171,5 +205,6 @@ export function IsJsonArrayField(maxItems: number, maxDepth: number, options?: O
     (v) => Array.isArray(v) && v.length <= maxItems && v.every((item) => isStorableJson(item, maxDepth)),
     `must be an array of at most ${maxItems} items, each nested at most ${maxDepth} levels deep, with text free of NUL and unpaired surrogates`,
     options,
+    { type: 'array', items: {}, maxItems, description: `any JSON items, nested at most ${maxDepth} levels` } as FieldSchema,
   );
 }

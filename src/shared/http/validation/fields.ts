@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 
 /**
  * Field metadata that class-validator has no words for: which fields a DTO knows (everything else is
@@ -45,13 +47,27 @@ export function recordRule(target: object, property: string | symbol, rule: NonN
 
 /** A field the client must send; `null` is a violation. */
 export function Required(): PropertyDecorator {
-  return (target, property) => update(target, property, { optional: false });
+  return applyDecorators(((target, property) => update(target, property, { optional: false })) as PropertyDecorator, ApiProperty({ required: true }));
 }
 
-/** A field that may be absent or null; either way the server puts `defaultValue` in its place. */
+/**
+ * A field that may be absent or null; either way the server puts `defaultValue` in its place. Its
+ * schema therefore accepts null (CONTRACT §5) and names the default.
+ */
 export function Optional(defaultValue: unknown): PropertyDecorator {
   const fresh = Array.isArray(defaultValue) ? () => [...defaultValue] : () => defaultValue;
-  return (target, property) => update(target, property, { optional: true, default: fresh });
+  return applyDecorators(
+    ((target, property) => update(target, property, { optional: true, default: fresh })) as PropertyDecorator,
+    ApiProperty({ required: false, nullable: true, default: defaultValue } as ApiPropertyOptions),
+  );
+}
+
+/**
+ * A field with no class-validator rule of its own, checked by the use case (e.g. a grant's
+ * `totp_code`, whose faults are 403, never 400): only its schema is declared here.
+ */
+export function CheckedByUseCase(schema: ApiPropertyOptions): PropertyDecorator {
+  return ApiProperty(schema);
 }
 
 /** Violations of this field are `invalid_amount` (CONTRACT §4). */
@@ -61,7 +77,11 @@ export function Amount(): PropertyDecorator {
 
 /** An array whose items are validated as `type`, each at its own pointer. */
 export function NestedItems(type: () => new () => object): PropertyDecorator {
-  return (target, property) => update(target, property, { nested: type });
+  return applyDecorators(
+    ((target, property) => update(target, property, { nested: type })) as PropertyDecorator,
+    // @nestjs/swagger resolves a lazy type only when the function is named `type`
+    ApiProperty({ type: { type: () => type() }.type, isArray: true } as ApiPropertyOptions),
+  );
 }
 
 /**

@@ -1,0 +1,35 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
+import { ConsoleReadService } from '../application/console-read.service';
+import { PathResourcesGuard } from './path-resources.guard';
+
+/** The console's reads and the resend of a webhook delivery (CONTRACT §10). No read returns a secret. */
+@ApiTags('console')
+@Controller('console/v1')
+@UseGuards(PathResourcesGuard)
+export class ConsoleReadsController {
+  constructor(private readonly reads: ConsoleReadService) {}
+
+  @Get('organizations/:organizationId')
+  organization(@Param('organizationId') organizationId: string) {
+    return this.reads.organization(organizationId);
+  }
+
+  @Get('organizations/:organizationId/grants')
+  grants(@Param('organizationId') organizationId: string) {
+    return this.reads.grants(organizationId);
+  }
+
+  @Get('apps/:appId/webhook-deliveries')
+  deliveries(@Param('appId') appId: string, @Query('limit') limit: unknown) {
+    return this.reads.deliveries(appId, limit);
+  }
+
+  /** One more attempt at once, with the same webhook-id and body. */
+  @Post('webhook-deliveries/:eventId/:endpointId/resend')
+  @HttpCode(202)
+  resend(@Param('eventId') eventId: string, @Param('endpointId') endpointId: string, @Body() _body: EmptyRequestDto) {
+    return this.reads.resend(eventId, endpointId);
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../../shared/domain/domain-error';
+import { isUuid } from '../../../shared/http/validation/constraints';
+import { NotFoundError } from '../../auth/domain/console.errors';
+import {
+  ConsoleReadRepository,
+  type GrantView,
+  type OrganizationView,
+  type WebhookDeliveryView,
+} from '../domain/console-read.repository';
+
+export const DEFAULT_DELIVERY_LIMIT = 20;
+export const MAX_DELIVERY_LIMIT = 100;
+
+/** Console reads (CONTRACT §10): what an operator needs to answer a partner without SQL. */
+@Injectable()
+export class ConsoleReadService {
+  constructor(private readonly reads: ConsoleReadRepository) {}
+
+  async organization(organizationId: string): Promise<OrganizationView> {
+    const org = isUuid(organizationId) ? await this.reads.organization(organizationId.toLowerCase()) : null;
+    if (!org) throw new NotFoundError('organization');
+    return org;
+  }
+
+  grants(organizationId: string): Promise<GrantView[]> {
+    return this.reads.grants(organizationId.toLowerCase());
+  }
+
+  /** `limit`: the raw query value; 1–100, default 20. */
+  deliveries(appId: string, limit: unknown): Promise<WebhookDeliveryView[]> {
+    return this.reads.deliveries(appId.toLowerCase(), deliveryLimit(limit));
+  }
+
+  async resend(eventId: string, endpointId: string): Promise<WebhookDeliveryView> {
+    const resent = isUuid(eventId) && isUuid(endpointId) ? await this.reads.resend(eventId.toLowerCase(), endpointId.toLowerCase()) : null;
+    if (!resent) throw new NotFoundError('webhook delivery');
+    return resent;
+  }
+}
+
+export function deliveryLimit(raw: unknown): number {
+  if (raw === undefined) return DEFAULT_DELIVERY_LIMIT;
+  const n = typeof raw === 'string' && /^[0-9]{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_DELIVERY_LIMIT)) {
+    throw new DomainError('invalid_input', `limit must be an integer from 1 to ${MAX_DELIVERY_LIMIT}`);
+  }
+  return n;
+}

@@ -1,0 +1,247 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { SCOPES } from '../../../modules/auth/domain/scopes';
+import {
+  closeRequestSchemas,
+  HEADERS,
+  jsonResponse,
+  object,
+  PROBLEM_SCHEMA,
+  PROBLEM_VIOLATION_SCHEMA,
+  problemResponses,
+  ref,
+  type Schema,
+  uuid,
+} from './common';
+
+export const CONSOLE_BASE = '/console/v1';
+/** Served on the console listener without the key (CONTRACT §1, §13). */
+export const CONSOLE_DOCUMENT_PATH = `${CONSOLE_BASE}/openapi.json`;
+
+const PLAIN = { rateLimit: false };
+const idOnly = object({ id: uuid });
+const text: Schema = { type: 'string' };
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+
+const SCHEMAS: Record<string, Schema> = {
+  Created: idOnly,
+  SandboxProject: object({
+    project_id: uuid,
+    organization_id: uuid,
+    app_id: uuid,
+    generation_id: uuid,
+    token: { type: 'string', pattern: '^hsk_[0-9A-Za-z]{46}$', description: 'shown once' },
+    base_url: { type: 'string', format: 'uri' },
+    accounts: { type: 'array', items: object({ id: uuid, number: text, name: text }) },
+    tax_codes: { type: 'array', items: object({ id: uuid, code: text }) },
+  }),
+  SandboxGeneration: object({ generation_id: uuid, token: { type: 'string', pattern: '^hsk_[0-9A-Za-z]{46}$' } }),
+  AccountDeactivated: object({ id: uuid, active: { const: false } }),
+  OwnerEnrolled: object({
+    user_id: uuid,
+    totp_secret: { type: ['string', 'null'], description: 'base32, shown once; null when the email was already enrolled' },
+  }),
+  OAuthClient: object({
+    client_id: uuid,
+    client_secret: { type: 'string', pattern: '^hcs_[0-9A-Za-z]{40}$', description: 'shown once' },
+    redirect_uris: { type: 'array', items: { type: 'string', format: 'uri' } },
+  }),
+  OAuthClientRequest: object({
+    redirect_uris: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10,
+      items: { type: 'string', format: 'uri' },
+      description: 'absolute https URIs, or http on localhost/127.0.0.1, without fragment',
+    },
+  }),
+  AppRevision: object({ id: uuid, number: { type: 'integer', minimum: 1 } }),
+  AppRevisionApproved: object({ id: uuid, number: { type: 'integer', minimum: 1 }, approved: { const: true } }),
+  GrantCreated: object({ id: uuid, expires_at: dateTime }),
+  Revoked: object({ id: uuid, revoked: { const: true } }),
+  TokenIssued: object({
+    token: { type: 'string', pattern: '^hat_[0-9A-Za-z]{46}$', description: 'shown once' },
+    base_url: { type: 'string', format: 'uri' },
+  }),
+  PeriodClosed: object({ period: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }, closed: { const: true } }),
+  WebhookEndpointCreated: object({ id: uuid, secret: { type: 'string', pattern: '^whsec_', description: 'shown once' } }),
+  Organization: object({
+    id: uuid,
+    name: text,
+    accounts: { type: 'array', items: object({ id: uuid, number: text, name: text, active: { type: 'boolean' } }) },
+    tax_codes: { type: 'array', items: object({ id: uuid, code: text, rate_basis_points: { type: 'integer' } }) },
+    owners: { type: 'array', items: object({ user_id: uuid, email: text }) },
+  }),
+  App: object({
+    id: uuid,
+    name: text,
+    revisions: { type: 'array', items: object({ id: uuid, number: { type: 'integer', minimum: 1 }, approved: { type: 'boolean' } }) },
+    redirect_uris: { type: 'array', items: { type: 'string' } },
+  }),
+  Grant: object({
+    id: uuid,
+    app_id: uuid,
+    scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+    account_ids: { type: 'array', items: uuid },
+    expires_at: dateTime,
+    revoked: { type: 'boolean', description: 'revoked or superseded by a newer grant' },
+  }),
+  WebhookDelivery: object({
+    event_id: uuid,
+    endpoint_id: uuid,
+    operation_id: uuid,
+    attempts: { type: 'integer', minimum: 0 },
+    status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    last_status_code: { type: ['integer', 'null'], description: "the receiver's last HTTP status; null before the first answer" },
+  }),
+  Problem: PROBLEM_SCHEMA,
+  ProblemViolation: PROBLEM_VIOLATION_SCHEMA,
+};
+
+const TRANSPORT = ['invalid_input', 'payload_too_large', 'unsupported_media_type'];
+const COMMON = ['missing_token', 'invalid_token', 'internal_error', 'service_unavailable'];
+
+interface ConsoleOperation {
+  method: 'get' | 'post';
+  /** relative to the server, with the path parameter names the controllers use */
+  path: string;
+  operationId: string;
+  summary: string;
+  status: number;
+  schema: Schema;
+  errors: string[];
+  /** for a call whose controller is built elsewhere: its request body */
+  requestBody?: Schema;
+  /** a body of `{}` may be left out */
+  emptyBody?: boolean;
+  parameters?: unknown[];
+}
+
+const OPERATIONS: ConsoleOperation[] = [
+  { method: 'post', path: '/sandbox/projects', operationId: 'createSandboxProject', summary: 'Provision a sandbox project', status: 201, schema: ref('SandboxProject'), errors: TRANSPORT, emptyBody: true },
+  { method: 'post', path: '/sandbox/projects/{projectId}/generations', operationId: 'createSandboxGeneration', summary: "Supersede a sandbox project's generation", status: 201, schema: ref('SandboxGeneration'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+  { method: 'post', path: '/organizations', operationId: 'createOrganization', summary: 'Create a production organization', status: 201, schema: ref('Created'), errors: TRANSPORT },
+  { method: 'get', path: '/organizations/{organizationId}', operationId: 'getOrganization', summary: 'An organization with its accounts, tax codes and owners', status: 200, schema: ref('Organization'), errors: ['not_found'] },
+  { method: 'post', path: '/organizations/{organizationId}/accounts', operationId: 'createAccount', summary: 'Add an account', status: 201, schema: ref('Created'), errors: [...TRANSPORT, 'not_found', 'resource_conflict'] },
+  { method: 'post', path: '/accounts/{accountId}/deactivate', operationId: 'deactivateAccount', summary: 'Deactivate an account', status: 200, schema: ref('AccountDeactivated'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+  { method: 'post', path: '/organizations/{organizationId}/tax-codes', operationId: 'createTaxCode', summary: 'Add a tax code', status: 201, schema: ref('Created'), errors: [...TRANSPORT, 'not_found', 'resource_conflict'] },
+  { method: 'post', path: '/organizations/{organizationId}/owners', operationId: 'enrolOwner', summary: 'Enrol an owner (answers the TOTP secret once)', status: 201, schema: ref('OwnerEnrolled'), errors: [...TRANSPORT, 'not_found', 'resource_conflict'] },
+  { method: 'get', path: '/organizations/{organizationId}/grants', operationId: 'listGrants', summary: "The organization's customer grants", status: 200, schema: { type: 'array', items: ref('Grant') }, errors: ['not_found'] },
+  { method: 'post', path: '/organizations/{organizationId}/grants', operationId: 'createGrant', summary: 'Give a customer grant (owner aal2)', status: 201, schema: ref('GrantCreated'), errors: [...TRANSPORT, 'not_found', 'app_not_approved', 'aal2_required', 'rate_limited'] },
+  { method: 'post', path: '/organizations/{organizationId}/mandates', operationId: 'createMandate', summary: 'Give a posting mandate (owner aal2)', status: 201, schema: ref('Created'), errors: [...TRANSPORT, 'not_found', 'app_not_approved', 'aal2_required', 'rate_limited'] },
+  { method: 'post', path: '/organizations/{organizationId}/periods/{period}/close', operationId: 'closePeriod', summary: 'Close a period (YYYY-MM)', status: 200, schema: ref('PeriodClosed'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+  { method: 'post', path: '/apps', operationId: 'createApp', summary: 'Create an app', status: 201, schema: ref('Created'), errors: TRANSPORT },
+  { method: 'get', path: '/apps/{appId}', operationId: 'getApp', summary: 'An app with its revisions and OAuth redirect URIs', status: 200, schema: ref('App'), errors: ['not_found'] },
+  { method: 'post', path: '/apps/{appId}/oauth', operationId: 'setOAuthClient', summary: "Register the app's OAuth redirect URIs and issue a client secret", status: 200, schema: ref('OAuthClient'), errors: [...TRANSPORT, 'not_found'], requestBody: ref('OAuthClientRequest') },
+  { method: 'post', path: '/apps/{appId}/revisions', operationId: 'createAppRevision', summary: 'Create an app revision', status: 201, schema: ref('AppRevision'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+  { method: 'post', path: '/apps/{appId}/revisions/{revisionId}/approve', operationId: 'approveAppRevision', summary: 'Approve an app revision', status: 200, schema: ref('AppRevisionApproved'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+  { method: 'post', path: '/apps/{appId}/webhook-endpoints', operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint (answers its secret once)', status: 201, schema: ref('WebhookEndpointCreated'), errors: [...TRANSPORT, 'not_found'] },
+  {
+    method: 'get',
+    path: '/apps/{appId}/webhook-deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: "The app's latest webhook deliveries, newest first",
+    status: 200,
+    schema: { type: 'array', items: ref('WebhookDelivery') },
+    errors: ['invalid_input', 'not_found'],
+    parameters: [
+      { name: 'limit', in: 'query', required: false, description: 'how many (1–100)', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+    ],
+  },
+  {
+    method: 'post',
+    path: '/webhook-deliveries/{eventId}/{endpointId}/resend',
+    operationId: 'resendWebhookDelivery',
+    summary: 'One more attempt at once (same webhook-id and body)',
+    status: 202,
+    schema: ref('WebhookDelivery'),
+    errors: [...TRANSPORT, 'not_found'],
+    emptyBody: true,
+  },
+  { method: 'post', path: '/grants/{grantId}/revoke', operationId: 'revokeGrant', summary: 'Revoke a grant', status: 200, schema: ref('Revoked'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+  { method: 'post', path: '/grants/{grantId}/tokens', operationId: 'issueToken', summary: 'Issue a production access token under a grant', status: 201, schema: ref('TokenIssued'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+  { method: 'post', path: '/mandates/{mandateId}/revoke', operationId: 'revokeMandate', summary: 'Revoke a posting mandate', status: 200, schema: ref('Revoked'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+];
+
+const PARAMETER_WORDS: Record<string, string> = {
+  period: 'a calendar month, YYYY-MM',
+};
+
+/**
+ * The console (operator) API's OpenAPI 3.1 document (CONTRACT §10, §13). Calls the scan does not find
+ * (built on another listener's branch) are described from the table all the same.
+ */
+export function createConsoleDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Partner API console')
+    .setDescription(
+      'The operator API on its own listener: organizations, accounts, apps, grants, tokens, mandates, periods and webhooks. ' +
+        'Every call carries `Authorization: Bearer <CONSOLE_API_KEY>`. No read returns a secret, token or TOTP secret.',
+    )
+    .setVersion('v1')
+    .setLicense('Proprietary', 'https://partner.example/terms')
+    .addServer(CONSOLE_BASE, 'Console listener')
+    .addSecurity('consoleKey', { type: 'http', scheme: 'bearer', description: 'The CONSOLE_API_KEY (opaque).' })
+    .addSecurityRequirements('consoleKey')
+    .addTag('console', 'Operator calls')
+    .build();
+  const scanned = SwaggerModule.createDocument(app, config);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const generated = (scanned.paths[CONSOLE_BASE + op.path] as Record<string, Record<string, unknown>> | undefined)?.[op.method];
+    const pathParameters = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      description: PARAMETER_WORDS[name] ?? `a uuid`,
+      schema: name === 'period' ? { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}$' } : uuid,
+    }));
+    const body = op.requestBody
+      ? { required: true, content: { 'application/json': { schema: op.requestBody } } }
+      : (generated?.requestBody as Record<string, unknown> | undefined);
+    paths[op.path] = {
+      ...(paths[op.path] ?? {}),
+      [op.method]: {
+        operationId: op.operationId,
+        summary: op.summary,
+        tags: ['console'],
+        parameters: [...pathParameters, ...(op.parameters ?? [])],
+        ...(op.method === 'post' && body ? { requestBody: { ...body, required: !op.emptyBody } } : {}),
+        responses: {
+          [String(op.status)]: jsonResponse(op.summary, op.schema, op.status, PLAIN),
+          ...problemResponses([...op.errors, ...COMMON], PLAIN),
+        },
+      },
+    };
+    if (!(paths[op.path][op.method] as Record<string, unknown>).parameters || pathParameters.length + (op.parameters?.length ?? 0) === 0) {
+      delete (paths[op.path][op.method] as Record<string, unknown>).parameters;
+    }
+  }
+  const document: OpenAPIObject = {
+    ...scanned,
+    paths: paths as OpenAPIObject['paths'],
+    components: {
+      ...scanned.components,
+      schemas: { ...scanned.components?.schemas, ...SCHEMAS } as never,
+      headers: { 'X-Request-Id': HEADERS['X-Request-Id'], 'Retry-After': HEADERS['Retry-After'], 'WWW-Authenticate': HEADERS['WWW-Authenticate'] } as never,
+    },
+  };
+  const requestSchemas = Object.keys(scanned.components?.schemas ?? {});
+  closeRequestSchemas(document, requestSchemas);
+  const schemas = document.components!.schemas as Record<string, Schema>;
+  if (schemas.EmptyRequestDto) schemas.EmptyRequestDto.description = 'No fields: `{}` (a bodiless POST counts as `{}`).';
+  return document;
+}
+
+/** Scanned console routes the table does not describe: a test keeps the table complete. */
+export function undescribedConsoleRoutes(app: INestApplication): string[] {
+  const scanned = SwaggerModule.createDocument(app, new DocumentBuilder().build());
+  const described = new Set(OPERATIONS.map((op) => `${op.method} ${CONSOLE_BASE}${op.path}`));
+  return Object.entries(scanned.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+      .map((method) => `${method} ${path}`)
+      .filter((route) => !described.has(route)),
+  );
+}

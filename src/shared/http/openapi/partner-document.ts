@@ -1,0 +1,268 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { SCOPES } from '../../../modules/auth/domain/scopes';
+import { PRODUCTION_BASE, SANDBOX_BASE } from '../partner-paths';
+import {
+  closeRequestSchemas,
+  HEADERS,
+  jsonResponse,
+  object,
+  PROBLEM_SCHEMA,
+  PROBLEM_VIOLATION_SCHEMA,
+  problemResponses,
+  ref,
+  type Responses,
+  type Schema,
+  uuid,
+} from './common';
+
+const environment: Schema = { type: 'string', enum: ['sandbox', 'production'] };
+const RATE = { rateLimit: true };
+
+/** Success bodies of CONTRACT §7: exactly the members listed, and no others. */
+const SCHEMAS: Record<string, Schema> = {
+  PrepareResult: object(
+    {
+      valid: { const: true },
+      posted: { const: false },
+      checked: { type: 'array', items: { type: 'string', enum: ['input', 'grant', 'references'] }, examples: [['input', 'grant', 'references']] },
+      not_checked: {
+        type: 'array',
+        items: { type: 'string', enum: ['commit_time_period_locks', 'accounting_transaction'] },
+        examples: [['commit_time_period_locks', 'accounting_transaction']],
+      },
+    },
+    undefined,
+    { description: 'The journal passed every check a prepare can make; nothing was written.' },
+  ),
+  ProductCreated: object(
+    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { const: false }, environment },
+    undefined,
+    { description: 'First execution of POST /products.' },
+  ),
+  ProductReplayed: object(
+    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { const: true } },
+    undefined,
+    { description: 'A replay (same Idempotency-Key, same input): the first execution\'s ids, without `environment`.' },
+  ),
+  ProductCreateResult: { oneOf: [ref('ProductCreated'), ref('ProductReplayed')] },
+  JournalPosted: object(
+    {
+      id: uuid,
+      posted: { const: true },
+      voucher_number: { type: 'integer', minimum: 1, description: 'gapless per organization and calendar year of posting_date' },
+      operation_id: uuid,
+      replayed: { const: false },
+      environment,
+    },
+    undefined,
+    { description: 'First execution of POST /journal.' },
+  ),
+  JournalReplayed: object(
+    {
+      id: uuid,
+      posted: { const: true },
+      voucher_number: { type: 'integer', minimum: 1 },
+      operation_id: uuid,
+      replayed: { const: true },
+    },
+    undefined,
+    { description: 'A replay (same Idempotency-Key, same input): the first execution\'s ids, without `environment`.' },
+  ),
+  JournalPostResult: { oneOf: [ref('JournalPosted'), ref('JournalReplayed')] },
+  OperationReceipt: object(
+    {
+      operation_id: uuid,
+      kind: { type: 'string', enum: ['product.create', 'journal.post'] },
+      status: { const: 'completed' },
+      resource: object({ type: { type: 'string', enum: ['product', 'journal_entry'] }, id: uuid }),
+      completed_at: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC, millisecond precision' },
+      environment,
+    },
+    undefined,
+    { description: 'The receipt of a completed write (CONTRACT §7).' },
+  ),
+  OperationCompletedEvent: object(
+    {
+      type: { const: 'operation.completed' },
+      timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
+      data: ref('OperationReceipt'),
+    },
+    undefined,
+    { description: 'The body of every attempt of an operation.completed webhook (CONTRACT §9).' },
+  ),
+  Problem: PROBLEM_SCHEMA,
+  ProblemViolation: PROBLEM_VIOLATION_SCHEMA,
+};
+
+/** CONTRACT §3 step 0–2 and §12, §3: what any partner call can answer. */
+const ACCESS = ['missing_token', 'invalid_token', 'token_environment_mismatch', 'grant_revoked', 'grant_expired', 'app_revision_changed', 'insufficient_scope'];
+const ALWAYS = ['rate_limited', 'internal_error', 'service_unavailable'];
+const BODY = ['invalid_input', 'invalid_amount', 'payload_too_large', 'unsupported_media_type'];
+const IDEMPOTENT = ['idempotency_key_required', 'invalid_idempotency_key', 'idempotency_key_reused', 'idempotency_request_in_progress', 'idempotency_grant_changed'];
+
+interface PartnerOperation {
+  method: 'get' | 'post';
+  path: string;
+  operationId: string;
+  summary: string;
+  scope: (typeof SCOPES)[number];
+  idempotent: boolean;
+  success: Responses;
+  errors: string[];
+}
+
+const OPERATIONS: PartnerOperation[] = [
+  {
+    method: 'post',
+    path: '/journal/prepare',
+    operationId: 'prepareJournal',
+    summary: 'Check a journal before posting it',
+    scope: 'journal:prepare',
+    idempotent: false,
+    success: { '200': jsonResponse('The journal is valid; nothing was written (an Idempotency-Key is ignored).', ref('PrepareResult'), 200, RATE) },
+    errors: [...ACCESS, ...BODY, 'journal_unbalanced', 'reference_not_allowed', ...ALWAYS],
+  },
+  {
+    method: 'post',
+    path: '/journal',
+    operationId: 'postJournal',
+    summary: 'Post a journal (final)',
+    scope: 'journal:post',
+    idempotent: true,
+    success: { '201': jsonResponse('Posted, or a replay of the first posting with this Idempotency-Key.', ref('JournalPostResult'), 201, RATE) },
+    errors: [...ACCESS, 'mandate_required', ...BODY, ...IDEMPOTENT, 'journal_unbalanced', 'reference_not_allowed', 'period_locked', ...ALWAYS],
+  },
+  {
+    method: 'post',
+    path: '/products',
+    operationId: 'createProduct',
+    summary: 'Create a product',
+    scope: 'products:create',
+    idempotent: true,
+    success: { '201': jsonResponse('Created, or a replay of the first creation with this Idempotency-Key.', ref('ProductCreateResult'), 201, RATE) },
+    errors: [...ACCESS, ...BODY, ...IDEMPOTENT, 'resource_conflict', ...ALWAYS],
+  },
+  {
+    method: 'get',
+    path: '/operations/{operation_id}',
+    operationId: 'getOperation',
+    summary: 'The receipt of a completed write',
+    scope: 'operations:read',
+    idempotent: false,
+    success: { '200': jsonResponse('The receipt.', ref('OperationReceipt'), 200, RATE) },
+    errors: [...ACCESS, 'not_found', ...ALWAYS],
+  },
+];
+
+const SCOPE_WORDS: Record<(typeof SCOPES)[number], string> = {
+  'journal:prepare': 'Check journals before posting (no writes)',
+  'journal:post': 'Post journals (final; also needs a posting mandate)',
+  'products:create': 'Create products',
+  'operations:read': 'Read operation receipts',
+};
+
+/**
+ * The partner API's OpenAPI 3.1 document (CONTRACT §13). Paths, parameters and request bodies come from
+ * the controllers and the field decorators; success bodies, problems, headers and security are the
+ * contract's and are declared here.
+ */
+export function createPartnerDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Partner API')
+    .setDescription(
+      'Journal prepare and posting, product creation and operation receipts for partner integrations of a Danish ' +
+        'accounting system. Amounts are integers of øre. Errors are `application/problem+json` (RFC 9457) with a stable `code`. ' +
+        'The environment of a call is decided by its base path alone: sandbox tokens (`hsk_…`) call the sandbox server, ' +
+        'production tokens (`hat_…`) the production server.',
+    )
+    .setVersion('v1')
+    .setLicense('Proprietary', 'https://partner.example/terms')
+    .addServer(`/${SANDBOX_BASE}`, 'Sandbox')
+    .addServer(`/${PRODUCTION_BASE}`, 'Production')
+    .addSecurity('bearer', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An opaque access token: `hsk_…` (sandbox) or `hat_…` (production), 50 characters.',
+    })
+    .addSecurity('oauth2', {
+      type: 'oauth2',
+      description: "Owner consent (CONTRACT §11): authorization code with PKCE (S256); the token endpoint answers an `hat_…` token.",
+      flows: {
+        authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: SCOPE_WORDS },
+      },
+    })
+    .addTag('journal', 'Journal prepare and final posting')
+    .addTag('products', 'Products')
+    .addTag('operations', 'Operation receipts')
+    .build();
+  const scanned = SwaggerModule.createDocument(app, config);
+  const prefix = `/${PRODUCTION_BASE}`;
+  const paths: OpenAPIObject['paths'] = {};
+
+  for (const op of OPERATIONS) {
+    // controllers serve both bases; the document has one path per operation under both servers
+    const nestPath = prefix + op.path.replace(/\{operation_id\}/, '{operationId}');
+    const generated = (scanned.paths[nestPath] as Record<string, Record<string, unknown>> | undefined)?.[op.method];
+    if (!generated) throw new Error(`the partner API has no ${op.method.toUpperCase()} ${op.path}`);
+    const parameters: unknown[] = [];
+    if (op.path.includes('{operation_id}')) {
+      parameters.push({ name: 'operation_id', in: 'path', required: true, description: 'The operation id of a write (a uuid).', schema: uuid });
+    }
+    if (op.idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
+    paths[op.path] = {
+      ...(paths[op.path] ?? {}),
+      [op.method]: {
+        operationId: op.operationId,
+        summary: op.summary,
+        description: `Scope \`${op.scope}\`.${op.idempotent ? ' Exactly once per `Idempotency-Key` (CONTRACT §6).' : ''}`,
+        tags: generated.tags,
+        security: [{ bearer: [] }, { oauth2: [op.scope] }],
+        ...(parameters.length ? { parameters } : {}),
+        ...(generated.requestBody ? { requestBody: { ...(generated.requestBody as object), required: true } } : {}),
+        responses: { ...op.success, ...problemResponses(op.errors, RATE) },
+      },
+    };
+  }
+
+  const document: OpenAPIObject = {
+    ...scanned,
+    paths,
+    components: {
+      ...scanned.components,
+      schemas: { ...scanned.components?.schemas, ...SCHEMAS } as never,
+      headers: HEADERS as never,
+      parameters: {
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          description: '1–255 visible ASCII characters (0x21–0x7E), scoped to (environment, organization, app).',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]{1,255}$' },
+        },
+      } as never,
+    },
+  };
+  closeRequestSchemas(document, ['JournalRequestDto', 'JournalLineRequestDto', 'CreateProductRequestDto']);
+  (document as OpenAPIObject & { webhooks: unknown }).webhooks = {
+    'operation.completed': {
+      post: {
+        operationId: 'operationCompleted',
+        summary: 'A write completed',
+        description:
+          'Sent to every endpoint of the app for that environment, signed per Standard Webhooks, retried with backoff ' +
+          'until a 2xx; every attempt carries the same `webhook-id` and body (CONTRACT §9).',
+        security: [],
+        parameters: [
+          { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' } },
+          { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+          { name: 'webhook-signature', in: 'header', required: true, schema: { type: 'string', examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('OperationCompletedEvent') } } },
+        responses: { '200': { description: 'Any 2xx answered within 10 s acknowledges the event.' } },
+      },
+    },
+  };
+  return document;
+}
