@@ -7,6 +7,15 @@ import type TestAgent from 'supertest/lib/agent';
 import { type Applications, createApplications } from '../../src/bootstrap';
 import type { AppConfig, DatabaseConfig } from '../../src/shared/config/app-config';
 import type { Clock } from '../../src/shared/domain/clock';
+import { takeResponseMismatches, validateResponsesOf } from './response-validation';
+
+// CONTRACT §13: every response a test receives validates against the checked-in document
+const failOnMismatches = () => {
+  const mismatches = takeResponseMismatches();
+  if (mismatches.length > 0) throw new Error(`responses that do not match the OpenAPI documents:\n${mismatches.join('\n')}`);
+};
+afterEach(failOnMismatches);
+afterAll(failOnMismatches);
 
 export const TEST_CONSOLE_KEY = 'test-console-key-0123456789abcdef';
 
@@ -51,6 +60,8 @@ export async function createTestApp(
   const apps = await createApplications(testConfig(overrides), options);
   const partnerServer = apps.partner.getHttpServer();
   const consoleServer = apps.console?.getHttpServer();
+  validateResponsesOf(partnerServer, 'partner');
+  if (consoleServer) validateResponsesOf(consoleServer, 'console');
   return {
     apps,
     partner: () => request(partnerServer),

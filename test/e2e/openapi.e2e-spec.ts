@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { undescribedConsoleRoutes } from '../../src/shared/http/openapi/console-document';
+import { checkResponse } from '../support/response-validation';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+const checkedIn = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi', `${name}.json`), 'utf8'));
+
+describe('the OpenAPI documents (CONTRACT §13)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it.each(['/api/partner/v1/openapi.json', '/api/partner/sandbox/v1/openapi.json'])(
+    '%s is public and equals openapi/partner.json (run `npm run openapi` after changing the API)',
+    async (path) => {
+      const res = await app.partner().get(path);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(checkedIn('partner'));
+      expect(res.body.openapi).toBe('3.1.0');
+      expect(JSON.stringify(res.body)).not.toContain('"nullable"');
+    },
+  );
+
+  it('the console document is served on the console listener without a key and equals openapi/console.json', async () => {
+    const res = await app.console().get('/console/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(checkedIn('console'));
+  });
+
+  it('the console document describes every console route', () => {
+    expect(undescribedConsoleRoutes(app.apps.console!)).toEqual([]);
+  });
+
+  it('the docs page still works', async () => {
+    const res = await app.partner().get('/docs/');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('swagger');
+  });
+
+  it('the partner document names the operations and schemes of §13', () => {
+    const doc = checkedIn('partner');
+    const ids = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(ids.sort()).toEqual(['createProduct', 'getOperation', 'postJournal', 'prepareJournal']);
+    expect(doc.servers.map((s: { url: string }) => s.url)).toEqual(['/api/partner/sandbox/v1', '/api/partner/v1']);
+    expect(doc.components.securitySchemes.bearer).toEqual(expect.not.objectContaining({ bearerFormat: expect.anything() }));
+    expect(doc.components.securitySchemes.oauth2.flows.authorizationCode).toMatchObject({ authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' });
+    expect(doc.webhooks['operation.completed']).toBeDefined();
+    for (const item of Object.values<Record<string, { responses: Record<string, unknown> }>>(doc.paths)) {
+      for (const op of Object.values(item)) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403', '429', '500', '503']));
+    }
+  });
+
+  it('the response check fails on a body the document does not allow and on an undeclared status', () => {
+    const headers = { 'content-type': 'application/json', 'x-request-id': 'r' };
+    const receipt = { operation_id: '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b', kind: 'product.create', status: 'completed', resource: { type: 'product', id: '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b' }, completed_at: '2026-11-23T23:00:00.000Z', environment: 'sandbox' };
+    const path = `/api/partner/sandbox/v1/operations/${receipt.operation_id}`;
+    expect(checkResponse('partner', 'GET', path, 200, headers, Buffer.from(JSON.stringify(receipt)))).toBeNull();
+    expect(checkResponse('partner', 'GET', path, 200, headers, Buffer.from(JSON.stringify({ ...receipt, extra: 1 })))).toMatch(/does not match/);
+    expect(checkResponse('partner', 'GET', path, 418, headers, Buffer.from('{}'))).toMatch(/not declared/);
+    expect(checkResponse('partner', 'GET', '/health/live', 200, {}, Buffer.from('x'))).toBeNull();
+  });
+});
