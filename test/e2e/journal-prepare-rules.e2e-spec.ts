@@ -506,12 +506,12 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       });
     });
 
-    it('lists one entry for each of 500 bad lines', async () => {
+    it('lists the first 100 of 500 bad lines and states the total (CONTRACT §4)', async () => {
       const body = aJournal(accounts(), { lines: 500 });
       for (const l of body.lines) l.note = 'x';
       const res = await prepare(body);
       expectProblem(res, 400, 'invalid_input');
-      expect(errorsOf(res)).toEqual(body.lines.map((_, i) => [`/lines/${i}/note`, 'invalid_input']));
+      expect(errorsOf(res)).toEqual(body.lines.slice(0, 100).map((_, i) => [`/lines/${i}/note`, 'invalid_input']));
       expect(res.body.detail).toBe('500 violations; first: /lines/0/note is not a known field');
     });
   });
@@ -684,11 +684,12 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       expect(new Set(details.filter(([f]: string[]) => f === 'tax_code_id').map(([, d]: string[]) => d)).size).toBe(1);
     });
 
-    it('refuses a foreign account on every one of 500 lines with 500 entries', async () => {
+    it('refuses a foreign account on every one of 500 lines with the first 100 entries', async () => {
       const body = aJournal([other.accounts[0].id], { lines: 500 });
       const res = await prepareRef(body);
       expectProblem(res, 422, 'reference_not_allowed');
-      expect(errorsOf(res)).toEqual(body.lines.map((_, i) => [`/lines/${i}/account_id`, 'reference_not_allowed']));
+      expect(errorsOf(res)).toEqual(body.lines.slice(0, 100).map((_, i) => [`/lines/${i}/account_id`, 'reference_not_allowed']));
+      expect(res.body.detail).toContain('500 violations');
     });
 
     it('lets the other project use its own accounts (the check is per organization, not global)', async () => {

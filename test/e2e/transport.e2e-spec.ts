@@ -133,7 +133,8 @@ describe('transport rules (CONTRACT §3, §4)', () => {
       const doc = await app.partner().get(`${base}/openapi.json`);
       expect(doc.status).toBe(200);
       expect(doc.body.openapi).toBe('3.1.0');
-      expect(Object.keys(doc.body.paths)).toContain('/api/partner/v1/journal/prepare');
+      expect(Object.keys(doc.body.paths)).toContain('/journal/prepare');
+      expect(doc.body.servers.map((s: { url: string }) => s.url)).toContain('/api/partner/v1');
     }
     const docs = await app.partner().get('/docs');
     expect(docs.status).toBe(200);

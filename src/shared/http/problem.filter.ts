@@ -89,7 +89,8 @@ export class ProblemFilter implements ExceptionFilter {
       code,
       detail,
     };
-    if (errors && errors.length > 0) body.errors = errors;
+    // CONTRACT §4: at most 100 entries, the first in body order; `detail` states the total
+    if (errors && errors.length > 0) body.errors = errors.slice(0, 100);
     body.request_id = req.id;
     res.status(status).type('application/problem+json').send(JSON.stringify(body));
   }

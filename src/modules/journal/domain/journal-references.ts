@@ -24,7 +24,9 @@ export abstract class JournalReferenceRepository {
  */
 export class ReferenceNotAllowedError extends DomainError {
   constructor(violations: Violation[]) {
-    super('reference_not_allowed', 'A referenced account or tax code may not be used; see errors', violations);
+    // CONTRACT §4: errors[] lists at most 100 entries; the detail then states the total
+    const total = violations.length > 100 ? ` (${violations.length} violations; the first 100 are listed)` : '';
+    super('reference_not_allowed', `A referenced account or tax code may not be used; see errors${total}`, violations);
   }
 }
 

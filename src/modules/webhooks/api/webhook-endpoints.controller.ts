@@ -7,7 +7,7 @@ import { WebhookEndpointsService } from '../application/webhook-endpoints.servic
 
 export class CreateWebhookEndpointRequestDto {
   @Required()
-  @IsTextField(1, 2000, undefined, { format: 'uri', example: 'https://partner.example/webhooks' })
+  @IsTextField(1, 2000, undefined, { description: 'an absolute http or https URL (judged by the use case)', example: 'https://partner.example/webhooks' })
   url: string;
 
   @Required()
