@@ -1,0 +1,58 @@
+/**
+ * The README's partner flow with the generated client: prepare → post → look up the receipt → create a
+ * product. Type-checked with `strict` and no cast in CI; run it against a local service with
+ *   BASE_URL=http://localhost:3000/api/partner/sandbox/v1 TOKEN=hsk_… DEBIT_ACCOUNT=… CREDIT_ACCOUNT=… \
+ *     node --experimental-strip-types clients/typescript/examples/partner-flow.ts
+ */
+import { randomUUID } from 'node:crypto';
+import { createPartnerClient, type Problem, type Schemas } from '../src/index.ts';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`set ${name}`);
+  return value;
+}
+
+function fail(step: string, problem: Problem | undefined, status: number): never {
+  const errors = problem?.errors?.map((e) => `${e.pointer} ${e.code}`).join(', ') ?? '';
+  throw new Error(`${step}: ${status} ${problem?.code ?? ''} ${problem?.detail ?? ''} ${errors}`);
+}
+
+async function main(): Promise<void> {
+  const client = createPartnerClient(required('BASE_URL'), required('TOKEN'));
+
+  // the README's journal: optional members (currency, amounts, tax code…) may be left out
+  const journal: Schemas['JournalRequestDto'] = {
+    posting_date: '2026-11-20',
+    description: 'Faktura 1001',
+    lines: [
+      { account_id: required('DEBIT_ACCOUNT'), debit_minor: 12500, line_text: 'Kontant' },
+      { account_id: required('CREDIT_ACCOUNT'), credit_minor: 12500, tax_code_id: null },
+    ],
+  };
+
+  const prepared = await client.POST('/journal/prepare', { body: journal });
+  if (!prepared.data) fail('prepare', prepared.error, prepared.response.status);
+  console.log('prepare:', prepared.data.valid, prepared.data.checked.join(', '));
+
+  const posted = await client.POST('/journal', { body: journal, params: { header: { 'Idempotency-Key': randomUUID() } } });
+  if (!posted.data) fail('post', posted.error, posted.response.status);
+  const entry = posted.data;
+  console.log(`voucher ${entry.voucher_number}, ${entry.replayed ? 'replayed' : `posted in ${entry.environment}`}`);
+
+  const receipt = await client.GET('/operations/{operation_id}', { params: { path: { operation_id: entry.operation_id } } });
+  if (!receipt.data) fail('receipt', receipt.error, receipt.response.status);
+  console.log(`receipt: ${receipt.data.kind} ${receipt.data.status} at ${receipt.data.completed_at}`);
+
+  const product = await client.POST('/products', {
+    body: { code: `P-${Date.now()}`, name: 'Konsulenttime', unit: 'time', unit_price_minor: 95000 },
+    params: { header: { 'Idempotency-Key': randomUUID() } },
+  });
+  if (!product.data) fail('product', product.error, product.response.status);
+  console.log(`product ${product.data.id} (operation ${product.data.operation_id})`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
