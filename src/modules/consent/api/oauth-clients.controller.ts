@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { IsArrayField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
 import { PathResourcesGuard } from '../../console/api/path-resources.guard';
@@ -7,9 +7,10 @@ import { OAuthClientService } from '../application/oauth-client.service';
 import { MAX_REDIRECT_URIS } from '../domain/redirect-uri';
 
 export class RegisterOAuthClientRequestDto {
-  @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_REDIRECT_URIS, example: ['https://app.example/callback'] })
   @Required()
-  @IsArrayField(1, MAX_REDIRECT_URIS)
+  @IsArrayField(1, MAX_REDIRECT_URIS, {
+    items: { type: 'string', format: 'uri', description: 'absolute https, or http on localhost/127.0.0.1; no fragment', examples: ['https://app.example/callback'] },
+  })
   redirect_uris: unknown[];
 }
 

@@ -34,8 +34,7 @@ export class EnrolOwnerRequestDto {
   email: string;
 
   /** CONTRACT §10: lets the owner sign in to the consent pages (§11); stored as an argon2id hash. */
-  @ApiProperty({ required: false, minLength: 12, maxLength: 128, writeOnly: true })
   @Optional(null)
-  @IsTextField(12, 128, { nullable: true })
+  @IsTextField(12, 128, { nullable: true }, { writeOnly: true })
   password: string | null;
 }

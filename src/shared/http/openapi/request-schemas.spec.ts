@@ -16,6 +16,7 @@ import {
 import { CreateSandboxProjectRequestDto } from '../../../modules/console/api/sandbox-projects.controller';
 import { CreateWebhookEndpointRequestDto } from '../../../modules/webhooks/api/webhook-endpoints.controller';
 import { EmptyRequestDto } from '../dto/empty.request.dto';
+import { RegisterOAuthClientRequestDto } from '../../../modules/consent/api/oauth-clients.controller';
 import { fieldsOf } from '../validation/fields';
 
 /**
@@ -49,6 +50,7 @@ const DTOS: Array<[string, Function]> = [
   ['CreateGrantRequestDto', CreateGrantRequestDto],
   ['CreateWebhookEndpointRequestDto', CreateWebhookEndpointRequestDto],
   ['EmptyRequestDto', EmptyRequestDto],
+  ['RegisterOAuthClientRequestDto', RegisterOAuthClientRequestDto],
 ];
 
 /** Values at and around a schema's bounds, plus every JSON type. */
