@@ -34,7 +34,7 @@ describe('console reads and resend (CONTRACT §10)', () => {
       name: 'Test ApS',
       accounts: access.organization.accounts.map((a, i) => ({ id: a.id, number: a.number, name: a.name, active: i !== 2 })),
       tax_codes: [{ id: expect.any(String), code: 'U25', rate_basis_points: 2500 }],
-      owners: [{ user_id: access.owner.user_id, email: 'owner@example.dk' }],
+      owners: [{ user_id: access.owner.user_id, email: expect.stringMatching(/^owner.*@example\.dk$/) }],
     });
     expect(JSON.stringify(res.body)).not.toMatch(SECRETISH);
     expect(JSON.stringify(res.body)).not.toContain(access.owner.totp_secret);
