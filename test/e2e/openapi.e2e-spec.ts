@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { undescribedConsoleRoutes } from '../../src/shared/http/openapi/console-document';
-import { checkResponse } from '../support/response-validation';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { aSandboxProject, SANDBOX } from '../support/fixtures';
+import { consolePost } from '../support/production-fixtures';
+import { checkResponse, checkWebhookBody } from '../support/response-validation';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const checkedIn = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi', `${name}.json`), 'utf8'));
@@ -61,5 +65,32 @@ describe('the OpenAPI documents (CONTRACT §13)', () => {
     expect(checkResponse('partner', 'GET', path, 200, headers, Buffer.from(JSON.stringify({ ...receipt, extra: 1 })))).toMatch(/does not match/);
     expect(checkResponse('partner', 'GET', path, 418, headers, Buffer.from('{}'))).toMatch(/not declared/);
     expect(checkResponse('partner', 'GET', '/health/live', 200, {}, Buffer.from('x'))).toBeNull();
+  });
+
+  it('an operation.completed webhook body matches webhooks[operation.completed]', async () => {
+    const bodies: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        bodies.push(body);
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const project = await aSandboxProject(app);
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      expect((await consolePost(app, `/apps/${project.app_id}/webhook-endpoints`, { url, environment: 'sandbox' })).status).toBe(201);
+      const res = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${project.token}`).set('Idempotency-Key', 'doc-hook').send({ code: 'H', name: 'H' });
+      expect(res.status).toBe(201);
+      const end = Date.now() + 8000;
+      while (bodies.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(bodies).toHaveLength(1);
+      expect(checkWebhookBody(bodies[0])).toBeNull();
+      expect(checkWebhookBody(bodies[0].replace('"operation.completed"', '"operation.done"'))).toMatch(/does not match/);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   });
 });

@@ -146,3 +146,16 @@ export function validateResponsesOf(server: Server, listenerName: 'partner' | 'c
     });
   });
 }
+
+/** A webhook body checked against `webhooks['operation.completed']` of the partner document; null when it matches. */
+export function checkWebhookBody(body: string): string | null {
+  documents();
+  const validate = validator('partner.json#/webhooks/operation.completed/post/requestBody/content/application~1json/schema');
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return `the webhook body is not JSON: ${body.slice(0, 200)}`;
+  }
+  return validate(value) ? null : `the webhook body does not match the document: ${ajv.errorsText(validate.errors)}`;
+}

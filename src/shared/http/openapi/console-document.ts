@@ -171,12 +171,12 @@ export function createConsoleDocument(app: INestApplication): OpenAPIObject {
         'Every call carries `Authorization: Bearer <CONSOLE_API_KEY>`. No read returns a secret, token or TOTP secret.',
     )
     .setVersion('v1')
-    .setLicense('Proprietary', 'https://partner.example/terms')
     .addServer(CONSOLE_BASE, 'Console listener')
     .addSecurity('consoleKey', { type: 'http', scheme: 'bearer', description: 'The CONSOLE_API_KEY (opaque).' })
     .addSecurityRequirements('consoleKey')
     .addTag('console', 'Operator calls')
     .build();
+  config.info.license = { name: 'Proprietary' };
   const scanned = SwaggerModule.createDocument(app, config);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {

@@ -178,7 +178,6 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
         'production tokens (`hat_…`) the production server.',
     )
     .setVersion('v1')
-    .setLicense('Proprietary', 'https://partner.example/terms')
     .addServer(`/${SANDBOX_BASE}`, 'Sandbox')
     .addServer(`/${PRODUCTION_BASE}`, 'Production')
     .addSecurity('bearer', {
@@ -197,6 +196,7 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
     .addTag('products', 'Products')
     .addTag('operations', 'Operation receipts')
     .build();
+  config.info.license = { name: 'Proprietary' };
   const scanned = SwaggerModule.createDocument(app, config);
   const prefix = `/${PRODUCTION_BASE}`;
   const paths: OpenAPIObject['paths'] = {};
