@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
 import type { CallerContext } from '../../auth/domain/caller-context';
@@ -33,16 +33,6 @@ export class JournalController {
   @HttpCode(200)
   @PartnerRoute('journal:prepare')
   @ApiOperation({ summary: 'Check a journal before posting it; no side effects (an Idempotency-Key is ignored)' })
-  @ApiOkResponse({
-    schema: {
-      example: {
-        valid: true,
-        posted: false,
-        checked: ['input', 'grant', 'references'],
-        not_checked: ['commit_time_period_locks', 'accounting_transaction'],
-      },
-    },
-  })
   prepare(@Caller() caller: CallerContext, @Body() body: JournalRequestDto): Promise<PrepareResult> {
     return this.journal.prepare(caller, body);
   }
@@ -52,10 +42,6 @@ export class JournalController {
   @PartnerRoute('journal:post', { mandate: true })
   @UseGuards(IdempotencyKeyGuard)
   @ApiOperation({ summary: 'Post a journal (final); needs a posting mandate; exactly once per Idempotency-Key' })
-  @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1–255 visible ASCII characters' })
-  @ApiCreatedResponse({
-    schema: { example: { id: '…', posted: true, voucher_number: 1, operation_id: '…', replayed: false, environment: 'sandbox' } },
-  })
   post(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: JournalRequestDto): Promise<PostedBody> {
     return this.journal.post(caller, key, normalized(body));
   }

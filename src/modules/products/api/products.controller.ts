@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
 import type { CallerContext } from '../../auth/domain/caller-context';
@@ -17,10 +17,6 @@ export class ProductsController {
   @PartnerRoute('products:create')
   @UseGuards(IdempotencyKeyGuard)
   @ApiOperation({ summary: 'Create a product; exactly once per Idempotency-Key' })
-  @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1–255 visible ASCII characters' })
-  @ApiCreatedResponse({
-    schema: { example: { id: '6f1c…', created: true, operation_id: '0b9e…', replayed: false, environment: 'sandbox' } },
-  })
   create(
     @Caller() caller: CallerContext,
     @IdempotencyKey() key: string,
