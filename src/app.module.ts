@@ -16,6 +16,7 @@ import { ProductsController } from './modules/products/api/products.controller';
 import { ProductsModule } from './modules/products/products.module';
 import { WebhookDispatchModule } from './modules/webhooks/webhooks.module';
 import { ConsentPagesModule } from './modules/consent/consent.module';
+import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 
 /** Controllers of the partner API that take a JSON body. */
 export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsController];
@@ -26,7 +27,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule],
+      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule],
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, IdempotencyPurgeScheduler],
     };
   }

@@ -1,17 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import express from 'express';
+import type express from 'express';
 import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import { ConsoleAppModule, PartnerAppModule } from './app.module';
 import { ConsoleModule } from './modules/console/console.module';
 import type { AppConfig } from './shared/config/app-config';
+import { consoleApiKeyOf, secretsKeySpec, secureDataDir } from './shared/config/data-dir';
+import { SecretBox } from './shared/crypto/secret-box';
+import { sealStoredSecrets } from './shared/crypto/seal-stored-secrets';
+import { exactRoutingExpress, LimitedExpressAdapter } from './shared/http/server-limits';
+import { securityHeaders } from './shared/http/security-headers';
 import { CoreModule } from './shared/database/database.module';
 import { createDataSource, destroyDataSource } from './shared/database/data-source';
 import { runMigrations } from './shared/database/run-migrations';
@@ -39,42 +40,34 @@ export interface BootstrapOptions {
   logStream?: DestinationStream;
 }
 
-/** CONSOLE_API_KEY, or one generated into DATA_DIR on first start (CONTRACT §2). */
-function consoleApiKey(config: AppConfig): { key: string; generated: boolean } {
-  if (config.consoleApiKey) return { key: config.consoleApiKey, generated: false };
-  const file = join(config.dataDir, 'console-api-key');
-  if (existsSync(file)) return { key: readFileSync(file, 'utf8').trim(), generated: false };
-  mkdirSync(config.dataDir, { recursive: true });
-  const key = `ck_${randomBytes(24).toString('base64url')}`;
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return { key, generated: true };
-}
-
 /**
  * Builds both listeners over one migrated data source. main.ts listens; tests hand the HTTP servers
  * to supertest.
  */
 export async function createApplications(config: AppConfig, options: BootstrapOptions = {}): Promise<Applications> {
+  // CONTRACT §8: before anything (PGlite included) writes into DATA_DIR
+  secureDataDir(config.dataDir);
+  const secretBox = SecretBox.fromSpec(secretsKeySpec(config.secretsKey, config.dataDir));
   const dataSource = await createDataSource(config.database);
   try {
     await runMigrations(dataSource, config.database);
+    await sealStoredSecrets(dataSource, secretBox);
   } catch (err) {
     await destroyDataSource(dataSource, config.database);
     throw err;
   }
-  const core = CoreModule.forRoot(config, dataSource, options.clock);
+  const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox);
 
   const partner = await NestFactory.create(
     PartnerAppModule.forRoot(core, config.logLevel, options.logStream),
-    new ExpressAdapter(express()),
+    new LimitedExpressAdapter(exactRoutingExpress(), config.maxConnections),
     { bodyParser: false, bufferLogs: true, abortOnError: false },
   );
   partner.useLogger(partner.get(Logger));
+  partner.use(securityHeaders());
   partner.use(requestIdMiddleware({ noStore: true }));
   partner.useGlobalFilters(new ProblemFilter('partner-api'));
   partner.useGlobalPipes(new BodyValidationPipe());
-  (partner.getHttpAdapter().getInstance() as express.Express).disable('x-powered-by');
   const document = createPartnerDocument(partner);
   const http = partner.getHttpAdapter();
   for (const base of [PRODUCTION_BASE, SANDBOX_BASE]) {
@@ -83,19 +76,19 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   SwaggerModule.setup('docs', partner, document, { jsonDocumentUrl: `${PRODUCTION_BASE}/openapi.json`, raw: false });
   await partner.init();
 
-  const key = consoleApiKey(config);
+  const key = consoleApiKeyOf(config.consoleApiKey, config.dataDir);
   let consoleApp: INestApplication | null = null;
   if (config.consolePort !== 0) {
     consoleApp = await NestFactory.create(
       ConsoleAppModule.forRoot(core, ConsoleModule.forRoot(key.key), config.logLevel, options.logStream),
-      new ExpressAdapter(express()),
+      new LimitedExpressAdapter(exactRoutingExpress(), config.maxConnections),
       { bodyParser: false, bufferLogs: true, abortOnError: false },
     );
     consoleApp.useLogger(consoleApp.get(Logger));
+    consoleApp.use(securityHeaders());
     consoleApp.use(requestIdMiddleware({ noStore: true }));
     consoleApp.useGlobalFilters(new ProblemFilter('console-api'));
     consoleApp.useGlobalPipes(new BodyValidationPipe());
-    (consoleApp.getHttpAdapter().getInstance() as express.Express).disable('x-powered-by');
     const consoleDocument = createConsoleDocument(consoleApp);
     consoleApp.getHttpAdapter().get(CONSOLE_DOCUMENT_PATH, (_req: express.Request, res: express.Response) => res.json(consoleDocument));
     await consoleApp.init();

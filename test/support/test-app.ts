@@ -40,6 +40,12 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     idempotencyRetentionHours: 24,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     webhookAllowPrivateNetworks: true,
+    // off unless a test is about it: suites make hundreds of calls with one token
+    rateLimitPerMinute: 0,
+    redisUrl: null,
+    redisKeyPrefix: 'partner-api-test:',
+    maxConnections: 1000,
+    secretsKey: null,
     ...overrides,
   };
 }

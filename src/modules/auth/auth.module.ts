@@ -23,6 +23,9 @@ import { TypeOrmOrganizationRepository } from './infrastructure/typeorm-organiza
 import { TypeOrmOwnerRepository } from './infrastructure/typeorm-owner.repository';
 import { TypeOrmResourceLookupRepository } from './infrastructure/typeorm-resource-lookup.repository';
 import { TypeOrmSandboxRepository } from './infrastructure/typeorm-sandbox.repository';
+import { SecondFactorLockoutRepository } from './domain/second-factor-lockout.repository';
+import { TypeOrmSecondFactorLockoutRepository } from './infrastructure/typeorm-second-factor-lockout.repository';
+import { WriteAccessService } from './application/write-access.service';
 
 /** Tokens, sandbox projects, organizations, apps, grants, mandates and the per-call access check. */
 @Module({
@@ -43,7 +46,9 @@ import { TypeOrmSandboxRepository } from './infrastructure/typeorm-sandbox.repos
     { provide: GrantRepository, useClass: TypeOrmGrantRepository },
     { provide: MandateRepository, useClass: TypeOrmMandateRepository },
     { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
+    { provide: SecondFactorLockoutRepository, useClass: TypeOrmSecondFactorLockoutRepository },
+    WriteAccessService,
   ],
-  exports: [AccessCheckService, SandboxService, OrganizationService, AppService, GrantService, MandateService, ResourceLookupService, SecondFactorService],
+  exports: [WriteAccessService, AccessCheckService, SandboxService, OrganizationService, AppService, GrantService, MandateService, ResourceLookupService, SecondFactorService],
 })
 export class AuthModule {}

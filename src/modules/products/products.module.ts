@@ -1,3 +1,4 @@
+import { AuthModule } from '../auth/auth.module';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ReceiptsModule } from '../receipts/receipts.module';
@@ -7,7 +8,7 @@ import { ProductRepository } from './domain/product.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
 
 @Module({
-  imports: [IdempotencyModule, ReceiptsModule],
+  imports: [IdempotencyModule, ReceiptsModule, AuthModule],
   controllers: [ProductsController],
   providers: [ProductsService, { provide: ProductRepository, useClass: TypeOrmProductRepository }],
 })

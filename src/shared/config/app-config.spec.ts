@@ -14,6 +14,38 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.webhookAllowPrivateNetworks).toBe(false);
     expect(c.database.kind).toBe('pglite');
     expect(c.dataDir.endsWith('.data')).toBe(true);
+    expect(c.rateLimitPerMinute).toBe(600);
+    expect(c.redisUrl).toBeNull();
+    expect(c.redisKeyPrefix).toBe('partner-api:');
+    expect(c.maxConnections).toBe(1000);
+    expect(c.secretsKey).toBeNull();
+  });
+
+  it('reads the abuse-resistance variables (CONTRACT §2, §8, §12)', () => {
+    const key = `v2:${Buffer.alloc(32, 7).toString('base64')},v1:${Buffer.alloc(32, 1).toString('base64url')}`;
+    const c = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '0',
+      REDIS_URL: 'redis://127.0.0.1:6379/2',
+      REDIS_KEY_PREFIX: 'run-42:',
+      MAX_CONNECTIONS: '50',
+      SECRETS_KEY: key,
+    });
+    expect(c.rateLimitPerMinute).toBe(0);
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379/2');
+    expect(c.redisKeyPrefix).toBe('run-42:');
+    expect(c.maxConnections).toBe(50);
+    expect(c.secretsKey).toBe(key);
+  });
+
+  it('never echoes a bad SECRETS_KEY in its message', () => {
+    let message = '';
+    try {
+      loadConfig({ SECRETS_KEY: 'v1:not-a-real-key-but-secret-material' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain('SECRETS_KEY');
+    expect(message).not.toContain('not-a-real-key-but-secret-material');
   });
 
   it('chooses the store from DATABASE_URL', () => {
@@ -38,6 +70,13 @@ describe('loadConfig (CONTRACT §2)', () => {
     ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'maybe'],
     ['PUBLIC_ORIGIN', 'ftp://x'],
     ['CONSOLE_API_KEY', 'short'],
+    ['RATE_LIMIT_PER_MINUTE', '-1'],
+    ['RATE_LIMIT_PER_MINUTE', '1.5'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['MAX_CONNECTIONS', '0'],
+    ['MAX_CONNECTIONS', 'many'],
+    ['SECRETS_KEY', 'too-short'],
+    ['SECRETS_KEY', `v1:${Buffer.alloc(16).toString('base64')}`],
   ])('refuses %s=%s with a one-line message naming it', (name, value) => {
     let error: unknown;
     try {

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { secretsKeyProblem } from '../crypto/secret-box';
 
 export type DatabaseConfig =
   | { kind: 'postgres'; url: string }
@@ -17,6 +18,16 @@ export interface AppConfig {
   idempotencyRetentionHours: number;
   logLevel: string;
   webhookAllowPrivateNetworks: boolean;
+  /** partner calls per token per minute (CONTRACT §12); 0: no limit */
+  rateLimitPerMinute: number;
+  /** redis://…: rate-limit counters shared by every instance; null: each instance counts alone */
+  redisUrl: string | null;
+  /** prefix of every Redis key of this service (several deployments or test runs on one Redis) */
+  redisKeyPrefix: string;
+  /** client connections one listener holds at most (CONTRACT §3) */
+  maxConnections: number;
+  /** SECRETS_KEY (one or more versioned keys, see secret-box.ts); null: generated into DATA_DIR */
+  secretsKey: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -38,6 +49,15 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < min) {
+    throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  }
+  return Number(raw);
 }
 
 /**
@@ -101,6 +121,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
 
+  const rateLimitPerMinute = integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0);
+  const maxConnections = integer(env, 'MAX_CONNECTIONS', 1000, 1);
+  const redisUrl = env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : null;
+  if (redisUrl !== null) {
+    let ok = false;
+    try {
+      ok = ['redis:', 'rediss:'].includes(new URL(redisUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  const redisKeyPrefix = env.REDIS_KEY_PREFIX && env.REDIS_KEY_PREFIX !== '' ? env.REDIS_KEY_PREFIX : 'partner-api:';
+  if (!/^[\x21-\x7e]{1,100}$/.test(redisKeyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX must be 1–100 visible ASCII characters');
+  const secretsKey = env.SECRETS_KEY && env.SECRETS_KEY !== '' ? env.SECRETS_KEY : null;
+  if (secretsKey !== null) {
+    const problem = secretsKeyProblem(secretsKey);
+    // the message names the rule, never the value
+    if (problem) throw new ConfigError(`SECRETS_KEY ${problem}`);
+  }
+
   return {
     port: portValue,
     host,
@@ -113,6 +154,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     idempotencyRetentionHours,
     logLevel,
     webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    rateLimitPerMinute,
+    redisUrl,
+    redisKeyPrefix,
+    maxConnections,
+    secretsKey,
   };
 }
 

@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { generateSecretsKeyEntry, SecretBox } from '../crypto/secret-box';
 import { Clock, SystemClock } from '../domain/clock';
 import { Transactions } from './transactions';
 
@@ -12,7 +13,7 @@ import { Transactions } from './transactions';
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig, dataSource: DataSource, clock: Clock = new SystemClock()): DynamicModule {
+  static forRoot(config: AppConfig, dataSource: DataSource, clock: Clock = new SystemClock(), secretBox?: SecretBox): DynamicModule {
     return {
       module: CoreModule,
       providers: [
@@ -20,8 +21,10 @@ export class CoreModule {
         { provide: DataSource, useValue: dataSource },
         { provide: Clock, useValue: clock },
         Transactions,
+        // the key of stored secrets (CONTRACT §8); a caller without one gets a fresh throwaway key
+        { provide: SecretBox, useValue: secretBox ?? SecretBox.fromSpec(generateSecretsKeyEntry(1)) },
       ],
-      exports: [APP_CONFIG, DataSource, Clock, Transactions],
+      exports: [APP_CONFIG, DataSource, Clock, Transactions, SecretBox],
     };
   }
 }

@@ -1,6 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
+type RollbackHook = (manager: EntityManager) => Promise<void>;
+const afterRollbackHooks = new WeakMap<EntityManager, RollbackHook[]>();
+
+/**
+ * Registers work that must be committed even though the transaction of `manager` rolls back (e.g. a
+ * wrong one-time code counted towards a lockout, CONTRACT §8). It runs right after the rollback, on
+ * the same connection and in its own transaction, before the error reaches the caller — on the
+ * embedded store nothing else can run in between. False when `manager` is not a transaction of
+ * Transactions.run.
+ */
+export function afterRollback(manager: EntityManager, hook: RollbackHook): boolean {
+  const hooks = afterRollbackHooks.get(manager);
+  if (!hooks) return false;
+  hooks.push(hook);
+  return true;
+}
+
 /**
  * One use case, one database transaction (STYLE.md): every query of the work goes through the
  * EntityManager it is handed — on the embedded store a query outside it would wait for itself.
@@ -9,8 +26,34 @@ import { DataSource, type EntityManager } from 'typeorm';
 export class Transactions {
   constructor(private readonly dataSource: DataSource) {}
 
-  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     // READ COMMITTED, the default of both stores (naming it would cost one more round trip)
-    return this.dataSource.transaction(work);
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    const hooks: RollbackHook[] = [];
+    afterRollbackHooks.set(runner.manager, hooks);
+    try {
+      await runner.startTransaction();
+      try {
+        const result = await work(runner.manager);
+        await runner.commitTransaction();
+        return result;
+      } catch (err) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        for (const hook of hooks.splice(0)) {
+          await runner.startTransaction();
+          try {
+            await hook(runner.manager);
+            await runner.commitTransaction();
+          } catch {
+            if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+          }
+        }
+        throw err;
+      }
+    } finally {
+      afterRollbackHooks.delete(runner.manager);
+      await runner.release();
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { DomainError } from '../domain/domain-error';
 import { ERROR_CATALOGUE } from './error-catalogue';
 import type { RequestWithContext } from './request-context';
+import { MAX_ERRORS } from './validation/body-validation.pipe';
 
 const HTTP_STATUS_CODES: Record<number, string> = {
   400: 'invalid_input',
@@ -80,7 +81,8 @@ export class ProblemFilter implements ExceptionFilter {
     } else if (code === 'insufficient_scope') {
       res.setHeader('WWW-Authenticate', `Bearer realm="${this.realm}", error="insufficient_scope", scope="${scope ?? ''}"`);
     } else if (status === 503 || status === 429) {
-      res.setHeader('Retry-After', '5');
+      const seconds = (exception as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      res.setHeader('Retry-After', String(typeof seconds === 'number' && seconds >= 1 ? Math.ceil(seconds) : 5));
     }
     const body: Record<string, unknown> = {
       type: `urn:partner-api:error:${code}`,
@@ -89,8 +91,12 @@ export class ProblemFilter implements ExceptionFilter {
       code,
       detail,
     };
-    // CONTRACT §4: at most 100 entries, the first in body order; `detail` states the total
-    if (errors && errors.length > 0) body.errors = errors.slice(0, 100);
+    if (errors && errors.length > MAX_ERRORS) {
+      // CONTRACT §4: at most 100 entries, the first in body order; detail states the total
+      body.detail = `${detail} (${errors.length} violations; the first ${MAX_ERRORS} are listed)`;
+      errors = errors.slice(0, MAX_ERRORS);
+    }
+    if (errors && errors.length > 0) body.errors = errors;
     body.request_id = req.id;
     res.status(status).type('application/problem+json').send(JSON.stringify(body));
   }

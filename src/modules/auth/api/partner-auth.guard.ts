@@ -1,5 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { RateLimitedError } from '../../../shared/domain/rate-limited.error';
+import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { environmentOfPath, PARTNER_BASES } from '../../../shared/http/partner-paths';
 import type { RequestWithContext } from '../../../shared/http/request-context';
 import { type AccessRequirement, AccessCheckService } from '../application/access-check.service';
@@ -14,17 +17,28 @@ export class PartnerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly access: AccessCheckService,
+    private readonly rateLimit: RateLimitService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<RequestWithContext & RequestWithCaller>();
     const requirement = this.reflector.get<AccessRequirement | undefined>(PARTNER_ROUTE, context.getHandler());
+    // routing is exact and case-sensitive (server-limits.ts), so this prefix test agrees with the
+    // router; a route that declares a scope is checked wherever it is mounted (fail closed)
     const isPartnerPath = PARTNER_BASES.some((base) => req.path.startsWith(`/${base}/`));
-    if (!isPartnerPath) return true;
+    if (!isPartnerPath && !requirement) return true;
     if (!requirement) throw new Error(`partner route ${req.method} ${req.path} declares no scope`);
     const authorization = req.headers.authorization;
     req.tokenSent = authorization !== undefined && /^Bearer +\S/i.test(authorization);
-    req.caller = await this.access.authenticate(authorization, environmentOfPath(req.path), requirement);
+    const res = context.switchToHttp().getResponse<Response>();
+    req.caller = await this.access.authenticate(authorization, environmentOfPath(req.path), requirement, async (tokenHash) => {
+      // CONTRACT §12: after the token is known, before grant and scope
+      const outcome = await this.rateLimit.take(tokenHash);
+      if (!outcome) return;
+      res.setHeader('RateLimit-Policy', outcome.headers['RateLimit-Policy']);
+      res.setHeader('RateLimit', outcome.headers.RateLimit);
+      if (!outcome.allowed) throw new RateLimitedError(outcome.retryAfterSeconds);
+    });
     return true;
   }
 }

@@ -39,6 +39,11 @@ export class AccessCheckService {
     authorization: string | undefined,
     pathEnvironment: Environment,
     required: AccessRequirement,
+    /**
+     * Runs once the token is known (after step 2, before the grant and scope checks of step 3): the
+     * rate limit of CONTRACT §12 goes here. It receives the token's hash.
+     */
+    onTokenKnown?: (tokenHash: string) => Promise<void>,
   ): Promise<CallerContext> {
     const match = authorization === undefined ? null : BEARER.exec(authorization);
     if (!match) throw new MissingTokenError();
@@ -49,11 +54,15 @@ export class AccessCheckService {
     }
     if (!parseAccessToken(raw).ok) throw new InvalidTokenError();
 
-    const token = await this.access.findToken(hashAccessToken(raw));
+    const tokenHash = hashAccessToken(raw);
+    const token = await this.access.findToken(tokenHash);
     if (!token || token.environment !== pathEnvironment) throw new InvalidTokenError();
+    if (token.environment === 'sandbox' && (!token.generationId || token.generationId !== token.currentGenerationId)) {
+      throw new InvalidTokenError();
+    }
+    if (onTokenKnown) await onTokenKnown(tokenHash);
 
     if (token.environment === 'sandbox') {
-      if (!token.generationId || token.generationId !== token.currentGenerationId) throw new InvalidTokenError();
       return Object.freeze({
         environment: 'sandbox',
         organizationId: token.organizationId,

@@ -1,15 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import { OwnerRepository, type OwnerSecondFactor } from '../domain/owner.repository';
 
 @Injectable()
 export class TypeOrmOwnerRepository extends OwnerRepository {
+  /** TOTP secrets are stored sealed (CONTRACT §8). */
+  constructor(private readonly box: SecretBox) {
+    super();
+  }
+
   async enrol(
     m: EntityManager,
     organizationId: string,
     o: { userId: string; email: string; totpSecret: string; passwordHash: string | null },
   ): Promise<void> {
-    await m.query(`INSERT INTO users (id, email, totp_secret, password_hash) VALUES ($1, $2, $3, $4)`, [o.userId, o.email, o.totpSecret, o.passwordHash]);
+    await m.query(`INSERT INTO users (id, email, totp_secret, password_hash) VALUES ($1, $2, $3, $4)`, [o.userId, o.email, this.box.seal(o.totpSecret, SECRET_CONTEXT.totp), o.passwordHash]);
     await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2)`, [organizationId, o.userId]);
   }
 
@@ -34,7 +40,7 @@ export class TypeOrmOwnerRepository extends OwnerRepository {
     );
     const r = rows[0];
     if (!r) return null;
-    return { totpSecret: r.totp_secret, lastAcceptedStep: r.totp_last_step === null ? null : Number(r.totp_last_step) };
+    return { totpSecret: this.box.openAny(r.totp_secret, SECRET_CONTEXT.totp), lastAcceptedStep: r.totp_last_step === null ? null : Number(r.totp_last_step) };
   }
 
   async consumeStep(m: EntityManager, userId: string, step: number): Promise<boolean> {

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
 import { calendarMonthOf, calendarYearOf } from '../../../shared/domain/calendar-date';
 import { Clock } from '../../../shared/domain/clock';
+import { WriteAccessService } from '../../auth/application/write-access.service';
 import type { CallerContext } from '../../auth/domain/caller-context';
 import { IdempotencyService } from '../../idempotency/application/idempotency.service';
 import { ReceiptsService } from '../../receipts/application/receipts.service';
@@ -33,6 +34,7 @@ export class JournalService {
     private readonly receipts: ReceiptsService,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    private readonly writeAccess: WriteAccessService,
   ) {}
 
   /**
@@ -61,6 +63,7 @@ export class JournalService {
     const id = randomUUID();
     const operationId = randomUUID();
     const { body } = await this.idempotency.execute(caller, key, 'journal.post', input, async (m) => {
+      await this.writeAccess.assertStillAllowed(m, caller, { mandate: true });
       assertBalanced(input.lines);
       await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, m);
       const period = calendarMonthOf(input.posting_date);

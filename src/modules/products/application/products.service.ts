@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
+import { WriteAccessService } from '../../auth/application/write-access.service';
 import type { CallerContext } from '../../auth/domain/caller-context';
 import { IdempotencyService } from '../../idempotency/application/idempotency.service';
 import { ReceiptsService } from '../../receipts/application/receipts.service';
@@ -19,6 +20,7 @@ export class ProductsService {
     private readonly idempotency: IdempotencyService,
     private readonly receipts: ReceiptsService,
     private readonly clock: Clock,
+    private readonly writeAccess: WriteAccessService,
   ) {}
 
   /**
@@ -35,6 +37,7 @@ export class ProductsService {
       'product.create',
       input,
       async (m) => {
+        await this.writeAccess.assertStillAllowed(m, caller, { mandate: false });
         const createdAt = this.clock.now();
         await this.products.insert(m, {
           ...input,

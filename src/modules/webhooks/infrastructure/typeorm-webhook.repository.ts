@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
 
 @Injectable()
 export class TypeOrmWebhookRepository extends WebhookRepository {
-  constructor(private readonly dataSource: DataSource) {
+  /** Signing secrets are stored sealed (CONTRACT §8). */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+  ) {
     super();
   }
 
@@ -14,7 +19,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
 
   async insertEndpoint(m: EntityManager, e: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void> {
     await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, secret) VALUES ($1, $2, $3, $4, $5)`, [
-      e.id, e.appId, e.environment, e.url, e.secret,
+      e.id, e.appId, e.environment, e.url, this.box.seal(e.secret, SECRET_CONTEXT.webhook),
     ]);
   }
 
@@ -55,7 +60,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
         [limit, leaseMs],
       );
     return rows.map((r) => ({
-      organizationId: r.organization_id, id: r.id, eventId: r.event_id, attempt: r.attempts, body: r.body, url: r.url, secret: r.secret,
+      organizationId: r.organization_id, id: r.id, eventId: r.event_id, attempt: r.attempts, body: r.body, url: r.url, secret: this.box.openAny(r.secret, SECRET_CONTEXT.webhook),
     }));
   }
 

@@ -124,3 +124,22 @@ describe('DTO inheritance', () => {
     expect(validateObject({ name: 'ok', unit: 'kg' }, ItemDto).violations.map((v) => v.pointer)).toEqual(['/unit']);
   });
 });
+
+describe('toInputError caps errors[] (CONTRACT §4)', () => {
+  const many = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ pointer: `/lines/${i}/account_id`, code: 'invalid_input' as const, detail: 'is required' }));
+
+  it('lists at most 100 entries, the first ones, and states the total in detail', () => {
+    const err = toInputError(many(250));
+    expect(err.violations).toHaveLength(100);
+    expect(err.violations![0].pointer).toBe('/lines/0/account_id');
+    expect(err.violations![99].pointer).toBe('/lines/99/account_id');
+    expect(err.detail).toBe('250 violations; the first 100 are listed; first: /lines/0/account_id is required');
+  });
+
+  it('lists all of exactly 100', () => {
+    const err = toInputError(many(100));
+    expect(err.violations).toHaveLength(100);
+    expect(err.detail).toBe('100 violations; first: /lines/0/account_id is required');
+  });
+});

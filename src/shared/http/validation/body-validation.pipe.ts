@@ -86,7 +86,9 @@ export function validateObject<T extends object>(
   for (const [name, meta] of fields) {
     let value = hasOwn.call(raw, name) ? raw[name] : undefined;
     if ((value === null || value === undefined) && meta.optional) value = meta.default!();
-    if (meta.nested && Array.isArray(value)) {
+    // CONTRACT §4: an array over its maxItems is one violation at its own pointer; its items are not
+    // examined (a 256 KiB body of `{},` would otherwise yield ~87,000 item violations)
+    if (meta.nested && Array.isArray(value) && (meta.maxItems === undefined || value.length <= meta.maxItems)) {
       const itemType = meta.nested();
       const base = pointerTo(pointer, name);
       const found: Violation[] = [];
@@ -117,12 +119,20 @@ export function validateObject<T extends object>(
   return { value: instance, violations };
 }
 
-/** The CONTRACT §4 rule: `invalid_amount` only when every violation is an amount violation. */
+/** CONTRACT §4: `errors` holds at most this many entries, the first ones in body order. */
+export const MAX_ERRORS = 100;
+
+/**
+ * The CONTRACT §4 rules: `invalid_amount` only when every violation is an amount violation; at most
+ * MAX_ERRORS entries in `errors`, with `detail` stating the total.
+ */
 export function toInputError(violations: Violation[]): DomainError {
   const code = violations.every((v) => v.code === 'invalid_amount') ? 'invalid_amount' : 'invalid_input';
   const first = violations[0];
-  const detail = `${violations.length} violation${violations.length === 1 ? '' : 's'}; first: ${first.pointer || '/'} ${first.detail}`;
-  return new DomainError(code, detail, violations);
+  const total = violations.length;
+  const shown = total > MAX_ERRORS ? `; the first ${MAX_ERRORS} are listed` : '';
+  const detail = `${total} violation${total === 1 ? '' : 's'}${shown}; first: ${first.pointer || '/'} ${first.detail}`;
+  return new DomainError(code, detail, total > MAX_ERRORS ? violations.slice(0, MAX_ERRORS) : violations);
 }
 
 /**

@@ -4,7 +4,7 @@ import { registerDecorator, type ValidationArguments } from 'class-validator';
 import { isCalendarDate } from '../../domain/calendar-date';
 import { codePointLength } from '../../domain/code-points';
 import { isMinorAmount, MAX_MINOR } from '../../domain/money';
-import { recordRule } from './fields';
+import { recordMaxItems, recordRule } from './fields';
 
 /**
  * One class-validator constraint per field, each carrying the whole rule of that field and one
@@ -110,13 +110,17 @@ export function IsOneOfField(values: readonly string[], options?: Options): Prop
 
 /** `items`: the schema of one item (the use case or a nested DTO judges the items themselves). */
 export function IsArrayField(min: number, max: number, options?: Options & { items?: Record<string, unknown> }): PropertyDecorator {
-  return constraint(
+  const rule = constraint(
     'array',
     (v) => Array.isArray(v) && v.length >= min && v.length <= max,
     min === 0 ? `must be an array of at most ${max} items` : `must be an array of ${min} to ${max} items`,
     options,
     { type: 'array', ...(options?.items ? { items: options.items } : {}), minItems: min, maxItems: max } as FieldSchema,
   );
+  return (target, property) => {
+    rule(target, property);
+    recordMaxItems(target, property, max);
+  };
 }
 
 export function IsIntegerField(min: number, max: number, options?: Options): PropertyDecorator {

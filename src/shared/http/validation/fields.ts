@@ -13,6 +13,8 @@ export interface FieldMeta {
   default?: () => unknown;
   amount: boolean;
   nested?: () => new () => object;
+  /** an array field's maxItems: a longer array is one violation at its pointer, its items unexamined */
+  maxItems?: number;
   /** the field's one class-validator constraint, as a plain predicate and message */
   rule?: { validate: (value: unknown) => boolean; message: string };
 }
@@ -43,6 +45,11 @@ export function fieldsOf(ctor: Function): Map<string, FieldMeta> | undefined {
 /** Called by the constraint decorators (constraints.ts): the predicate they register with class-validator. */
 export function recordRule(target: object, property: string | symbol, rule: NonNullable<FieldMeta['rule']>): void {
   update(target, property, { rule });
+}
+
+/** Records an array field's maxItems (CONTRACT §4: a longer array's items are not examined). */
+export function recordMaxItems(target: object, property: string | symbol, maxItems: number): void {
+  update(target, property, { maxItems });
 }
 
 /** A field the client must send; `null` is a violation. */

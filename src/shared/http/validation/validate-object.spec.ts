@@ -138,9 +138,14 @@ describe('validateObject', () => {
     ]);
   });
 
-  it('reports the array bound before the items of the same array', () => {
+  it('reports an array over its maxItems once, at its own pointer, without examining its items (CONTRACT §4)', () => {
     const { violations } = validateObject(root({ items: [item(), item(), item(), item(), item({ id: 1 })] }), RootDto);
-    expect(pairs(violations)).toEqual([['/items', 'invalid_input'], ['/items/4/id', 'invalid_input']]);
+    expect(pairs(violations)).toEqual([['/items', 'invalid_input']]);
+  });
+
+  it('still examines the items of an array within its bounds, after the array itself', () => {
+    const { violations } = validateObject(root({ items: [item(), item({ id: 1 })] }), RootDto);
+    expect(pairs(violations)).toEqual([['/items/1/id', 'invalid_input']]);
   });
 
   it('keeps the cross-field rule silent while one of its amounts is invalid', () => {

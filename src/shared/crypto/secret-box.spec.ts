@@ -1,0 +1,54 @@
+import { generateSecretsKeyEntry, SecretBox, secretsKeyProblem } from './secret-box';
+
+const K1 = `v1:${Buffer.alloc(32, 1).toString('base64url')}`;
+const K2 = `v2:${Buffer.alloc(32, 2).toString('base64')}`;
+
+describe('SecretBox (CONTRACT §8 secrets at rest)', () => {
+  it('seals to a versioned value that holds nothing of the plaintext and opens it again', () => {
+    const box = SecretBox.fromSpec(K1);
+    const sealed = box.seal('JBSWY3DPEHPK3PXP', 'users.totp_secret');
+    expect(sealed).toMatch(/^enc:v1:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]+:[A-Za-z0-9_-]{22}$/);
+    expect(sealed).not.toContain('JBSWY3DPEHPK3PXP');
+    expect(box.open(sealed, 'users.totp_secret')).toBe('JBSWY3DPEHPK3PXP');
+    expect(box.seal('JBSWY3DPEHPK3PXP', 'users.totp_secret')).not.toBe(sealed); // fresh IV each time
+  });
+
+  it('refuses a tampered value, another context and a wrong key', () => {
+    const box = SecretBox.fromSpec(K1);
+    const sealed = box.seal('whsec_abc', 'webhook_endpoints.secret');
+    const parts = sealed.split(':');
+    const ct = Buffer.from(parts[3], 'base64url');
+    ct[0] ^= 1;
+    parts[3] = ct.toString('base64url');
+    expect(() => box.open(parts.join(':'), 'webhook_endpoints.secret')).toThrow();
+    expect(() => box.open(sealed, 'users.totp_secret')).toThrow();
+    const other = SecretBox.fromSpec(`v1:${Buffer.alloc(32, 9).toString('base64url')}`);
+    expect(() => other.open(sealed, 'webhook_endpoints.secret')).toThrow();
+  });
+
+  it('rotates: the first key seals, older listed versions still open, and old values need resealing', () => {
+    const old = SecretBox.fromSpec(K1).seal('secret-1', 'c');
+    const rotated = SecretBox.fromSpec(`${K2},${K1}`);
+    expect(rotated.open(old, 'c')).toBe('secret-1');
+    expect(rotated.needsReseal(old)).toBe(true);
+    const fresh = rotated.seal('secret-1', 'c');
+    expect(fresh.startsWith('enc:v2:')).toBe(true);
+    expect(rotated.needsReseal(fresh)).toBe(false);
+    expect(() => SecretBox.fromSpec(K2).open(old, 'c')).toThrow(/v1/);
+  });
+
+  it('treats a not yet migrated plaintext as needing a seal', () => {
+    const box = SecretBox.fromSpec(K1);
+    expect(box.needsReseal('JBSWY3DPEHPK3PXP')).toBe(true);
+    expect(box.openAny('JBSWY3DPEHPK3PXP', 'c')).toBe('JBSWY3DPEHPK3PXP');
+  });
+
+  it('validates SECRETS_KEY specs', () => {
+    expect(secretsKeyProblem(K1)).toBeNull();
+    expect(secretsKeyProblem(`${K2},${K1}`)).toBeNull();
+    expect(secretsKeyProblem(Buffer.alloc(32, 3).toString('base64'))).toBeNull(); // no version: v1
+    expect(secretsKeyProblem(generateSecretsKeyEntry(3))).toBeNull();
+    expect(secretsKeyProblem(`${K1},${K1}`)).toMatch(/twice/);
+    expect(secretsKeyProblem('v1:short')).not.toBeNull();
+  });
+});

@@ -1,0 +1,109 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * Secrets at rest (CONTRACT §8): AES-256-GCM (authenticated encryption) under a versioned key, so
+ * that the key can be rotated while rows sealed under an older version still open.
+ *
+ * SECRETS_KEY holds one or more comma-separated keys, `v<N>:<32 bytes in base64 or base64url>` (an
+ * entry without `v<N>:` is version 1). The FIRST key seals; every listed key opens values of its
+ * version. A sealed value reads `enc:v<N>:<iv>:<ciphertext>:<tag>` (base64url parts). The column it
+ * belongs to is bound in as additional authenticated data, so a value copied into another column
+ * (or another secret's place) fails to open instead of being used.
+ */
+export interface SecretKey {
+  version: number;
+  key: Buffer;
+}
+
+const ENTRY = /^(?:v([1-9]\d{0,5}):)?([A-Za-z0-9+/_-]{42,44}={0,2})$/;
+const SEALED = /^enc:v([1-9]\d{0,5}):([A-Za-z0-9_-]{16}):([A-Za-z0-9_-]*):([A-Za-z0-9_-]{22})$/;
+
+function parseEntries(spec: string): SecretKey[] | string {
+  const entries = spec.split(',').map((e) => e.trim());
+  const keys: SecretKey[] = [];
+  for (const entry of entries) {
+    const m = ENTRY.exec(entry);
+    if (!m) return 'must be comma-separated keys of the form v<N>:<base64 of 32 bytes>';
+    const key = Buffer.from(m[2].replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (key.length !== 32) return 'keys must be 32 bytes (base64 or base64url)';
+    const version = m[1] ? Number(m[1]) : 1;
+    if (keys.some((k) => k.version === version)) return `lists key version v${version} twice`;
+    keys.push({ version, key });
+  }
+  return keys;
+}
+
+/** Why a SECRETS_KEY value is unusable (never echoing it), or null when it is fine. */
+export function secretsKeyProblem(spec: string): string | null {
+  const parsed = parseEntries(spec);
+  return typeof parsed === 'string' ? parsed : null;
+}
+
+/** A fresh key entry for a new DATA_DIR or a rotation: `v<version>:<base64url of 32 random bytes>`. */
+export function generateSecretsKeyEntry(version = 1): string {
+  return `v${version}:${randomBytes(32).toString('base64url')}`;
+}
+
+export class SecretBox {
+  private readonly byVersion: Map<number, Buffer>;
+  readonly current: SecretKey;
+
+  constructor(keys: SecretKey[]) {
+    if (keys.length === 0) throw new Error('SecretBox needs at least one key');
+    this.current = keys[0];
+    this.byVersion = new Map(keys.map((k) => [k.version, k.key]));
+  }
+
+  static fromSpec(spec: string): SecretBox {
+    const parsed = parseEntries(spec);
+    if (typeof parsed === 'string') throw new Error(`SECRETS_KEY ${parsed}`);
+    return new SecretBox(parsed);
+  }
+
+  static isSealed(value: string): boolean {
+    return value.startsWith('enc:v');
+  }
+
+  /** The key version a sealed value was written under, or null for a plaintext value. */
+  static versionOf(value: string): number | null {
+    const m = SEALED.exec(value);
+    return m ? Number(m[1]) : null;
+  }
+
+  seal(plaintext: string, context: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
+    cipher.setAAD(Buffer.from(`${context}:v${this.current.version}`, 'utf8'));
+    const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `enc:v${this.current.version}:${iv.toString('base64url')}:${ct.toString('base64url')}:${cipher.getAuthTag().toString('base64url')}`;
+  }
+
+  /** The plaintext of a sealed value; throws on a wrong key, a tampered value or another context. */
+  open(sealed: string, context: string): string {
+    const m = SEALED.exec(sealed);
+    if (!m) throw new Error(`not a sealed value (${context})`);
+    const version = Number(m[1]);
+    const key = this.byVersion.get(version);
+    if (!key) throw new Error(`no key of version v${version} in SECRETS_KEY (${context})`);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(m[2], 'base64url'));
+    decipher.setAAD(Buffer.from(`${context}:v${version}`, 'utf8'));
+    decipher.setAuthTag(Buffer.from(m[4], 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(m[3], 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /** Plaintext (a row written before encryption) is sealed; a value of an older key is resealed. */
+  needsReseal(value: string): boolean {
+    return SecretBox.versionOf(value) !== this.current.version;
+  }
+
+  /** Opens a value whatever its state: sealed under any listed key, or a not yet migrated plaintext. */
+  openAny(value: string, context: string): string {
+    return SecretBox.isSealed(value) ? this.open(value, context) : value;
+  }
+}
+
+/** Column contexts (bound into each sealed value). */
+export const SECRET_CONTEXT = {
+  totp: 'users.totp_secret',
+  webhook: 'webhook_endpoints.secret',
+} as const;

@@ -1,0 +1,53 @@
+import { createServer } from 'node:http';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import express from 'express';
+
+/** CONTRACT §3: a client must have sent its complete request headers within this time… */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** …and its complete request (headers and body) within this one; otherwise 408 and disconnect. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** How often Node looks for connections past those timeouts (its default, 30 s, would double them). */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+
+/**
+ * An Express application with exact routing (CONTRACT §3): paths are case-sensitive and a trailing
+ * slash is a different path, so `/API/PARTNER/SANDBOX/V1/journal/prepare` is 404 like any unknown
+ * path. Set before the first route exists (Express builds its router with these settings).
+ */
+export function exactRoutingExpress(): express.Express {
+  const app = express();
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  app.disable('x-powered-by');
+  return app;
+}
+
+/**
+ * Nest's Express adapter, with the HTTP server built with CONTRACT §3's limits: slow senders are cut
+ * off (Node answers 408 when it still can and closes the connection), and at most `maxConnections`
+ * client connections are held (further ones are closed at once by Node).
+ */
+export class LimitedExpressAdapter extends ExpressAdapter {
+  constructor(
+    instance: express.Express,
+    private readonly maxConnections: number,
+  ) {
+    super(instance);
+  }
+
+  override initHttpServer(options: Parameters<ExpressAdapter['initHttpServer']>[0]): void {
+    // Nest's own set-up (e.g. return503OnClosing) runs; its server is replaced before anything listens
+    super.initHttpServer({ ...options, forceCloseConnections: false });
+    const server = createServer(
+      {
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        requestTimeout: REQUEST_TIMEOUT_MS,
+        connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+      },
+      this.getInstance(),
+    );
+    server.maxConnections = this.maxConnections;
+    this.setHttpServer(server);
+    if (options?.forceCloseConnections) (this as unknown as { trackOpenConnections(): void }).trackOpenConnections();
+  }
+}
