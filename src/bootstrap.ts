@@ -49,9 +49,10 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   secureDataDir(config.dataDir);
   const secretBox = SecretBox.fromSpec(secretsKeySpec(config.secretsKey, config.dataDir));
   const dataSource = await createDataSource(config.database);
+  let secrets = { sealed: 0, unreadable: 0 };
   try {
     await runMigrations(dataSource, config.database);
-    await sealStoredSecrets(dataSource, secretBox);
+    secrets = await sealStoredSecrets(dataSource, secretBox);
   } catch (err) {
     await destroyDataSource(dataSource, config.database);
     throw err;
@@ -64,6 +65,10 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     { bodyParser: false, bufferLogs: true, abortOnError: false },
   );
   partner.useLogger(partner.get(Logger));
+  if (secrets.sealed > 0) partner.get(Logger).log(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);
+  if (secrets.unreadable > 0) {
+    partner.get(Logger).warn(`${secrets.unreadable} stored secret(s) do not open with any key in SECRETS_KEY; list the old key too`);
+  }
   partner.use(securityHeaders());
   partner.use(requestIdMiddleware({ noStore: true }));
   partner.useGlobalFilters(new ProblemFilter('partner-api'));

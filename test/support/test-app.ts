@@ -18,6 +18,8 @@ afterEach(failOnMismatches);
 afterAll(failOnMismatches);
 
 export const TEST_CONSOLE_KEY = 'test-console-key-0123456789abcdef';
+/** One SECRETS_KEY for every test app: suites share a database, as instances of one deployment do. */
+export const TEST_SECRETS_KEY = `v1:${Buffer.alloc(32, 0x5a).toString('base64url')}`;
 
 /** PostgreSQL when TEST_DATABASE_URL is set (CI's second run), else an in-memory PGlite. */
 export function testDatabase(): DatabaseConfig {
@@ -45,7 +47,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     redisUrl: null,
     redisKeyPrefix: 'partner-api-test:',
     maxConnections: 1000,
-    secretsKey: null,
+    secretsKey: TEST_SECRETS_KEY,
     ...overrides,
   };
 }

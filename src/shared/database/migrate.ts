@@ -1,14 +1,24 @@
 import { loadConfig } from '../config/app-config';
+import { secretsKeySpec, secureDataDir } from '../config/data-dir';
+import { SecretBox } from '../crypto/secret-box';
+import { sealStoredSecrets } from '../crypto/seal-stored-secrets';
 import { createDataSource, destroyDataSource } from './data-source';
 import { runMigrations } from './run-migrations';
 
-/** `npm run migrate`: applies pending migrations to the configured store and exits. */
+/**
+ * `npm run migrate`: applies pending migrations to the configured store, seals stored secrets under
+ * SECRETS_KEY (the data step that needs the key, see seal-stored-secrets.ts) and exits.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  secureDataDir(config.dataDir);
+  const box = SecretBox.fromSpec(secretsKeySpec(config.secretsKey, config.dataDir));
   const dataSource = await createDataSource(config.database);
   try {
     const applied = await runMigrations(dataSource, config.database);
     process.stdout.write(`${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
+    const { sealed, unreadable } = await sealStoredSecrets(dataSource, box);
+    process.stdout.write(`${sealed} stored secret(s) sealed under SECRETS_KEY v${box.current.version}${unreadable ? `; ${unreadable} open with no listed key` : ''}\n`);
   } finally {
     await destroyDataSource(dataSource, config.database);
   }

@@ -7,10 +7,12 @@ import helmet from 'helmet';
  * from this origin and writes inline styles, so it gets a CSP that allows exactly that.
  */
 const apiHeaders = helmet({
+  frameguard: { action: 'deny' },
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
 });
 
 const docsHeaders = helmet({
+  frameguard: { action: 'deny' },
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {

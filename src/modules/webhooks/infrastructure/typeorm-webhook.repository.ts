@@ -13,6 +13,15 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     super();
   }
 
+  /** A secret that does not open under SECRETS_KEY signs nothing: the attempt fails as signing_failed. */
+  private openSecret(sealed: string): string {
+    try {
+      return this.box.openAny(sealed, SECRET_CONTEXT.webhook);
+    } catch {
+      return '';
+    }
+  }
+
   async appExists(appId: string): Promise<boolean> {
     return (await this.dataSource.query(`SELECT 1 FROM apps WHERE id = $1`, [appId])).length > 0;
   }
@@ -60,7 +69,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
         [limit, leaseMs],
       );
     return rows.map((r) => ({
-      organizationId: r.organization_id, id: r.id, eventId: r.event_id, attempt: r.attempts, body: r.body, url: r.url, secret: this.box.openAny(r.secret, SECRET_CONTEXT.webhook),
+      organizationId: r.organization_id, id: r.id, eventId: r.event_id, attempt: r.attempts, body: r.body, url: r.url, secret: this.openSecret(r.secret),
     }));
   }
 
