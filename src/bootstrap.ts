@@ -8,7 +8,7 @@ import type { DataSource } from 'typeorm';
 import { ConsoleAppModule, PartnerAppModule } from './app.module';
 import { ConsoleModule } from './modules/console/console.module';
 import type { AppConfig } from './shared/config/app-config';
-import { consoleApiKeyOf, secretsKeySpec, secureDataDir } from './shared/config/data-dir';
+import { consoleApiKeyOf, secretsKeySpec, secureDataDir, tightenModes } from './shared/config/data-dir';
 import { SecretBox } from './shared/crypto/secret-box';
 import { sealStoredSecrets } from './shared/crypto/seal-stored-secrets';
 import { exactRoutingExpress, LimitedExpressAdapter } from './shared/http/server-limits';
@@ -57,6 +57,17 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     await destroyDataSource(dataSource, config.database);
     throw err;
   }
+  // PGlite chmods its files 0666 whatever the umask: tightened now and every few seconds (DATA_DIR itself
+  // is 0700, so nobody else can reach them in between)
+  tightenModes(config.dataDir);
+  const modeSweep = setInterval(() => {
+    try {
+      tightenModes(config.dataDir);
+    } catch {
+      // a file removed during the walk: the next sweep sees the new state
+    }
+  }, 5_000);
+  modeSweep.unref();
   const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox);
 
   const partner = await NestFactory.create(
@@ -113,6 +124,8 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
       await partner.close();
       await consoleApp?.close();
       await destroyDataSource(dataSource, config.database);
+      clearInterval(modeSweep);
+      tightenModes(config.dataDir);
     },
   };
 }

@@ -50,7 +50,8 @@ export class RateLimitService implements OnModuleDestroy {
         retryStrategy: (times) => Math.min(times * 200, 2_000),
         keyPrefix: config.redisKeyPrefix,
       });
-      this.redis.on('error', (err: Error) => this.warn(err));
+      // ioredis reports each failed reconnect here; the warning comes from the calls let through
+      this.redis.on('error', () => undefined);
       this.limiter = new RateLimiterRedis({ ...options, storeClient: this.redis, rejectIfRedisNotReady: true });
     } else {
       this.limiter = new RateLimiterMemory(options);
