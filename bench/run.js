@@ -84,6 +84,8 @@ async function main() {
   const service = start('node', ['--max-semi-space-size=8', 'dist/src/main.js'], {
     DATABASE_URL, PORT: String(PORT), CONSOLE_PORT: String(CONSOLE_PORT), CONSOLE_API_KEY: CONSOLE_KEY,
     LOG_LEVEL: 'warn', DATA_DIR: dataDir, NODE_ENV: 'production',
+    // the limiter stays on the hot path but never refuses (CONTRACT §12 limit measured, not hit)
+    RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE || '1000000000',
   }, 'service');
   let baseline;
   const results = { quick: QUICK, durationSeconds: DURATION, connections: CONNECTIONS, scenarios: {}, rss: {} };
