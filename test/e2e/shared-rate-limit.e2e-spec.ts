@@ -40,30 +40,7 @@ async function deleteKeys(prefix: string): Promise<void> {
 }
 
 describe('rate limit through Redis (CONTRACT §12)', () => {
-  it('counts in Redis: another limiter on the same Redis sees the calls of this instance', async () => {
-    const prefix = `partner-api-test-${randomUUID()}:`;
-    const app = await createTestApp({ rateLimitPerMinute: 5, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
-    const other = new RateLimitService(testConfig({ rateLimitPerMinute: 5, redisUrl: REDIS_URL, redisKeyPrefix: prefix }));
-    try {
-      const p = await aSandboxProject(app);
-      if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 200));
-      const call = () => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
-      for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
-      // the 4th call of this token, counted by a second instance
-      const fourth = await other.take(hashAccessToken(p.token));
-      expect(fourth?.allowed).toBe(true);
-      expect(fourth?.headers.RateLimit).toBe('"partner";r=1;t=0');
-      expect((await call()).status).toBe(200);
-      const sixth = await call();
-      expect(sixth.status).toBe(429);
-      expect(sixth.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-    } finally {
-      await other.onModuleDestroy();
-      await app.close();
-      await deleteKeys(prefix);
-    }
-  });
-
+  // first in this file: nestjs-pino keeps the stream of the first app that logs for the whole process
   it('fails open when Redis cannot be reached: calls go through, readiness stays 200, one warning', async () => {
     const lines: string[] = [];
     const logStream = new Writable({
@@ -80,11 +57,39 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
         expect(res.status).toBe(200);
       }
       expect((await app.partner().get('/health/ready')).status).toBe(200);
-      const warnings = lines.filter((l) => l.includes('rate-limit store unreachable'));
+      const warnings = lines.filter((l) => l.includes("rate-limit store unreachable"));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('"level":40');
     } finally {
       await app.close();
+    }
+  });
+
+  it('counts in Redis: another limiter on the same Redis sees the calls of this instance', async () => {
+    const prefix = `partner-api-test-${randomUUID()}:`;
+    const app = await createTestApp({ rateLimitPerMinute: 5, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
+    const other = new RateLimitService(testConfig({ rateLimitPerMinute: 5, redisUrl: REDIS_URL, redisKeyPrefix: prefix }));
+    try {
+      const p = await aSandboxProject(app);
+      // a fresh instance lets calls through until its Redis connection is ready (fail open)
+      const limiter = app.apps.partner.get(RateLimitService);
+      for (let i = 0; i < 100 && !(limiter.storeReady && other.storeReady); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(limiter.storeReady && other.storeReady).toBe(true);
+      if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 200));
+      const call = () => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
+      for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
+      // the 4th call of this token, counted by a second instance
+      const fourth = await other.take(hashAccessToken(p.token));
+      expect(fourth?.allowed).toBe(true);
+      expect(fourth?.headers.RateLimit).toBe('"partner";r=1;t=0');
+      expect((await call()).status).toBe(200);
+      const sixth = await call();
+      expect(sixth.status).toBe(429);
+      expect(sixth.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    } finally {
+      await other.onModuleDestroy();
+      await app.close();
+      await deleteKeys(prefix);
     }
   });
 });

@@ -62,6 +62,11 @@ export class RateLimitService implements OnModuleDestroy {
     return this.limiter !== null;
   }
 
+  /** Whether counting works right now: true in memory, Redis's connection state otherwise. */
+  get storeReady(): boolean {
+    return this.limiter !== null && (this.redis === null || this.redis.status === 'ready');
+  }
+
   /** Counts one call of the token (by its hash) and says whether it may run. Null when the limit is off. */
   async take(tokenKey: string, nowMs: number = Date.now()): Promise<RateLimitOutcome | null> {
     const limiter = this.limiter;
