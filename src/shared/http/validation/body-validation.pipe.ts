@@ -130,8 +130,7 @@ export function toInputError(violations: Violation[]): DomainError {
   const code = violations.every((v) => v.code === 'invalid_amount') ? 'invalid_amount' : 'invalid_input';
   const first = violations[0];
   const total = violations.length;
-  const shown = total > MAX_ERRORS ? `; the first ${MAX_ERRORS} are listed` : '';
-  const detail = `${total} violation${total === 1 ? '' : 's'}${shown}; first: ${first.pointer || '/'} ${first.detail}`;
+  const detail = `${total} violation${total === 1 ? '' : 's'}; first: ${first.pointer || '/'} ${first.detail}`;
   return new DomainError(code, detail, total > MAX_ERRORS ? violations.slice(0, MAX_ERRORS) : violations);
 }
 
