@@ -1,9 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join, sep } from 'node:path';
-import { freePort } from '../support/free-port';
-import { waitForReady } from '../support/service-process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
@@ -22,35 +18,5 @@ describe('the runtime of npm test and npm start', () => {
   (byNpm ? it : it.skip)(`npm test runs the tests on it${byNpm ? '' : ' — SKIPPED: jest was not started by npm test'}`, () => {
     expect(process.version).toBe(`v${pinned}`);
   });
-
-  it('npm start runs the service on it, from a shell whose PATH finds the system node first, without rebuilding', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'partner-api-npm-start-'));
-    const port = await freePort();
-    // what a user's shell has: no node_modules/.bin of this project (npm adds it for its scripts)
-    const PATH = (process.env.PATH ?? '').split(delimiter).filter((p) => !p.endsWith(`node_modules${sep}.bin`)).join(delimiter);
-    const child = spawn('npm', ['start'], {
-      cwd: ROOT,
-      detached: true, // its own process group: npm, sh and node stop together
-      env: { PATH, HOME: process.env.HOME ?? tmpdir(), DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d) => (out += String(d)));
-    child.stderr!.on('data', (d) => (err += String(d)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    try {
-      await waitForReady(`http://127.0.0.1:${port}/health/ready`, 120_000);
-      expect(out).toContain(`(Node v${pinned})`);
-      expect(err).toContain('dist/ is up to date'); // npm test built it: npm start did not build again
-    } finally {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 180_000);
+  // npm start on it: readme.e2e-spec.ts (it starts the service as the README says)
 });
