@@ -35,7 +35,7 @@ module.exports = async function databaseSetup(globalConfig) {
   if (!['', 'pglite', 'postgres'].includes(choice)) throw new Error(`TEST_DATABASE must be pglite or postgres, got "${choice}"`);
   if (choice === 'pglite') {
     process.env.PARTNER_TEST_DB = 'pglite';
-    process.stderr.write('\ne2e store: PGlite (TEST_DATABASE=pglite)\n');
+    process.stderr.write('\ne2e store: PGlite (TEST_DATABASE=pglite; PostgreSQL-only tests are reported as skipped)\n');
     return;
   }
   const explicit = process.env.TEST_DATABASE_URL;
