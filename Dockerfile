@@ -1,16 +1,17 @@
 # syntax=docker/dockerfile:1
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
+COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
-RUN npx nest build
+RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production DATA_DIR=/data
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
+# --omit=dev leaves out the registry's `node` package too: the image's own Node 24 runs the service
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data

@@ -1,4 +1,7 @@
-/** Two projects: unit specs beside the code, e2e specs through HTTP under test/e2e. */
+/**
+ * Two projects: unit specs beside the code, e2e specs through HTTP under test/e2e. The e2e files run in
+ * parallel jest workers, each on its own database (test/support/database-setup.js).
+ */
 const transform = {
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
@@ -28,6 +31,9 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/database-setup.js',
+      globalTeardown: '<rootDir>/test/support/database-teardown.js',
+      setupFiles: ['<rootDir>/test/support/worker-database.js'],
     },
     // a real browser (Debian's Chromium); not part of `npm test`: `npm run test:browser`
     { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'] },

@@ -1,8 +1,6 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
-import { loggerParams } from './shared/http/logging';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthModule } from './modules/auth/auth.module';
 import { PartnerAuthGuard } from './modules/auth/api/partner-auth.guard';
@@ -24,10 +22,11 @@ export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsCont
 /** The partner listener: health, the partner API under both base paths. */
 @Module({})
 export class PartnerAppModule implements NestModule {
-  static forRoot(core: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
+  // logging is set up per listener in bootstrap.ts (src/shared/logging)
+  static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'partner', logStream)), HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule],
+      imports: [core, HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule],
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, IdempotencyPurgeScheduler],
     };
   }
@@ -41,10 +40,10 @@ export class PartnerAppModule implements NestModule {
 /** The console listener. */
 @Module({})
 export class ConsoleAppModule {
-  static forRoot(core: DynamicModule, consoleModule: DynamicModule, logLevel: string, logStream?: DestinationStream): DynamicModule {
+  static forRoot(core: DynamicModule, consoleModule: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: ConsoleAppModule,
-      imports: [core, LoggerModule.forRoot(loggerParams(logLevel, 'console', logStream)), consoleModule],
+      imports: [core, consoleModule],
     };
   }
 }

@@ -1,3 +1,5 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { INestApplication } from '@nestjs/common';
 import { SandboxService } from './modules/auth/application/sandbox.service';
@@ -21,6 +23,7 @@ export async function firstStartSandbox(config: AppConfig, dataSource: DataSourc
   }
   const p = await app.get(SandboxService).provisionProject('First sandbox project');
   const [debit, credit] = p.accounts;
+  const envFile = writeSandboxEnv(config.dataDir, { BASE: p.base_url, TOKEN: p.token, A1: debit.id, A2: credit.id, APP_ID: p.app_id });
   const body = JSON.stringify({
     posting_date: new Date().toISOString().slice(0, 10),
     lines: [
@@ -35,7 +38,21 @@ export async function firstStartSandbox(config: AppConfig, dataSource: DataSourc
     `  accounts:   ${debit.number} ${debit.name} = ${debit.id}`,
     `              ${credit.number} ${credit.name} = ${credit.id}`,
     `  app id:     ${p.app_id} (register webhook endpoints for it: POST /console/v1/apps/${p.app_id}/webhook-endpoints)`,
+    `  the same as shell variables: source ${envFile}   (BASE, TOKEN, A1, A2, APP_ID)`,
     '  try:',
     `  curl -s -X POST ${p.base_url}/journal/prepare -H 'Authorization: Bearer ${p.token}' -H 'Content-Type: application/json' -d '${body}'`,
   ];
+}
+
+/**
+ * `DATA_DIR/sandbox.env`: the first sandbox project as shell variables, for `source .data/sandbox.env`
+ * (README). It holds the token, so it is the owner's alone (0600), like the console key beside it.
+ */
+export function writeSandboxEnv(dataDir: string, values: Record<string, string>): string {
+  const file = join(dataDir, 'sandbox.env');
+  mkdirSync(dataDir, { recursive: true });
+  const quoted = Object.entries(values).map(([k, v]) => `${k}='${v.replace(/'/g, `'\\''`)}'`);
+  writeFileSync(file, `# written by the first start of the service: the first sandbox project (its token is shown once)\nexport ${quoted.join(' ')}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
 }

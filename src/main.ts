@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   if (apps.console) await apps.console.listen(config.consolePort, config.consoleHost);
 
   const out: string[] = [];
-  out.push(`Partner API listening on ${config.host}:${config.port}`);
+  out.push(`Partner API listening on ${config.host}:${config.port} (Node ${process.version})`);
   out.push(`  production base URL: ${baseUrl(config.publicOrigin, 'production')}`);
   out.push(`  sandbox base URL:    ${baseUrl(config.publicOrigin, 'sandbox')}`);
   out.push(`  OpenAPI: ${config.publicOrigin}/docs`);

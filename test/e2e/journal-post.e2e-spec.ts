@@ -3,7 +3,8 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { aProductionAccess, codeOf, consolePost } from '../support/production-fixtures';
-import { createTestApp, describeNothing, onPostgres, type TestApp } from '../support/test-app';
+import { createTestApp, describeOnPostgres, onPostgres, type TestApp } from '../support/test-app';
+import { untilBlockedOnLock } from '../support/wait';
 
 describe('POST /journal — final posting (CONTRACT §7), periods, receipts', () => {
   let app: TestApp;
@@ -291,7 +292,7 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect((await post(p, aJournal(ids(p), { posting_date: '2026-09-01' }))).body.voucher_number).toBe(6);
   });
 
-  (onPostgres() ? describe : describeNothing)('the period row lock protocol (PostgreSQL sessions)', () => {
+  describeOnPostgres('the period row lock protocol (PostgreSQL sessions)', () => {
     let client: Client;
     beforeEach(async () => {
       client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -315,7 +316,7 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
       await client.query('BEGIN');
       await client.query(`SELECT 1 FROM periods WHERE organization_id = $1 AND period = '2026-02' FOR SHARE`, [p.organization_id]);
       const close = pending(consolePost(app, `/organizations/${p.organization_id}/periods/2026-02/close`).then((r) => r));
-      await new Promise((r) => setTimeout(r, 400));
+      await untilBlockedOnLock(client);
       expect(close.state.settled).toBe(false);
       const heldUntil = Date.now();
       await client.query('COMMIT');
@@ -336,7 +337,7 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
           `INSERT INTO periods (organization_id, period, closed_at) VALUES ($1, $2, clock_timestamp())
            ON CONFLICT (organization_id, period) DO UPDATE SET closed_at = clock_timestamp()`, [p.organization_id, month]);
         const posting = pending(post(p, aJournal(ids(p), { posting_date: `${month}-15` })).then((r) => r));
-        await new Promise((r) => setTimeout(r, 400));
+        await untilBlockedOnLock(client);
         expect(posting.state.settled).toBe(false);
         await client.query(end);
         const res = await posting.done;

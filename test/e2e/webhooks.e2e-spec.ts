@@ -9,7 +9,8 @@ import { APP_CONFIG, type AppConfig } from '../../src/shared/config/app-config';
 import { Clock } from '../../src/shared/domain/clock';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { consolePost } from '../support/production-fixtures';
-import { createTestApp, describeNothing, onPostgres, type TestApp } from '../support/test-app';
+import { createTestApp, describeOnPostgres, onPostgres, type TestApp } from '../support/test-app';
+import { eventLoopTurns, eventually } from '../support/wait';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -73,7 +74,7 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
       expect(product.status).toBe(201);
       await until(() => receiver.received.length >= 2);
       expect(Date.now() - started).toBeLessThan(5000);
-      await new Promise((r) => setTimeout(r, 1500)); // no duplicates trickle in
+      await app.apps.partner.get(WebhookDispatcher).runOnce(); // a whole round later: no duplicate was due
       expect(receiver.received).toHaveLength(2);
       const wh = new Webhook(secret);
       const byOperation = new Map<string, Received>();
@@ -104,7 +105,9 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
       await register(p, receiver.url);
       expect((await postJournal(p)).status).toBe(201);
       await until(() => receiver.received.length >= 1);
-      await new Promise((r) => setTimeout(r, 300)); // let the failed attempt be recorded
+      await eventually(async () => (await db.query(
+        `SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1 AND d.attempts = 1 AND d.locked_until IS NULL`, [p.app_id])).length === 1,
+        'the failed attempt to be recorded');
       // the retry is scheduled ~5 s later (±10 %); bring it forward instead of sleeping
       const [delivery] = await db.query(
         `SELECT d.attempts, d.next_attempt_at > now() AS later, d.last_status FROM webhook_deliveries d
@@ -115,7 +118,7 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
       const [a, b] = receiver.received;
       expect(b.headers['webhook-id']).toBe(a.headers['webhook-id']);
       expect(b.body).toBe(a.body);
-      await new Promise((r) => setTimeout(r, 1000));
+      await app.apps.partner.get(WebhookDispatcher).runOnce(); // delivered: a later round sends nothing
       expect(receiver.received).toHaveLength(2);
       const attempts = await db.query(
         `SELECT a.attempt, a.status FROM webhook_attempts a JOIN webhook_deliveries d ON d.organization_id = a.organization_id AND d.id = a.delivery_id
@@ -136,7 +139,7 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
       expect(posts.every((r) => r.status === 201)).toBe(true);
       await Promise.all([dispatcher.runOnce(), dispatcher.runOnce(), dispatcher.runOnce()]);
       await until(() => receiver.received.length >= 6);
-      await new Promise((r) => setTimeout(r, 1500));
+      await dispatcher.runOnce();
       const ids = receiver.received.map((r) => r.headers['webhook-id']);
       expect(ids).toHaveLength(6);
       expect(new Set(ids).size).toBe(6);
@@ -153,8 +156,9 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
       const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
       expect(res.status).toBe(200);
       await app.apps.partner.get(WebhookDispatcher).runOnce();
-      await new Promise((r) => setTimeout(r, 1200));
       expect(receiver.received).toHaveLength(0);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM webhook_outbox WHERE organization_id = $1`, [p.organization_id]);
+      expect(n).toBe(0); // no event to deliver, now or later
     } finally {
       await receiver.close();
     }
@@ -260,7 +264,7 @@ describe('webhook dispatch rounds driven by the test', () => {
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 1, delivered: false, leased: false, last_status: 503, later: true })]);
       await d.runOnce(); // not due yet
       expect(receiver.received).toHaveLength(1);
-      await new Promise((r) => setTimeout(r, 500));
+      await eventually(async () => (await deliveriesOf(db, p.app_id))[0].later === false, 'the retry to fall due');
       await d.runOnce();
       expect(receiver.received).toHaveLength(2);
       const [a, b] = receiver.received;
@@ -365,7 +369,7 @@ describe('webhook dispatch rounds driven by the test', () => {
       await until(() => received.length === 1);
       let stopped = false;
       const stopping = d.onApplicationShutdown().then(() => (stopped = true));
-      await new Promise((r) => setTimeout(r, 300));
+      await eventLoopTurns();
       expect(stopped).toBe(false); // waits for the send in flight
       release();
       await stopping;
@@ -431,7 +435,7 @@ describe('webhook delivery re-checks the address without WEBHOOK_ALLOW_PRIVATE_N
 });
 
 /** Two instances (two applications, each with its dispatcher) on one PostgreSQL database. */
-(onPostgres() ? describe : describeNothing)('two instances dispatching from one PostgreSQL database', () => {
+describeOnPostgres('two instances dispatching from one PostgreSQL database', () => {
   let one: TestApp;
   let two: TestApp;
   beforeAll(async () => {
@@ -455,7 +459,7 @@ describe('webhook delivery re-checks the address without WEBHOOK_ALLOW_PRIVATE_N
       // both instances' rounds, on their timers and nudged by hand at once
       await Promise.all([one, two].flatMap((a) => [a.apps.partner.get(WebhookDispatcher).runOnce(), a.apps.partner.get(WebhookDispatcher).runOnce()]));
       await until(() => receiver.received.length >= 16);
-      await new Promise((r) => setTimeout(r, 1500));
+      await Promise.all([one, two].map((a) => a.apps.partner.get(WebhookDispatcher).runOnce()));
       const ids = receiver.received.map((r) => r.headers['webhook-id']);
       expect(ids).toHaveLength(16);
       expect(new Set(ids).size).toBe(16);

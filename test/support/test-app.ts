@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
@@ -21,7 +21,11 @@ export const TEST_CONSOLE_KEY = 'test-console-key-0123456789abcdef';
 /** One SECRETS_KEY for every test app: suites share a database, as instances of one deployment do. */
 export const TEST_SECRETS_KEY = `v1:${Buffer.alloc(32, 0x5a).toString('base64url')}`;
 
-/** PostgreSQL when TEST_DATABASE_URL is set (CI's second run), else an in-memory PGlite. */
+/**
+ * PostgreSQL when TEST_DATABASE_URL is set — the jest worker's own database, chosen by
+ * test/support/database-setup.js (TEST_DATABASE_URL, else a local server that answers; TEST_DATABASE=pglite
+ * forces the embedded store) —, else an in-memory PGlite.
+ */
 export function testDatabase(): DatabaseConfig {
   const url = process.env.TEST_DATABASE_URL;
   return url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: null };
@@ -65,7 +69,16 @@ export async function createTestApp(
   overrides: Partial<AppConfig> = {},
   options: { clock?: Clock; logStream?: DestinationStream } = {},
 ): Promise<TestApp> {
-  const apps = await createApplications(testConfig(overrides), options);
+  const config = testConfig(overrides);
+  // the temporary data directory testConfig made goes with the app
+  const removeDataDir = () => (overrides.dataDir === undefined ? rmSync(config.dataDir, { recursive: true, force: true }) : undefined);
+  let apps: Applications;
+  try {
+    apps = await createApplications(config, options);
+  } catch (err) {
+    removeDataDir();
+    throw err;
+  }
   const partnerServer = apps.partner.getHttpServer();
   const consoleServer = apps.console?.getHttpServer();
   validateResponsesOf(partnerServer, 'partner');
@@ -77,12 +90,35 @@ export async function createTestApp(
       if (!consoleServer) throw new Error('console listener disabled');
       return request(consoleServer);
     },
-    close: () => apps.close(),
+    close: async () => {
+      try {
+        await apps.close();
+      } finally {
+        removeDataDir();
+      }
+    },
   };
 }
 
+export const SKIPPED_ON_PGLITE =
+  'SKIPPED on PGlite: needs PostgreSQL (several sessions); runs when PostgreSQL answers or TEST_DATABASE_URL is set';
+
 /**
- * In place of `describe` for a block that needs PostgreSQL sessions: on PGlite the block declares no
- * tests at all (it runs in CI's PostgreSQL pass), rather than reporting skipped ones.
+ * A block that needs PostgreSQL: on PGlite it is reported as skipped, with the reason in its name
+ * (chosen when the file loads), never as a passing placeholder.
  */
-export function describeNothing(_name: string, _body: () => void): void {}
+export function describeOnPostgres(name: string, body: () => void): void {
+  if (onPostgres()) describe(name, body);
+  else describe.skip(`${name} — ${SKIPPED_ON_PGLITE}`, body);
+}
+
+/** One test that needs PostgreSQL, reported as skipped on PGlite. */
+export function itOnPostgres(name: string, fn: () => Promise<unknown>, timeout?: number): void {
+  if (onPostgres()) it(name, fn, timeout);
+  else it.skip(`${name} — ${SKIPPED_ON_PGLITE}`, fn, timeout);
+}
+
+/** @deprecated kept for `(onPostgres() ? describe : describeNothing)(…)`: now reports the block as skipped. */
+export function describeNothing(name: string, body: () => void): void {
+  describe.skip(`${name} — ${SKIPPED_ON_PGLITE}`, body);
+}

@@ -56,6 +56,15 @@ export class SerializedPGlitePool extends EventEmitter {
     }
   }
 
+  /** For the pool gauges of /metrics: 1 while a holder has the session. */
+  get inUseCount(): number {
+    return this.busy ? 1 : 0;
+  }
+
+  get waitingCount(): number {
+    return this.waiters.length;
+  }
+
   end(cb?: (err?: unknown) => void): void {
     cb?.();
   }

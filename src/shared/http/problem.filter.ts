@@ -2,6 +2,8 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Response } from 'express';
 import { DomainError } from '../domain/domain-error';
 import { ERROR_CATALOGUE } from './error-catalogue';
+import type { ObservedLocals } from '../../modules/metrics/service-metrics';
+import { requestLog } from '../logging/request-log';
 import type { RequestWithContext } from './request-context';
 import { MAX_ERRORS } from './validation/body-validation.pipe';
 
@@ -51,7 +53,7 @@ export class ProblemFilter implements ExceptionFilter {
       errors = exception.violations;
       scope = (exception as DomainError & { scope?: string }).scope;
       if (!ERROR_CATALOGUE[code]) {
-        this.logger.error({ err: exception, requestId: req.id }, `unknown error code ${code}`);
+        requestLog(req, this.logger).error({ err: exception, requestId: req.id }, `unknown error code ${code}`);
         code = 'internal_error';
         detail = 'An internal error occurred';
         errors = undefined;
@@ -62,14 +64,15 @@ export class ProblemFilter implements ExceptionFilter {
     } else if (isDatabaseUnavailable(exception)) {
       code = 'service_unavailable';
       detail = 'The database cannot be reached; retry later';
-      this.logger.warn({ err: exception, requestId: req.id }, 'database unavailable');
+      requestLog(req, this.logger).warn({ err: exception, requestId: req.id }, 'database unavailable');
     } else {
       code = 'internal_error';
       detail = 'An internal error occurred';
-      this.logger.error({ err: exception, requestId: req.id }, 'unhandled error');
+      requestLog(req, this.logger).error({ err: exception, requestId: req.id }, 'unhandled error');
     }
 
     const { status, title } = ERROR_CATALOGUE[code];
+    (res.locals as ObservedLocals).problemCode = code; // counted by the metrics middleware
     if (res.headersSent) return;
     if (status === 401) {
       res.setHeader(

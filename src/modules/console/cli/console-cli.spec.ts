@@ -67,6 +67,13 @@ describe('plan', () => {
     expect(plan(['totp', 'code', '--secret', 'gezd gnbv gy3t qojq gezd gnbv gy3t qojq'], 59_000)).toEqual({ kind: 'local', output: '287082' });
   });
 
+  it('--next gives the code of the next 30 s step and when it begins (RFC 6238 Appendix B: 1111111111 s → 14050471)', () => {
+    const secret = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
+    // 1111111100 s is in the step that began at 1111111080 s; the next begins at 1111111110 s
+    expect(plan(['totp', 'code', '--secret', secret, '--next'], 1_111_111_100_000)).toEqual({ kind: 'local', output: '050471', at: 1_111_111_110_000 });
+    expect(plan(['totp', 'code', '--secret', secret], 1_111_111_109_000)).toEqual({ kind: 'local', output: '081804' });
+  });
+
   it.each([
     [['nope', 'create']],
     [['org', 'create']],
@@ -105,6 +112,22 @@ describe('connection', () => {
 });
 
 describe('run', () => {
+  it('totp code --next waits until the next step begins, then prints its code', async () => {
+    const out: string[] = [];
+    const waits: number[] = [];
+    const code = await run(['totp', 'code', '--secret', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', '--next'], {
+      out: (t) => out.push(t), err: () => undefined, fetch: (() => { throw new Error('no network'); }) as unknown as typeof fetch, env: {},
+      nowMs: () => 1_111_111_100_000,
+      sleep: async (ms) => {
+        expect(out).toEqual([]); // nothing printed before the wait is over
+        waits.push(ms);
+      },
+    });
+    expect(code).toBe(0);
+    expect(waits).toEqual([10_000]);
+    expect(out).toEqual(['050471\n']);
+  });
+
   function io(response: { status: number; body: string } | Error) {
     const out: string[] = [];
     const err: string[] = [];

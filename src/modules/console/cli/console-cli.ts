@@ -11,7 +11,10 @@ export interface ParsedArgs {
 
 export class UsageError extends Error {}
 
-/** `words… --name value --name=value`; every option takes a value. */
+/** Options that take no value (`--next`); they read as "true". */
+const FLAGS = new Set(['next']);
+
+/** `words… --name value --name=value`; every option but a flag takes a value. */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const words: string[] = [];
   const options: Record<string, string> = {};
@@ -25,6 +28,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
     let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
+    if (value === undefined && FLAGS.has(name)) {
+      options[name] = 'true';
+      continue;
+    }
     if (value === undefined) {
       value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
@@ -58,8 +65,9 @@ interface CommandSpec {
   /** which required option a bare word after the command fills */
   positional?: string;
   call?: (o: Record<string, string>) => ConsoleCall;
+  /** a local command: what to print, and when (`at`, epoch ms; now when absent) */
+  local?: (o: Record<string, string>, nowMs: number) => string | { output: string; at: number };
   /** a command that needs no server; prints its result as a bare line (handy in `$(…)`) */
-  local?: (o: Record<string, string>, nowMs: number) => string;
 }
 
 const COMMANDS: Record<string, CommandSpec> = {
@@ -165,11 +173,15 @@ const COMMANDS: Record<string, CommandSpec> = {
     call: (o) => ({ path: `/mandates/${seg(o.mandate)}/revoke`, body: {} }),
   },
   'totp code': {
-    usage: "totp code --secret BASE32   (prints the owner's current one-time code, computed locally)",
+    usage: "totp code --secret BASE32 [--next]   (the owner's current one-time code, computed locally; --next waits for the next 30 s step and prints its code)",
     required: ['secret'],
+    optional: ['next'],
     local: (o, nowMs) => {
+      const secret = o.secret.replace(/\s+/g, '').toUpperCase();
+      const at = o.next !== undefined ? (Math.floor(nowMs / TOTP_STEP_MS) + 1) * TOTP_STEP_MS : nowMs;
       try {
-        return totpCodeAt(o.secret.replace(/\s+/g, '').toUpperCase(), nowMs);
+        const output = totpCodeAt(secret, at);
+        return o.next !== undefined ? { output, at } : output;
       } catch {
         throw new UsageError('--secret must be the base32 TOTP secret that owner enrol printed');
       }
@@ -188,7 +200,11 @@ export function usage(): string {
   ].join('\n');
 }
 
-export type Plan = { kind: 'call'; call: ConsoleCall } | { kind: 'local'; output: string } | { kind: 'help' };
+/** RFC 6238 time step of the owners' codes. */
+const TOTP_STEP_MS = 30_000;
+
+/** `at`: print no earlier than this (epoch ms), e.g. when the next TOTP step begins. */
+export type Plan = { kind: 'call'; call: ConsoleCall } | { kind: 'local'; output: string; at?: number } | { kind: 'help' };
 
 /** What a command line asks for, without doing it. Throws UsageError on a bad command line. */
 export function plan(argv: readonly string[], nowMs: number = Date.now()): Plan {
@@ -212,7 +228,10 @@ export function plan(argv: readonly string[], nowMs: number = Date.now()): Plan 
   for (const option of spec.required) {
     if (values[option] === undefined) throw new UsageError(`missing --${option}\n  ${spec.usage}`);
   }
-  if (spec.local) return { kind: 'local', output: spec.local(values, nowMs) };
+  if (spec.local) {
+    const local = spec.local(values, nowMs);
+    return typeof local === 'string' ? { kind: 'local', output: local } : { kind: 'local', ...local };
+  }
   return { kind: 'call', call: spec.call!(values) };
 }
 
@@ -244,6 +263,8 @@ export interface Io {
   fetch: typeof fetch;
   env: NodeJS.ProcessEnv;
   nowMs?: () => number;
+  /** waits `ms` (tests pass a fake) */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Runs one command line; resolves to the exit code (0 ok, 1 error answer or unreachable, 2 usage). */
@@ -261,6 +282,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   if (p.kind === 'local') {
+    const wait = p.at === undefined ? 0 : p.at - (io.nowMs ? io.nowMs() : Date.now());
+    if (wait > 0) {
+      io.err(`waiting ${Math.ceil(wait / 1000)} s for the next code…\n`);
+      await (io.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(wait);
+    }
     io.out(`${p.output}\n`);
     return 0;
   }

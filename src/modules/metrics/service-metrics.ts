@@ -1,0 +1,198 @@
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DataSource } from 'typeorm';
+
+export type Listener = 'partner' | 'console';
+
+/** Problem codes (CONTRACT §4) that count as idempotency conflicts. */
+const IDEMPOTENCY_CONFLICTS = new Set(['idempotency_key_reused', 'idempotency_request_in_progress', 'idempotency_grant_changed']);
+
+/** What the problem filter and the observation interceptor leave on `res.locals` for the counters. */
+export interface ObservedLocals {
+  problemCode?: string;
+  replayed?: boolean;
+}
+
+let processRegistry: Registry | null = null;
+
+/** Process metrics (CPU, memory, event loop, GC) are collected once per process, whatever the apps. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * The route template Express matched (`/api/partner/v1/operations/:operationId`), never the raw path,
+ * so that ids do not become label values; requests answered before routing matched anything (unknown
+ * paths, transport rejections) share one label.
+ */
+export function routeLabel(req: Request): string {
+  const route = (req as Request & { route?: { path?: unknown } }).route;
+  if (route && typeof route.path === 'string') return `${req.baseUrl ?? ''}${route.path}`;
+  return '(unmatched)';
+}
+
+interface PoolLike {
+  totalCount?: number;
+  idleCount?: number;
+  waitingCount?: number;
+  inUseCount?: number;
+}
+
+/**
+ * The service's Prometheus metrics, one registry per set of applications (tests build many in one
+ * process). Request counters are filled by an Express middleware on each listener; the database pool
+ * and the webhook queue are read when scraped.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'listener' | 'method' | 'route' | 'status'>;
+  private readonly duration: Histogram<'listener' | 'method' | 'route' | 'status'>;
+  private readonly replays: Counter<'route'>;
+  private readonly conflicts: Counter<'route' | 'code'>;
+  private readonly rateLimited: Counter<'listener' | 'route'>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: { processMetrics?: boolean } = {},
+  ) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'partner_http_requests_total',
+      help: 'HTTP requests answered, by listener, method, route template and status',
+      labelNames: ['listener', 'method', 'route', 'status'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'partner_http_request_duration_seconds',
+      help: 'Time from the request reaching the application to the response being sent',
+      labelNames: ['listener', 'method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.replays = new Counter({
+      name: 'partner_idempotency_replays_total',
+      help: 'Writes answered from a stored idempotency record (replayed: true)',
+      labelNames: ['route'],
+      registers,
+    });
+    this.conflicts = new Counter({
+      name: 'partner_idempotency_conflicts_total',
+      help: 'Writes refused with an idempotency conflict (409), by problem code',
+      labelNames: ['route', 'code'],
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: 'partner_rate_limit_rejections_total',
+      help: 'Requests refused by a rate limit (429 rate_limited)',
+      labelNames: ['listener', 'route'],
+      registers,
+    });
+    const pool = () => this.pool();
+    new Gauge({
+      name: 'partner_db_pool_connections',
+      help: 'Database pool connections in use and idle (PGlite: its one session)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const p = pool();
+        const inUse = p.inUseCount ?? Math.max(0, (p.totalCount ?? 0) - (p.idleCount ?? 0));
+        this.set({ state: 'in_use' }, inUse);
+        this.set({ state: 'idle' }, p.idleCount ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'partner_db_pool_waiting',
+      help: 'Queries waiting for a database connection',
+      registers,
+      collect() {
+        this.set(pool().waitingCount ?? 0);
+      },
+    });
+    const query = (sql: string) => this.query(sql);
+    new Gauge({
+      name: 'partner_webhook_deliveries',
+      help: 'Webhook deliveries by outcome: delivered, failed (gave up), pending (to be attempted or retried)',
+      labelNames: ['outcome'],
+      registers,
+      async collect() {
+        const rows = await query(`SELECT
+            count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered,
+            count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed,
+            count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)::int AS pending
+          FROM webhook_deliveries`);
+        if (!rows) return;
+        for (const outcome of ['delivered', 'failed', 'pending']) this.set({ outcome }, Number(rows[0][outcome]));
+      },
+    });
+    new Gauge({
+      name: 'partner_webhook_queue_age_seconds',
+      help: 'Age of the oldest event not yet delivered or given up (outbox or pending delivery); 0 when none',
+      registers,
+      async collect() {
+        const rows = await query(`SELECT EXTRACT(EPOCH FROM (now() - min(created_at)))::float8 AS age FROM (
+            SELECT min(created_at) AS created_at FROM webhook_outbox WHERE dispatched_at IS NULL
+            UNION ALL
+            SELECT min(o.created_at) FROM webhook_deliveries d
+              JOIN webhook_outbox o ON o.organization_id = d.organization_id AND o.id = d.event_id
+             WHERE d.delivered_at IS NULL AND d.failed_at IS NULL) t`);
+        if (!rows) return;
+        this.set(Math.max(0, Number(rows[0].age ?? 0)));
+      },
+    });
+  }
+
+  /** Counts every answered request of one listener. */
+  middleware(listener: Listener) {
+    return (req: Request, res: Response, next: NextFunction): void => {
+      const started = process.hrtime.bigint();
+      res.once('finish', () => {
+        const route = routeLabel(req);
+        const labels = { listener, method: req.method, route, status: String(res.statusCode) };
+        this.requests.inc(labels);
+        this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+        const locals = res.locals as ObservedLocals;
+        if (locals.replayed) this.replays.inc({ route });
+        if (locals.problemCode && IDEMPOTENCY_CONFLICTS.has(locals.problemCode)) this.conflicts.inc({ route, code: locals.problemCode });
+        if (locals.problemCode === 'rate_limited' || res.statusCode === 429) this.rateLimited.inc({ listener, route });
+      });
+      next();
+    };
+  }
+
+  /** The Prometheus text exposition (format 0.0.4). */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    const registry = this.options.processMetrics ? Registry.merge([processMetrics(), this.registry]) : this.registry;
+    return { contentType: registry.contentType, body: await registry.metrics() };
+  }
+
+  handler() {
+    return (_req: Request, res: Response): void => {
+      this.scrape().then(
+        ({ contentType, body }) => {
+          res.setHeader('Cache-Control', 'no-store');
+          res.type(contentType).send(body);
+        },
+        () => res.status(500).type('text/plain').send('metrics collection failed\n'),
+      );
+    };
+  }
+
+  private pool(): PoolLike {
+    const driver = this.dataSource.driver as unknown as { master?: PoolLike };
+    return driver.master ?? {};
+  }
+
+  /** A scrape must not fail because the database is down: the gauge keeps its last value. */
+  private async query(sql: string): Promise<Array<Record<string, unknown>> | null> {
+    if (!this.dataSource.isInitialized) return null;
+    try {
+      return await this.dataSource.query(sql);
+    } catch {
+      return null;
+    }
+  }
+}
