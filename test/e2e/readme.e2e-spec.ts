@@ -30,7 +30,8 @@ describe('npm start and the README', () => {
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'partner-api-readme-'));
-    mkdirSync(join(work, '.data'));
+    // the service refuses a DATA_DIR others can read (CONTRACT §8); the umask of this worker may be 022
+    mkdirSync(join(work, '.data'), { mode: 0o700 });
     const port = await freePort();
     consolePort = await freePort();
     child = spawn('npm', ['start'], {
