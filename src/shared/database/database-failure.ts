@@ -107,3 +107,22 @@ export function databaseFailure(err: unknown): DatabaseFailure | null {
 export function isServiceUnavailable(err: unknown): boolean {
   return databaseFailure(err) !== null;
 }
+
+interface ClientLike {
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/**
+ * node-postgres emits 'error' on a client when its backend is terminated or the server stops; while a
+ * client is between owners (TypeORM's listener already removed, the pool's not yet attached) such an
+ * event has no listener and would crash the process — seen in the fault suite under
+ * pg_terminate_backend. Every client of the pool gets a permanent listener so that a lost connection is
+ * only ever a failed statement (503), never an exit; TypeORM and the pool still react to it themselves.
+ */
+export function guardPoolClients(pool: unknown): void {
+  const p = pool as { on?: (event: 'connect', listener: (client: ClientLike) => void) => unknown; _clients?: ClientLike[] } | null;
+  if (!p || typeof p.on !== 'function') return;
+  const guard = (client: ClientLike) => client.on('error', () => undefined);
+  p.on('connect', guard);
+  for (const client of p._clients ?? []) guard(client);
+}

@@ -1,0 +1,297 @@
+import http from 'node:http';
+import type { Client } from 'pg';
+import { PrivateCluster } from './support/pg-cluster';
+import { StallingProxy } from './support/tcp-proxy';
+import { call, CONSOLE_KEY, freePort, GRACE_SECONDS, Instance, Receiver, RetryingClients, sleep, type Success } from './support/harness';
+
+/**
+ * The fault suite (issue 12; CONTRACT §3, §6, §9): two instances of the built service on a private
+ * PostgreSQL cluster, retrying clients, a signature-checking webhook receiver; each fault is injected
+ * under load and the invariants are checked at the end. The tests run in order and share the load.
+ */
+jest.setTimeout(120_000);
+
+interface Project {
+  token: string;
+  organization_id: string;
+  app_id: string;
+  accounts: Array<{ id: string }>;
+}
+
+let cluster: PrivateCluster;
+let proxy: StallingProxy;
+let admin: Client;
+let a: Instance;
+let b: Instance;
+const spare: Instance[] = [];
+const receiver = new Receiver();
+const silent = new Receiver(true);
+let clients: RetryingClients;
+let project: Project;
+let silentProject: Project;
+let loadRunning = false;
+let loadWorkers: Promise<void>[] = [];
+let seq = 0;
+
+const all = () => [a, b, ...spare];
+
+async function consolePost(i: Instance, path: string, body: unknown) {
+  const res = await call(`http://127.0.0.1:${i.consolePort}`, 'POST', `/console/v1${path}`, { headers: { authorization: `Bearer ${CONSOLE_KEY}` }, body });
+  if (res.status !== 201) throw new Error(`console ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, unknown>;
+}
+
+const journal = (p: Project) => ({
+  posting_date: '2026-06-15',
+  lines: [
+    { account_id: p.accounts[0].id, debit_minor: 12_500 },
+    { account_id: p.accounts[1].id, credit_minor: 12_500 },
+  ],
+});
+const product = () => ({ code: `F-${process.pid}-${++seq}`, name: 'Fejltest' });
+
+function startLoad(workers: number): void {
+  loadRunning = true;
+  loadWorkers = Array.from({ length: workers }, async (_, w) => {
+    while (loadRunning) {
+      if ((w + seq) % 2 === 0) await clients.create('product', project.token, product());
+      else await clients.create('journal', project.token, journal(project));
+    }
+  });
+}
+
+async function stopLoad(): Promise<void> {
+  loadRunning = false;
+  await Promise.all(loadWorkers);
+}
+
+/** Time until every live instance is ready again, polling every 100 ms. */
+async function readyAgainWithin(ms: number): Promise<number> {
+  const started = Date.now();
+  for (const i of all().filter((x) => x.alive)) {
+    while ((await call(i.base, 'GET', '/health/ready').catch(() => ({ status: 0 }))).status !== 200) {
+      if (Date.now() - started > ms) throw new Error(`${i.name} not ready ${ms} ms after the database came back`);
+      await sleep(100);
+    }
+  }
+  return Date.now() - started;
+}
+
+/** A write through the given instance right now succeeds within `ms` (recovery bound). */
+async function writesWithin(ms: number): Promise<void> {
+  const s = await clients.create('product', project.token, product(), { deadlineMs: ms });
+  if (!s) {
+    const last = clients.attempts.slice(-8).map((x) => `${x.instance} ${x.status ?? x.error} ${x.code ?? ''}`);
+    throw new Error(`no write succeeded within ${ms} ms; last answers: ${last.join('; ')}; A: ${a.stderr.slice(-1500)}`);
+  }
+}
+
+beforeAll(async () => {
+  cluster = await PrivateCluster.create(await freePort());
+  proxy = new StallingProxy(cluster.port);
+  const proxyPort = await freePort();
+  await proxy.listen(proxyPort);
+  admin = await cluster.client();
+  const [pa, ca, pb, cb] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  a = new Instance('A', pa, ca, cluster.url());
+  b = new Instance('B', pb, cb, cluster.url('faults', proxyPort)); // B reaches the database through the proxy
+  await a.start(); // migrates
+  await b.start();
+  clients = new RetryingClients(all);
+  receiver.setSecret('');
+  const url = await receiver.listen();
+  const silentUrl = await silent.listen();
+  project = (await consolePost(a, '/sandbox/projects', { name: 'Faults' })) as unknown as Project;
+  silentProject = (await consolePost(a, '/sandbox/projects', { name: 'Silent partner' })) as unknown as Project;
+  const endpoint = await consolePost(a, `/apps/${project.app_id}/webhook-endpoints`, { url, environment: 'sandbox' });
+  receiver.setSecret(String(endpoint.secret));
+  await consolePost(a, `/apps/${silentProject.app_id}/webhook-endpoints`, { url: silentUrl, environment: 'sandbox' });
+}, 180_000);
+
+afterAll(async () => {
+  loadRunning = false;
+  for (const i of all().filter(Boolean)) {
+    if (i.exitCode !== undefined && i.exitCode !== 0) process.stderr.write(`instance ${i.name} exited ${i.exitCode}:\n${i.stderr.slice(-4000)}\n`);
+  }
+  await Promise.all(all().filter(Boolean).map((i) => i.kill()));
+  await admin?.end().catch(() => undefined);
+  await proxy?.close();
+  await receiver.close();
+  await silent.close();
+  cluster?.destroy();
+}, 60_000);
+
+describe('the service under database and process faults', () => {
+  it('defect 1: terminated backends and fast and immediate restarts are 503 with Retry-After, never 500; readiness is back within 2 s', async () => {
+    startLoad(6);
+    await sleep(2_000);
+    for (let round = 0; round < 4; round++) {
+      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'partner-api' AND pid <> pg_backend_pid()`);
+      expect(killed.rowCount).toBeGreaterThan(0);
+      await sleep(700);
+    }
+    await writesWithin(10_000);
+
+    for (const mode of ['fast', 'immediate'] as const) {
+      await admin.end().catch(() => undefined);
+      cluster.stop(mode);
+      await sleep(1_500);
+      // while the database is away: readiness 503 (with Retry-After), liveness 200
+      const ready = await call(a.base, 'GET', '/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.headers['retry-after']).toBeDefined();
+      expect((await call(a.base, 'GET', '/health/live')).status).toBe(200);
+      cluster.start();
+      expect(await readyAgainWithin(2_500)).toBeLessThanOrEqual(2_500);
+      admin = await cluster.client();
+      await writesWithin(10_000);
+      await sleep(1_000);
+    }
+    await stopLoad();
+    const fivexx = clients.attempts.filter((x) => x.status !== undefined && x.status >= 500);
+    expect(fivexx.length).toBeGreaterThan(0); // the faults were felt…
+    expect(fivexx.filter((x) => x.status !== 503 || !x.retryAfter || x.code !== 'service_unavailable')).toEqual([]); // …as 503 only
+    expect(clients.failures).toEqual([]);
+  });
+
+  it('defect 3: a stalled database path of one instance is 503 on the other after the lock wait, never 409 in_progress for a fresh key', async () => {
+    const before = clients.attempts.length;
+    // both instances post into the same voucher counter; B's path stalls while it holds it
+    const posting = Array.from({ length: 6 }, (_, w) =>
+      (async () => {
+        const end = Date.now() + 16_000;
+        while (Date.now() < end) await clients.create('journal', project.token, journal(project), { prefer: w % 2 ? a : b, deadlineMs: 60_000 });
+      })(),
+    );
+    await sleep(1_000);
+    proxy.stall();
+    await sleep(13_000);
+    proxy.resume();
+    await Promise.all(posting);
+    await writesWithin(15_000);
+    const during = clients.attempts.slice(before);
+    const inProgressOnFreshKeys = during.filter((x) => x.first && x.code === 'idempotency_request_in_progress');
+    expect(inProgressOnFreshKeys).toEqual([]);
+    expect(during.filter((x) => x.instance === 'A' && x.status === 503).length).toBeGreaterThan(0); // A did wait on B's lock and said so
+    expect(during.filter((x) => x.status === 500)).toEqual([]);
+    expect(clients.failures).toEqual([]);
+  }, 90_000);
+
+  it('defect 2: SIGTERM under keep-alive load: Connection: close, no request cut off, readiness 503 at once, exit 0 within SHUTDOWN_GRACE_SECONDS', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const viaB: Success[] = [];
+    let running = true;
+    let signalledAt = Number.POSITIVE_INFINITY;
+    const workers = Array.from({ length: 8 }, (_, w) =>
+      (async () => {
+        while (running) {
+          const s = await clients.create(w % 2 ? 'journal' : 'product', project.token, w % 2 ? journal(project) : product(), { prefer: b, agent });
+          if (s) viaB.push(s);
+        }
+      })(),
+    );
+    await sleep(2_000);
+    signalledAt = Date.now();
+    b.signal('SIGTERM');
+    const ready = await call(b.base, 'GET', '/health/ready').catch((e: Error) => ({ status: 0, error: e.message }));
+    // at once: 503, or the listener is already closed (refused) — never 200
+    expect(ready.status === 503 || ready.status === 0).toBe(true);
+    expect(await b.waitExit(GRACE_SECONDS * 1000 + 1_500)).toBe(true);
+    running = false;
+    await Promise.all(workers);
+    agent.destroy();
+    expect(b.exitCode).toBe(0);
+    expect(b.exitedAt - signalledAt).toBeLessThanOrEqual(GRACE_SECONDS * 1000 + 500);
+    // every answer B gave after the signal (allowing for answers already on the wire) said Connection: close
+    const afterSignal = clients.attempts.filter((x) => x.instance === 'B' && x.status !== undefined && x.at > signalledAt + 200);
+    expect(afterSignal.filter((x) => x.connection !== 'close')).toEqual([]);
+    // a request cut off after it was accepted would show as a socket error whose retry is a replay
+    const cutOff = viaB.filter((s) => s.hadSocketError && s.replayed);
+    expect(cutOff).toEqual([]);
+    expect(viaB.length).toBeGreaterThan(10);
+    expect(clients.failures).toEqual([]);
+  }, 60_000);
+
+  it('defect 4: kill -9 of the instance sending webhooks: another instance delivers them within 30 s of the commit', async () => {
+    // only A runs now (B was stopped); its sends are held open by the receiver when it dies
+    receiver.hold = true;
+    const posted: Success[] = [];
+    for (let i = 0; i < 5; i++) {
+      const s = await clients.create('journal', project.token, journal(project), { prefer: a });
+      expect(s).not.toBeNull();
+      posted.push(s!);
+    }
+    const end = Date.now() + 5_000;
+    while (receiver.held.length === 0 && Date.now() < end) await sleep(50);
+    expect(receiver.held.length).toBeGreaterThan(0);
+    a.signal('SIGKILL');
+    expect(await a.waitExit(5_000)).toBe(true);
+    receiver.release();
+    // the operator brings two fresh instances up (same addresses as a restart would use)
+    const a2 = new Instance('A2', await freePort(), await freePort(), cluster.url());
+    const b2 = new Instance('B2', await freePort(), await freePort(), cluster.url());
+    spare.push(a2, b2);
+    await Promise.all([a2.start(), b2.start()]);
+    const deadline = Math.max(...posted.map((p) => p.committedBy)) + 32_000;
+    while (posted.some((p) => !receiver.answered(p.operationId)) && Date.now() < deadline) await sleep(200);
+    const late = posted
+      .map((p) => ({ op: p.operationId, ms: (receiver.answered(p.operationId)?.answeredAt ?? Number.POSITIVE_INFINITY) - p.committedBy }))
+      .filter((x) => x.ms > 30_000);
+    expect(late).toEqual([]);
+  }, 90_000);
+
+  it('defect 5: an endpoint that never answers, with 40 events waiting, delays no other endpoint’s first attempt beyond 5 s', async () => {
+    for (let i = 0; i < 40; i++) expect(await clients.create('journal', silentProject.token, journal(silentProject), { tag: 'silent' })).not.toBeNull();
+    await sleep(1_000); // the silent endpoint's sends are in flight and its queue is long
+    const posted: Success[] = [];
+    for (let i = 0; i < 8; i++) {
+      const s = await clients.create(i % 2 ? 'product' : 'journal', project.token, i % 2 ? product() : journal(project));
+      expect(s).not.toBeNull();
+      posted.push(s!);
+      await sleep(300);
+    }
+    const deadline = Date.now() + 8_000;
+    while (posted.some((p) => !receiver.firstSeen.has(p.operationId)) && Date.now() < deadline) await sleep(100);
+    const delays = posted.map((p) => (receiver.firstSeen.get(p.operationId) ?? Number.POSITIVE_INFINITY) - p.committedBy);
+    expect(delays.filter((ms) => ms > 5_000)).toEqual([]);
+  }, 60_000);
+
+  it('invariants: exactly once, gapless vouchers, a receipt and a signed webhook for every success, no 500, every 5xx a 503 with Retry-After', async () => {
+    await silent.close(); // lets the sends to it end, so stops below are quick
+    const ours = clients.successes.filter((s) => s.tag === undefined); // every acknowledged write of the main project
+    const org = project.organization_id;
+    // exactly once: the stored rows are exactly the acknowledged ones, one per key, none lost, none doubled
+    const products = (await admin.query(`SELECT id FROM products WHERE organization_id = $1`, [org])).rows as Array<{ id: string }>;
+    const ackProducts = ours.filter((s) => s.kind === 'product');
+    expect(products.map((p) => p.id).sort()).toEqual(ackProducts.map((s) => s.id).sort());
+    const entries = (await admin.query(`SELECT id, voucher_number FROM journal_entries WHERE organization_id = $1`, [org])).rows as Array<{
+      id: string;
+      voucher_number: number;
+    }>;
+    const ackJournals = ours.filter((s) => s.kind === 'journal');
+    expect(entries.map((e) => e.id).sort()).toEqual(ackJournals.map((s) => s.id).sort());
+    expect(new Set(ours.map((s) => s.key)).size).toBe(ours.length);
+    // gapless: 1…n in the one year posted
+    expect(entries.map((e) => Number(e.voucher_number)).sort((x, y) => x - y)).toEqual(Array.from({ length: entries.length }, (_, i) => i + 1));
+    expect(ackJournals.map((s) => s.voucher).sort((x, y) => x! - y!)).toEqual(entries.map((e) => Number(e.voucher_number)).sort((x, y) => x - y));
+    // receipts: one per acknowledged operation
+    const ops = ours.map((s) => s.operationId);
+    const receipts = (await admin.query(`SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [org, ops])).rows[0].n;
+    expect(receipts).toBe(ops.length);
+    expect(ops.length).toBeGreaterThan(100);
+    // a signed webhook for every success (retries after the faults may take their 5 s step)
+    const deadline = Date.now() + 40_000;
+    while (ops.some((op) => !receiver.answered(op)) && Date.now() < deadline) await sleep(250);
+    expect(ops.filter((op) => !receiver.answered(op))).toEqual([]);
+    expect(receiver.badSignatures).toBe(0);
+    // the HTTP answers of the whole run
+    expect(clients.attempts.filter((x) => x.status === 500)).toEqual([]);
+    expect(clients.attempts.filter((x) => x.status !== undefined && x.status >= 500 && (x.status !== 503 || !x.retryAfter))).toEqual([]);
+    expect(clients.attempts.filter((x) => x.first && x.code === 'idempotency_request_in_progress')).toEqual([]);
+    expect(clients.failures).toEqual([]);
+    // and the survivors stop cleanly
+    for (const i of spare) i.signal('SIGTERM');
+    for (const i of spare) expect(await i.waitExit(GRACE_SECONDS * 1000 + 1_500)).toBe(true);
+    expect(spare.map((i) => i.exitCode)).toEqual([0, 0]);
+  }, 90_000);
+});
