@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
-import type { Client } from 'pg';
+import { type Client, Client as PgClient } from 'pg';
 import { PrivateCluster } from './support/pg-cluster';
 import { StallingProxy } from './support/tcp-proxy';
-import { call, CONSOLE_KEY, freePort, GRACE_SECONDS, Instance, Receiver, RetryingClients, sleep, type Success } from './support/harness';
+import { call, CONSOLE_KEY, freePort, GRACE_SECONDS, Instance, Receiver, removeInstanceData, RetryingClients, sleep, type Success } from './support/harness';
 
 /**
  * The fault suite (issue 12; CONTRACT §3, §6, §9): two instances of the built service on a private
@@ -20,6 +21,7 @@ interface Project {
 
 let cluster: PrivateCluster;
 let proxy: StallingProxy;
+let proxyPort: number;
 let admin: Client;
 let a: Instance;
 let b: Instance;
@@ -34,6 +36,37 @@ let loadWorkers: Promise<void>[] = [];
 let seq = 0;
 
 const all = () => [a, b, ...spare];
+
+async function dumpDeliveries(): Promise<void> {
+  if (!process.env.FAULTS_DEBUG) return;
+  const state = await admin.query(`SELECT e.app_id = $1 AS main, d.attempts, d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed,
+      d.locked_until > now() AS leased, d.next_attempt_at <= now() AS due, d.last_error, count(*)::int AS n
+    FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 8 DESC`, [project.app_id]);
+  const outbox = await admin.query(`SELECT dispatched_at IS NOT NULL AS dispatched, count(*)::int AS n FROM webhook_outbox GROUP BY 1`);
+  process.stderr.write(`DIAG deliveries: ${JSON.stringify(state.rows)}\nDIAG outbox: ${JSON.stringify(outbox.rows)}\nDIAG receiver: held ${receiver.held.length} answered ${receiver.events.length} seen ${receiver.firstSeen.size} hold ${receiver.hold} bad ${receiver.badSignatures}\n`);
+  const activity = await admin.query(`SELECT state, wait_event_type, wait_event, now() - xact_start AS age, left(query, 80) AS q FROM pg_stat_activity WHERE application_name = 'partner-api'`);
+  process.stderr.write(`DIAG activity: ${JSON.stringify(activity.rows)}\n`);
+  await admin.query('BEGIN');
+  try {
+    const probe = await admin.query(`SELECT endpoint_id, count(*) FILTER (WHERE locked_until >= now())::int AS busy, count(*)::int AS due
+      FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now() GROUP BY endpoint_id`);
+    process.stderr.write(`DIAG endpoints: ${JSON.stringify(probe.rows)}\n`);
+  } finally {
+    await admin.query('ROLLBACK');
+  }
+  for (const i of all().filter((x) => x?.alive)) {
+    process.stderr.write(`DIAG ${i.name}: ${i.stderr.split('\n').filter((l) => /Webhook|webhook/.test(l)).slice(-8).join('\n').slice(0, 4000)}\n`);
+  }
+}
+
+/** The PID of the process owning the local end of a loopback TCP connection from `port` (ss -tnp). */
+function senderPid(port: number | undefined): number | null {
+  if (!port) return null;
+  const out = execFileSync('ss', ['-Htnp', 'state', 'established', `( sport = :${port} )`], { encoding: 'utf8' });
+  const m = /pid=(\d+)/.exec(out);
+  return m ? Number(m[1]) : null;
+}
 
 async function consolePost(i: Instance, path: string, body: unknown) {
   const res = await call(`http://127.0.0.1:${i.consolePort}`, 'POST', `/console/v1${path}`, { headers: { authorization: `Bearer ${CONSOLE_KEY}` }, body });
@@ -89,7 +122,7 @@ async function writesWithin(ms: number): Promise<void> {
 beforeAll(async () => {
   cluster = await PrivateCluster.create(await freePort());
   proxy = new StallingProxy(cluster.port);
-  const proxyPort = await freePort();
+  proxyPort = await freePort();
   await proxy.listen(proxyPort);
   admin = await cluster.client();
   const [pa, ca, pb, cb] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -111,7 +144,7 @@ beforeAll(async () => {
 afterAll(async () => {
   loadRunning = false;
   for (const i of all().filter(Boolean)) {
-    if (i.exitCode !== undefined && i.exitCode !== 0) process.stderr.write(`instance ${i.name} exited ${i.exitCode}:\n${i.stderr.slice(-4000)}\n`);
+    if (process.env.FAULTS_DEBUG || (i.exitCode !== undefined && i.exitCode !== 0)) process.stderr.write(`instance ${i.name} exited ${i.exitCode}:\n${i.stderr.slice(-4000)}\n`);
   }
   await Promise.all(all().filter(Boolean).map((i) => i.kill()));
   await admin?.end().catch(() => undefined);
@@ -119,6 +152,7 @@ afterAll(async () => {
   await receiver.close();
   await silent.close();
   cluster?.destroy();
+  removeInstanceData();
 }, 60_000);
 
 describe('the service under database and process faults', () => {
@@ -164,9 +198,18 @@ describe('the service under database and process faults', () => {
       })(),
     );
     await sleep(1_000);
+    // B's path stalls in the middle of a posting: a session of B's, through the same proxy, holds the
+    // voucher counter of (organization, 2026) when the stall begins
+    const stalledSession = new PgClient({ connectionString: cluster.url('faults', proxyPort) });
+    stalledSession.on('error', () => undefined);
+    await stalledSession.connect();
+    await stalledSession.query('BEGIN');
+    await stalledSession.query(`UPDATE voucher_counters SET last_number = last_number WHERE organization_id = $1 AND year = 2026`, [project.organization_id]);
     proxy.stall();
     await sleep(13_000);
     proxy.resume();
+    await stalledSession.query('ROLLBACK');
+    await stalledSession.end();
     await Promise.all(posting);
     await writesWithin(15_000);
     const during = clients.attempts.slice(before);
@@ -193,13 +236,20 @@ describe('the service under database and process faults', () => {
     await sleep(2_000);
     signalledAt = Date.now();
     b.signal('SIGTERM');
-    const ready = await call(b.base, 'GET', '/health/ready').catch((e: Error) => ({ status: 0, error: e.message }));
+    let ready: { status: number };
+    let exited: boolean;
+    try {
+      await sleep(100); // the signal reaches the process's event loop
+      ready = await call(b.base, 'GET', '/health/ready').catch(() => ({ status: 0 }));
+      exited = await b.waitExit(GRACE_SECONDS * 1000 + 1_500);
+    } finally {
+      running = false;
+      await Promise.all(workers);
+      agent.destroy();
+    }
     // at once: 503, or the listener is already closed (refused) — never 200
-    expect(ready.status === 503 || ready.status === 0).toBe(true);
-    expect(await b.waitExit(GRACE_SECONDS * 1000 + 1_500)).toBe(true);
-    running = false;
-    await Promise.all(workers);
-    agent.destroy();
+    expect([503, 0]).toContain(ready.status);
+    expect(exited).toBe(true);
     expect(b.exitCode).toBe(0);
     expect(b.exitedAt - signalledAt).toBeLessThanOrEqual(GRACE_SECONDS * 1000 + 500);
     // every answer B gave after the signal (allowing for answers already on the wire) said Connection: close
@@ -210,34 +260,45 @@ describe('the service under database and process faults', () => {
     expect(cutOff).toEqual([]);
     expect(viaB.length).toBeGreaterThan(10);
     expect(clients.failures).toEqual([]);
+    // the operator replaces the stopped instance
+    const b2 = new Instance('B2', await freePort(), await freePort(), cluster.url());
+    spare.push(b2);
+    await b2.start();
   }, 60_000);
 
   it('defect 4: kill -9 of the instance sending webhooks: another instance delivers them within 30 s of the commit', async () => {
-    // only A runs now (B was stopped); its sends are held open by the receiver when it dies
+    // A and B2 run; the receiver holds the sends open, so they are in flight when A dies
     receiver.hold = true;
     const posted: Success[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       const s = await clients.create('journal', project.token, journal(project), { prefer: a });
       expect(s).not.toBeNull();
       posted.push(s!);
     }
+    const pidA = a.child!.pid!;
+    let heldByA = 0;
     const end = Date.now() + 5_000;
-    while (receiver.held.length === 0 && Date.now() < end) await sleep(50);
-    expect(receiver.held.length).toBeGreaterThan(0);
+    while (heldByA === 0 && Date.now() < end) {
+      await sleep(100);
+      heldByA = receiver.held.filter((res) => senderPid(res.socket?.remotePort) === pidA).length;
+    }
+    if (heldByA === 0) await dumpDeliveries();
+    expect(heldByA).toBeGreaterThan(0); // A has claims in flight: the case under test
     a.signal('SIGKILL');
     expect(await a.waitExit(5_000)).toBe(true);
     receiver.release();
-    // the operator brings two fresh instances up (same addresses as a restart would use)
     const a2 = new Instance('A2', await freePort(), await freePort(), cluster.url());
-    const b2 = new Instance('B2', await freePort(), await freePort(), cluster.url());
-    spare.push(a2, b2);
-    await Promise.all([a2.start(), b2.start()]);
+    spare.push(a2);
+    const a2Started = a2.start();
     const deadline = Math.max(...posted.map((p) => p.committedBy)) + 32_000;
     while (posted.some((p) => !receiver.answered(p.operationId)) && Date.now() < deadline) await sleep(200);
+    await a2Started;
     const late = posted
       .map((p) => ({ op: p.operationId, ms: (receiver.answered(p.operationId)?.answeredAt ?? Number.POSITIVE_INFINITY) - p.committedBy }))
       .filter((x) => x.ms > 30_000);
+    if (late.length > 0) await dumpDeliveries();
     expect(late).toEqual([]);
+    expect(receiver.badSignatures).toBe(0);
   }, 90_000);
 
   it('defect 5: an endpoint that never answers, with 40 events waiting, delays no other endpoint’s first attempt beyond 5 s', async () => {
@@ -292,6 +353,6 @@ describe('the service under database and process faults', () => {
     // and the survivors stop cleanly
     for (const i of spare) i.signal('SIGTERM');
     for (const i of spare) expect(await i.waitExit(GRACE_SECONDS * 1000 + 1_500)).toBe(true);
-    expect(spare.map((i) => i.exitCode)).toEqual([0, 0]);
+    expect(spare.map((i) => i.exitCode)).toEqual(spare.map(() => 0));
   }, 90_000);
 });

@@ -2,13 +2,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 
 const ROOT = join(__dirname, '..', '..', '..');
+/** The build under test: this checkout's dist/, or FAULTS_SERVICE_ROOT (e.g. an older build, to see a defect). */
+const SERVICE_ROOT = process.env.FAULTS_SERVICE_ROOT ?? ROOT;
 const DATA_ROOT = mkdtempSync(join(tmpdir(), 'partner-faults-data-'));
+
+/** afterAll: the instances' DATA_DIRs. */
+export function removeInstanceData(): void {
+  rmSync(DATA_ROOT, { recursive: true, force: true });
+}
 
 export async function freePort(): Promise<number> {
   const s = createNetServer();
@@ -44,8 +51,8 @@ export class Instance {
   async start(): Promise<void> {
     this.exitCode = undefined;
     this.stderr = '';
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, [join(SERVICE_ROOT, 'dist', 'src', 'main.js')], {
+      cwd: SERVICE_ROOT,
       env: {
         PATH: process.env.PATH ?? '',
         DATABASE_URL: this.databaseUrl,
@@ -55,13 +62,15 @@ export class Instance {
         CONSOLE_API_KEY: CONSOLE_KEY,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
-        LOG_LEVEL: 'error',
+        LOG_LEVEL: process.env.FAULTS_DEBUG ? 'warn' : 'error',
         DATA_DIR: join(DATA_ROOT, this.name),
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
     child.stderr!.on('data', (d) => (this.stderr = (this.stderr + String(d)).slice(-20_000)));
+    // the JSON log goes to stdout
+    child.stdout!.on('data', (d) => (this.stderr = (this.stderr + String(d)).slice(-20_000)));
     this.exited = new Promise((resolve) =>
       child.on('exit', (code, signal) => {
         this.exitCode = code ?? (signal ? -1 : null);

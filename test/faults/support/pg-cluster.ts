@@ -50,10 +50,13 @@ export class PrivateCluster {
   start(): void {
     asPostgres([
       'pg_ctl', '-D', this.dataDir, '-l', join(this.dir, 'server.log'), '-w', '-t', '60',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`,
+      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`,
       'start',
     ]);
   }
+
+  // fsync=off only: an immediate stop kills the server, not the OS, so acknowledged commits (written to
+  // the WAL before the answer) survive it; synchronous_commit=off would lose them.
 
   /** `fast`: clients are told 57P01 and disconnected; `immediate`: the server dies like a crash and recovers at start. */
   restart(mode: 'fast' | 'immediate'): void {

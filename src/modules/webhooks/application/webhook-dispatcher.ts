@@ -58,6 +58,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly retryDelayMs: (failedAttempts: number) => number | null;
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
+  /** A send finished during a claim: claim again right after it. */
+  private again = false;
   /** Claim phases in flight (the timer's and runOnce()'s): shutdown waits for them. */
   private readonly claiming = new Set<Promise<unknown>>();
   /** Sends in flight, each until its attempt is recorded: shutdown waits for them. */
@@ -101,13 +103,25 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     await Promise.allSettled([...this.sends]);
   }
 
-  /** A poll: claims what is due and starts the sends, without waiting for them. */
+  /**
+   * A poll: claims what is due and starts the sends, without waiting for them. Also run as soon as a
+   * send of the polling dispatcher finishes, so that an endpoint's next delivery does not wait for the
+   * next poll (its concurrency is bounded, its throughput should not be).
+   */
   private tick(): void {
-    if (this.ticking || this.stopped) return;
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
     this.ticking = true;
+    this.again = false;
     this.track(this.claimAndStart())
       .catch((err) => this.logger.warn({ err }, 'webhook dispatch round failed'))
-      .finally(() => (this.ticking = false));
+      .finally(() => {
+        this.ticking = false;
+        if (this.again && this.timer) setImmediate(() => this.tick());
+      });
   }
 
   /**
@@ -153,7 +167,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.logger.warn({ err, deliveryId: d.id, attempt: d.attempt }, 'webhook attempt not recorded'),
     );
     this.sends.add(send);
-    void send.finally(() => this.sends.delete(send));
+    void send.finally(() => {
+      this.sends.delete(send);
+      if (this.timer) this.tick(); // polling: the endpoint's slot is free again
+    });
     return send;
   }
 
