@@ -277,10 +277,13 @@ describe('the service under database and process faults', () => {
     }
     const pidA = a.child!.pid!;
     let heldByA = 0;
-    const end = Date.now() + 5_000;
+    const end = Date.now() + 8_000;
     while (heldByA === 0 && Date.now() < end) {
       await sleep(100);
-      heldByA = receiver.held.filter((res) => senderPid(res.socket?.remotePort) === pidA).length;
+      // one of the events just posted is being sent by A (not only older backlog)
+      heldByA = receiver.held.filter(
+        (h) => posted.some((p) => p.operationId === h.operationId) && senderPid(h.res.socket?.remotePort) === pidA,
+      ).length;
     }
     if (heldByA === 0) await dumpDeliveries();
     expect(heldByA).toBeGreaterThan(0); // A has claims in flight: the case under test

@@ -267,7 +267,7 @@ export class Receiver {
   readonly firstSeen = new Map<string, number>();
   badSignatures = 0;
   hold = false;
-  held: http.ServerResponse[] = [];
+  held: Array<{ res: http.ServerResponse; operationId: string }> = [];
   private server: http.Server | null = null;
   private secret = '';
 
@@ -296,7 +296,7 @@ export class Receiver {
         }
         if (!this.firstSeen.has(operationId)) this.firstSeen.set(operationId, Date.now());
         if (this.hold) {
-          this.held.push(res);
+          this.held.push({ res, operationId });
           return;
         }
         this.events.push({ webhookId: String(req.headers['webhook-id']), operationId, answeredAt: Date.now() });
@@ -309,7 +309,7 @@ export class Receiver {
 
   release(): void {
     this.hold = false;
-    for (const res of this.held) res.destroy();
+    for (const { res } of this.held) res.destroy();
     this.held = [];
   }
 
