@@ -11,6 +11,14 @@ import { createTestApp, describeNothing, onPostgres, type TestApp } from '../sup
  * lock wait on anything but the idempotency record of the same key that runs out is 503, never 409
  * idempotency_request_in_progress (§6). Needs real PostgreSQL sessions: PGlite runs declare nothing.
  */
+if (!onPostgres()) {
+  describe('database faults answer 503 (PostgreSQL sessions)', () => {
+    it('runs in the PostgreSQL pass (TEST_DATABASE_URL is not set here)', () => {
+      expect(process.env.TEST_DATABASE_URL).toBeUndefined();
+    });
+  });
+}
+
 (onPostgres() ? describe : describeNothing)('database faults answer 503, commit nothing, and a retry succeeds', () => {
   let app: TestApp;
   let db: DataSource;
