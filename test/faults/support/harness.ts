@@ -29,6 +29,8 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 export const CONSOLE_KEY = 'faults-console-key-0123456789abcdef';
 export const GRACE_SECONDS = 5;
+/** One key for every instance, as an operator configures a deployment (CONTRACT §2, §8): each seals and opens the others' secrets. */
+const SECRETS_KEY = `v1:${Buffer.alloc(32, 7).toString('base64url')}`;
 
 /** One instance of the built service (dist/src/main.js), as an operator runs it. */
 export class Instance {
@@ -60,6 +62,8 @@ export class Instance {
         PORT: String(this.port),
         CONSOLE_PORT: String(this.consolePort),
         CONSOLE_API_KEY: CONSOLE_KEY,
+        SECRETS_KEY,
+        RATE_LIMIT_PER_MINUTE: '0', // the load here is about faults, not limits
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
         LOG_LEVEL: process.env.FAULTS_DEBUG ? 'warn' : 'error',
