@@ -1,6 +1,8 @@
 /**
- * Two projects: unit specs beside the code, e2e specs through HTTP under test/e2e. The e2e files run in
- * parallel jest workers, each on its own database (test/support/database-setup.js).
+ * Projects: unit specs beside the code, e2e specs through HTTP under test/e2e (in parallel jest workers,
+ * each on its own database: test/support/database-setup.js), and the fault suite under test/faults (its
+ * own private PostgreSQL cluster and built service processes; `npm run test:faults`, run by .ci/run, not
+ * by `npm test`).
  */
 const transform = {
   '^.+\\.(t|j)sx?$': [
@@ -37,5 +39,6 @@ module.exports = {
     },
     // a real browser (Debian's Chromium); not part of `npm test`: `npm run test:browser`
     { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'] },
+    { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.faults-spec.ts'] },
   ],
 };

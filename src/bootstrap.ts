@@ -1,5 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
-import { Logger as NestLogger } from '@nestjs/common';
+import { type INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type express from 'express';
@@ -8,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { ConsoleAppModule, PartnerAppModule } from './app.module';
 import { ConsoleModule } from './modules/console/console.module';
 import { ServiceMetrics } from './modules/metrics/service-metrics';
+import { WebhookDispatcher } from './modules/webhooks/application/webhook-dispatcher';
 import type { AppConfig } from './shared/config/app-config';
 import { consoleApiKeyOf, secretsKeySpec, secureDataDir, tightenModes } from './shared/config/data-dir';
 import { SecretBox } from './shared/crypto/secret-box';
@@ -18,6 +18,7 @@ import { CoreModule } from './shared/database/database.module';
 import { createDataSource, destroyDataSource } from './shared/database/data-source';
 import { runMigrations } from './shared/database/run-migrations';
 import type { Clock } from './shared/domain/clock';
+import { GracefulShutdown } from './shared/http/graceful-shutdown';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
 import { PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
 import { createConsoleDocument, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
@@ -40,6 +41,12 @@ export interface Applications {
   /** Prometheus metrics of both listeners, served as GET /metrics on the console listener. */
   metrics: ServiceMetrics;
   close(): Promise<void>;
+  /**
+   * The graceful stop on SIGTERM/SIGINT (CONTRACT §3): readiness 503 and `Connection: close` at once,
+   * no new connections, idle ones closed, requests and the dispatcher's sends in flight finished, all
+   * within SHUTDOWN_GRACE_SECONDS; then close().
+   */
+  stop(): Promise<void>;
 }
 
 export interface BootstrapOptions {
@@ -90,6 +97,8 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   }
   partner.use(securityHeaders());
   partner.use(requestIdMiddleware({ noStore: true }));
+  const shutdown = new GracefulShutdown();
+  partner.use(shutdown.middleware());
   partner.use(httpLogger(logger, 'partner'));
   partner.use(metrics.middleware('partner'));
   partner.useGlobalInterceptors(new ObservationInterceptor());
@@ -113,6 +122,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     );
     consoleApp.use(securityHeaders());
     consoleApp.use(requestIdMiddleware({ noStore: true }));
+    consoleApp.use(shutdown.middleware());
     consoleApp.use(httpLogger(logger, 'console'));
     consoleApp.use(metrics.middleware('console'));
     // Scraped without the console key: the console listener is private (127.0.0.1 by default); README
@@ -127,6 +137,15 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   NestLogger.overrideLogger(new PinoNestLogger(logger));
 
   let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await partner.close();
+    await consoleApp?.close();
+    await destroyDataSource(dataSource, config.database);
+    clearInterval(modeSweep);
+    tightenModes(config.dataDir);
+  };
   return {
     config,
     dataSource,
@@ -135,14 +154,17 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     consoleApiKey: key.key,
     generatedConsoleApiKey: key.generated ? key.key : null,
     metrics,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await partner.close();
-      await consoleApp?.close();
-      await destroyDataSource(dataSource, config.database);
-      clearInterval(modeSweep);
-      tightenModes(config.dataDir);
+    close,
+    async stop() {
+      const logger = new NestLogger('shutdown');
+      shutdown.track(partner.getHttpServer());
+      if (consoleApp) shutdown.track(consoleApp.getHttpServer());
+      await shutdown.stop({
+        graceMs: config.shutdownGraceSeconds * 1000,
+        onStopping: () => partner.get(WebhookDispatcher).onApplicationShutdown(),
+        logger: { info: (m) => logger.log(m), warn: (m) => logger.warn(m) },
+      });
+      await close();
     },
   };
 }

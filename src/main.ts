@@ -39,11 +39,19 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`${signal}: finishing in-flight requests and stopping\n`);
-    const force = setTimeout(() => process.exit(1), 25_000);
+    // CONTRACT §3: exit 0 within SHUTDOWN_GRACE_SECONDS. apps.stop() answers every request within it;
+    // this only bounds what follows (closing the stores), should the database hang.
+    const force = setTimeout(() => {
+      process.stderr.write('stop: grace ran out while closing; exiting\n');
+      process.exit(0);
+    }, Math.max(config.shutdownGraceSeconds * 1000 - 200, 100));
     force.unref();
-    apps.close().then(
+    apps.stop().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (err: Error) => {
+        process.stderr.write(`stop: ${err.message}\n`);
+        process.exit(0);
+      },
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

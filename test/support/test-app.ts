@@ -52,6 +52,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     redisKeyPrefix: 'partner-api-test:',
     maxConnections: 1000,
     secretsKey: TEST_SECRETS_KEY,
+    shutdownGraceSeconds: 10,
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.idempotencyRetentionHours).toBe(24);
     expect(c.logLevel).toBe('info');
     expect(c.webhookAllowPrivateNetworks).toBe(false);
+    expect(c.shutdownGraceSeconds).toBe(10);
     expect(c.database.kind).toBe('pglite');
     expect(c.dataDir.endsWith('.data')).toBe(true);
     expect(c.rateLimitPerMinute).toBe(600);
@@ -59,6 +60,12 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.consolePort).toBe(0);
   });
 
+  it('reads SHUTDOWN_GRACE_SECONDS in seconds, fractions allowed', () => {
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '3' }).shutdownGraceSeconds).toBe(3);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '2.5' }).shutdownGraceSeconds).toBe(2.5);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '' }).shutdownGraceSeconds).toBe(10);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -77,6 +84,10 @@ describe('loadConfig (CONTRACT §2)', () => {
     ['MAX_CONNECTIONS', 'many'],
     ['SECRETS_KEY', 'too-short'],
     ['SECRETS_KEY', `v1:${Buffer.alloc(16).toString('base64')}`],
+    ['SHUTDOWN_GRACE_SECONDS', '0'],
+    ['SHUTDOWN_GRACE_SECONDS', '-5'],
+    ['SHUTDOWN_GRACE_SECONDS', 'ten'],
+    ['SHUTDOWN_GRACE_SECONDS', '3601'],
   ])('refuses %s=%s with a one-line message naming it', (name, value) => {
     let error: unknown;
     try {

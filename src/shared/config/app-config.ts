@@ -28,6 +28,8 @@ export interface AppConfig {
   maxConnections: number;
   /** SECRETS_KEY (one or more versioned keys, see secret-box.ts); null: generated into DATA_DIR */
   secretsKey: string | null;
+  /** CONTRACT §3: how long a stopping instance lets requests in flight finish (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +118,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     idempotencyRetentionHours = Number(retentionRaw);
   }
 
+  const graceRaw = env.SHUTDOWN_GRACE_SECONDS;
+  let shutdownGraceSeconds = 10;
+  if (graceRaw !== undefined && graceRaw !== '') {
+    if (!/^\d+(\.\d+)?$/.test(graceRaw) || Number(graceRaw) < 1 || Number(graceRaw) > 3600) {
+      throw new ConfigError(`SHUTDOWN_GRACE_SECONDS must be a number of seconds from 1 to 3600, got "${graceRaw}"`);
+    }
+    shutdownGraceSeconds = Number(graceRaw);
+  }
+
   const logLevel = env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -159,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisKeyPrefix,
     maxConnections,
     secretsKey,
+    shutdownGraceSeconds,
   };
 }
 

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
+import { guardPoolClients } from './database-failure';
 import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { MIGRATIONS } from './migrations';
 
@@ -84,6 +85,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
 export async function createDataSource(database: DatabaseConfig): Promise<DataSource> {
   const dataSource = new DataSource(dataSourceOptions(database));
   await dataSource.initialize();
+  if (database.kind === 'postgres') guardPoolClients((dataSource.driver as unknown as { master?: unknown }).master);
   return dataSource;
 }
 

@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { isServiceUnavailable } from '../database/database-failure';
 import { DomainError } from '../domain/domain-error';
 import { ERROR_CATALOGUE } from './error-catalogue';
 import type { ObservedLocals } from '../../modules/metrics/service-metrics';
@@ -16,17 +17,6 @@ const HTTP_STATUS_CODES: Record<number, string> = {
   429: 'rate_limited',
   503: 'service_unavailable',
 };
-
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
-
-function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: string; driverError?: { code?: string }; message?: string } | null;
-  if (!e) return false;
-  const code = e.driverError?.code ?? e.code;
-  if (code && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) return true;
-  const message = e.message ?? '';
-  return /Connection terminated|timeout exceeded when trying to connect|Driver not Connected/i.test(message);
-}
 
 /**
  * The one place where an error becomes an HTTP response: an RFC 9457 problem body (CONTRACT §4).
@@ -61,9 +51,10 @@ export class ProblemFilter implements ExceptionFilter {
     } else if (exception instanceof HttpException && HTTP_STATUS_CODES[exception.getStatus()]) {
       code = HTTP_STATUS_CODES[exception.getStatus()];
       detail = code === 'not_found' ? `No route ${req.method} ${req.path}` : ERROR_CATALOGUE[code].title;
-    } else if (isDatabaseUnavailable(exception)) {
+    } else if (isServiceUnavailable(exception)) {
+      // CONTRACT §3: a lost connection, an unreachable database or a lock wait that ran out
       code = 'service_unavailable';
-      detail = 'The database cannot be reached; retry later';
+      detail = 'The service cannot complete the request now; retry later';
       requestLog(req, this.logger).warn({ err: exception, requestId: req.id }, 'database unavailable');
     } else {
       code = 'internal_error';

@@ -5,8 +5,11 @@ import type { Environment } from './access-token';
 export abstract class OrganizationRepository {
   abstract create(tx: Transaction, organization: { id: string; name: string; environment: Environment }): Promise<void>;
   /**
-   * Locks the organization row (FOR UPDATE) until the transaction ends, serializing the grants and
-   * mandates given for it. False when there is no such organization.
+   * Locks the organization row (FOR NO KEY UPDATE) until the transaction ends, serializing the grants
+   * and mandates given for it. Not FOR UPDATE: that would also block every insert referencing the
+   * organization (their foreign-key check takes FOR KEY SHARE), among them the idempotency claim, whose
+   * lock wait must mean only "the same key is still running" (CONTRACT §6). False when there is no such
+   * organization.
    */
   abstract lock(tx: Transaction, organizationId: string): Promise<boolean>;
   /** False when the organization already has an account with this number (nothing is written). */

@@ -10,7 +10,7 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
   }
 
   async lock(m: EntityManager, organizationId: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+    const rows: unknown[] = await m.query(`SELECT id FROM organizations WHERE id = $1 FOR NO KEY UPDATE`, [organizationId]);
     return rows.length > 0;
   }
 

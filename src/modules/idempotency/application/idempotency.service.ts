@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
+import { databaseFailure } from '../../../shared/database/database-failure';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import type { CallerContext } from '../../auth/domain/caller-context';
@@ -18,11 +19,6 @@ export interface IdempotentOutcome<R> {
   replayed: boolean;
 }
 
-const isLockTimeout = (err: unknown): boolean => {
-  const e = err as { code?: string; driverError?: { code?: string } };
-  return (e?.driverError?.code ?? e?.code) === '55P03';
-};
-
 /**
  * Exactly-once writes (CONTRACT §6), settled by PostgreSQL so that any number of instances agree:
  *
@@ -33,7 +29,9 @@ const isLockTimeout = (err: unknown): boolean => {
  *    - first committed → the insert does nothing, we read the committed record and answer
  *      grant changed / key reused / replay, in that order;
  *    - first rolled back (any 4xx or failure stores nothing) → our insert succeeds and we run ourselves;
- *    - still running after 10 s → lock timeout → 409 idempotency_request_in_progress.
+ *    - still running after 10 s → lock timeout → 409 idempotency_request_in_progress. Only a lock
+ *      timeout of this claim statement means that; a lock wait that runs out anywhere else (the voucher
+ *      counter, a period row held by a stalled transaction) is 503 service_unavailable (CONTRACT §3, §6).
  * 3. The work (the resource row, the receipt, the outbox row) runs in the same transaction, then the
  *    response is stored on the record; all commit together or not at all.
  *
@@ -65,33 +63,35 @@ export class IdempotencyService {
       key,
     };
     const fingerprint = requestFingerprint(operation, normalizedInput);
-    try {
-      return await this.transactions.run(async (m) => {
-        const existing = await this.records.claim(m, scope, {
+    return this.transactions.run(async (m) => {
+      let existing;
+      try {
+        existing = await this.records.claim(m, scope, {
           operation,
           fingerprint,
           grantId: caller.grantId,
           response: knownResponse ?? null,
         });
-        if (existing) {
-          // a new sandbox generation keeps the app, so only production grants can change
-          if (caller.environment === 'production' && existing.grantId !== caller.grantId) {
-            throw new IdempotencyGrantChangedError();
-          }
-          if (existing.operation !== operation || existing.fingerprint !== fingerprint) {
-            throw new IdempotencyKeyReusedError();
-          }
-          const { environment: _omitted, ...rest } = existing.response;
-          return { body: { ...rest, replayed: true } as unknown as R, replayed: true };
+      } catch (err) {
+        // the claim waits only on the uncommitted record of the same key (its primary key)
+        if (databaseFailure(err) === 'lock_timeout') throw new IdempotencyRequestInProgressError();
+        throw err;
+      }
+      if (existing) {
+        // a new sandbox generation keeps the app, so only production grants can change
+        if (caller.environment === 'production' && existing.grantId !== caller.grantId) {
+          throw new IdempotencyGrantChangedError();
         }
-        const body = await work(m);
-        if (knownResponse === undefined) await this.records.complete(m, scope, body);
-        return { body, replayed: false };
-      });
-    } catch (err) {
-      if (isLockTimeout(err)) throw new IdempotencyRequestInProgressError();
-      throw err;
-    }
+        if (existing.operation !== operation || existing.fingerprint !== fingerprint) {
+          throw new IdempotencyKeyReusedError();
+        }
+        const { environment: _omitted, ...rest } = existing.response;
+        return { body: { ...rest, replayed: true } as unknown as R, replayed: true };
+      }
+      const body = await work(m);
+      if (knownResponse === undefined) await this.records.complete(m, scope, body);
+      return { body, replayed: false };
+    });
   }
 
   /** Deletes records older than the retention, in batches; safe on several instances at once. */

@@ -27,6 +27,9 @@ class FakeRepository extends WebhookRepository {
     if (this.claimGate) await this.claimGate;
     return this.queue.splice(0, limit);
   }
+  async renewLease(): Promise<boolean> {
+    return true;
+  }
   async recordAttempt(delivery: ClaimedDelivery, outcome: Outcome): Promise<void> {
     this.recorded.push({ delivery, outcome });
   }

@@ -7,16 +7,27 @@ import { WebhookSender } from '../infrastructure/webhook-sender';
 
 /** How often an idle dispatcher looks for work: well inside the 5 s promise of CONTRACT §9. */
 export const POLL_INTERVAL_MS = 500;
-/** A claimed delivery is leased this long; a dispatcher that died mid-send leaves it to be retried. */
-const LEASE_MS = 60_000;
-const BATCH = 20;
+/**
+ * A claimed delivery is leased this long and the lease is renewed every third of it while the send
+ * runs: a dispatcher that dies leaves its claims to others within LEASE_MS (CONTRACT §9: delivered
+ * within 30 s of the commit), a live one never loses a claim to a slow send.
+ */
+export const LEASE_MS = 10_000;
+/** Sends in flight to one endpoint at a time (across dispatchers, by their leases). */
+export const PER_ENDPOINT_CONCURRENCY = 4;
+/** Sends in flight from one dispatcher. */
+export const MAX_IN_FLIGHT = 64;
 
 /** Timing knobs; production uses the defaults, tests shorten them instead of sleeping. */
 export interface WebhookDispatchOptions {
   /** Default POLL_INTERVAL_MS. */
   pollIntervalMs?: number;
-  /** Default 60 s: longer than a send can take (10 s), so a live dispatcher never loses its lease. */
+  /** Default LEASE_MS; renewed every third of it while a send runs. */
   leaseMs?: number;
+  /** Default PER_ENDPOINT_CONCURRENCY. */
+  perEndpointConcurrency?: number;
+  /** Default MAX_IN_FLIGHT. */
+  maxInFlight?: number;
   /** The delay before the next attempt after `failedAttempts` failures, or null to give up. Default: the CONTRACT §9 schedule. */
   retryDelayMs?: (failedAttempts: number) => number | null;
 }
@@ -30,6 +41,11 @@ export const WEBHOOK_DISPATCH_OPTIONS = Symbol('WEBHOOK_DISPATCH_OPTIONS');
  * outside any transaction (an HTTP call never holds a database lock — on PGlite it would hold the
  * whole store). Every attempt is recorded; failures are retried on the Standard Webhooks schedule with
  * the same webhook-id (the event id) and the identical body.
+ *
+ * CONTRACT §9, fairness: sends run independently of each other (a poll never waits for a send), each
+ * endpoint has at most `perEndpointConcurrency` sends in flight, and claims are taken per endpoint, so
+ * an endpoint that never answers ties up only its own slots while every other endpoint's first attempt
+ * is claimed on the next poll.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,11 +53,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly sender: WebhookSender;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
+  private readonly perEndpoint: number;
+  private readonly maxInFlight: number;
   private readonly retryDelayMs: (failedAttempts: number) => number | null;
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
-  /** Every round in flight, the timer's and direct runOnce() calls alike: shutdown waits for them all. */
-  private readonly rounds = new Set<Promise<number>>();
+  /** A send finished during a claim: claim again right after it. */
+  private again = false;
+  /** Claim phases in flight (the timer's and runOnce()'s): shutdown waits for them. */
+  private readonly claiming = new Set<Promise<unknown>>();
+  /** Sends in flight, each until its attempt is recorded: shutdown waits for them. */
+  private readonly sends = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -53,6 +75,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.sender = new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
     this.pollIntervalMs = options?.pollIntervalMs ?? POLL_INTERVAL_MS;
     this.leaseMs = options?.leaseMs ?? LEASE_MS;
+    this.perEndpoint = options?.perEndpointConcurrency ?? PER_ENDPOINT_CONCURRENCY;
+    this.maxInFlight = options?.maxInFlight ?? MAX_IN_FLIGHT;
     this.retryDelayMs = options?.retryDelayMs ?? ((n) => nextAttemptDelayMs(n));
   }
 
@@ -75,47 +99,100 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await Promise.allSettled([...this.rounds]);
+    await Promise.allSettled([...this.claiming]);
+    await Promise.allSettled([...this.sends]);
   }
 
+  /**
+   * A poll: claims what is due and starts the sends, without waiting for them. Also run as soon as a
+   * send of the polling dispatcher finishes, so that an endpoint's next delivery does not wait for the
+   * next poll (its concurrency is bounded, its throughput should not be).
+   */
   private tick(): void {
-    if (this.ticking || this.stopped) return;
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
     this.ticking = true;
-    this.runOnce()
+    this.again = false;
+    this.track(this.claimAndStart())
       .catch((err) => this.logger.warn({ err }, 'webhook dispatch round failed'))
-      .finally(() => (this.ticking = false));
+      .finally(() => {
+        this.ticking = false;
+        if (this.again && this.timer) setImmediate(() => this.tick());
+      });
   }
 
-  /** One round: fan out new events, then send every due delivery once. Returns how many were sent. */
-  runOnce(): Promise<number> {
-    if (this.stopped) return Promise.resolve(0);
-    const round = this.round();
-    this.rounds.add(round);
-    const forget = () => this.rounds.delete(round);
-    round.then(forget, forget);
-    return round;
-  }
-
-  private async round(): Promise<number> {
-    await this.webhooks.fanOut(100);
+  /**
+   * One round (tests, tools): fans out new events, then sends every due delivery and waits for the
+   * sends it started. Returns how many were sent.
+   */
+  async runOnce(): Promise<number> {
     let sent = 0;
     while (!this.stopped) {
-      const batch = await this.webhooks.claimDue(BATCH, this.leaseMs);
-      if (batch.length === 0) break;
-      await Promise.all(batch.map((d) => this.deliver(d)));
-      sent += batch.length;
-      if (batch.length < BATCH) break;
+      const started = await this.track(this.claimAndStart());
+      if (started.length === 0) break;
+      await Promise.all(started);
+      sent += started.length;
     }
     return sent;
   }
 
-  private async deliver(d: ClaimedDelivery): Promise<void> {
-    const attemptedAt = this.clock.now();
-    const result = await this.sender.send({ url: d.url, secret: d.secret, msgId: d.eventId, timestamp: attemptedAt, body: d.body });
-    const retryInMs = result.ok ? null : this.retryDelayMs(d.attempt);
-    if (!result.ok) {
-      this.logger.warn({ deliveryId: d.id, attempt: d.attempt, status: result.status, error: result.error }, 'webhook attempt failed');
+  private track<T>(claim: Promise<T>): Promise<T> {
+    this.claiming.add(claim);
+    const forget = () => this.claiming.delete(claim);
+    claim.then(forget, forget);
+    return claim;
+  }
+
+  private async claimAndStart(): Promise<Array<Promise<void>>> {
+    if (this.stopped) return [];
+    await this.webhooks.fanOut(100);
+    const started: Array<Promise<void>> = [];
+    while (!this.stopped) {
+      const room = this.maxInFlight - this.sends.size;
+      if (room <= 0) break;
+      const batch = await this.webhooks.claimDue(room, this.leaseMs, this.perEndpoint);
+      // claimed rows are always sent, also when a stop began during the claim: their attempt is counted
+      for (const d of batch) started.push(this.startSend(d));
+      if (batch.length < room) break;
     }
-    await this.webhooks.recordAttempt(d, { ...result, attemptedAt, retryInMs });
+    return started;
+  }
+
+  private startSend(d: ClaimedDelivery): Promise<void> {
+    const send = this.deliver(d).catch((err) =>
+      // the attempt could not be recorded (database lost): the lease runs out and the delivery is sent again
+      this.logger.warn({ err, deliveryId: d.id, attempt: d.attempt }, 'webhook attempt not recorded'),
+    );
+    this.sends.add(send);
+    void send.finally(() => {
+      this.sends.delete(send);
+      if (this.timer) this.tick(); // polling: the endpoint's slot is free again
+    });
+    return send;
+  }
+
+  private async deliver(d: ClaimedDelivery): Promise<void> {
+    const renew = setInterval(() => {
+      this.webhooks.renewLease(d, this.leaseMs).then(
+        (held) => held || this.logger.warn({ deliveryId: d.id, attempt: d.attempt }, 'webhook lease lost during the send'),
+        (err) => this.logger.warn({ err, deliveryId: d.id }, 'webhook lease renewal failed'),
+      );
+    }, Math.max(Math.floor(this.leaseMs / 3), 50));
+    renew.unref();
+    try {
+      const attemptedAt = this.clock.now();
+      const result = await this.sender.send({ url: d.url, secret: d.secret, msgId: d.eventId, timestamp: attemptedAt, body: d.body });
+      const retryInMs = result.ok ? null : this.retryDelayMs(d.attempt);
+      if (!result.ok) {
+        this.logger.warn({ deliveryId: d.id, attempt: d.attempt, status: result.status, error: result.error }, 'webhook attempt failed');
+      }
+      clearInterval(renew);
+      await this.webhooks.recordAttempt(d, { ...result, attemptedAt, retryInMs });
+    } finally {
+      clearInterval(renew);
+    }
   }
 }

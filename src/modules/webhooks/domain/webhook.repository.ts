@@ -19,8 +19,17 @@ export abstract class WebhookRepository {
    * environment, and marks them dispatched (FOR UPDATE SKIP LOCKED: instances never take the same row).
    */
   abstract fanOut(limit: number): Promise<number>;
-  /** Leases due deliveries for `leaseMs` (SKIP LOCKED) and counts the attempt; returns them with what to send. */
-  abstract claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Leases due deliveries for `leaseMs` (SKIP LOCKED) and counts the attempt; returns them with what to
+   * send. Fair across endpoints (CONTRACT §9: a bad endpoint delays only itself): each endpoint gets at
+   * most `perEndpoint` leases at a time, counting those already held by any dispatcher, oldest due first.
+   */
+  abstract claimDue(limit: number, leaseMs: number, perEndpoint?: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Extends the lease of a delivery still being sent, while it is still at this attempt and undecided.
+   * False when the lease was lost (expired and claimed again, or decided).
+   */
+  abstract renewLease(delivery: ClaimedDelivery, leaseMs: number): Promise<boolean>;
   /**
    * Records an attempt and its outcome: delivered, retry at `retryInMs`, or given up (`retryInMs` null).
    * The outcome is applied only while the delivery is still at this attempt: a late recorder whose lease

@@ -50,14 +50,27 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return rows.length;
   }
 
-  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit): Promise<ClaimedDelivery[]> {
     const rows: Array<{ organization_id: string; id: string; event_id: string; attempts: number; body: string; url: string; secret: string }> =
       await this.dataSource.query(
-        `WITH due AS (
-           SELECT organization_id, id FROM webhook_deliveries
+        `WITH endpoints AS (
+           -- every endpoint with work due, and how many of its deliveries are leased right now
+           SELECT endpoint_id, count(*) FILTER (WHERE locked_until >= now())::int AS busy
+             FROM webhook_deliveries
             WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
-              AND (locked_until IS NULL OR locked_until < now())
-            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+            GROUP BY endpoint_id),
+         due AS (
+           SELECT c.organization_id, c.id, c.next_attempt_at
+             FROM endpoints e
+             CROSS JOIN LATERAL (
+               SELECT d.organization_id, d.id, d.next_attempt_at FROM webhook_deliveries d
+                WHERE d.endpoint_id = e.endpoint_id AND d.delivered_at IS NULL AND d.failed_at IS NULL
+                  AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
+                ORDER BY d.next_attempt_at
+                LIMIT GREATEST($3::int - e.busy, 0)
+                FOR UPDATE SKIP LOCKED) c
+            ORDER BY c.next_attempt_at
+            LIMIT $1),
          claimed AS (
            UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1
              FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
@@ -66,11 +79,22 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
            FROM claimed c
            JOIN webhook_outbox o ON o.organization_id = c.organization_id AND o.id = c.event_id
            JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
-        [limit, leaseMs],
+        [limit, leaseMs, perEndpoint],
       );
     return rows.map((r) => ({
       organizationId: r.organization_id, id: r.id, eventId: r.event_id, attempt: r.attempts, body: r.body, url: r.url, secret: this.openSecret(r.secret),
     }));
+  }
+
+  async renewLease(d: ClaimedDelivery, leaseMs: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
+        WHERE organization_id = $1 AND id = $2 AND attempts = $4 AND delivered_at IS NULL AND failed_at IS NULL
+          AND locked_until IS NOT NULL
+       RETURNING 1`,
+      [d.organizationId, d.id, leaseMs, d.attempt],
+    );
+    return rows.length > 0;
   }
 
   async recordAttempt(

@@ -3,6 +3,14 @@ import { OneMandateInForce1763900000000 } from './1763900000000-one-mandate-in-f
 import { WebhookDeliveries1764000000000 } from './1764000000000-webhook-deliveries';
 import { OwnerConsent1765100000000 } from './1765100000000-owner-consent';
 import { SecondFactorLockout1765200000000 } from './1765200000000-second-factor-lockout';
+import { WebhookDeliveriesByEndpoint1765300000000 } from './1765300000000-webhook-deliveries-by-endpoint';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
-export const MIGRATIONS = [InitialSchema1763800000000, OneMandateInForce1763900000000, WebhookDeliveries1764000000000, OwnerConsent1765100000000, SecondFactorLockout1765200000000];
+export const MIGRATIONS = [
+  InitialSchema1763800000000,
+  OneMandateInForce1763900000000,
+  WebhookDeliveries1764000000000,
+  OwnerConsent1765100000000,
+  SecondFactorLockout1765200000000,
+  WebhookDeliveriesByEndpoint1765300000000,
+];

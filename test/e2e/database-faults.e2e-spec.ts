@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ProductRepository } from '../../src/modules/products/domain/product.repository';
+import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
+import { createTestApp, describeNothing, onPostgres, type TestApp } from '../support/test-app';
+
+/**
+ * CONTRACT §3: a fault of the database is never a 500. A connection lost between two statements of a
+ * transaction, or before its COMMIT, is 503 service_unavailable with Retry-After and commits nothing; a
+ * lock wait on anything but the idempotency record of the same key that runs out is 503, never 409
+ * idempotency_request_in_progress (§6). Needs real PostgreSQL sessions: PGlite runs declare nothing.
+ */
+if (!onPostgres()) {
+  describe('database faults answer 503 (PostgreSQL sessions)', () => {
+    it('runs in the PostgreSQL pass (TEST_DATABASE_URL is not set here)', () => {
+      expect(process.env.TEST_DATABASE_URL).toBeUndefined();
+    });
+  });
+}
+
+(onPostgres() ? describe : describeNothing)('database faults answer 503, commit nothing, and a retry succeeds', () => {
+  let app: TestApp;
+  let db: DataSource;
+  let other: Client;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    db = app.apps.partner.get(DataSource);
+    other = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other.end();
+    await app.close();
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  const createProduct = (p: SandboxProject, key: string, code: string) =>
+    app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ code, name: 'Fejl' });
+  const productsWithCode = async (p: SandboxProject, code: string) =>
+    Number((await db.query(`SELECT count(*)::int AS n FROM products WHERE organization_id = $1 AND code = $2`, [p.organization_id, code]))[0].n);
+  const recordsWithKey = async (p: SandboxProject, key: string) =>
+    Number((await db.query(`SELECT count(*)::int AS n FROM idempotency_records WHERE organization_id = $1 AND idempotency_key = $2`, [p.organization_id, key]))[0].n);
+
+  /** Terminates the backend of the transaction `m` from another session and waits until the client has seen it. */
+  async function terminateOwnBackend(m: EntityManager): Promise<void> {
+    const [{ pid }] = await m.query('SELECT pg_backend_pid() AS pid');
+    const [{ ok }] = (await other.query('SELECT pg_terminate_backend($1) AS ok', [pid])).rows;
+    expect(ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 300)); // the FATAL 57P01 reaches the driver: TypeORM releases the query runner
+  }
+
+  function expect503(res: { status: number; body: { code?: string }; headers: Record<string, string> }) {
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('service_unavailable');
+    expect(res.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+  }
+
+  it('a connection lost between two statements of the transaction (QueryRunnerAlreadyReleasedError) is 503; the retry creates the product once', async () => {
+    const p = await aSandboxProject(app);
+    const repo = app.apps.partner.get(ProductRepository);
+    const insert = repo.insert.bind(repo);
+    jest.spyOn(repo, 'insert').mockImplementationOnce(async (m, product) => {
+      await terminateOwnBackend(m as EntityManager);
+      return insert(m, product);
+    });
+    const key = randomUUID();
+    const code = `LOST-${randomUUID()}`;
+    expect503(await createProduct(p, key, code));
+    expect(await productsWithCode(p, code)).toBe(0);
+    expect(await recordsWithKey(p, key)).toBe(0);
+    const retry = await createProduct(p, key, code);
+    expect(retry.status).toBe(201);
+    expect(retry.body.replayed).toBe(false);
+    expect(await productsWithCode(p, code)).toBe(1);
+  });
+
+  it('a connection lost after the last statement, at COMMIT, is 503 and commits nothing', async () => {
+    const p = await aSandboxProject(app);
+    const repo = app.apps.partner.get(ProductRepository);
+    const insert = repo.insert.bind(repo);
+    jest.spyOn(repo, 'insert').mockImplementationOnce(async (m, product) => {
+      await insert(m, product);
+      await terminateOwnBackend(m as EntityManager);
+    });
+    const key = randomUUID();
+    const code = `COMMIT-${randomUUID()}`;
+    expect503(await createProduct(p, key, code));
+    expect(await productsWithCode(p, code)).toBe(0);
+    expect(await recordsWithKey(p, key)).toBe(0);
+    expect((await createProduct(p, key, code)).status).toBe(201);
+  });
+
+  it('a posting with a fresh key that waits on the voucher counter held by a stalled transaction gets 503 after the lock timeout, never 409 in_progress', async () => {
+    const p = await aSandboxProject(app);
+    const ids = p.accounts.map((a) => a.id);
+    const post = (key: string) =>
+      app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send(aJournal(ids, { posting_date: '2026-03-02' }));
+    expect((await post(randomUUID())).body.voucher_number).toBe(1);
+    await other.query('BEGIN');
+    try {
+      // a stalled posting of another instance: it holds the counter of (organization, 2026)
+      await other.query(`UPDATE voucher_counters SET last_number = last_number WHERE organization_id = $1 AND year = 2026`, [p.organization_id]);
+      const started = Date.now();
+      const res = await post(randomUUID());
+      expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+      expect503(res);
+    } finally {
+      await other.query('ROLLBACK');
+    }
+    const next = await post(randomUUID());
+    expect(next.status).toBe(201);
+    expect(next.body.voucher_number).toBe(2); // gapless: the failed one took no number
+  }, 30_000);
+
+  it('a posting whose period row is held by another transaction gets 503 after the lock timeout, never 409 in_progress', async () => {
+    const p = await aSandboxProject(app);
+    const ids = p.accounts.map((a) => a.id);
+    const post = (key: string) =>
+      app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send(aJournal(ids, { posting_date: '2026-04-02' }));
+    expect((await post(randomUUID())).status).toBe(201);
+    expect(await db.query(`SELECT 1 FROM periods WHERE organization_id = $1 AND period = '2026-04'`, [p.organization_id])).toHaveLength(1);
+    await other.query('BEGIN');
+    try {
+      // a period close in progress (the console's close takes the row exclusively)
+      await other.query(`SELECT 1 FROM periods WHERE organization_id = $1 AND period = '2026-04' FOR UPDATE`, [p.organization_id]);
+      const res = await post(randomUUID());
+      expect503(res);
+    } finally {
+      await other.query('ROLLBACK');
+    }
+    expect((await post(randomUUID())).status).toBe(201);
+  }, 30_000);
+});
