@@ -46,8 +46,15 @@ describe('error model and transactions', () => {
 
   it('answers 503 service_unavailable with Retry-After when the database cannot be reached', async () => {
     const dataSource = app.apps.partner.get(DataSource);
-    jest.spyOn(dataSource, 'query').mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const query = dataSource.query.bind(dataSource);
+    // only the readiness probe's statement fails: the webhook dispatcher polls through the same data source
+    const spy = jest.spyOn(dataSource, 'query').mockImplementation((sql: string, ...rest: unknown[]) =>
+      sql === 'SELECT 1'
+        ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
+        : (query as (s: string, ...r: unknown[]) => Promise<unknown>)(sql, ...rest),
+    );
     const res = await app.partner().get('/health/ready');
+    spy.mockRestore();
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('service_unavailable');
     expect(res.headers['retry-after']).toBeDefined();
