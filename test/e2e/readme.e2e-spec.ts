@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
 import { freePort } from '../support/free-port';
 import { waitForReady } from '../support/service-process';
+import { eventually } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..');
 const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
@@ -47,7 +48,9 @@ describe('npm start and the README', () => {
     child.stderr!.on('data', (d) => (err += String(d)));
     exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
     await waitForReady(`http://127.0.0.1:${port}/health/ready`, 150_000);
-  }, 180_000);
+    // the listeners answer before the first start has provisioned the sandbox and printed the banner
+    await eventually(() => out.includes('sandbox.env'), 'the start banner', 60_000);
+  }, 240_000);
 
   afterAll(async () => {
     try {

@@ -463,8 +463,11 @@ describeOnPostgres('two instances dispatching from one PostgreSQL database', () 
       const ids = receiver.received.map((r) => r.headers['webhook-id']);
       expect(ids).toHaveLength(16);
       expect(new Set(ids).size).toBe(16);
-      const attempts = await attemptsOf(one.apps.partner.get(DataSource), p.app_id);
-      expect(attempts).toHaveLength(16);
+      // an attempt is recorded once its send has finished, a moment after the receiver has the request
+      const db = one.apps.partner.get(DataSource);
+      await eventually(async () => (await attemptsOf(db, p.app_id)).length >= 16, '16 recorded attempts');
+      await eventLoopTurns();
+      expect(await attemptsOf(db, p.app_id)).toHaveLength(16);
     } finally {
       await receiver.close();
     }
