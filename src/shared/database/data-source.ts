@@ -4,6 +4,7 @@ import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { guardPoolClients } from './database-failure';
+import { NamedStatementClient } from './named-statement-client';
 import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { MIGRATIONS } from './migrations';
 
@@ -66,6 +67,8 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
         max: 10,
         connectionTimeoutMillis: 5000,
         application_name: 'partner-api',
+        // parameterized statements are prepared once per connection (named-statement-client.ts)
+        Client: NamedStatementClient,
         // No statement of this service waits longer than this for a lock: an identical idempotent request
         // in flight answers 409 idempotency_request_in_progress after it (CONTRACT §6). Set per session
         // rather than per transaction, which would cost a round trip on every write.

@@ -31,7 +31,7 @@ export class PartnerAuthGuard implements CanActivate {
     const authorization = req.headers.authorization;
     req.tokenSent = authorization !== undefined && /^Bearer +\S/i.test(authorization);
     const res = context.switchToHttp().getResponse<Response>();
-    req.caller = await this.access.authenticate(authorization, environmentOfPath(req.path), requirement, async (tokenHash) => {
+    req.caller = await this.access.authenticate(authorization, environmentOfPath(req.path), requirement, requirement.prefetch?.(req), async (tokenHash) => {
       // CONTRACT §12: after the token is known, before grant and scope
       const outcome = await this.rateLimit.take(tokenHash);
       if (!outcome) return;

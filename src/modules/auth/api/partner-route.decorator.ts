@@ -6,9 +6,15 @@ import type { Scope } from '../domain/scopes';
 
 export const PARTNER_ROUTE = Symbol('partner-route');
 
-/** Declares the scope (and, for final posting, the mandate) a partner route needs. */
-export function PartnerRoute(scope: Scope, options: { mandate?: boolean } = {}) {
-  const requirement: AccessRequirement = { scope, mandate: options.mandate ?? false };
+/**
+ * Declares the scope (and, for final posting, the mandate) a partner route needs, and what the guard
+ * reads in the token's statement for it (AccessRequirement.prefetch).
+ */
+export function PartnerRoute(
+  scope: Scope,
+  options: { mandate?: boolean; prefetch?: AccessRequirement['prefetch'] } = {},
+) {
+  const requirement: AccessRequirement = { scope, mandate: options.mandate ?? false, prefetch: options.prefetch ?? null };
   return applyDecorators(SetMetadata(PARTNER_ROUTE, requirement), ApiBearerAuth());
 }
 

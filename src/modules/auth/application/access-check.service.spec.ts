@@ -1,7 +1,10 @@
 import { Clock } from '../../../shared/domain/clock';
 import { DomainError } from '../../../shared/domain/domain-error';
 import { generateAccessToken, hashAccessToken } from '../domain/access-token';
-import { AccessRepository, type TokenRecord } from '../domain/access.repository';
+import { type AccessLookups, AccessRepository, NO_LOOKUPS, type TokenRecord } from '../domain/access.repository';
+import { NOTHING_PREFETCHED } from '../domain/caller-context';
+
+type StoredToken = Omit<TokenRecord, 'mandateId' | 'prefetched'>;
 import { AccessCheckService } from './access-check.service';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
@@ -16,21 +19,23 @@ class FixedClock extends Clock {
 
 /** An in-memory access state: tokens by hash and the active mandates of (organization, app). */
 class FakeAccessRepository extends AccessRepository {
-  readonly tokens = new Map<string, TokenRecord>();
+  readonly tokens = new Map<string, StoredToken>();
   readonly mandates = new Map<string, string>();
   readonly mandateLookups: Array<[string, string]> = [];
 
-  async findToken(tokenHash: string): Promise<TokenRecord | null> {
-    return this.tokens.get(tokenHash) ?? null;
-  }
-
-  async findActiveMandate(organizationId: string, appId: string): Promise<string | null> {
-    this.mandateLookups.push([organizationId, appId]);
-    return this.mandates.get(`${organizationId}/${appId}`) ?? null;
+  async findToken(tokenHash: string, lookups: AccessLookups = NO_LOOKUPS): Promise<TokenRecord | null> {
+    const token = this.tokens.get(tokenHash);
+    if (!token) return null;
+    let mandateId: string | null = null;
+    if (lookups.mandate) {
+      this.mandateLookups.push([token.organizationId, token.appId]);
+      mandateId = this.mandates.get(`${token.organizationId}/${token.appId}`) ?? null;
+    }
+    return { ...token, mandateId, prefetched: NOTHING_PREFETCHED };
   }
 }
 
-function productionToken(repo: FakeAccessRepository, grant: Partial<NonNullable<TokenRecord['grant']>> = {}, overrides: Partial<TokenRecord> = {}): string {
+function productionToken(repo: FakeAccessRepository, grant: Partial<NonNullable<TokenRecord['grant']>> = {}, overrides: Partial<StoredToken> = {}): string {
   const token = generateAccessToken('production');
   repo.tokens.set(hashAccessToken(token), {
     environment: 'production',
@@ -117,7 +122,6 @@ describe('AccessCheckService — the posting mandate (CONTRACT §8)', () => {
     expect(await codeOf(service.authenticate(`Bearer ${productionToken(repo, { scopes: ['journal:prepare'] })}`, 'production', need))).toBe(
       'insufficient_scope',
     );
-    expect(repo.mandateLookups).toEqual([]);
   });
 
   it('requires the mandate for a sandbox token too', async () => {

@@ -11,13 +11,18 @@ import {
   MissingTokenError,
   TokenEnvironmentMismatchError,
 } from '../domain/access.errors';
-import { AccessRepository } from '../domain/access.repository';
+import { type AccessLookups, AccessRepository } from '../domain/access.repository';
 import type { CallerContext } from '../domain/caller-context';
 import { isScope, SCOPES, type Scope } from '../domain/scopes';
 
 export interface AccessRequirement {
   scope: Scope;
   mandate: boolean;
+  /**
+   * What to read in the token's statement besides (the body's references for a prepare, the key's
+   * record for an idempotent write), from the request as received — before its input is validated.
+   */
+  prefetch?: ((request: { body: unknown; headers: Record<string, string | string[] | undefined> }) => Partial<AccessLookups>) | null;
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -39,6 +44,7 @@ export class AccessCheckService {
     authorization: string | undefined,
     pathEnvironment: Environment,
     required: AccessRequirement,
+    prefetch: Partial<AccessLookups> = {},
     /**
      * Runs once the token is known (after step 2, before the grant and scope checks of step 3): the
      * rate limit of CONTRACT §12 goes here. It receives the token's hash.
@@ -55,7 +61,8 @@ export class AccessCheckService {
     if (!parseAccessToken(raw).ok) throw new InvalidTokenError();
 
     const tokenHash = hashAccessToken(raw);
-    const token = await this.access.findToken(tokenHash);
+    const lookups: AccessLookups = { references: null, idempotencyKey: null, ...prefetch, mandate: required.mandate };
+    const token = await this.access.findToken(tokenHash, lookups);
     if (!token || token.environment !== pathEnvironment) throw new InvalidTokenError();
     if (token.environment === 'sandbox' && (!token.generationId || token.generationId !== token.currentGenerationId)) {
       throw new InvalidTokenError();
@@ -72,7 +79,8 @@ export class AccessCheckService {
         scopes: new Set<Scope>(SCOPES),
         permittedAccounts: Object.freeze({ kind: 'organization' as const }),
         // the sandbox project comes with a posting mandate (CONTRACT §8)
-        postingMandateId: await this.mandate(token.organizationId, token.appId, required),
+        postingMandateId: mandate(token.mandateId, required),
+        prefetched: token.prefetched,
       });
     }
 
@@ -84,7 +92,7 @@ export class AccessCheckService {
     const scopes = new Set(grant.scopes.filter(isScope));
     if (!scopes.has(required.scope)) throw new InsufficientScopeError(required.scope);
 
-    const postingMandateId = await this.mandate(token.organizationId, token.appId, required);
+    const postingMandateId = mandate(token.mandateId, required);
     return Object.freeze({
       environment: 'production',
       organizationId: token.organizationId,
@@ -94,13 +102,13 @@ export class AccessCheckService {
       scopes,
       permittedAccounts: Object.freeze({ kind: 'grant' as const, grantId: token.grantId }),
       postingMandateId,
+      prefetched: token.prefetched,
     });
   }
+}
 
-  private async mandate(organizationId: string, appId: string, required: AccessRequirement): Promise<string | null> {
-    if (!required.mandate) return null;
-    const id = await this.access.findActiveMandate(organizationId, appId);
-    if (!id) throw new MandateRequiredError();
-    return id;
-  }
+function mandate(found: string | null, required: AccessRequirement): string | null {
+  if (!required.mandate) return null;
+  if (!found) throw new MandateRequiredError();
+  return found;
 }

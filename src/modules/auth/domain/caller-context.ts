@@ -24,4 +24,38 @@ export interface CallerContext {
   readonly permittedAccounts: PermittedAccounts;
   /** The active posting mandate; checked only on routes that need one, null elsewhere. */
   readonly postingMandateId: string | null;
+  /** What was read in the same statement as the token (one round trip per request); see AccessLookups. */
+  readonly prefetched: Prefetched;
 }
+
+/**
+ * State read together with the token, at the same instant, so that a prepare or a replay costs one
+ * statement. It is a read of committed state like any other read of the request; writes still decide
+ * inside their own transaction.
+ */
+export interface Prefetched {
+  /** prepare: of the uuids the body names, those the caller may use (seed 2.2 rule 6) */
+  readonly references: PrefetchedReferences | null;
+  /** idempotent writes: the committed record under the request's key, if any (CONTRACT §6) */
+  readonly idempotency: PrefetchedIdempotencyRecord | null;
+}
+
+export interface PrefetchedReferences {
+  /** the ids that were looked up (lower-case); an id outside them must be looked up again */
+  readonly accountIds: ReadonlySet<string>;
+  readonly taxCodeIds: ReadonlySet<string>;
+  readonly usableAccounts: ReadonlySet<string>;
+  readonly usableTaxCodes: ReadonlySet<string>;
+}
+
+export interface PrefetchedIdempotencyRecord {
+  readonly key: string;
+  readonly record: {
+    readonly operation: string;
+    readonly fingerprint: string;
+    readonly grantId: string | null;
+    readonly response: Record<string, unknown>;
+  } | null;
+}
+
+export const NOTHING_PREFETCHED: Prefetched = Object.freeze({ references: null, idempotency: null });

@@ -11,7 +11,7 @@ import {
   IdempotencyKeyReusedError,
   IdempotencyRequestInProgressError,
 } from '../domain/idempotency.errors';
-import { IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
+import { type IdempotencyRecord, IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
 
 export interface IdempotentOutcome<R> {
   /** the first execution's body, or the replay body (`replayed: true`, no `environment`) */
@@ -63,6 +63,11 @@ export class IdempotencyService {
       key,
     };
     const fingerprint = requestFingerprint(operation, normalizedInput);
+    // a record committed before this request came (read with the token) is answered without a transaction
+    const prefetched = caller.prefetched.idempotency;
+    if (prefetched?.key === key && prefetched.record) {
+      return answerFromRecord<R>(caller, prefetched.record, operation, fingerprint);
+    }
     return this.transactions.run(async (m) => {
       let existing;
       try {
@@ -77,17 +82,7 @@ export class IdempotencyService {
         if (databaseFailure(err) === 'lock_timeout') throw new IdempotencyRequestInProgressError();
         throw err;
       }
-      if (existing) {
-        // a new sandbox generation keeps the app, so only production grants can change
-        if (caller.environment === 'production' && existing.grantId !== caller.grantId) {
-          throw new IdempotencyGrantChangedError();
-        }
-        if (existing.operation !== operation || existing.fingerprint !== fingerprint) {
-          throw new IdempotencyKeyReusedError();
-        }
-        const { environment: _omitted, ...rest } = existing.response;
-        return { body: { ...rest, replayed: true } as unknown as R, replayed: true };
-      }
+      if (existing) return answerFromRecord<R>(caller, existing, operation, fingerprint);
       const body = await work(m);
       if (knownResponse === undefined) await this.records.complete(m, scope, body);
       return { body, replayed: false };
@@ -104,4 +99,22 @@ export class IdempotencyService {
       if (n < 1000) return total;
     }
   }
+}
+
+/** CONTRACT §6, a committed record under the key: grant changed, then key reused, then the replay. */
+function answerFromRecord<R>(
+  caller: CallerContext,
+  existing: Pick<IdempotencyRecord, 'operation' | 'fingerprint' | 'grantId' | 'response'>,
+  operation: string,
+  fingerprint: string,
+): IdempotentOutcome<R> {
+  // a new sandbox generation keeps the app, so only production grants can change
+  if (caller.environment === 'production' && existing.grantId !== caller.grantId) {
+    throw new IdempotencyGrantChangedError();
+  }
+  if (existing.operation !== operation || existing.fingerprint !== fingerprint) {
+    throw new IdempotencyKeyReusedError();
+  }
+  const { environment: _omitted, ...rest } = existing.response;
+  return { body: { ...rest, replayed: true } as unknown as R, replayed: true };
 }

@@ -14,9 +14,13 @@ export class InvalidIdempotencyKeyError extends DomainError {
   }
 }
 
+export function isWellFormedIdempotencyKey(header: string | string[] | undefined): header is string {
+  return typeof header === 'string' && VISIBLE_ASCII_1_255.test(header);
+}
+
 /** CONTRACT §4: absent → idempotency_key_required; empty or not 1–255 visible ASCII → invalid_idempotency_key. */
 export function parseIdempotencyKey(header: string | string[] | undefined): string {
   if (header === undefined) throw new IdempotencyKeyRequiredError();
-  if (Array.isArray(header) || !VISIBLE_ASCII_1_255.test(header)) throw new InvalidIdempotencyKeyError();
+  if (!isWellFormedIdempotencyKey(header)) throw new InvalidIdempotencyKeyError();
   return header;
 }

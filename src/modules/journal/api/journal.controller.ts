@@ -4,7 +4,9 @@ import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
 import type { CallerContext } from '../../auth/domain/caller-context';
 import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency/api/idempotency-key.guard';
+import { idempotencyRecordPrefetch } from '../../idempotency/api/idempotency-record.prefetch';
 import { JournalService, type PostedBody, type PrepareResult } from '../application/journal.service';
+import { journalReferencesPrefetch } from './journal-references.prefetch';
 import { JournalRequestDto } from './journal.request.dto';
 
 /** The normalized input: defaults filled by the pipe, uuids lower-cased (CONTRACT §5) — what the fingerprint covers. */
@@ -31,7 +33,7 @@ export class JournalController {
 
   @Post('prepare')
   @HttpCode(200)
-  @PartnerRoute('journal:prepare')
+  @PartnerRoute('journal:prepare', { prefetch: journalReferencesPrefetch })
   @ApiOperation({ summary: 'Check a journal before posting it; no side effects (an Idempotency-Key is ignored)' })
   prepare(@Caller() caller: CallerContext, @Body() body: JournalRequestDto): Promise<PrepareResult> {
     return this.journal.prepare(caller, body);
@@ -39,7 +41,7 @@ export class JournalController {
 
   @Post()
   @HttpCode(201)
-  @PartnerRoute('journal:post', { mandate: true })
+  @PartnerRoute('journal:post', { mandate: true, prefetch: idempotencyRecordPrefetch })
   @UseGuards(IdempotencyKeyGuard)
   @ApiOperation({ summary: 'Post a journal (final); needs a posting mandate; exactly once per Idempotency-Key' })
   post(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: JournalRequestDto): Promise<PostedBody> {

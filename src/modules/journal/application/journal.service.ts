@@ -44,7 +44,14 @@ export class JournalService {
    */
   async prepare(caller: CallerContext, input: JournalInput): Promise<PrepareResult> {
     assertBalanced(input.lines);
-    await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines);
+    await assertReferencesAllowed(
+      this.references,
+      caller.organizationId,
+      caller.permittedAccounts,
+      input.lines,
+      undefined,
+      caller.prefetched.references,
+    );
     return {
       valid: true,
       posted: false,

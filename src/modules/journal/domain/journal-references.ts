@@ -1,6 +1,6 @@
 import type { Transaction } from '../../../shared/domain/transaction';
 import { DomainError, type Violation } from '../../../shared/domain/domain-error';
-import type { PermittedAccounts } from '../../auth/domain/caller-context';
+import type { PermittedAccounts, PrefetchedReferences } from '../../auth/domain/caller-context';
 import type { JournalLineInput } from './journal-input';
 
 /** Port: which of the given ids the caller may reference. One query for all lines. */
@@ -33,17 +33,27 @@ export class ReferenceNotAllowedError extends DomainError {
 export const ACCOUNT_NOT_ALLOWED = 'is not an account this app may use';
 export const TAX_CODE_NOT_ALLOWED = 'is not a tax code of the organization';
 
-/** Checks every line's references; throws one error naming each offending field. */
+/**
+ * Checks every line's references; throws one error naming each offending field. `prefetched` (read
+ * with the token) answers without a query when it covers every id the lines name.
+ */
 export async function assertReferencesAllowed(
   repository: JournalReferenceRepository,
   organizationId: string,
   permitted: PermittedAccounts,
   lines: readonly JournalLineInput[],
   manager?: Transaction,
+  prefetched: PrefetchedReferences | null = null,
 ): Promise<void> {
   const accountIds = [...new Set(lines.map((l) => l.account_id.toLowerCase()))];
   const taxCodeIds = [...new Set(lines.flatMap((l) => (l.tax_code_id ? [l.tax_code_id.toLowerCase()] : [])))];
-  const usable = await repository.findUsable(organizationId, permitted, accountIds, taxCodeIds, manager);
+  const covered =
+    prefetched !== null &&
+    accountIds.every((id) => prefetched.accountIds.has(id)) &&
+    taxCodeIds.every((id) => prefetched.taxCodeIds.has(id));
+  const usable = covered
+    ? { accounts: prefetched.usableAccounts, taxCodes: prefetched.usableTaxCodes }
+    : await repository.findUsable(organizationId, permitted, accountIds, taxCodeIds, manager);
   const violations: Violation[] = [];
   lines.forEach((line, i) => {
     if (!usable.accounts.has(line.account_id.toLowerCase())) {

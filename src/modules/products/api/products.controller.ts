@@ -4,6 +4,7 @@ import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
 import type { CallerContext } from '../../auth/domain/caller-context';
 import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency/api/idempotency-key.guard';
+import { idempotencyRecordPrefetch } from '../../idempotency/api/idempotency-record.prefetch';
 import { type ProductCreatedBody, ProductsService } from '../application/products.service';
 import { CreateProductRequestDto } from './create-product.request.dto';
 
@@ -14,7 +15,7 @@ export class ProductsController {
 
   @Post()
   @HttpCode(201)
-  @PartnerRoute('products:create')
+  @PartnerRoute('products:create', { prefetch: idempotencyRecordPrefetch })
   @UseGuards(IdempotencyKeyGuard)
   @ApiOperation({ summary: 'Create a product; exactly once per Idempotency-Key' })
   create(

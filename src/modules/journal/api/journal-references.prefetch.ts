@@ -1,0 +1,24 @@
+import type { AccessLookups } from '../../auth/domain/access.repository';
+import { isUuid } from '../../../shared/http/validation/constraints';
+
+/** seed 2.1: at most 500 lines; a longer body fails validation and needs no look-up. */
+const MAX_LINES = 500;
+
+/**
+ * For a prepare: the guard reads, with the token, which of the accounts and tax codes the body names
+ * the caller may use. The body is not validated yet, so only well-formed uuids are taken; the service
+ * looks up anything this did not cover (JournalService.prepare).
+ */
+export function journalReferencesPrefetch(req: { body: unknown }): Partial<AccessLookups> {
+  const lines = (req.body as { lines?: unknown } | null)?.lines;
+  if (!Array.isArray(lines) || lines.length > MAX_LINES) return {};
+  const accountIds = new Set<string>();
+  const taxCodeIds = new Set<string>();
+  for (const line of lines) {
+    if (line === null || typeof line !== 'object') continue;
+    const { account_id: account, tax_code_id: taxCode } = line as { account_id?: unknown; tax_code_id?: unknown };
+    if (isUuid(account)) accountIds.add(account.toLowerCase());
+    if (isUuid(taxCode)) taxCodeIds.add(taxCode.toLowerCase());
+  }
+  return { references: { accountIds: [...accountIds], taxCodeIds: [...taxCodeIds] } };
+}
