@@ -119,6 +119,15 @@ describe('transport rules (CONTRACT §3, §4)', () => {
     expect(err.headers['cache-control']).toBe('no-store');
   });
 
+  it('sends no ETag: an answer that must not be stored has no validator (and costs no hash per response)', async () => {
+    const ok = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', auth).send(aJournal(accounts()));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.etag).toBeUndefined();
+    const err = await app.console().post('/console/v1/nope');
+    expect(err.status).toBe(404);
+    expect(err.headers.etag).toBeUndefined();
+  });
+
   it('answers the console with X-Request-Id and problem bodies too', async () => {
     const res = await app.console().post('/console/v1/nope').set('X-Request-Id', 'console-req-1');
     expectProblem(res, 404, 'not_found');

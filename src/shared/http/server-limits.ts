@@ -19,6 +19,8 @@ export function exactRoutingExpress(): express.Express {
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.disable('x-powered-by');
+  // no ETag: answers are Cache-Control: no-store, and the hash would cost a SHA-1 of every body
+  app.disable('etag');
   return app;
 }
 
