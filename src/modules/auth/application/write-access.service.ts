@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
 import { GrantExpiredError, GrantRevokedError, MandateRequiredError } from '../domain/access.errors';
 import type { CallerContext } from '../domain/caller-context';
@@ -13,7 +14,34 @@ import type { CallerContext } from '../domain/caller-context';
  */
 @Injectable()
 export class WriteAccessService {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * The same grant check for a write made of one statement (OneStatementWrite): the statement locks
+   * the grant FOR SHARE while it writes, and writes nothing when the grant no longer allows it; the
+   * refusal then names the first failing check. Null where there is no grant to re-check (sandbox).
+   */
+  gateFor(caller: CallerContext): StatementGate | null {
+    if (!caller.grantId) return null;
+    return {
+      sql: `SELECT 1 FROM grants
+             WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND superseded_at IS NULL AND expires_at > $3
+             FOR SHARE`,
+      values: [caller.organizationId, caller.grantId, this.clock.now()],
+      refusal: async () => {
+        try {
+          await this.assertStillAllowed(this.dataSource.manager, caller, { mandate: false });
+        } catch (err) {
+          return err as Error;
+        }
+        // allowed again by the time it was explained: still, this write did not run
+        return new GrantRevokedError();
+      },
+    };
+  }
 
   async assertStillAllowed(m: EntityManager, caller: CallerContext, options: { mandate: boolean }): Promise<void> {
     if (caller.grantId) {

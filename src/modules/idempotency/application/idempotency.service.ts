@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { databaseFailure } from '../../../shared/database/database-failure';
+import { OneStatementWrite } from '../../../shared/database/one-statement-write';
 import { Transactions } from '../../../shared/database/transactions';
+import type { RowInsert, StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
 import type { CallerContext } from '../../auth/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
@@ -43,6 +45,7 @@ export class IdempotencyService {
   constructor(
     private readonly records: IdempotencyRepository,
     private readonly transactions: Transactions,
+    private readonly write: OneStatementWrite,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -56,12 +59,7 @@ export class IdempotencyService {
     /** The first execution's body when it is known before the work (saves the record's update). */
     knownResponse?: R,
   ): Promise<IdempotentOutcome<R>> {
-    const scope: IdempotencyScope = {
-      environment: caller.environment,
-      organizationId: caller.organizationId,
-      appId: caller.appId,
-      key,
-    };
+    const scope = scopeOf(caller, key);
     const fingerprint = requestFingerprint(operation, normalizedInput);
     // a record committed before this request came (read with the token) is answered without a transaction
     const prefetched = caller.prefetched.idempotency;
@@ -89,6 +87,45 @@ export class IdempotencyService {
     });
   }
 
+  /**
+   * The same protocol for a write whose rows are all known before it runs (a product create): the
+   * claim and the rows go to the database as ONE statement (OneStatementWrite), so a first execution
+   * is one round trip and a replay none beyond the token's. A key committed meanwhile by a concurrent
+   * identical request is answered from its record; the gate, when given, is checked first (a
+   * revocation wins over the key's record too).
+   */
+  async executeAsOneStatement<R extends Record<string, unknown>>(
+    caller: CallerContext,
+    key: string,
+    operation: string,
+    normalizedInput: unknown,
+    response: R,
+    rows: readonly RowInsert[],
+    /** a condition the same statement re-checks and locks (the grant, CONTRACT §8) */
+    gate: StatementGate | null = null,
+  ): Promise<IdempotentOutcome<R>> {
+    const scope = scopeOf(caller, key);
+    const fingerprint = requestFingerprint(operation, normalizedInput);
+    const prefetched = caller.prefetched.idempotency;
+    if (prefetched?.key === key && prefetched.record) {
+      return answerFromRecord<R>(caller, prefetched.record, operation, fingerprint);
+    }
+    let claimed: boolean;
+    try {
+      claimed = await this.write.run(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), rows, gate);
+    } catch (err) {
+      // in progress only when the wait was on this key's record; a wait on the gate's rows is a 503 (§3)
+      if (databaseFailure(err) === 'lock_timeout' && /idempotency_records/.test((err as { where?: string }).where ?? '')) {
+        throw new IdempotencyRequestInProgressError();
+      }
+      throw err;
+    }
+    if (claimed) return { body: response, replayed: false };
+    const existing = await this.records.find(scope);
+    if (!existing) throw new Error('idempotency record vanished after a conflict on its key');
+    return answerFromRecord<R>(caller, existing, operation, fingerprint);
+  }
+
   /** Deletes records older than the retention, in batches; safe on several instances at once. */
   async purgeExpired(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.config.idempotencyRetentionHours * 3_600_000);
@@ -99,6 +136,10 @@ export class IdempotencyService {
       if (n < 1000) return total;
     }
   }
+}
+
+function scopeOf(caller: CallerContext, key: string): IdempotencyScope {
+  return { environment: caller.environment, organizationId: caller.organizationId, appId: caller.appId, key };
 }
 
 /** CONTRACT §6, a committed record under the key: grant changed, then key reused, then the replay. */

@@ -1,3 +1,4 @@
+import type { ClaimInsert } from '../../../shared/domain/row-insert';
 import type { Transaction } from '../../../shared/domain/transaction';
 
 /** CONTRACT §6: a key is scoped to (environment, organization, app). */
@@ -29,6 +30,12 @@ export abstract class IdempotencyRepository {
     scope: IdempotencyScope,
     record: Omit<IdempotencyRecord, 'response'> & { response: Record<string, unknown> | null },
   ): Promise<IdempotencyRecord | null>;
+
+  /** The record as the claiming row of a one-statement write (OneStatementWrite), its response known. */
+  abstract claimRow(scope: IdempotencyScope, record: IdempotencyRecord): ClaimInsert;
+
+  /** The committed record under the key, or null. */
+  abstract find(scope: IdempotencyScope): Promise<IdempotencyRecord | null>;
 
   /** Stores the response of the claimed key (same transaction). */
   abstract complete(tx: Transaction, scope: IdempotencyScope, response: Record<string, unknown>): Promise<void>;

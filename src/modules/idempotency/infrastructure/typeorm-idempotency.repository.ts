@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { Sql } from '../../../shared/database/sql';
+import type { ClaimInsert } from '../../../shared/domain/row-insert';
 import { type IdempotencyRecord, IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
 
 interface Row {
@@ -9,10 +11,43 @@ interface Row {
   response: Record<string, unknown> | null;
 }
 
+// One indexed equality look-up with every scope column as a parameter (TOOLCHAIN.md).
+const SELECT_SQL = `SELECT operation, fingerprint, grant_id, response FROM idempotency_records
+  WHERE organization_id = $1 AND environment = $2 AND app_id = $3 AND idempotency_key = $4`;
+
+const CLAIM_COLUMNS = [
+  ['organization_id', 'uuid'],
+  ['environment', 'text'],
+  ['app_id', 'uuid'],
+  ['idempotency_key', 'text'],
+  ['operation', 'text'],
+  ['fingerprint', 'text'],
+  ['grant_id', 'uuid'],
+  ['response', 'jsonb'],
+] as const;
+
 @Injectable()
 export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {
     super();
+  }
+
+  claimRow(s: IdempotencyScope, r: IdempotencyRecord): ClaimInsert {
+    return {
+      table: 'idempotency_records',
+      columns: CLAIM_COLUMNS,
+      values: [s.organizationId, s.environment, s.appId, s.key, r.operation, r.fingerprint, r.grantId, JSON.stringify(r.response)],
+      conflictColumns: ['organization_id', 'environment', 'app_id', 'idempotency_key'],
+    };
+  }
+
+  async find(s: IdempotencyScope): Promise<IdempotencyRecord | null> {
+    const [row] = await this.sql.query<Row>(SELECT_SQL, [s.organizationId, s.environment, s.appId, s.key]);
+    if (!row?.response) return null;
+    return { operation: row.operation, fingerprint: row.fingerprint, grantId: row.grant_id, response: row.response };
   }
 
   async claim(
@@ -30,11 +65,7 @@ export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
       [s.organizationId, s.environment, s.appId, s.key, r.operation, r.fingerprint, r.grantId, r.response === null ? null : JSON.stringify(r.response)],
     );
     if (inserted.length > 0) return null;
-    const rows: Row[] = await m.query(
-      `SELECT operation, fingerprint, grant_id, response FROM idempotency_records
-        WHERE organization_id = $1 AND environment = $2 AND app_id = $3 AND idempotency_key = $4`,
-      [s.organizationId, s.environment, s.appId, s.key],
-    );
+    const rows: Row[] = await m.query(SELECT_SQL, [s.organizationId, s.environment, s.appId, s.key]);
     const row = rows[0];
     if (!row || !row.response) throw new Error('idempotency record vanished or is incomplete after a conflict');
     return { operation: row.operation, fingerprint: row.fingerprint, grantId: row.grant_id, response: row.response };

@@ -25,40 +25,21 @@ export class ProductsService {
 
   /**
    * seed 4.2: create, not upsert. The product, the idempotency record, the receipt and the outbox row
-   * commit in one transaction (CONTRACT §6); a taken code rolls all of it back (409, nothing stored).
+   * are written by one statement (CONTRACT §6: they commit together); a taken code rolls all of it back
+   * (409, nothing stored).
    */
   async create(caller: CallerContext, key: string, input: ProductInput): Promise<ProductCreatedBody> {
     const id = randomUUID();
     const operationId = randomUUID();
+    const createdAt = this.clock.now();
     const first = { id, created: true as const, operation_id: operationId, replayed: false as const, environment: caller.environment };
-    const { body } = await this.idempotency.execute(
-      caller,
-      key,
-      'product.create',
-      input,
-      async (m) => {
-        await this.writeAccess.assertStillAllowed(m, caller, { mandate: false });
-        const createdAt = this.clock.now();
-        await this.products.insert(m, {
-          ...input,
-          id,
-          organizationId: caller.organizationId,
-          environment: caller.environment,
-          appId: caller.appId,
-          operationId,
-          createdAt,
-        });
-        await this.receipts.record(m, caller, {
-          operationId,
-          kind: 'product.create',
-          resourceType: 'product',
-          resourceId: id,
-          completedAt: createdAt,
-        });
-        return first;
-      },
-      first,
-    );
+    const rows = [
+      this.products.rowFor({ ...input, id, organizationId: caller.organizationId, environment: caller.environment, appId: caller.appId, operationId, createdAt }),
+      ...this.receipts.rowsFor(caller, { operationId, kind: 'product.create', resourceType: 'product', resourceId: id, completedAt: createdAt }),
+    ];
+    // CONTRACT §8: the grant is re-checked FOR SHARE by the same statement (a revocation wins)
+    const gate = this.writeAccess.gateFor(caller);
+    const { body } = await this.idempotency.executeAsOneStatement(caller, key, 'product.create', input, first, rows, gate);
     return body as ProductCreatedBody;
   }
 }

@@ -1,5 +1,5 @@
-import type { Transaction } from '../../../shared/domain/transaction';
 import { DomainError } from '../../../shared/domain/domain-error';
+import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { NewProduct } from './product';
 
 /**
@@ -14,6 +14,6 @@ export class ResourceConflictError extends DomainError {
 
 /** Port: the product register. */
 export abstract class ProductRepository {
-  /** Inserts the product in the caller's transaction; a taken code throws ResourceConflictError. */
-  abstract insert(tx: Transaction, product: NewProduct): Promise<void>;
+  /** The product's row, for the write that stores it; a taken code is a ResourceConflictError. */
+  abstract rowFor(product: NewProduct): RowInsert;
 }

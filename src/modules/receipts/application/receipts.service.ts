@@ -2,12 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DomainError } from '../../../shared/domain/domain-error';
+import type { RowInsert } from '../../../shared/domain/row-insert';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import type { CallerContext } from '../../auth/domain/caller-context';
 import { isoMillis, type NewReceipt, type OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
 
 const scopeOf = (c: CallerContext) => ({ organizationId: c.organizationId, appId: c.appId, environment: c.environment });
+
+/** The receipt and its `operation.completed` event, whose body is fixed now: every attempt sends these bytes. */
+function viewAndEvent(caller: CallerContext, receipt: NewReceipt): { view: OperationReceiptView; event: { id: string; body: string } } {
+  const view: OperationReceiptView = {
+    operation_id: receipt.operationId,
+    kind: receipt.kind,
+    status: 'completed',
+    resource: { type: receipt.resourceType, id: receipt.resourceId },
+    completed_at: isoMillis(receipt.completedAt),
+    environment: caller.environment,
+  };
+  const body = JSON.stringify({ type: 'operation.completed', timestamp: view.completed_at, data: view });
+  return { view, event: { id: randomUUID(), body } };
+}
 
 @Injectable()
 export class ReceiptsService {
@@ -19,17 +34,15 @@ export class ReceiptsService {
    * identical bytes.
    */
   async record(manager: EntityManager, caller: CallerContext, receipt: NewReceipt): Promise<OperationReceiptView> {
-    const view: OperationReceiptView = {
-      operation_id: receipt.operationId,
-      kind: receipt.kind,
-      status: 'completed',
-      resource: { type: receipt.resourceType, id: receipt.resourceId },
-      completed_at: isoMillis(receipt.completedAt),
-      environment: caller.environment,
-    };
-    const body = JSON.stringify({ type: 'operation.completed', timestamp: view.completed_at, data: view });
-    await this.receipts.insert(manager, scopeOf(caller), view, { id: randomUUID(), body });
+    const { view, event } = viewAndEvent(caller, receipt);
+    await this.receipts.insert(manager, scopeOf(caller), view, event);
     return view;
+  }
+
+  /** The same receipt and event as rows, for a write that stores everything in one statement. */
+  rowsFor(caller: CallerContext, receipt: NewReceipt): RowInsert[] {
+    const { view, event } = viewAndEvent(caller, receipt);
+    return this.receipts.rowsFor(scopeOf(caller), view, event);
   }
 
   /** CONTRACT §7: anything the caller may not see is 404, indistinguishable from a missing id. */

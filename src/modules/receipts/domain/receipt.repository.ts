@@ -1,3 +1,4 @@
+import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { Transaction } from '../../../shared/domain/transaction';
 import type { OperationReceiptView } from './operation-receipt';
 
@@ -10,6 +11,13 @@ export abstract class ReceiptRepository {
     receipt: OperationReceiptView,
     event: { id: string; body: string },
   ): Promise<void>;
+
+  /** The receipt's row and its outbox row, for a write that stores them in one statement. */
+  abstract rowsFor(
+    scope: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    receipt: OperationReceiptView,
+    event: { id: string; body: string },
+  ): RowInsert[];
 
   /** The receipt of (organization, app, environment) with this id, or null. */
   abstract find(

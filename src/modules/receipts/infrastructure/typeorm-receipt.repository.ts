@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
 
@@ -12,6 +13,28 @@ interface Row {
   completed_at: Date;
   environment: OperationReceiptView['environment'];
 }
+
+const RECEIPT_COLUMNS = [
+  ['organization_id', 'uuid'],
+  ['id', 'uuid'],
+  ['environment', 'text'],
+  ['app_id', 'uuid'],
+  ['kind', 'text'],
+  ['status', 'text'],
+  ['resource_type', 'text'],
+  ['resource_id', 'uuid'],
+  ['completed_at', 'timestamptz'],
+] as const;
+
+const OUTBOX_COLUMNS = [
+  ['organization_id', 'uuid'],
+  ['id', 'uuid'],
+  ['environment', 'text'],
+  ['app_id', 'uuid'],
+  ['event_type', 'text'],
+  ['body', 'text'],
+  ['created_at', 'timestamptz'],
+] as const;
 
 @Injectable()
 export class TypeOrmReceiptRepository extends ReceiptRepository {
@@ -34,6 +57,25 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
        VALUES ($1, $10, $3, $4, 'operation.completed', $11, $9)`,
       [s.organizationId, r.operation_id, s.environment, s.appId, r.kind, r.status, r.resource.type, r.resource.id, r.completed_at, event.id, event.body],
     );
+  }
+
+  rowsFor(
+    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    r: OperationReceiptView,
+    event: { id: string; body: string },
+  ): RowInsert[] {
+    return [
+      {
+        table: 'operation_receipts',
+        columns: RECEIPT_COLUMNS,
+        values: [s.organizationId, r.operation_id, s.environment, s.appId, r.kind, r.status, r.resource.type, r.resource.id, r.completed_at],
+      },
+      {
+        table: 'webhook_outbox',
+        columns: OUTBOX_COLUMNS,
+        values: [s.organizationId, event.id, s.environment, s.appId, 'operation.completed', event.body, r.completed_at],
+      },
+    ];
   }
 
   async find(

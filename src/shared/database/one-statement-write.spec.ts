@@ -1,0 +1,43 @@
+import { oneStatement } from './one-statement-write';
+import { statementName } from './named-statement-client';
+
+describe('oneStatement', () => {
+  const claim = {
+    table: 'claims',
+    columns: [['k', 'text'], ['n', 'bigint']] as const,
+    values: ['key-1', 7],
+    conflictColumns: ['k'],
+  };
+  const row = { table: 'things', columns: [['id', 'uuid'], ['at', 'timestamptz']] as const, values: ['u-1', '2026-01-01T00:00:00.000Z'] };
+
+  it('claims first and inserts every other row only from the claim, each value cast to its column type', () => {
+    const { text, values } = oneStatement(claim, [row, { ...row, table: 'others' }]);
+    expect(text.replace(/\s+/g, ' ')).toBe(
+      'WITH claim AS (INSERT INTO claims (k, n) VALUES ($1::text, $2::bigint) ON CONFLICT (k) DO NOTHING RETURNING 1), ' +
+        'r0 AS (INSERT INTO things (id, at) SELECT $3::uuid, $4::timestamptz FROM claim), ' +
+        'r1 AS (INSERT INTO others (id, at) SELECT $5::uuid, $6::timestamptz FROM claim) ' +
+        'SELECT count(*)::int AS claimed FROM claim',
+    );
+    expect(values).toEqual(['key-1', 7, 'u-1', '2026-01-01T00:00:00.000Z', 'u-1', '2026-01-01T00:00:00.000Z']);
+  });
+
+  it('refuses a row whose values do not match its columns', () => {
+    expect(() => oneStatement(claim, [{ ...row, values: ['u-1'] }])).toThrow('things: 1 values for 2 columns');
+  });
+});
+
+describe('statementName', () => {
+  it('names the same text the same way every time, and different texts differently', () => {
+    const a = statementName('SELECT $1::int -- spec a');
+    const b = statementName('SELECT $1::int -- spec b');
+    expect(a).toMatch(/^s\d+$/);
+    expect(statementName('SELECT $1::int -- spec a')).toBe(a);
+    expect(b).not.toBe(a);
+  });
+
+  it('stops naming once 512 texts are known, so generated SQL cannot grow the map without bound', () => {
+    let last: string | null = '';
+    for (let i = 0; i < 600; i++) last = statementName(`SELECT ${i} -- bound`);
+    expect(last).toBeNull();
+  });
+});

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import type { ClaimInsert, RowInsert, StatementGate } from '../domain/row-insert';
+import { Sql } from './sql';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The statement text and its parameters: the gate (when given), the claim only if the gate let it
+ * through, then every other row only if the claim was inserted.
+ */
+export function oneStatement(
+  claim: ClaimInsert,
+  rows: readonly RowInsert[],
+  gate: Pick<StatementGate, 'sql' | 'values'> | null = null,
+): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  let gateCte = '';
+  if (gate) {
+    const offset = values.length;
+    values.push(...gate.values);
+    gateCte = `gate AS (${gate.sql.replace(/\$(\d+)/g, (_, n: string) => `$${offset + Number(n)}`)}),\n`;
+  }
+  const params = (row: RowInsert): string => {
+    if (row.values.length !== row.columns.length) throw new Error(`${row.table}: ${row.values.length} values for ${row.columns.length} columns`);
+    return row.columns.map(([, type], i) => `$${values.push(row.values[i])}::${type}`).join(', ');
+  };
+  const columns = (row: RowInsert): string => row.columns.map(([name]) => name).join(', ');
+  const claimSource = gate ? `SELECT ${params(claim)} FROM gate` : `VALUES (${params(claim)})`;
+  const ctes = [
+    `claim AS (INSERT INTO ${claim.table} (${columns(claim)}) ${claimSource}
+       ON CONFLICT (${claim.conflictColumns.join(', ')}) DO NOTHING RETURNING 1)`,
+    ...rows.map((row, i) => `r${i} AS (INSERT INTO ${row.table} (${columns(row)}) SELECT ${params(row)} FROM claim)`),
+  ];
+  const allowed = gate ? '(SELECT count(*) FROM gate)::int' : '1';
+  return { text: `WITH ${gateCte}${ctes.join(',\n')}\nSELECT ${allowed} AS allowed, count(*)::int AS claimed FROM claim`, values };
+}
+
+/**
+ * A write of several modules' rows as ONE statement outside any explicit transaction: PostgreSQL runs
+ * a single statement atomically, so the rows commit together or not at all, in one round trip instead
+ * of BEGIN, one statement per row and COMMIT. When the claim's key is held by a concurrent
+ * uncommitted insert, the statement waits for that transaction (lock_timeout bounds the wait) and then
+ * either inserts (it rolled back) or inserts nothing (it committed).
+ */
+@Injectable()
+export class OneStatementWrite {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * True when the claim and every row were inserted, false when the claim's key existed (nothing
+   * written); the gate's refusal when it returned no row (nothing written).
+   */
+  async run(claim: ClaimInsert, rows: readonly RowInsert[], gate: StatementGate | null = null): Promise<boolean> {
+    const { text, values } = oneStatement(claim, rows, gate);
+    let result: { allowed: number; claimed: number };
+    try {
+      [result] = await this.sql.query<{ allowed: number; claimed: number }>(text, values);
+    } catch (err) {
+      const e = err as { code?: string; table?: string };
+      if (e?.code === UNIQUE_VIOLATION) {
+        const meant = [claim, ...rows].find((row) => row.table === e.table)?.onUniqueViolation;
+        if (meant) throw meant();
+      }
+      throw err;
+    }
+    if (gate && result.allowed === 0) throw await gate.refusal();
+    return result.claimed === 1;
+  }
+}
