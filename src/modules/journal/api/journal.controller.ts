@@ -41,7 +41,7 @@ export class JournalController {
 
   @Post()
   @HttpCode(201)
-  @PartnerRoute('journal:post', { mandate: true, prefetch: idempotencyRecordPrefetch })
+  @PartnerRoute('journal:post', { mandate: true, prefetch: (req) => ({ ...idempotencyRecordPrefetch(req), ...journalReferencesPrefetch(req) }) })
   @UseGuards(IdempotencyKeyGuard)
   @ApiOperation({ summary: 'Post a journal (final); needs a posting mandate; exactly once per Idempotency-Key' })
   post(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: JournalRequestDto): Promise<PostedBody> {

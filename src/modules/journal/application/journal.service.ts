@@ -72,7 +72,8 @@ export class JournalService {
     const { body } = await this.idempotency.execute(caller, key, 'journal.post', input, async (m) => {
       await this.writeAccess.assertStillAllowed(m, caller, { mandate: true });
       assertBalanced(input.lines);
-      await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, m);
+      // references as read with the token (a look-up inside the transaction only for ids it did not cover)
+      await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, m, caller.prefetched.references);
       const period = calendarMonthOf(input.posting_date);
       if (!(await this.posting.lockOpenPeriod(m, caller.organizationId, period))) throw new PeriodLockedError(period);
       const createdAt = this.clock.now();
