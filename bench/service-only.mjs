@@ -1,0 +1,73 @@
+// What the shared yardstick (../shared/bench) does not measure: RSS growth across rounds of load (after a warm-up round), and
+// 20 concurrent identical creates ending in exactly one product. Starts the built service on a fresh
+// PostgreSQL database; loopback only; stops everything it started.
+//   node bench/service-only.mjs [--quick]
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const QUICK = process.argv.includes('--quick');
+const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
+const DB = `bench_svc_only_${process.pid}`;
+const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
+const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+psql(`CREATE DATABASE ${DB}`);
+const [port, consolePort] = [await freePort(), await freePort()];
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-svc-'));
+const key = `ck_${randomBytes(16).toString('hex')}`;
+const service = spawn(process.execPath, ['--max-semi-space-size=8', 'dist/src/main.js'], {
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${DB}`,
+    LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+let failed = false;
+try {
+  for (let i = 0; ; i++) {
+    if ((await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null))?.ok) break;
+    if (i > 1200) throw new Error('service not ready within 120 s');
+    await sleep(100);
+  }
+  const project = await (await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
+    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' })).json();
+  const base = `http://127.0.0.1:${port}/api/partner/sandbox/v1`;
+  const headers = { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' };
+  const [a, b] = project.accounts.map((x) => x.id);
+  const journal = { posting_date: new Date().toISOString().slice(0, 10), lines: [{ account_id: a, debit_minor: 100 }, { account_id: b, credit_minor: 100 }] };
+
+  const rounds = [];
+  // a warm-up round first: the heap grows to its working size while the JIT settles
+  await autocannon({ url: `${base}/journal/prepare`, method: 'POST', headers, body: JSON.stringify(journal), connections: 16, duration: QUICK ? 3 : 10 });
+  for (let round = 1; round <= 3; round++) {
+    const r = await autocannon({ url: `${base}/journal/prepare`, method: 'POST', headers, body: JSON.stringify(journal), connections: 16, duration: QUICK ? 3 : 10 });
+    rounds.push({ round, rps: Math.round(r.requests.average), non2xx: r.non2xx, rssMb: Math.round(rssMb(service.pid)) });
+  }
+  const growth = rounds[2].rssMb / rounds[0].rssMb;
+  console.log(`prepare, 2 lines, 3 rounds: ${rounds.map((r) => `${r.rps} req/s at ${r.rssMb} MB`).join('; ')}; RSS round 3 / round 1 = ${growth.toFixed(3)}`);
+  if (growth > 1.1 || rounds.some((r) => r.non2xx > 0)) failed = true;
+
+  const code = `same-${randomBytes(4).toString('hex')}`;
+  const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/products`, {
+    method: 'POST', headers: { ...headers, 'idempotency-key': code }, body: JSON.stringify({ code, name: 'Concurrent' }) })
+    .then(async (res) => ({ status: res.status, body: await res.json() }))));
+  const ids = new Set(answers.map((x) => x.body.id));
+  const rows = Number(execFileSync('psql', [`${PG}/${DB}`, '-qAtc', `SELECT count(*) FROM products WHERE code = '${code}'`], { encoding: 'utf8' }).trim());
+  const firsts = answers.filter((x) => x.body.replayed === false).length;
+  const ok = rows === 1 && ids.size === 1 && firsts === 1 && answers.every((x) => x.status === 201);
+  console.log(`20 concurrent identical creates: ${rows} row, ${ids.size} id, ${firsts} first execution — ${ok ? 'exactly once' : 'WRONG'}`);
+  if (!ok) failed = true;
+} finally {
+  service.kill('SIGTERM');
+  await new Promise((r) => service.once('exit', r));
+  psql(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 2 : 0;
