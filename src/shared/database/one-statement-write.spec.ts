@@ -16,9 +16,21 @@ describe('oneStatement', () => {
       'WITH claim AS (INSERT INTO claims (k, n) VALUES ($1::text, $2::bigint) ON CONFLICT (k) DO NOTHING RETURNING 1), ' +
         'r0 AS (INSERT INTO things (id, at) SELECT $3::uuid, $4::timestamptz FROM claim), ' +
         'r1 AS (INSERT INTO others (id, at) SELECT $5::uuid, $6::timestamptz FROM claim) ' +
-        'SELECT count(*)::int AS claimed FROM claim',
+        'SELECT 1 AS allowed, count(*)::int AS claimed FROM claim',
     );
     expect(values).toEqual(['key-1', 7, 'u-1', '2026-01-01T00:00:00.000Z', 'u-1', '2026-01-01T00:00:00.000Z']);
+  });
+
+  it('claims only through the gate when there is one, its parameters numbered first, and reports whether it let the write through', () => {
+    const gate = { sql: 'SELECT 1 FROM locks WHERE id = $1 AND until > $2 FOR SHARE', values: ['g-1', 'now'] };
+    const { text, values } = oneStatement(claim, [row], gate);
+    expect(text.replace(/\s+/g, ' ')).toBe(
+      'WITH gate AS (SELECT 1 FROM locks WHERE id = $1 AND until > $2 FOR SHARE), ' +
+        'claim AS (INSERT INTO claims (k, n) SELECT $3::text, $4::bigint FROM gate ON CONFLICT (k) DO NOTHING RETURNING 1), ' +
+        'r0 AS (INSERT INTO things (id, at) SELECT $5::uuid, $6::timestamptz FROM claim) ' +
+        'SELECT (SELECT count(*) FROM gate)::int AS allowed, count(*)::int AS claimed FROM claim',
+    );
+    expect(values).toEqual(['g-1', 'now', 'key-1', 7, 'u-1', '2026-01-01T00:00:00.000Z']);
   });
 
   it('refuses a row whose values do not match its columns', () => {

@@ -27,9 +27,12 @@ export class WriteAccessService {
   gateFor(caller: CallerContext): StatementGate | null {
     if (!caller.grantId) return null;
     return {
-      sql: `SELECT 1 FROM grants
-             WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND superseded_at IS NULL AND expires_at > $3
-             FOR SHARE`,
+      // The organization's key lock (which the write's foreign keys take anyway) comes first, so a
+      // write that waits there judges the grant afterwards, on its latest committed state.
+      sql: `WITH org AS (SELECT id FROM organizations WHERE id = $1 FOR KEY SHARE)
+            SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
+             WHERE g.id = $2 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $3
+             FOR SHARE OF g`,
       values: [caller.organizationId, caller.grantId, this.clock.now()],
       refusal: async () => {
         try {
