@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ProductRepository } from '../../src/modules/products/domain/product.repository';
+import { JournalPostingRepository } from '../../src/modules/journal/domain/journal-posting';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { createTestApp, describeNothing, onPostgres, type TestApp } from '../support/test-app';
 
@@ -58,39 +58,83 @@ if (!onPostgres()) {
     expect(res.headers['content-type']).toContain('application/problem+json');
   }
 
-  it('a connection lost between two statements of the transaction (QueryRunnerAlreadyReleasedError) is 503; the retry creates the product once', async () => {
+  const postJournal = (p: SandboxProject, key: string, postingDate: string) =>
+    app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key)
+      .send(aJournal(p.accounts.map((a) => a.id), { posting_date: postingDate }));
+  const entriesOf = async (p: SandboxProject) =>
+    Number((await db.query(`SELECT count(*)::int AS n FROM journal_entries WHERE organization_id = $1`, [p.organization_id]))[0].n);
+
+  it('a connection lost between two statements of the transaction (QueryRunnerAlreadyReleasedError) is 503; the retry posts once', async () => {
     const p = await aSandboxProject(app);
-    const repo = app.apps.partner.get(ProductRepository);
-    const insert = repo.insert.bind(repo);
-    jest.spyOn(repo, 'insert').mockImplementationOnce(async (m, product) => {
+    const repo = app.apps.partner.get(JournalPostingRepository);
+    const lockOpenPeriod = repo.lockOpenPeriod.bind(repo);
+    jest.spyOn(repo, 'lockOpenPeriod').mockImplementationOnce(async (m, organizationId, period) => {
       await terminateOwnBackend(m as EntityManager);
-      return insert(m, product);
+      return lockOpenPeriod(m, organizationId, period);
     });
     const key = randomUUID();
+    expect503(await postJournal(p, key, '2026-05-04'));
+    expect(await entriesOf(p)).toBe(0);
+    expect(await recordsWithKey(p, key)).toBe(0);
+    const retry = await postJournal(p, key, '2026-05-04');
+    expect(retry.status).toBe(201);
+    expect(retry.body.replayed).toBe(false);
+    expect(retry.body.voucher_number).toBe(1);
+    expect(await entriesOf(p)).toBe(1);
+  });
+
+  it('a connection lost after the last statement, at COMMIT, is 503 and commits nothing', async () => {
+    const p = await aSandboxProject(app);
+    const repo = app.apps.partner.get(JournalPostingRepository);
+    const insert = repo.insertEntryWithNextVoucher.bind(repo);
+    jest.spyOn(repo, 'insertEntryWithNextVoucher').mockImplementationOnce(async (m, entry) => {
+      const n = await insert(m, entry);
+      await terminateOwnBackend(m as EntityManager);
+      return n;
+    });
+    const key = randomUUID();
+    expect503(await postJournal(p, key, '2026-05-05'));
+    expect(await entriesOf(p)).toBe(0);
+    expect(await recordsWithKey(p, key)).toBe(0);
+    const retry = await postJournal(p, key, '2026-05-05');
+    expect(retry.status).toBe(201);
+    expect(retry.body.voucher_number).toBe(1); // gapless: the lost one took no number
+  });
+
+  it('a product create (one statement, no transaction) whose connection is lost while it runs is 503, writes nothing, and the retry creates it once', async () => {
+    const p = await aSandboxProject(app);
+    const key = randomUUID();
     const code = `LOST-${randomUUID()}`;
-    expect503(await createProduct(p, key, code));
+    await other.query('BEGIN');
+    let pending: ReturnType<typeof createProduct>;
+    try {
+      // the statement's foreign-key check waits for the organization row held here; then its backend goes
+      await other.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [p.organization_id]);
+      pending = createProduct(p, key, code);
+      void pending.then(() => undefined);
+      const deadline = Date.now() + 5_000;
+      let blocked: number | undefined;
+      while (blocked === undefined) {
+        const { rows } = await other.query(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pg_backend_pid() = ANY (pg_blocking_pids(pid))`,
+        );
+        blocked = rows[0]?.pid;
+        if (blocked === undefined) {
+          if (Date.now() > deadline) throw new Error('the create never reached the database');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      expect((await other.query('SELECT pg_terminate_backend($1) AS ok', [blocked])).rows[0].ok).toBe(true);
+    } finally {
+      await other.query('ROLLBACK');
+    }
+    expect503(await pending);
     expect(await productsWithCode(p, code)).toBe(0);
     expect(await recordsWithKey(p, key)).toBe(0);
     const retry = await createProduct(p, key, code);
     expect(retry.status).toBe(201);
     expect(retry.body.replayed).toBe(false);
     expect(await productsWithCode(p, code)).toBe(1);
-  });
-
-  it('a connection lost after the last statement, at COMMIT, is 503 and commits nothing', async () => {
-    const p = await aSandboxProject(app);
-    const repo = app.apps.partner.get(ProductRepository);
-    const insert = repo.insert.bind(repo);
-    jest.spyOn(repo, 'insert').mockImplementationOnce(async (m, product) => {
-      await insert(m, product);
-      await terminateOwnBackend(m as EntityManager);
-    });
-    const key = randomUUID();
-    const code = `COMMIT-${randomUUID()}`;
-    expect503(await createProduct(p, key, code));
-    expect(await productsWithCode(p, code)).toBe(0);
-    expect(await recordsWithKey(p, key)).toBe(0);
-    expect((await createProduct(p, key, code)).status).toBe(201);
   });
 
   it('a posting with a fresh key that waits on the voucher counter held by a stalled transaction gets 503 after the lock timeout, never 409 in_progress', async () => {
