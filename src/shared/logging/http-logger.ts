@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
-import { LOG_SERIALIZERS } from './root-logger';
 
 export type Listener = 'partner' | 'console';
 
@@ -12,8 +10,8 @@ export interface ObservedRequest extends IncomingMessage {
 }
 
 /**
- * Who the request was for, once known: pino-http evaluates this again when the response finishes,
- * so the completion line carries what authentication and the handler established.
+ * Who the request was for, once known: read when the response finishes, so the completion line
+ * carries what authentication and the handler established.
  */
 export function requestBindings(req: ObservedRequest): Record<string, string> {
   const out: Record<string, string> = {};
@@ -26,14 +24,31 @@ export function requestBindings(req: ObservedRequest): Record<string, string> {
   return out;
 }
 
-/** One pino-http per listener, so every request line names its own listener. */
+/**
+ * One completion line per request, on the listener's own logger (so every line names its listener):
+ * request id, method, path, status, time and the caller's ids. The line is built when the response
+ * has finished and only when its level is enabled; nothing is allocated per request beyond the
+ * finish listener (no child logger per request, as pino-http makes). `req.log` is the listener's
+ * logger, for errors logged while answering (request-log.ts; those lines carry the request id).
+ */
 export function httpLogger(root: Logger, listener: Listener) {
-  return pinoHttp({
-    logger: root.child({ listener }),
-    // the request id middleware ran first (CONTRACT §3)
-    genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? '',
-    customProps: (req: IncomingMessage) => requestBindings(req as ObservedRequest),
-    serializers: LOG_SERIALIZERS,
-    customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-  });
+  const log = root.child({ listener });
+  return (req: ObservedRequest & { id?: string; originalUrl?: string; log?: Logger }, res: ServerResponse, next: () => void): void => {
+    const started = performance.now();
+    req.log = log;
+    res.once('finish', () => {
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      if (!log.isLevelEnabled(level)) return;
+      log[level](
+        {
+          req: { id: req.id ?? '', method: req.method ?? '', url: req.originalUrl ?? req.url ?? '' },
+          ...requestBindings(req),
+          res,
+          responseTime: Math.round(performance.now() - started),
+        },
+        'request completed',
+      );
+    });
+    next();
+  };
 }

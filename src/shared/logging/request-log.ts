@@ -7,7 +7,7 @@ interface Writer {
 }
 
 /**
- * The request's own logger (pino-http's `req.log`: its listener and request id), else Nest's: an error
+ * The request's own logger (`req.log`, set by http-logger.ts: its listener), else Nest's: an error
  * logged while answering a request names the listener that answered it.
  */
 export function requestLog(req: unknown, fallback: NestLogger): Writer {
