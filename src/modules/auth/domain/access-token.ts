@@ -46,7 +46,7 @@ export function accessTokenChecksum(randomPart: string): string {
  * Uniform base62 from a CSPRNG by rejection sampling: `byte % 62` on every byte would make the first
  * eight characters a quarter more likely than the rest (256 = 4·62 + 8).
  */
-function randomBase62(length: number): string {
+export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length - out.length + 8)) {

@@ -1,20 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const UNBIASED_BYTE_LIMIT = 256 - (256 % 62);
-
-/** Uniform base62 from a CSPRNG (rejection sampling, as for access tokens). */
-export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length - out.length + 8)) {
-      if (byte >= UNBIASED_BYTE_LIMIT) continue;
-      out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
-  }
-  return out;
-}
+import { randomBase62 } from '../../auth/domain/access-token';
 
 /** CONTRACT §10: `hcs_` + 40 base62 characters, shown once. */
 export function generateClientSecret(): string {

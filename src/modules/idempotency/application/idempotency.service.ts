@@ -61,11 +61,8 @@ export class IdempotencyService {
   ): Promise<IdempotentOutcome<R>> {
     const scope = scopeOf(caller, key);
     const fingerprint = requestFingerprint(operation, normalizedInput);
-    // a record committed before this request came (read with the token) is answered without a transaction
-    const prefetched = caller.prefetched.idempotency;
-    if (prefetched?.key === key && prefetched.record) {
-      return answerFromRecord<R>(caller, prefetched.record, operation, fingerprint);
-    }
+    const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
+    if (answered) return answered;
     return this.transactions.run(async (m) => {
       let existing;
       try {
@@ -106,10 +103,8 @@ export class IdempotencyService {
   ): Promise<IdempotentOutcome<R>> {
     const scope = scopeOf(caller, key);
     const fingerprint = requestFingerprint(operation, normalizedInput);
-    const prefetched = caller.prefetched.idempotency;
-    if (prefetched?.key === key && prefetched.record) {
-      return answerFromRecord<R>(caller, prefetched.record, operation, fingerprint);
-    }
+    const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
+    if (answered) return answered;
     let claimed: boolean;
     try {
       claimed = await this.write.run(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), rows, gate);
@@ -140,6 +135,13 @@ export class IdempotencyService {
 
 function scopeOf(caller: CallerContext, key: string): IdempotencyScope {
   return { environment: caller.environment, organizationId: caller.organizationId, appId: caller.appId, key };
+}
+
+/** A record committed before this request came (read with the token) is answered without a transaction. */
+function answerFromPrefetched<R>(caller: CallerContext, key: string, operation: string, fingerprint: string): IdempotentOutcome<R> | null {
+  const prefetched = caller.prefetched.idempotency;
+  if (prefetched?.key !== key || !prefetched.record) return null;
+  return answerFromRecord<R>(caller, prefetched.record, operation, fingerprint);
 }
 
 /** CONTRACT §6, a committed record under the key: grant changed, then key reused, then the replay. */
