@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -155,20 +154,9 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
 });
 
 describe('finding 6: the embedded store\'s files under a common umask (CONTRACT §8)', () => {
-  function start(dataDir: string, port: number): ServiceProcess & { done: Promise<number | null> } {
-    // umask 022, as on a typical machine: what the service writes must still be 0600/0700
-    const child = spawn('sh', ['-c', `umask 022; exec "${process.execPath}" "${join(ROOT, 'dist', 'src', 'main.js')}"`], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: '0', HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d) => (out += String(d)));
-    child.stderr!.on('data', (d) => (err += String(d)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    return { child, stdout: () => out, stderr: () => err, exited, done: exited };
-  }
+  // umask 022, as on a typical machine: what the service writes must still be 0600/0700
+  const start = (dataDir: string, port: number): ServiceProcess =>
+    startService({ DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: '0', HOST: '127.0.0.1' }, { umask: '022' });
 
   it('keeps every file 0600 and directory 0700 (PGlite\'s included); a DATA_DIR open to others stops the start', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'partner-api-umask-')), 'data');

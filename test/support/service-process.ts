@@ -10,9 +10,16 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the built service (dist/) as a separate process, as `npm start` does after its build. */
-export function startService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
+/**
+ * Starts the built service (dist/) as a separate process, as `npm start` does after its build;
+ * `umask` (e.g. '022') starts it under that file-creation mask, through sh.
+ */
+export function startService(env: Record<string, string>, options: { umask?: string } = {}): ServiceProcess {
+  const main = join(ROOT, 'dist', 'src', 'main.js');
+  const [command, args] = options.umask
+    ? ['sh', ['-c', `umask ${options.umask}; exec "${process.execPath}" "${main}"`]]
+    : [process.execPath, [main]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
