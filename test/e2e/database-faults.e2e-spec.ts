@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import { JournalPostingRepository } from '../../src/modules/journal/domain/journal-posting';
+import { OrganizationRepository } from '../../src/modules/auth/domain/organization.repository';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
-import { createTestApp, describeNothing, onPostgres, type TestApp } from '../support/test-app';
+import { createTestApp, describeNothing, onPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 
 /**
  * CONTRACT §3: a fault of the database is never a 500. A connection lost between two statements of a
@@ -64,41 +64,75 @@ if (!onPostgres()) {
   const entriesOf = async (p: SandboxProject) =>
     Number((await db.query(`SELECT count(*)::int AS n FROM journal_entries WHERE organization_id = $1`, [p.organization_id]))[0].n);
 
-  it('a connection lost between two statements of the transaction (QueryRunnerAlreadyReleasedError) is 503; the retry posts once', async () => {
+  const taxCodesOf = async (organizationId: string, code: string) =>
+    Number((await db.query(`SELECT count(*)::int AS n FROM tax_codes WHERE organization_id = $1 AND code = $2`, [organizationId, code]))[0].n);
+  const createTaxCode = (organizationId: string, code: string) =>
+    app.console().post(`/console/v1/organizations/${organizationId}/tax-codes`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+      .send({ code, rate_basis_points: 2500 });
+
+  it('a connection lost between two statements of a transaction (QueryRunnerAlreadyReleasedError) is 503; the retry commits once', async () => {
     const p = await aSandboxProject(app);
-    const repo = app.apps.partner.get(JournalPostingRepository);
-    const lockOpenPeriod = repo.lockOpenPeriod.bind(repo);
-    jest.spyOn(repo, 'lockOpenPeriod').mockImplementationOnce(async (m, organizationId, period) => {
+    const repo = app.apps.console!.get(OrganizationRepository);
+    const create = repo.createTaxCode.bind(repo);
+    // the organization's row is locked by the transaction's first statement; the second finds its backend gone
+    jest.spyOn(repo, 'createTaxCode').mockImplementationOnce(async (m, organizationId, taxCode) => {
       await terminateOwnBackend(m as EntityManager);
-      return lockOpenPeriod(m, organizationId, period);
+      return create(m, organizationId, taxCode);
     });
-    const key = randomUUID();
-    expect503(await postJournal(p, key, '2026-05-04'));
-    expect(await entriesOf(p)).toBe(0);
-    expect(await recordsWithKey(p, key)).toBe(0);
-    const retry = await postJournal(p, key, '2026-05-04');
-    expect(retry.status).toBe(201);
-    expect(retry.body.replayed).toBe(false);
-    expect(retry.body.voucher_number).toBe(1);
-    expect(await entriesOf(p)).toBe(1);
+    expect503(await createTaxCode(p.organization_id, 'LOST1'));
+    expect(await taxCodesOf(p.organization_id, 'LOST1')).toBe(0);
+    expect((await createTaxCode(p.organization_id, 'LOST1')).status).toBe(201);
+    expect(await taxCodesOf(p.organization_id, 'LOST1')).toBe(1);
   });
 
   it('a connection lost after the last statement, at COMMIT, is 503 and commits nothing', async () => {
     const p = await aSandboxProject(app);
-    const repo = app.apps.partner.get(JournalPostingRepository);
-    const insert = repo.insertEntryWithNextVoucher.bind(repo);
-    jest.spyOn(repo, 'insertEntryWithNextVoucher').mockImplementationOnce(async (m, entry) => {
-      const n = await insert(m, entry);
+    const repo = app.apps.console!.get(OrganizationRepository);
+    const create = repo.createTaxCode.bind(repo);
+    jest.spyOn(repo, 'createTaxCode').mockImplementationOnce(async (m, organizationId, taxCode) => {
+      const created = await create(m, organizationId, taxCode);
       await terminateOwnBackend(m as EntityManager);
-      return n;
+      return created;
     });
+    expect503(await createTaxCode(p.organization_id, 'LOST2'));
+    expect(await taxCodesOf(p.organization_id, 'LOST2')).toBe(0);
+    expect((await createTaxCode(p.organization_id, 'LOST2')).status).toBe(201);
+  });
+
+  it('a final posting (one statement, no transaction) whose connection is lost while it waits is 503, writes nothing and takes no number; the retry posts once', async () => {
+    const p = await aSandboxProject(app);
     const key = randomUUID();
-    expect503(await postJournal(p, key, '2026-05-05'));
+    await other.query('BEGIN');
+    let pending: ReturnType<typeof postJournal>;
+    try {
+      // the statement's gate waits for the organization row held here; then its backend goes
+      await other.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [p.organization_id]);
+      pending = postJournal(p, key, '2026-05-05');
+      void pending.then(() => undefined);
+      const deadline = Date.now() + 5_000;
+      let blocked: number | undefined;
+      while (blocked === undefined) {
+        const { rows } = await other.query(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pg_backend_pid() = ANY (pg_blocking_pids(pid))`,
+        );
+        blocked = rows[0]?.pid;
+        if (blocked === undefined) {
+          if (Date.now() > deadline) throw new Error('the posting never reached the database');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      expect((await other.query('SELECT pg_terminate_backend($1) AS ok', [blocked])).rows[0].ok).toBe(true);
+    } finally {
+      await other.query('ROLLBACK');
+    }
+    expect503(await pending);
     expect(await entriesOf(p)).toBe(0);
     expect(await recordsWithKey(p, key)).toBe(0);
     const retry = await postJournal(p, key, '2026-05-05');
     expect(retry.status).toBe(201);
+    expect(retry.body.replayed).toBe(false);
     expect(retry.body.voucher_number).toBe(1); // gapless: the lost one took no number
+    expect(await entriesOf(p)).toBe(1);
   });
 
   it('a product create (one statement, no transaction) whose connection is lost while it runs is 503, writes nothing, and the retry creates it once', async () => {

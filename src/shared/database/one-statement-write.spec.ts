@@ -1,4 +1,4 @@
-import { oneStatement } from './one-statement-write';
+import { numberedStatement, oneStatement } from './one-statement-write';
 import { statementName } from './named-statement-client';
 
 describe('oneStatement', () => {
@@ -7,6 +7,7 @@ describe('oneStatement', () => {
     columns: [['k', 'text'], ['n', 'bigint']] as const,
     values: ['key-1', 7],
     conflictColumns: ['k'],
+    responseColumn: 'n',
   };
   const row = { table: 'things', columns: [['id', 'uuid'], ['at', 'timestamptz']] as const, values: ['u-1', '2026-01-01T00:00:00.000Z'] };
 
@@ -35,6 +36,42 @@ describe('oneStatement', () => {
 
   it('refuses a row whose values do not match its columns', () => {
     expect(() => oneStatement(claim, [{ ...row, values: ['u-1'] }])).toThrow('things: 1 values for 2 columns');
+  });
+});
+
+describe('numberedStatement', () => {
+  const claim = {
+    table: 'claims',
+    columns: [['k', 'text'], ['response', 'jsonb']] as const,
+    values: ['key-1', '{"n":0}'],
+    conflictColumns: ['k'],
+    responseColumn: 'response',
+  };
+  const step = {
+    ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM {source}) RETURNING n)',
+    values: ['c-1'],
+    report: '0 AS why',
+    responseKey: "voucher_number",
+  };
+  const row = { table: 'things', columns: [['id', 'uuid']] as const, values: ['u-1'] };
+
+  it('takes the number after the gate, claims with a plain INSERT from it (a committed key aborts the statement), merges the number into the stored response, then the rows', () => {
+    const gate = { sql: 'SELECT 1 FROM locks WHERE id = $1 FOR SHARE', values: ['g-1'] };
+    const { text, values } = numberedStatement(claim, step, [row], gate);
+    expect(text.replace(/\s+/g, ' ')).toBe(
+      'WITH gate AS (SELECT 1 FROM locks WHERE id = $1 FOR SHARE), ' +
+        'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $2 AND EXISTS (SELECT 1 FROM gate) RETURNING n), ' +
+        "claim AS (INSERT INTO claims (k, response) SELECT $3::text, $4::jsonb || jsonb_build_object('voucher_number', numbered.n) FROM numbered RETURNING 1), " +
+        'r0 AS (INSERT INTO things (id) SELECT $5::uuid FROM claim) ' +
+        'SELECT (SELECT count(*) FROM gate)::int AS allowed, (SELECT n FROM numbered) AS n, 0 AS why',
+    );
+    expect(values).toEqual(['g-1', 'c-1', 'key-1', '{"n":0}', 'u-1']);
+  });
+
+  it('reads one constant row as its source when there is no gate', () => {
+    const { text } = numberedStatement(claim, step, [], null);
+    expect(text).toContain('EXISTS (SELECT 1 FROM (VALUES (1)) AS source(one))');
+    expect(text).toContain('SELECT 1 AS allowed, (SELECT n FROM numbered) AS n, 0 AS why');
   });
 });
 

@@ -15,6 +15,8 @@ export interface RowInsert {
 /** The row that claims an idempotency key: inserted unless a row with the same conflict columns exists. */
 export interface ClaimInsert extends RowInsert {
   readonly conflictColumns: readonly string[];
+  /** the jsonb column holding the stored response (a numbered write adds its number there) */
+  readonly responseColumn: string;
 }
 
 /**
@@ -26,4 +28,25 @@ export interface StatementGate {
   readonly sql: string;
   readonly values: readonly unknown[];
   refusal(): Promise<Error>;
+}
+
+/**
+ * The owner's part of a write that takes the next number of a gapless counter (a voucher number) in
+ * the same statement as its rows. `ctes` (comma-separated CTE definitions, parameters numbered from
+ * $1 in `values`) read `{source}`, which stands for the gate's rows (one row when there is no gate),
+ * and define `numbered`: one row with column `n` when the write goes ahead, none when the owner's own
+ * condition stops it (a closed period). Rows of `ctes` that need the number read `numbered`.
+ */
+export interface NumberedStep {
+  readonly ctes: string;
+  readonly values: readonly unknown[];
+  /** select-list items added to the statement's result (e.g. why `numbered` is empty) */
+  readonly report: string;
+  /** the key of the claim's stored response that receives the number */
+  readonly responseKey: string;
+  /**
+   * Why nothing was written when the gate let the write through but `numbered` stayed empty, from
+   * the result row: an error, or 'retry' when the statement could not decide (run it again).
+   */
+  refusal(result: Record<string, unknown>): Error | 'retry';
 }

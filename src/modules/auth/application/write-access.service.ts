@@ -24,24 +24,36 @@ export class WriteAccessService {
    * the grant FOR SHARE while it writes, and writes nothing when the grant no longer allows it; the
    * refusal then names the first failing check. Null where there is no grant to re-check (sandbox).
    */
-  gateFor(caller: CallerContext): StatementGate | null {
-    if (!caller.grantId) return null;
+  gateFor(caller: CallerContext, options: { mandate: boolean } = { mandate: false }): StatementGate | null {
+    if (!caller.grantId && !options.mandate) return null;
+    const checks: string[] = [];
+    const values: unknown[] = [caller.organizationId];
+    if (caller.grantId) {
+      values.push(caller.grantId, this.clock.now());
+      checks.push(`g AS (SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
+             WHERE g.id = $2 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $3
+             FOR SHARE OF g)`);
+    }
+    if (options.mandate) {
+      values.push(caller.appId);
+      checks.push(`m AS (SELECT 1 FROM org JOIN mandates m ON m.organization_id = org.id
+             WHERE m.app_id = $${values.length} AND m.revoked_at IS NULL LIMIT 1 FOR SHARE OF m)`);
+    }
     return {
       // The organization's key lock (which the write's foreign keys take anyway) comes first, so a
       // write that waits there judges the grant afterwards, on its latest committed state.
-      sql: `WITH org AS (SELECT id FROM organizations WHERE id = $1 FOR KEY SHARE)
-            SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
-             WHERE g.id = $2 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $3
-             FOR SHARE OF g`,
-      values: [caller.organizationId, caller.grantId, this.clock.now()],
+      sql: `WITH org AS (SELECT id FROM organizations WHERE id = $1 FOR KEY SHARE),
+            ${checks.join(',\n            ')}
+            SELECT 1 FROM ${[caller.grantId ? 'g' : null, options.mandate ? 'm' : null].filter(Boolean).join(', ')}`,
+      values,
       refusal: async () => {
         try {
-          await this.assertStillAllowed(this.dataSource.manager, caller, { mandate: false });
+          await this.assertStillAllowed(this.dataSource.manager, caller, options);
         } catch (err) {
           return err as Error;
         }
         // allowed again by the time it was explained: still, this write did not run
-        return new GrantRevokedError();
+        return options.mandate && !caller.grantId ? new MandateRequiredError() : new GrantRevokedError();
       },
     };
   }

@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { databaseFailure } from '../../../shared/database/database-failure';
 import { OneStatementWrite } from '../../../shared/database/one-statement-write';
-import { Transactions } from '../../../shared/database/transactions';
-import type { RowInsert, StatementGate } from '../../../shared/domain/row-insert';
+import type { NumberedStep, RowInsert, StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
 import type { CallerContext } from '../../auth/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
@@ -24,68 +22,33 @@ export interface IdempotentOutcome<R> {
 /**
  * Exactly-once writes (CONTRACT §6), settled by PostgreSQL so that any number of instances agree:
  *
- * 1. One transaction per request; every session has `lock_timeout` = 10 s (data-source.ts).
- * 2. First statement: INSERT the idempotency record ON CONFLICT DO NOTHING. The primary key
- *    (organization, environment, app, key) makes a concurrent identical request block on the first
- *    one's uncommitted row until that transaction ends:
- *    - first committed → the insert does nothing, we read the committed record and answer
- *      grant changed / key reused / replay, in that order;
- *    - first rolled back (any 4xx or failure stores nothing) → our insert succeeds and we run ourselves;
- *    - still running after 10 s → lock timeout → 409 idempotency_request_in_progress. Only a lock
- *      timeout of this claim statement means that; a lock wait that runs out anywhere else (the voucher
- *      counter, a period row held by a stalled transaction) is 503 service_unavailable (CONTRACT §3, §6).
- * 3. The work (the resource row, the receipt, the outbox row) runs in the same transaction, then the
- *    response is stored on the record; all commit together or not at all.
+ * 1. A key whose record was committed before the request came is answered from the record read with
+ *    the token: grant changed / key reused / replay, in that order — no write at all.
+ * 2. Otherwise the claim (the record, with the first execution's response) and the write's rows go to
+ *    the database as ONE statement, atomic without an explicit transaction. The primary key
+ *    (organization, environment, app, key) makes a concurrent identical request wait on the first
+ *    one's uncommitted record until its statement ends:
+ *    - first committed → this statement writes nothing; the committed record answers as in 1;
+ *    - first failed (any 4xx or fault stores nothing) → this statement writes;
+ *    - still running after `lock_timeout` (10 s, data-source.ts) → 409 idempotency_request_in_progress.
+ *      Only a wait on this key's record means that; a lock wait that runs out anywhere else (the
+ *      voucher counter, a period row, a grant held by a stalled transaction) is 503 service_unavailable
+ *      (CONTRACT §3, §6).
  *
- * On the embedded PGlite store transactions are serialized by its pool, which gives the same answers.
+ * On the embedded PGlite store statements are serialized by its pool, which gives the same answers.
  */
 @Injectable()
 export class IdempotencyService {
 
   constructor(
     private readonly records: IdempotencyRepository,
-    private readonly transactions: Transactions,
     private readonly write: OneStatementWrite,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute<R extends Record<string, unknown>>(
-    caller: CallerContext,
-    key: string,
-    operation: string,
-    normalizedInput: unknown,
-    work: (manager: EntityManager) => Promise<R>,
-    /** The first execution's body when it is known before the work (saves the record's update). */
-    knownResponse?: R,
-  ): Promise<IdempotentOutcome<R>> {
-    const scope = scopeOf(caller, key);
-    const fingerprint = requestFingerprint(operation, normalizedInput);
-    const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
-    if (answered) return answered;
-    return this.transactions.run(async (m) => {
-      let existing;
-      try {
-        existing = await this.records.claim(m, scope, {
-          operation,
-          fingerprint,
-          grantId: caller.grantId,
-          response: knownResponse ?? null,
-        });
-      } catch (err) {
-        // the claim waits only on the uncommitted record of the same key (its primary key)
-        if (databaseFailure(err) === 'lock_timeout') throw new IdempotencyRequestInProgressError();
-        throw err;
-      }
-      if (existing) return answerFromRecord<R>(caller, existing, operation, fingerprint);
-      const body = await work(m);
-      if (knownResponse === undefined) await this.records.complete(m, scope, body);
-      return { body, replayed: false };
-    });
-  }
-
   /**
-   * The same protocol for a write whose rows are all known before it runs (a product create): the
+   * A write whose rows are all known before it runs (a product create): the
    * claim and the rows go to the database as ONE statement (OneStatementWrite), so a first execution
    * is one round trip and a replay none beyond the token's. A key committed meanwhile by a concurrent
    * identical request is answered from its record; the gate, when given, is checked first (a
@@ -116,6 +79,46 @@ export class IdempotencyService {
       throw err;
     }
     if (claimed) return { body: response, replayed: false };
+    const existing = await this.records.find(scope);
+    if (!existing) throw new Error('idempotency record vanished after a conflict on its key');
+    return answerFromRecord<R>(caller, existing, operation, fingerprint);
+  }
+
+  /**
+   * The same protocol for a write that takes a gapless number (a final posting): the gate, the
+   * owner's numbered step, the claim (its stored response completed with the number) and the rows go
+   * to the database as ONE statement (OneStatementWrite.runNumbered). A key committed meanwhile by a
+   * concurrent identical request aborts the statement — its number is not used up — and is answered
+   * from its record. `response` is the first execution's body without the number.
+   */
+  async executeNumbered<R extends Record<string, unknown>>(
+    caller: CallerContext,
+    key: string,
+    operation: string,
+    normalizedInput: unknown,
+    response: R,
+    step: NumberedStep,
+    rows: readonly RowInsert[],
+    gate: StatementGate | null,
+    /** the write's own checks, run once a committed record did not answer the request (may throw) */
+    check: () => Promise<void>,
+  ): Promise<IdempotentOutcome<R>> {
+    const scope = scopeOf(caller, key);
+    const fingerprint = requestFingerprint(operation, normalizedInput);
+    const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
+    if (answered) return answered;
+    await check();
+    let n: number | null;
+    try {
+      n = await this.write.runNumbered(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), step, rows, gate);
+    } catch (err) {
+      // in progress only when the wait was on this key's record; a wait on any other row is a 503 (§3)
+      if (databaseFailure(err) === 'lock_timeout' && /idempotency_records/.test((err as { where?: string }).where ?? '')) {
+        throw new IdempotencyRequestInProgressError();
+      }
+      throw err;
+    }
+    if (n !== null) return { body: { ...response, [step.responseKey]: n }, replayed: false };
     const existing = await this.records.find(scope);
     if (!existing) throw new Error('idempotency record vanished after a conflict on its key');
     return answerFromRecord<R>(caller, existing, operation, fingerprint);

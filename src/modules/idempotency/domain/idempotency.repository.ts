@@ -1,5 +1,4 @@
 import type { ClaimInsert } from '../../../shared/domain/row-insert';
-import type { Transaction } from '../../../shared/domain/transaction';
 
 /** CONTRACT §6: a key is scoped to (environment, organization, app). */
 export interface IdempotencyScope {
@@ -17,28 +16,13 @@ export interface IdempotencyRecord {
   response: Record<string, unknown>;
 }
 
-/** Port: idempotency records, written only inside the write's own transaction. */
+/** Port: idempotency records, written only as the claiming row of the write's own statement. */
 export abstract class IdempotencyRepository {
-  /**
-   * Inserts the record for `scope` unless one exists. If an uncommitted record of a concurrent
-   * transaction holds the key, PostgreSQL makes this wait until that transaction ends (bounded by the
-   * transaction's lock_timeout). Returns null when this call claimed the key, else the existing
-   * committed record.
-   */
-  abstract claim(
-    tx: Transaction,
-    scope: IdempotencyScope,
-    record: Omit<IdempotencyRecord, 'response'> & { response: Record<string, unknown> | null },
-  ): Promise<IdempotencyRecord | null>;
-
   /** The record as the claiming row of a one-statement write (OneStatementWrite), its response known. */
   abstract claimRow(scope: IdempotencyScope, record: IdempotencyRecord): ClaimInsert;
 
   /** The committed record under the key, or null. */
   abstract find(scope: IdempotencyScope): Promise<IdempotencyRecord | null>;
-
-  /** Stores the response of the claimed key (same transaction). */
-  abstract complete(tx: Transaction, scope: IdempotencyScope, response: Record<string, unknown>): Promise<void>;
 
   /** Deletes up to `limit` records created before `cutoff`; returns how many. Safe on many instances. */
   abstract purgeCreatedBefore(cutoff: Date, limit: number): Promise<number>;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Sql } from '../../../shared/database/sql';
 import type { ClaimInsert } from '../../../shared/domain/row-insert';
 import { type IdempotencyRecord, IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
@@ -41,6 +41,7 @@ export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
       columns: CLAIM_COLUMNS,
       values: [s.organizationId, s.environment, s.appId, s.key, r.operation, r.fingerprint, r.grantId, JSON.stringify(r.response)],
       conflictColumns: ['organization_id', 'environment', 'app_id', 'idempotency_key'],
+      responseColumn: 'response',
     };
   }
 
@@ -48,35 +49,6 @@ export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
     const [row] = await this.sql.query<Row>(SELECT_SQL, [s.organizationId, s.environment, s.appId, s.key]);
     if (!row?.response) return null;
     return { operation: row.operation, fingerprint: row.fingerprint, grantId: row.grant_id, response: row.response };
-  }
-
-  async claim(
-    m: EntityManager,
-    s: IdempotencyScope,
-    r: Omit<IdempotencyRecord, 'response'> & { response: Record<string, unknown> | null },
-  ): Promise<IdempotencyRecord | null> {
-    // One indexed equality look-up with every scope column as a parameter (TOOLCHAIN.md).
-    const inserted: unknown[] = await m.query(
-      `INSERT INTO idempotency_records
-         (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (organization_id, environment, app_id, idempotency_key) DO NOTHING
-       RETURNING 1`,
-      [s.organizationId, s.environment, s.appId, s.key, r.operation, r.fingerprint, r.grantId, r.response === null ? null : JSON.stringify(r.response)],
-    );
-    if (inserted.length > 0) return null;
-    const rows: Row[] = await m.query(SELECT_SQL, [s.organizationId, s.environment, s.appId, s.key]);
-    const row = rows[0];
-    if (!row || !row.response) throw new Error('idempotency record vanished or is incomplete after a conflict');
-    return { operation: row.operation, fingerprint: row.fingerprint, grantId: row.grant_id, response: row.response };
-  }
-
-  async complete(m: EntityManager, s: IdempotencyScope, response: Record<string, unknown>): Promise<void> {
-    await m.query(
-      `UPDATE idempotency_records SET response = $5
-        WHERE organization_id = $1 AND environment = $2 AND app_id = $3 AND idempotency_key = $4`,
-      [s.organizationId, s.environment, s.appId, s.key, JSON.stringify(response)],
-    );
   }
 
   async purgeCreatedBefore(cutoff: Date, limit: number): Promise<number> {

@@ -9,7 +9,7 @@ import { IdempotencyService } from '../../idempotency/application/idempotency.se
 import { ReceiptsService } from '../../receipts/application/receipts.service';
 import { assertBalanced } from '../domain/journal-balance';
 import type { JournalInput } from '../domain/journal-input';
-import { JournalPostingRepository, PeriodLockedError } from '../domain/journal-posting';
+import { JournalPostingRepository, type NewJournalEntry } from '../domain/journal-posting';
 import { assertReferencesAllowed, JournalReferenceRepository } from '../domain/journal-references';
 
 /** seed 2.3 / CONTRACT §7: the prepare result, exactly. */
@@ -62,48 +62,50 @@ export class JournalService {
 
   /**
    * The final posting (seed 1, 4.1 rule 6; CONTRACT §7): every prepare check again under current
-   * access — a green prepare is no ticket — then, in one transaction with the idempotency record: the
-   * period lock, the next gapless voucher number, the entry and its lines, the receipt and the outbox
-   * row. Any rejection rolls all of it back, voucher number included.
+   * access — a green prepare is no ticket — then, as ONE statement with the idempotency record: the
+   * grant and posting mandate re-checked FOR SHARE (CONTRACT §8), the period locked and open, the next
+   * gapless voucher number, the entry and its lines, the receipt and the outbox row. Any rejection
+   * writes nothing, voucher number included; the counter's row lock is held only until that
+   * statement commits, never across a round trip to this process.
    */
   async post(caller: CallerContext, key: string, input: JournalInput): Promise<PostedBody> {
     const id = randomUUID();
     const operationId = randomUUID();
-    const { body } = await this.idempotency.execute(caller, key, 'journal.post', input, async (m) => {
-      await this.writeAccess.assertStillAllowed(m, caller, { mandate: true });
-      assertBalanced(input.lines);
-      // references as read with the token (a look-up inside the transaction only for ids it did not cover)
-      await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, m, caller.prefetched.references);
-      const period = calendarMonthOf(input.posting_date);
-      if (!(await this.posting.lockOpenPeriod(m, caller.organizationId, period))) throw new PeriodLockedError(period);
-      const createdAt = this.clock.now();
-      // the receipt and its event need no voucher number: written before the counter is locked
-      await this.receipts.record(m, caller, {
-        operationId,
-        kind: 'journal.post',
-        resourceType: 'journal_entry',
-        resourceId: id,
-        completedAt: createdAt,
-      });
-      const voucherNumber = await this.posting.insertEntryWithNextVoucher(m, {
-        id,
-        organizationId: caller.organizationId,
-        environment: caller.environment,
-        appId: caller.appId,
-        operationId,
-        voucherYear: calendarYearOf(input.posting_date),
-        createdAt,
-        input,
-      });
-      return {
-        id,
-        posted: true as const,
-        voucher_number: voucherNumber,
-        operation_id: operationId,
-        replayed: false as const,
-        environment: caller.environment,
-      };
-    });
+    const createdAt = this.clock.now();
+    const entry: NewJournalEntry = {
+      id,
+      organizationId: caller.organizationId,
+      environment: caller.environment,
+      appId: caller.appId,
+      operationId,
+      voucherYear: calendarYearOf(input.posting_date),
+      createdAt,
+      input,
+    };
+    // the first execution's body; the statement fills in the voucher number it takes
+    const response = {
+      id,
+      posted: true as const,
+      voucher_number: 0,
+      operation_id: operationId,
+      replayed: false as const,
+      environment: caller.environment,
+    };
+    const { body } = await this.idempotency.executeNumbered(
+      caller,
+      key,
+      'journal.post',
+      input,
+      response,
+      this.posting.numberedEntry(entry, calendarMonthOf(input.posting_date)),
+      this.receipts.rowsFor(caller, { operationId, kind: 'journal.post', resourceType: 'journal_entry', resourceId: id, completedAt: createdAt }),
+      this.writeAccess.gateFor(caller, { mandate: true }),
+      async () => {
+        assertBalanced(input.lines);
+        // references as read with the token (a look-up only for ids it did not cover)
+        await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, undefined, caller.prefetched.references);
+      },
+    );
     return body as PostedBody;
   }
 

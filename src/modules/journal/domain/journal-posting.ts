@@ -1,3 +1,4 @@
+import type { NumberedStep } from '../../../shared/domain/row-insert';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { DomainError } from '../../../shared/domain/domain-error';
 import type { JournalInput } from './journal-input';
@@ -21,7 +22,7 @@ export interface NewJournalEntry {
 }
 
 /**
- * Port: the accounting core's writes. Every method runs in the posting's transaction.
+ * Port: the accounting core's writes.
  *
  * Concurrency protocol (PostgreSQL row locks, held to commit):
  * - a posting takes a SHARE lock on its period row (creating the row if needed), a close takes the
@@ -32,14 +33,12 @@ export interface NewJournalEntry {
  *   gapless and unique.
  */
 export abstract class JournalPostingRepository {
-  /** Locks the period (`YYYY-MM`) against a concurrent close; returns false when it is closed. */
-  abstract lockOpenPeriod(tx: Transaction, organizationId: string, period: string): Promise<boolean>;
   /**
-   * Takes the next voucher number of (organization, year) — starting at 1 — and stores the entry and
-   * its lines under it, in one statement: the counter's row lock, which serializes postings of the
-   * year, is then held only for the rest of the transaction. Returns the voucher number.
+   * A posting as the numbered step of a one-statement write (OneStatementWrite.runNumbered):
+   * the period locked and open, the next voucher number, the entry and its lines — no transaction
+   * held open across round trips, so the counter's row lock lasts only to the statement's commit.
    */
-  abstract insertEntryWithNextVoucher(tx: Transaction, entry: NewJournalEntry): Promise<number>;
+  abstract numberedEntry(entry: NewJournalEntry, period: string): NumberedStep;
   /** Closes a period of an organization (idempotent). */
   abstract closePeriod(tx: Transaction, organizationId: string, period: string): Promise<void>;
 }

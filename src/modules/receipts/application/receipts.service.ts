@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { DomainError } from '../../../shared/domain/domain-error';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import { isUuid } from '../../../shared/http/validation/constraints';
@@ -29,17 +28,10 @@ export class ReceiptsService {
   constructor(private readonly receipts: ReceiptRepository) {}
 
   /**
-   * Stores the receipt of a completed write and its `operation.completed` event in the write's own
-   * transaction (CONTRACT §6, §9): the event body is fixed now, so every delivery attempt sends the
+   * The receipt of a completed write and its `operation.completed` event, as rows of the write's own
+   * statement (CONTRACT §6, §9): the event body is fixed now, so every delivery attempt sends the
    * identical bytes.
    */
-  async record(manager: EntityManager, caller: CallerContext, receipt: NewReceipt): Promise<OperationReceiptView> {
-    const { view, event } = viewAndEvent(caller, receipt);
-    await this.receipts.insert(manager, scopeOf(caller), view, event);
-    return view;
-  }
-
-  /** The same receipt and event as rows, for a write that stores everything in one statement. */
   rowsFor(caller: CallerContext, receipt: NewReceipt): RowInsert[] {
     const { view, event } = viewAndEvent(caller, receipt);
     return this.receipts.rowsFor(scopeOf(caller), view, event);

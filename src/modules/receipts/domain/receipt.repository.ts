@@ -1,17 +1,8 @@
 import type { RowInsert } from '../../../shared/domain/row-insert';
-import type { Transaction } from '../../../shared/domain/transaction';
 import type { OperationReceiptView } from './operation-receipt';
 
 /** Port: operation receipts and their outbox events. */
 export abstract class ReceiptRepository {
-  /** Stores the receipt and its `operation.completed` outbox row, in the caller's transaction. */
-  abstract insert(
-    tx: Transaction,
-    scope: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
-    receipt: OperationReceiptView,
-    event: { id: string; body: string },
-  ): Promise<void>;
-
   /** The receipt's row and its outbox row, for a write that stores them in one statement. */
   abstract rowsFor(
     scope: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },

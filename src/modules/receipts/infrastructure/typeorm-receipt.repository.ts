@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
@@ -40,23 +40,6 @@ const OUTBOX_COLUMNS = [
 export class TypeOrmReceiptRepository extends ReceiptRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
-  }
-
-  async insert(
-    m: EntityManager,
-    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
-    r: OperationReceiptView,
-    event: { id: string; body: string },
-  ): Promise<void> {
-    await m.query(
-      `WITH receipt AS (
-         INSERT INTO operation_receipts
-           (organization_id, id, environment, app_id, kind, status, resource_type, resource_id, completed_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9))
-       INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at)
-       VALUES ($1, $10, $3, $4, 'operation.completed', $11, $9)`,
-      [s.organizationId, r.operation_id, s.environment, s.appId, r.kind, r.status, r.resource.type, r.resource.id, r.completed_at, event.id, event.body],
-    );
   }
 
   rowsFor(
