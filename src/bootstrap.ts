@@ -27,7 +27,7 @@ import { ProblemFilter } from './shared/http/problem.filter';
 import { requestIdMiddleware } from './shared/http/request-id.middleware';
 import { httpLogger } from './shared/logging/http-logger';
 import { PinoNestLogger } from './shared/logging/nest-logger';
-import { ObservationInterceptor } from './shared/logging/observation.interceptor';
+import { observeJsonAnswers } from './shared/logging/answer-observation';
 import { createRootLogger } from './shared/logging/root-logger';
 
 export interface Applications {
@@ -101,7 +101,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   partner.use(shutdown.middleware());
   partner.use(httpLogger(logger, 'partner'));
   partner.use(metrics.middleware('partner'));
-  partner.useGlobalInterceptors(new ObservationInterceptor());
+  observeJsonAnswers(partner.getHttpAdapter().getInstance());
   partner.useGlobalFilters(new ProblemFilter('partner-api'));
   partner.useGlobalPipes(new BodyValidationPipe());
   const document = createPartnerDocument(partner);

@@ -3,10 +3,13 @@ import type { Logger } from 'pino';
 
 export type Listener = 'partner' | 'console';
 
-/** What the auth guard and the observation interceptor leave on a request for its log line. */
+/** What the auth guard and the answer observation leave on a request for its log line. */
 export interface ObservedRequest extends IncomingMessage {
   caller?: { organizationId: string; appId: string; environment: string };
+  /** the operation id a write answered with (answer-observation.ts) */
   operationId?: string;
+  /** route parameters, as Express matched them (a receipt look-up names its operation id there) */
+  params?: Record<string, string>;
 }
 
 /**
@@ -20,7 +23,8 @@ export function requestBindings(req: ObservedRequest): Record<string, string> {
     out.app_id = req.caller.appId;
     out.environment = req.caller.environment;
   }
-  if (req.operationId) out.operation_id = req.operationId;
+  const operationId = req.operationId ?? req.params?.operationId;
+  if (operationId) out.operation_id = operationId;
   return out;
 }
 
