@@ -58,6 +58,13 @@ describe('sumMinor', () => {
     expect(sumMinor([...values, 1])).toBe(BigInt('99999999999999') * 500n + 1n);
   });
 
+  it('is exact for safe integers at the edge of the double range, either sign', () => {
+    const M = Number.MAX_SAFE_INTEGER;
+    expect(sumMinor([M, M, M])).toBe(BigInt(M) * 3n);
+    expect(sumMinor([M, 1, -M, -M, -1])).toBe(-BigInt(M));
+    expect(sumMinor([M - 1, 1, 1])).toBe(BigInt(M) + 1n);
+  });
+
   it('is 0n for no values and treats -0 as 0', () => {
     expect(sumMinor([])).toBe(0n);
     expect(sumMinor([-0])).toBe(0n);

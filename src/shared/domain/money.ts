@@ -19,10 +19,17 @@ export function isMinorAmount(v: unknown): v is number {
  * @throws RangeError for a value that is not a safe integer (a defect: amounts are validated first).
  */
 export function sumMinor(values: readonly number[]): bigint {
+  // exact: whole numbers are summed as doubles while the running sum stays a safe integer, and moved
+  // into the bigint before it could leave that range (one bigint per ~90 maximal amounts, not per value)
   let sum = 0n;
+  let part = 0;
   for (const v of values) {
     if (!Number.isSafeInteger(v)) throw new RangeError('an amount is not a safe integer');
-    sum += BigInt(v);
+    if (part + v > Number.MAX_SAFE_INTEGER || part + v < Number.MIN_SAFE_INTEGER) {
+      sum += BigInt(part);
+      part = 0;
+    }
+    part += v;
   }
-  return sum;
+  return sum + BigInt(part);
 }

@@ -69,15 +69,32 @@ export function validateObject<T extends object>(
   type: new () => T,
   pointer = '',
 ): { value: T; violations: Violation[] } {
+  return validateAt(raw, type, pointer, null);
+}
+
+function pointerAt(parent: string, token: number | null): string {
+  return token === null ? parent : pointerTo(parent, token);
+}
+
+/**
+ * validateObject at `pointerTo(parent, token)` (or `parent` itself when token is null); the pointer
+ * string is built only when a violation needs it — a valid 500-line journal builds none per line.
+ */
+function validateAt<T extends object>(
+  raw: unknown,
+  type: new () => T,
+  parent: string,
+  token: number | null,
+): { value: T; violations: Violation[] } {
   const violations: Violation[] = [];
   const fields = fieldsOf(type);
   if (!fields) throw new Error(`${type.name} declares no fields`);
   if (!isPlainObject(raw)) {
-    violations.push({ pointer, code: 'invalid_input', detail: 'must be an object' });
+    violations.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: 'must be an object' });
     return { value: undefined as unknown as T, violations };
   }
   for (const key of Object.keys(raw)) {
-    if (!fields.has(key)) violations.push({ pointer: pointerTo(pointer, key), code: 'invalid_input', detail: 'is not a known field' });
+    if (!fields.has(key)) violations.push({ pointer: pointerTo(pointerAt(parent, token), key), code: 'invalid_input', detail: 'is not a known field' });
   }
 
   const instance = new type() as T & Partial<CrossFieldRule>;
@@ -90,10 +107,10 @@ export function validateObject<T extends object>(
     // examined (a 256 KiB body of `{},` would otherwise yield ~87,000 item violations)
     if (meta.nested && Array.isArray(value) && (meta.maxItems === undefined || value.length <= meta.maxItems)) {
       const itemType = meta.nested();
-      const base = pointerTo(pointer, name);
+      const base = pointerTo(pointerAt(parent, token), name);
       const found: Violation[] = [];
       value = value.map((item, i) => {
-        const result = validateObject(item, itemType, pointerTo(base, i));
+        const result = validateAt(item, itemType, base, i);
         for (const v of result.violations) found.push(v);
         return result.value;
       });
@@ -109,12 +126,12 @@ export function validateObject<T extends object>(
   if (failures.length > 0 || nestedViolations) {
     for (const [name, meta] of fields) {
       const detail = failed.get(name);
-      if (detail !== undefined) violations.push({ pointer: pointerTo(pointer, name), code: meta.amount ? 'invalid_amount' : 'invalid_input', detail });
+      if (detail !== undefined) violations.push({ pointer: pointerTo(pointerAt(parent, token), name), code: meta.amount ? 'invalid_amount' : 'invalid_input', detail });
       for (const v of nestedViolations?.get(name) ?? []) violations.push(v);
     }
   }
   if (typeof instance.crossFieldViolations === 'function') {
-    for (const v of instance.crossFieldViolations(failed)) violations.push({ pointer, code: 'invalid_input', detail: v.detail });
+    for (const v of instance.crossFieldViolations(failed)) violations.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: v.detail });
   }
   return { value: instance, violations };
 }
