@@ -28,6 +28,8 @@ export interface StatementGate {
   readonly sql: string;
   readonly values: readonly unknown[];
   refusal(): Promise<Error>;
+  /** The same condition judged now, outside the statement: the first failing check, or null. */
+  failure(): Promise<Error | null>;
 }
 
 /**

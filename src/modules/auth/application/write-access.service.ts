@@ -46,16 +46,20 @@ export class WriteAccessService {
             ${checks.join(',\n            ')}
             SELECT 1 FROM ${[caller.grantId ? 'g' : null, options.mandate ? 'm' : null].filter(Boolean).join(', ')}`,
       values,
-      refusal: async () => {
-        try {
-          await this.assertStillAllowed(this.dataSource.manager, caller, options);
-        } catch (err) {
-          return err as Error;
-        }
+      failure: () => this.failureOf(caller, options),
+      refusal: async () =>
         // allowed again by the time it was explained: still, this write did not run
-        return options.mandate && !caller.grantId ? new MandateRequiredError() : new GrantRevokedError();
-      },
+        (await this.failureOf(caller, options)) ?? (options.mandate && !caller.grantId ? new MandateRequiredError() : new GrantRevokedError()),
     };
+  }
+
+  private async failureOf(caller: CallerContext, options: { mandate: boolean }): Promise<Error | null> {
+    try {
+      await this.assertStillAllowed(this.dataSource.manager, caller, options);
+      return null;
+    } catch (err) {
+      return err as Error;
+    }
   }
 
   async assertStillAllowed(m: EntityManager, caller: CallerContext, options: { mandate: boolean }): Promise<void> {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { databaseFailure } from '../../../shared/database/database-failure';
+import { DomainError } from '../../../shared/domain/domain-error';
 import { OneStatementWrite } from '../../../shared/database/one-statement-write';
 import type { NumberedStep, RowInsert, StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
@@ -107,7 +108,18 @@ export class IdempotencyService {
     const fingerprint = requestFingerprint(operation, normalizedInput);
     const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
     if (answered) return answered;
-    await check();
+    try {
+      await check();
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      // CONTRACT §3: access (step 3) and the key's record (step 6) come before the input's own checks
+      // (7): a revocation, or a record committed meanwhile by a concurrent request, wins over them
+      const revoked = gate ? await gate.failure() : null;
+      if (revoked) throw revoked;
+      const existing = await this.records.find(scope);
+      if (existing) return answerFromRecord<R>(caller, existing, operation, fingerprint);
+      throw err;
+    }
     let n: number | null;
     try {
       n = await this.write.runNumbered(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), step, rows, gate);

@@ -1,0 +1,56 @@
+import { DomainError } from '../../../shared/domain/domain-error';
+import type { NumberedStep, StatementGate } from '../../../shared/domain/row-insert';
+import type { OneStatementWrite } from '../../../shared/database/one-statement-write';
+import type { CallerContext } from '../../auth/domain/caller-context';
+import { requestFingerprint } from '../domain/fingerprint';
+import type { IdempotencyRecord, IdempotencyRepository } from '../domain/idempotency.repository';
+import { IdempotencyService } from './idempotency.service';
+
+/**
+ * CONTRACT §3's order for a numbered write whose own checks (balance, references: step 7) fail: a
+ * revocation (step 3) and a record committed meanwhile under the key (step 6) win over them.
+ */
+describe('IdempotencyService.executeNumbered, when the write’s own checks fail', () => {
+  const caller = {
+    environment: 'production',
+    organizationId: 'o-1',
+    appId: 'a-1',
+    grantId: 'g-1',
+    prefetched: { idempotency: { key: 'k-1', record: null }, references: null },
+  } as unknown as CallerContext;
+  const input = { lines: [] };
+  const unbalanced = new DomainError('journal_unbalanced', 'The sums differ');
+  const step = { responseKey: 'voucher_number' } as NumberedStep;
+
+  function service(found: IdempotencyRecord | null) {
+    const write = { runNumbered: jest.fn() };
+    const records = { claimRow: jest.fn(), find: jest.fn().mockResolvedValue(found) };
+    const svc = new IdempotencyService(records as unknown as IdempotencyRepository, write as unknown as OneStatementWrite, {} as never, {} as never);
+    return { svc, write, records };
+  }
+  const gate = (failure: Error | null): StatementGate => ({ sql: 'SELECT 1', values: [], refusal: jest.fn(), failure: jest.fn().mockResolvedValue(failure) });
+  const run = (svc: IdempotencyService, g: StatementGate | null) =>
+    svc.executeNumbered(caller, 'k-1', 'journal.post', input, { posted: true }, step, [], g, async () => {
+      throw unbalanced;
+    });
+
+  it('answers the revocation first', async () => {
+    const { svc, write } = service(null);
+    const revoked = new DomainError('grant_revoked', 'revoked');
+    await expect(run(svc, gate(revoked))).rejects.toBe(revoked);
+    expect(write.runNumbered).not.toHaveBeenCalled();
+  });
+
+  it('then a record committed meanwhile: its replay, or key reuse for another payload', async () => {
+    const record = { operation: 'journal.post', fingerprint: requestFingerprint('journal.post', input), grantId: 'g-1', response: { id: 'e-1', posted: true, environment: 'production' } };
+    await expect(run(service(record).svc, gate(null))).resolves.toEqual({ body: { id: 'e-1', posted: true, replayed: true }, replayed: true });
+    await expect(run(service({ ...record, fingerprint: 'other' }).svc, gate(null))).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+  });
+
+  it('and only then the check’s own error; nothing is written', async () => {
+    const { svc, write } = service(null);
+    await expect(run(svc, gate(null))).rejects.toBe(unbalanced);
+    await expect(run(svc, null)).rejects.toBe(unbalanced);
+    expect(write.runNumbered).not.toHaveBeenCalled();
+  });
+});
