@@ -1,17 +1,8 @@
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 
 /** The console's stops (CONTRACT §4, §10). Details name no resource the caller did not send. */
-export class NotFoundError extends DomainError {
-  constructor(what: string) {
-    super('not_found', `No such ${what}`);
-  }
-}
-
-export class ResourceConflictError extends DomainError {
-  constructor(detail: string) {
-    super('resource_conflict', detail);
-  }
-}
+// NotFoundError and ResourceConflictError are shared (shared/domain/errors.ts); re-exported for auth's imports.
+export { NotFoundError, ResourceConflictError } from '../../../shared/domain/errors';
 
 export class AppNotApprovedError extends DomainError {
   constructor() {

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { GrantService } from '../../auth/application/grant.service';
 import { MandateService } from '../../auth/application/mandate.service';

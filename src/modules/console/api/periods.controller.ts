@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { NotFoundError } from '../../../shared/domain/errors';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { JournalService } from '../../journal/application/journal.service';
 import { PathResourcesGuard } from './path-resources.guard';
@@ -18,7 +18,7 @@ export class PeriodsController {
   @Post(':period/close')
   @HttpCode(200)
   close(@Param('organizationId') organizationId: string, @Param('period') period: string, @Body() _body: EmptyRequestDto) {
-    if (!MONTH.test(period) || period.startsWith('0000')) throw new DomainError('not_found', 'No such period: use YYYY-MM');
+    if (!MONTH.test(period) || period.startsWith('0000')) throw new NotFoundError('period: use YYYY-MM');
     return this.journal.closePeriod(organizationId.toLowerCase(), period);
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { NotFoundError } from '../../auth/domain/console.errors';
 import {
   ConsoleReadRepository,
   type GrantView,

@@ -1,5 +1,5 @@
 import type { Transaction } from '../../../shared/domain/transaction';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 import type { JournalInput } from './journal-input';
 
 /** seed 7.4: the accounting core rejects a posting into a closed period, even after a green prepare. */

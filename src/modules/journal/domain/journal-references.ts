@@ -1,5 +1,5 @@
 import type { Transaction } from '../../../shared/domain/transaction';
-import { DomainError, type Violation } from '../../../shared/domain/domain-error';
+import { DomainError, type Violation } from '../../../shared/domain/errors';
 import type { PermittedAccounts, PrefetchedReferences } from '../../auth/domain/caller-context';
 import type { JournalLineInput } from './journal-input';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { NotFoundError } from '../../../shared/domain/errors';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import type { CallerContext } from '../../auth/domain/caller-context';
@@ -48,7 +48,7 @@ export class ReceiptsService {
   /** CONTRACT §7: anything the caller may not see is 404, indistinguishable from a missing id. */
   async find(caller: CallerContext, operationId: string): Promise<OperationReceiptView> {
     const found = isUuid(operationId) ? await this.receipts.find(scopeOf(caller), operationId.toLowerCase()) : null;
-    if (!found) throw new DomainError('not_found', 'No such operation');
+    if (!found) throw new NotFoundError('operation');
     return found;
   }
 }

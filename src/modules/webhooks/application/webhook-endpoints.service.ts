@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { generateWebhookSecret } from '../domain/webhook-secret';
@@ -26,7 +26,7 @@ export class WebhookEndpointsService {
    * again on the resolved address at each delivery).
    */
   async register(appId: string, rawUrl: string, environment: 'sandbox' | 'production'): Promise<{ id: string; secret: string }> {
-    if (!isUuid(appId) || !(await this.webhooks.appExists(appId.toLowerCase()))) throw new DomainError('not_found', 'No such app');
+    if (!isUuid(appId) || !(await this.webhooks.appExists(appId.toLowerCase()))) throw new NotFoundError('app');
     const checked = validateEndpointUrl(rawUrl);
     if (!checked.ok) throw invalidUrl(checked.detail);
     if (!this.config.webhookAllowPrivateNetworks && (await this.isPrivate(checked.url))) {

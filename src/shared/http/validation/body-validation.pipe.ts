@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import { validateSync } from 'class-validator';
-import { DomainError, type Violation } from '../../domain/domain-error';
+import { DomainError, type Violation } from '../../domain/errors';
 import { ruleMessage } from './constraints';
 import { type CrossFieldRule, type FieldMeta, fieldsOf } from './fields';
 
