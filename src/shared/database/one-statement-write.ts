@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { LockTimeoutError } from '../domain/errors';
 import type { ClaimInsert, RowInsert, StatementGate } from '../domain/row-insert';
+import { lockWaitedOn, uniqueViolation } from './database-failure';
 import { Sql } from './sql';
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * The statement text and its parameters: the gate (when given), the claim only if the gate let it
@@ -56,11 +56,13 @@ export class OneStatementWrite {
     try {
       [result] = await this.sql.query<{ allowed: number; claimed: number }>(text, values);
     } catch (err) {
-      const e = err as { code?: string; table?: string };
-      if (e?.code === UNIQUE_VIOLATION) {
-        const meant = [claim, ...rows].find((row) => row.table === e.table)?.onUniqueViolation;
+      const unique = uniqueViolation(err);
+      if (unique) {
+        const meant = [claim, ...rows].find((row) => row.table === unique.table)?.onUniqueViolation;
         if (meant) throw meant();
       }
+      // a wait on the claim's own key (a concurrent request with it) as opposed to one on the gate's rows
+      if (err instanceof LockTimeoutError && lockWaitedOn(err, claim.table)) throw new LockTimeoutError(err.cause, true);
       throw err;
     }
     if (gate && result.allowed === 0) throw await gate.refusal();

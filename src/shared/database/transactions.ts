@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { translateDatabaseError } from './database-failure';
 
 type RollbackHook = (manager: EntityManager) => Promise<void>;
 const afterRollbackHooks = new WeakMap<EntityManager, RollbackHook[]>();
@@ -29,7 +30,11 @@ export class Transactions {
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     // READ COMMITTED, the default of both stores (naming it would cost one more round trip)
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    try {
+      await runner.connect();
+    } catch (err) {
+      throw translateDatabaseError(err);
+    }
     const hooks: RollbackHook[] = [];
     afterRollbackHooks.set(runner.manager, hooks);
     try {
@@ -51,6 +56,9 @@ export class Transactions {
         }
         throw err;
       }
+    } catch (err) {
+      // a database failure of BEGIN, the work or its COMMIT, as its domain error (database-failure.ts)
+      throw translateDatabaseError(err);
     } finally {
       afterRollbackHooks.delete(runner.manager);
       await runner.release();

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
-import { databaseFailure } from '../../../shared/database/database-failure';
 import { OneStatementWrite } from '../../../shared/database/one-statement-write';
 import { Transactions } from '../../../shared/database/transactions';
 import type { RowInsert, StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
+import { LockTimeoutError } from '../../../shared/domain/errors';
 import type { CallerContext } from '../../auth/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
 import {
@@ -74,7 +74,7 @@ export class IdempotencyService {
         });
       } catch (err) {
         // the claim waits only on the uncommitted record of the same key (its primary key)
-        if (databaseFailure(err) === 'lock_timeout') throw new IdempotencyRequestInProgressError();
+        if (err instanceof LockTimeoutError && err.onClaim) throw new IdempotencyRequestInProgressError();
         throw err;
       }
       if (existing) return answerFromRecord<R>(caller, existing, operation, fingerprint);
@@ -110,7 +110,7 @@ export class IdempotencyService {
       claimed = await this.write.run(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), rows, gate);
     } catch (err) {
       // in progress only when the wait was on this key's record; a wait on the gate's rows is a 503 (§3)
-      if (databaseFailure(err) === 'lock_timeout' && /idempotency_records/.test((err as { where?: string }).where ?? '')) {
+      if (err instanceof LockTimeoutError && err.onClaim) {
         throw new IdempotencyRequestInProgressError();
       }
       throw err;

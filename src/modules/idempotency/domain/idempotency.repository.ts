@@ -22,7 +22,7 @@ export abstract class IdempotencyRepository {
   /**
    * Inserts the record for `scope` unless one exists. If an uncommitted record of a concurrent
    * transaction holds the key, PostgreSQL makes this wait until that transaction ends (bounded by the
-   * transaction's lock_timeout). Returns null when this call claimed the key, else the existing
+   * transaction's lock_timeout; that wait running out is a LockTimeoutError with `onClaim`). Returns null when this call claimed the key, else the existing
    * committed record.
    */
   abstract claim(

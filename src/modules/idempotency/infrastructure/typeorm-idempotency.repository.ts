@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { databaseFailure } from '../../../shared/database/database-failure';
 import { Sql } from '../../../shared/database/sql';
+import { LockTimeoutError } from '../../../shared/domain/errors';
 import type { ClaimInsert } from '../../../shared/domain/row-insert';
 import { type IdempotencyRecord, IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
 
@@ -56,14 +58,21 @@ export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
     r: Omit<IdempotencyRecord, 'response'> & { response: Record<string, unknown> | null },
   ): Promise<IdempotencyRecord | null> {
     // One indexed equality look-up with every scope column as a parameter (TOOLCHAIN.md).
-    const inserted: unknown[] = await m.query(
-      `INSERT INTO idempotency_records
-         (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (organization_id, environment, app_id, idempotency_key) DO NOTHING
-       RETURNING 1`,
-      [s.organizationId, s.environment, s.appId, s.key, r.operation, r.fingerprint, r.grantId, r.response === null ? null : JSON.stringify(r.response)],
-    );
+    let inserted: unknown[];
+    try {
+      inserted = await m.query(
+        `INSERT INTO idempotency_records
+           (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (organization_id, environment, app_id, idempotency_key) DO NOTHING
+         RETURNING 1`,
+        [s.organizationId, s.environment, s.appId, s.key, r.operation, r.fingerprint, r.grantId, r.response === null ? null : JSON.stringify(r.response)],
+      );
+    } catch (err) {
+      // this statement waits only on the uncommitted record of the same key (its primary key)
+      if (databaseFailure(err) === 'lock_timeout') throw new LockTimeoutError(err, true);
+      throw err;
+    }
     if (inserted.length > 0) return null;
     const rows: Row[] = await m.query(SELECT_SQL, [s.organizationId, s.environment, s.appId, s.key]);
     const row = rows[0];
