@@ -25,6 +25,8 @@ import { TypeOrmResourceLookupRepository } from './infrastructure/typeorm-resour
 import { TypeOrmSandboxRepository } from './infrastructure/typeorm-sandbox.repository';
 import { SecondFactorLockoutRepository } from './domain/second-factor-lockout.repository';
 import { TypeOrmSecondFactorLockoutRepository } from './infrastructure/typeorm-second-factor-lockout.repository';
+import { WriteAccessRepository } from './domain/write-access.repository';
+import { TypeOrmWriteAccessRepository } from './infrastructure/typeorm-write-access.repository';
 import { WriteAccessService } from './application/write-access.service';
 
 /** Tokens, sandbox projects, organizations, apps, grants, mandates and the per-call access check. */
@@ -47,6 +49,7 @@ import { WriteAccessService } from './application/write-access.service';
     { provide: MandateRepository, useClass: TypeOrmMandateRepository },
     { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
     { provide: SecondFactorLockoutRepository, useClass: TypeOrmSecondFactorLockoutRepository },
+    { provide: WriteAccessRepository, useClass: TypeOrmWriteAccessRepository },
     WriteAccessService,
   ],
   exports: [WriteAccessService, AccessCheckService, SandboxService, OrganizationService, AppService, GrantService, MandateService, ResourceLookupService, SecondFactorService],

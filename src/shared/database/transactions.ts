@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Transaction } from '../domain/transaction';
 import { translateDatabaseError } from './database-failure';
 
 type RollbackHook = (manager: EntityManager) => Promise<void>;
@@ -19,6 +20,11 @@ export function afterRollback(manager: EntityManager, hook: RollbackHook): boole
   return true;
 }
 
+/** Infrastructure's view of a Transaction: the EntityManager Transactions.run opened it with. */
+export function managerOf(tx: Transaction): EntityManager {
+  return tx as EntityManager;
+}
+
 /**
  * One use case, one database transaction (STYLE.md): every query of the work goes through the
  * EntityManager it is handed — on the embedded store a query outside it would wait for itself.
@@ -27,7 +33,8 @@ export function afterRollback(manager: EntityManager, hook: RollbackHook): boole
 export class Transactions {
   constructor(private readonly dataSource: DataSource) {}
 
-  async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /** Runs `work` in one transaction; what it is handed is opaque above infrastructure (managerOf unwraps it). */
+  async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     // READ COMMITTED, the default of both stores (naming it would cost one more round trip)
     const runner = this.dataSource.createQueryRunner();
     try {

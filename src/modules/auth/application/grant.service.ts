@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
@@ -68,7 +68,7 @@ export class GrantService {
    * `organizationId` and the ids must be lower-case.
    */
   async grantWithin(
-    m: EntityManager,
+    m: Transaction,
     org: string,
     input: { appId: string; ownerUserId: string; accountIds: unknown[]; scopes: unknown[]; durationSeconds: number },
     now: Date,
@@ -128,7 +128,7 @@ export class GrantService {
   }
 
   /** A new `hat_` token for the grant (lower-case id), inside the caller's transaction; see issueToken. */
-  async issueTokenWithin(m: EntityManager, grantId: string): Promise<string> {
+  async issueTokenWithin(m: Transaction, grantId: string): Promise<string> {
     const token = generateAccessToken('production');
     const grant = await this.grants.find(m, grantId);
     if (!grant) throw new NotFoundError('grant');

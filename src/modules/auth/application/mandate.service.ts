@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { isUuid } from '../../../shared/http/validation/constraints';
@@ -49,7 +49,7 @@ export class MandateService {
    * The mandate itself, inside the caller's transaction (the console above, and the consent page of
    * CONTRACT §11 when its "Allow final posting (mandate)" box is checked); `secondFactor` runs last.
    */
-  async mandateWithin(m: EntityManager, org: string, appId: string, ownerUserId: string, now: Date, secondFactor: () => Promise<void>): Promise<{ id: string }> {
+  async mandateWithin(m: Transaction, org: string, appId: string, ownerUserId: string, now: Date, secondFactor: () => Promise<void>): Promise<{ id: string }> {
     if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
     if (!(await this.apps.find(m, appId))) throw new NotFoundError('app');
     await secondFactor();

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { RateLimitedError } from '../../../shared/domain/rate-limited.error';
 import { Aal2RequiredError } from '../domain/console.errors';
 import { OwnerRepository } from '../domain/owner.repository';
@@ -26,7 +26,7 @@ export class SecondFactorService {
     private readonly lockouts: SecondFactorLockoutRepository,
   ) {}
 
-  async consume(m: EntityManager, organizationId: string, ownerUserId: string, code: unknown, now: Date): Promise<void> {
+  async consume(m: Transaction, organizationId: string, ownerUserId: string, code: unknown, now: Date): Promise<void> {
     const owner = await this.owners.findOwnerForUpdate(m, organizationId, ownerUserId);
     if (!owner) throw new Aal2RequiredError();
     const lockedUntil = await this.lockouts.lockedUntil(m, ownerUserId, now);

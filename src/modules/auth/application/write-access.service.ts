@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
 import type { StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { GrantExpiredError, GrantRevokedError, MandateRequiredError } from '../domain/access.errors';
 import type { CallerContext } from '../domain/caller-context';
+import { WriteAccessRepository } from '../domain/write-access.repository';
 
 /**
  * CONTRACT §8 "a revocation wins over writes in flight": a write re-checks its grant and, for final
@@ -16,7 +17,7 @@ import type { CallerContext } from '../domain/caller-context';
 export class WriteAccessService {
   constructor(
     private readonly clock: Clock,
-    private readonly dataSource: DataSource,
+    private readonly access: WriteAccessRepository,
   ) {}
 
   /**
@@ -26,42 +27,26 @@ export class WriteAccessService {
    */
   gateFor(caller: CallerContext): StatementGate | null {
     if (!caller.grantId) return null;
-    return {
-      // The organization's key lock (which the write's foreign keys take anyway) comes first, so a
-      // write that waits there judges the grant afterwards, on its latest committed state.
-      sql: `WITH org AS (SELECT id FROM organizations WHERE id = $1 FOR KEY SHARE)
-            SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
-             WHERE g.id = $2 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $3
-             FOR SHARE OF g`,
-      values: [caller.organizationId, caller.grantId, this.clock.now()],
-      refusal: async () => {
-        try {
-          await this.assertStillAllowed(this.dataSource.manager, caller, { mandate: false });
-        } catch (err) {
-          return err as Error;
-        }
-        // allowed again by the time it was explained: still, this write did not run
-        return new GrantRevokedError();
-      },
-    };
+    return this.access.grantGate(caller.organizationId, caller.grantId, this.clock.now(), async () => {
+      try {
+        await this.assertStillAllowed(null, caller, { mandate: false });
+      } catch (err) {
+        return err as Error;
+      }
+      // allowed again by the time it was explained: still, this write did not run
+      return new GrantRevokedError();
+    });
   }
 
-  async assertStillAllowed(m: EntityManager, caller: CallerContext, options: { mandate: boolean }): Promise<void> {
+  /** `tx` null: the check outside any transaction (a gate's refusal, explained after the statement). */
+  async assertStillAllowed(tx: Transaction | null, caller: CallerContext, options: { mandate: boolean }): Promise<void> {
     if (caller.grantId) {
-      const rows: Array<{ revoked_at: Date | null; superseded_at: Date | null; expires_at: Date }> = await m.query(
-        `SELECT revoked_at, superseded_at, expires_at FROM grants WHERE organization_id = $1 AND id = $2 FOR SHARE`,
-        [caller.organizationId, caller.grantId],
-      );
-      const grant = rows[0];
-      if (!grant || grant.revoked_at || grant.superseded_at) throw new GrantRevokedError();
-      if (new Date(grant.expires_at).getTime() <= this.clock.now().getTime()) throw new GrantExpiredError();
+      const grant = await this.access.grantForWrite(tx, caller.organizationId, caller.grantId);
+      if (!grant || grant.revokedAt || grant.supersededAt) throw new GrantRevokedError();
+      if (grant.expiresAt.getTime() <= this.clock.now().getTime()) throw new GrantExpiredError();
     }
-    if (options.mandate) {
-      const rows: unknown[] = await m.query(
-        `SELECT id FROM mandates WHERE organization_id = $1 AND app_id = $2 AND revoked_at IS NULL LIMIT 1 FOR SHARE`,
-        [caller.organizationId, caller.appId],
-      );
-      if (rows.length === 0) throw new MandateRequiredError();
+    if (options.mandate && !(await this.access.mandateInForceForWrite(tx, caller.organizationId, caller.appId))) {
+      throw new MandateRequiredError();
     }
   }
 }

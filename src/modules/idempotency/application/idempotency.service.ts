@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { OneStatementWrite } from '../../../shared/database/one-statement-write';
 import { Transactions } from '../../../shared/database/transactions';
@@ -55,7 +55,7 @@ export class IdempotencyService {
     key: string,
     operation: string,
     normalizedInput: unknown,
-    work: (manager: EntityManager) => Promise<R>,
+    work: (tx: Transaction) => Promise<R>,
     /** The first execution's body when it is known before the work (saves the record's update). */
     knownResponse?: R,
   ): Promise<IdempotentOutcome<R>> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { NotFoundError } from '../../../shared/domain/errors';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import { isUuid } from '../../../shared/http/validation/constraints';
@@ -33,9 +33,9 @@ export class ReceiptsService {
    * transaction (CONTRACT §6, §9): the event body is fixed now, so every delivery attempt sends the
    * identical bytes.
    */
-  async record(manager: EntityManager, caller: CallerContext, receipt: NewReceipt): Promise<OperationReceiptView> {
+  async record(tx: Transaction, caller: CallerContext, receipt: NewReceipt): Promise<OperationReceiptView> {
     const { view, event } = viewAndEvent(caller, receipt);
-    await this.receipts.insert(manager, scopeOf(caller), view, event);
+    await this.receipts.insert(tx, scopeOf(caller), view, event);
     return view;
   }
 
