@@ -4,28 +4,9 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
+import { type SendInput, type SendResult, WebhookSender } from '../domain/webhook-sender';
 
-export interface SendInput {
-  url: string;
-  /** `whsec_…` */
-  secret: string;
-  /** `webhook-id`: the same on every attempt of one event. */
-  msgId: string;
-  timestamp: Date;
-  /** Sent byte for byte; the signature covers exactly this string. */
-  body: string;
-}
-
-export interface SendResult {
-  ok: boolean;
-  status?: number;
-  /**
-   * Short and free of secrets: `invalid_url`, `forbidden_address`, `dns_failure`, `signing_failed`,
-   * `timeout`, `http_<status>`, or a socket/TLS error code such as `ECONNREFUSED`.
-   */
-  error?: string;
-  durationMs: number;
-}
+export type { SendInput, SendResult };
 
 export interface ResolvedAddress {
   address: string;
@@ -58,11 +39,12 @@ const TIMED_OUT = Symbol('timeout');
  * No redirects are followed (a 3xx is a failure: following one would escape the address check), only 2xx
  * is success, and the whole send is bounded by `timeoutMs`. Never throws.
  */
-export class WebhookSender {
+export class HttpWebhookSender extends WebhookSender {
   private readonly timeoutMs: number;
   private readonly resolve: (hostname: string) => Promise<ResolvedAddress[]>;
 
   constructor(private readonly options: WebhookSenderOptions) {
+    super();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.resolve = options.resolve ?? ((hostname) => dnsLookup(hostname, { all: true }));
   }

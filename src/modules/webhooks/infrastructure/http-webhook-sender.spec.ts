@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret } from '../domain/webhook-secret';
-import { MAX_RESPONSE_BYTES, type ResolvedAddress, WebhookSender } from './webhook-sender';
+import { HttpWebhookSender, MAX_RESPONSE_BYTES, type ResolvedAddress } from './http-webhook-sender';
 
 interface Hit {
   method: string;
@@ -40,7 +40,7 @@ async function aReceiver(handler: (req: IncomingMessage, res: ServerResponse) =>
 
 type Receiver = Awaited<ReturnType<typeof aReceiver>>;
 
-describe('WebhookSender', () => {
+describe('HttpWebhookSender', () => {
   const secret = generateWebhookSecret();
   const body = JSON.stringify({ type: 'operation.completed', timestamp: '2026-11-22T10:00:00.000Z', data: { id: 'op_1', note: 'æøå ✓' } });
   const anInput = (url: string, overrides: Partial<{ secret: string; msgId: string; timestamp: Date; body: string }> = {}) => ({
@@ -52,9 +52,9 @@ describe('WebhookSender', () => {
     ...overrides,
   });
   const permissive = (opts: { timeoutMs?: number; resolve?: (host: string) => Promise<ResolvedAddress[]> } = {}) =>
-    new WebhookSender({ allowPrivateNetworks: true, ...opts });
+    new HttpWebhookSender({ allowPrivateNetworks: true, ...opts });
   const strict = (opts: { timeoutMs?: number; resolve?: (host: string) => Promise<ResolvedAddress[]> } = {}) =>
-    new WebhookSender({ allowPrivateNetworks: false, ...opts });
+    new HttpWebhookSender({ allowPrivateNetworks: false, ...opts });
 
   const receivers: Receiver[] = [];
   const receiver = async (handler?: Parameters<typeof aReceiver>[0]) => {
