@@ -38,6 +38,21 @@ export class DomainError extends Error {
   }
 }
 
+/** CONTRACT §4: `errors` holds at most this many entries, the first ones in body order. */
+export const MAX_ERRORS = 100;
+
+/**
+ * The CONTRACT §4 rules: `invalid_amount` only when every violation is an amount violation; at most
+ * MAX_ERRORS entries in `errors`, with `detail` stating the total.
+ */
+export function toInputError(violations: Violation[]): DomainError {
+  const code = violations.every((v) => v.code === 'invalid_amount') ? 'invalid_amount' : 'invalid_input';
+  const first = violations[0];
+  const total = violations.length;
+  const detail = `${total} violation${total === 1 ? '' : 's'}; first: ${first.pointer || '/'} ${first.detail}`;
+  return new DomainError(code, detail, total > MAX_ERRORS ? violations.slice(0, MAX_ERRORS) : violations);
+}
+
 /** 404 `not_found`. The detail names only what the caller sent (CONTRACT §4, §10). */
 export class NotFoundError extends DomainError {
   constructor(what: string) {

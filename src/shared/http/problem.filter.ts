@@ -6,7 +6,7 @@ import { ERROR_CATALOGUE } from './error-catalogue';
 import type { ObservedLocals } from '../../modules/metrics/service-metrics';
 import { requestLog } from '../logging/request-log';
 import type { RequestWithContext } from './request-context';
-import { MAX_ERRORS } from './validation/body-validation.pipe';
+import { MAX_ERRORS } from '../domain/errors';
 
 const HTTP_STATUS_CODES: Record<number, string> = {
   400: 'invalid_input',

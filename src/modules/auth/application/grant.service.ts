@@ -6,7 +6,7 @@ import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { toInputError } from '../../../shared/http/validation/body-validation.pipe';
+import { toInputError } from '../../../shared/domain/errors';
 import { generateAccessToken, hashAccessToken } from '../domain/access-token';
 import { AppRepository } from '../domain/app.repository';
 import { AppNotApprovedError, NotFoundError } from '../domain/console.errors';

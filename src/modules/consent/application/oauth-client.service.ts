@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { toInputError } from '../../../shared/http/validation/body-validation.pipe';
+import { toInputError } from '../../../shared/domain/errors';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
 import { redirectUriViolations } from '../domain/redirect-uri';

@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import { validateSync } from 'class-validator';
-import { DomainError, type Violation } from '../../domain/errors';
+import { MAX_ERRORS, toInputError, type Violation } from '../../domain/errors';
 import { ruleMessage } from './constraints';
 import { type CrossFieldRule, type FieldMeta, fieldsOf } from './fields';
 
@@ -119,20 +119,8 @@ export function validateObject<T extends object>(
   return { value: instance, violations };
 }
 
-/** CONTRACT §4: `errors` holds at most this many entries, the first ones in body order. */
-export const MAX_ERRORS = 100;
-
-/**
- * The CONTRACT §4 rules: `invalid_amount` only when every violation is an amount violation; at most
- * MAX_ERRORS entries in `errors`, with `detail` stating the total.
- */
-export function toInputError(violations: Violation[]): DomainError {
-  const code = violations.every((v) => v.code === 'invalid_amount') ? 'invalid_amount' : 'invalid_input';
-  const first = violations[0];
-  const total = violations.length;
-  const detail = `${total} violation${total === 1 ? '' : 's'}; first: ${first.pointer || '/'} ${first.detail}`;
-  return new DomainError(code, detail, total > MAX_ERRORS ? violations.slice(0, MAX_ERRORS) : violations);
-}
+// toInputError and MAX_ERRORS are domain rules (errors.ts); re-exported for the filter and the pipe's tests.
+export { MAX_ERRORS, toInputError };
 
 /**
  * The global validation pipe: the only place where validation results become `invalid_input` /
