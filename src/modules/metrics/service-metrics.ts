@@ -190,7 +190,7 @@ export class ServiceMetrics {
   private async query(sql: string): Promise<Array<Record<string, unknown>> | null> {
     if (!this.dataSource.isInitialized) return null;
     try {
-      return await this.dataSource.query(sql);
+      return await this.dataSource.query<Array<Record<string, unknown>>>(sql);
     } catch {
       return null;
     }

@@ -6,8 +6,8 @@ import { JournalPostingRepository, type NewJournalEntry } from '../domain/journa
 export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
   async lockOpenPeriod(m: EntityManager, organizationId: string, period: string): Promise<boolean> {
     const select = () =>
-      m.query(`SELECT closed_at FROM periods WHERE organization_id = $1 AND period = $2 FOR SHARE`, [organizationId, period]);
-    let rows: Array<{ closed_at: Date | null }> = await select();
+      m.query<Array<{ closed_at: Date | null }>>(`SELECT closed_at FROM periods WHERE organization_id = $1 AND period = $2 FOR SHARE`, [organizationId, period]);
+    let rows = await select();
     if (rows.length === 0) {
       // first posting of the month: create the row (a concurrent creator makes this wait, then do nothing)
       await m.query(`INSERT INTO periods (organization_id, period) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, period]);

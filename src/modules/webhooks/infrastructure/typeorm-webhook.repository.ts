@@ -23,7 +23,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async appExists(appId: string): Promise<boolean> {
-    return (await this.dataSource.query(`SELECT 1 FROM apps WHERE id = $1`, [appId])).length > 0;
+    return (await this.dataSource.query<unknown[]>(`SELECT 1 FROM apps WHERE id = $1`, [appId])).length > 0;
   }
 
   async insertEndpoint(m: EntityManager, e: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void> {
