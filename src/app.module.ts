@@ -7,8 +7,7 @@ import { PartnerAuthGuard } from './modules/auth/api/partner-auth.guard';
 import { HealthModule } from './modules/health/health.module';
 import { JournalController } from './modules/journal/api/journal.controller';
 import { JournalApiModule } from './modules/journal/journal.module';
-import { IdempotencyModule } from './modules/idempotency/idempotency.module';
-import { IdempotencyPurgeScheduler } from './modules/idempotency/application/idempotency-purge.scheduler';
+import { IdempotencyModule, IdempotencyPurgeModule } from './modules/idempotency/idempotency.module';
 import { ReceiptsApiModule } from './modules/receipts/receipts.module';
 import { ProductsController } from './modules/products/api/products.controller';
 import { ProductsModule } from './modules/products/products.module';
@@ -26,8 +25,8 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule],
-      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, IdempotencyPurgeScheduler],
+      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule],
+      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }],
     };
   }
 

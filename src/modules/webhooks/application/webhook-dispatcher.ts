@@ -81,7 +81,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.start();
   }
 
-  /** Starts polling (the partner listener does this at bootstrap). */
+  /**
+   * Starts polling (the partner listener does this at bootstrap). Its own timer, not @nestjs/schedule's:
+   * the graceful stop halts claiming at once when the stop begins (before Nest's shutdown hooks, see
+   * bootstrap.ts), a finished send re-polls immediately, each send renews its lease on its own timer,
+   * and tests run extra dispatchers outside any Nest container — none of which a registry of intervals
+   * cleared at application shutdown expresses.
+   */
   start(): void {
     if (this.timer || this.stopped) return;
     this.timer = setInterval(() => this.tick(), this.pollIntervalMs);
