@@ -2,8 +2,8 @@ import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, t
 import type { DestinationStream } from 'pino';
 import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
 import { APP_GUARD } from '@nestjs/core';
-import { AuthModule } from './modules/auth/auth.module';
-import { PartnerAuthGuard } from './modules/auth/api/partner-auth.guard';
+import { AccessModule } from './modules/access/access.module';
+import { PartnerAuthGuard } from './modules/access/api/partner-auth.guard';
 import { HealthModule } from './modules/health/health.module';
 import { JournalController } from './modules/journal/api/journal.controller';
 import { JournalApiModule } from './modules/journal/journal.module';
@@ -15,6 +15,7 @@ import { ProductsModule } from './modules/products/products.module';
 import { WebhookDispatchModule } from './modules/webhooks/webhooks.module';
 import { ConsentPagesModule } from './modules/consent/consent.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
+import { SandboxModule } from './modules/sandbox/sandbox.module';
 
 /** Controllers of the partner API that take a JSON body. */
 export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsController];
@@ -26,7 +27,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule],
+      imports: [core, HealthModule, AccessModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule, SandboxModule],
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, IdempotencyPurgeScheduler],
     };
   }

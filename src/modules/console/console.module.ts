@@ -1,7 +1,13 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ConsoleJsonBodyMiddleware } from '../../shared/http/json-body.middleware';
-import { AuthModule } from '../auth/auth.module';
+import { AppsModule } from '../apps/apps.module';
+import { GrantsModule } from '../grants/grants.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { SandboxModule } from '../sandbox/sandbox.module';
+import { ResourceLookupService } from './application/resource-lookup.service';
+import { ResourceLookupRepository } from './domain/resource-lookup.repository';
+import { TypeOrmResourceLookupRepository } from './infrastructure/typeorm-resource-lookup.repository';
 import { CONSOLE_API_KEY, ConsoleKeyGuard } from './api/console-key.guard';
 import { AccountsController } from './api/accounts.controller';
 import { AppsController } from './api/apps.controller';
@@ -41,12 +47,14 @@ export class ConsoleModule implements NestModule {
   static forRoot(apiKey: string): DynamicModule {
     return {
       module: ConsoleModule,
-      imports: [AuthModule, JournalModule, WebhooksModule, ConsentCoreModule],
+      imports: [OrganizationsModule, AppsModule, GrantsModule, SandboxModule, JournalModule, WebhooksModule, ConsentCoreModule],
       controllers: CONSOLE_CONTROLLERS as never,
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },
         { provide: APP_GUARD, useClass: ConsoleKeyGuard },
         PathResourcesGuard,
+        ResourceLookupService,
+        { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
         ConsoleReadService,
         { provide: ConsoleReadRepository, useClass: TypeOrmConsoleReadRepository },
       ],

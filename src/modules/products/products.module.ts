@@ -1,4 +1,4 @@
-import { AuthModule } from '../auth/auth.module';
+import { AccessModule } from '../access/access.module';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { ReceiptsModule } from '../receipts/receipts.module';
@@ -8,7 +8,7 @@ import { ProductRepository } from './domain/product.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
 
 @Module({
-  imports: [IdempotencyModule, ReceiptsModule, AuthModule],
+  imports: [IdempotencyModule, ReceiptsModule, AccessModule],
   controllers: [ProductsController],
   providers: [ProductsService, { provide: ProductRepository, useClass: TypeOrmProductRepository }],
 })

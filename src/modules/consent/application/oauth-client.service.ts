@@ -4,7 +4,7 @@ import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { toInputError } from '../../../shared/http/validation/body-validation.pipe';
-import { NotFoundError } from '../../auth/domain/console.errors';
+import { NotFoundError } from '../../../shared/domain/console.errors';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
 import { redirectUriViolations } from '../domain/redirect-uri';
 import { generateClientSecret, sha256Hex } from '../domain/secrets';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../shared/domain/domain-error';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { NotFoundError } from '../../auth/domain/console.errors';
+import { NotFoundError } from '../../../shared/domain/console.errors';
 import {
   ConsoleReadRepository,
   type GrantView,

@@ -1,4 +1,4 @@
-import type { AccessLookups } from '../../auth/domain/access.repository';
+import type { AccessLookups } from '../../access/domain/access.repository';
 import { isWellFormedIdempotencyKey } from '../domain/idempotency-key';
 
 /**

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
-import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import { Caller, PartnerRoute } from '../../access/api/partner-route.decorator';
+import type { CallerContext } from '../../access/domain/caller-context';
 import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency/api/idempotency-key.guard';
 import { idempotencyRecordPrefetch } from '../../idempotency/api/idempotency-record.prefetch';
 import { type ProductCreatedBody, ProductsService } from '../application/products.service';

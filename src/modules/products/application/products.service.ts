@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
-import { WriteAccessService } from '../../auth/application/write-access.service';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import { WriteAccessService } from '../../access/application/write-access.service';
+import type { CallerContext } from '../../access/domain/caller-context';
 import { IdempotencyService } from '../../idempotency/application/idempotency.service';
 import { ReceiptsService } from '../../receipts/application/receipts.service';
 import type { ProductInput } from '../domain/product';

@@ -1,5 +1,5 @@
 import type { Transaction } from '../../../shared/domain/transaction';
-import type { Scope } from './scopes';
+import type { Scope } from '../../../shared/domain/scopes';
 
 export interface NewGrant {
   id: string;

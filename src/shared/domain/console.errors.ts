@@ -1,4 +1,4 @@
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from './domain-error';
 
 /** The console's stops (CONTRACT §4, §10). Details name no resource the caller did not send. */
 export class NotFoundError extends DomainError {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { NotFoundError, ResourceConflictError } from '../domain/console.errors';
+import { NotFoundError, ResourceConflictError } from '../../../shared/domain/console.errors';
 import { OrganizationRepository } from '../domain/organization.repository';
 import { OwnerRepository } from '../domain/owner.repository';
 import { hashPassword } from '../domain/password';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RateLimitedError } from '../../../shared/domain/rate-limited.error';
-import { Aal2RequiredError } from '../domain/console.errors';
+import { Aal2RequiredError } from '../../../shared/domain/console.errors';
 import { OwnerRepository } from '../domain/owner.repository';
 import { SecondFactorLockoutRepository } from '../domain/second-factor-lockout.repository';
 import { verifyTotp } from '../domain/totp';

@@ -4,7 +4,7 @@ import { Clock } from '../../../shared/domain/clock';
 import { Transactions } from '../../../shared/database/transactions';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { AppRepository } from '../domain/app.repository';
-import { NotFoundError } from '../domain/console.errors';
+import { NotFoundError } from '../../../shared/domain/console.errors';
 
 /** Console: apps, their numbered revisions and approval (CONTRACT §8 "Production", §10). */
 @Injectable()

@@ -13,7 +13,7 @@ import {
 } from '../domain/access.errors';
 import { type AccessLookups, AccessRepository } from '../domain/access.repository';
 import type { CallerContext } from '../domain/caller-context';
-import { isScope, SCOPES, type Scope } from '../domain/scopes';
+import { isScope, SCOPES, type Scope } from '../../../shared/domain/scopes';
 
 export interface AccessRequirement {
   scope: Scope;

@@ -7,14 +7,14 @@ import { Clock } from '../../../shared/domain/clock';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { toInputError } from '../../../shared/http/validation/body-validation.pipe';
-import { generateAccessToken, hashAccessToken } from '../domain/access-token';
-import { AppRepository } from '../domain/app.repository';
-import { AppNotApprovedError, NotFoundError } from '../domain/console.errors';
+import { generateAccessToken, hashAccessToken } from '../../access/domain/access-token';
+import { AppRepository } from '../../apps/domain/app.repository';
+import { AppNotApprovedError, NotFoundError } from '../../../shared/domain/console.errors';
 import { GrantRepository } from '../domain/grant.repository';
 import { accountIdCandidates, accountIdViolations, grantExpiry, scopeViolations } from '../domain/grant-rules';
-import { OrganizationRepository } from '../domain/organization.repository';
-import type { Scope } from '../domain/scopes';
-import { SecondFactorService } from './second-factor.service';
+import { OrganizationRepository } from '../../organizations/domain/organization.repository';
+import type { Scope } from '../../../shared/domain/scopes';
+import { SecondFactorService } from '../../organizations/application/second-factor.service';
 
 /** A grant request whose shape the validation pipe has checked (types and bounds, not membership). */
 export interface CreateGrantInput {

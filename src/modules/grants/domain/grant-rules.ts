@@ -1,5 +1,5 @@
 import type { Violation } from '../../../shared/domain/domain-error';
-import { isScope, type Scope } from './scopes';
+import { isScope, type Scope } from '../../../shared/domain/scopes';
 
 /** seed 5.6 / CONTRACT §8: a customer grant lasts at most 90 days; also the default. */
 export const MAX_GRANT_SECONDS = 7_776_000;

@@ -1,5 +1,5 @@
 import { DomainError } from '../../../shared/domain/domain-error';
-import type { Scope } from './scopes';
+import type { Scope } from '../../../shared/domain/scopes';
 
 /** The 401/403 stops of CONTRACT §4 and §8. A rights stop is an error, never an empty result (seed 5.9). */
 export class MissingTokenError extends DomainError {

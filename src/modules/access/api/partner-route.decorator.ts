@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetada
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { AccessRequirement } from '../application/access-check.service';
 import type { CallerContext } from '../domain/caller-context';
-import type { Scope } from '../domain/scopes';
+import type { Scope } from '../../../shared/domain/scopes';
 
 export const PARTNER_ROUTE = Symbol('partner-route');
 

@@ -1,5 +1,5 @@
 import type { Environment } from './access-token';
-import type { Scope } from './scopes';
+import type { Scope } from '../../../shared/domain/scopes';
 
 /** Which accounts a caller may reference (seed 2.2 rule 6, CONTRACT §8). */
 export type PermittedAccounts =
