@@ -1,6 +1,6 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { GrantsModule } from '../grants/grants.module';
-import { OrganizationsModule } from '../organizations/organizations.module';
+import { GrantsModule } from '../grants';
+import { OrganizationsModule } from '../organizations';
 import { ConsentHttp, ConsentHttpMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
 import { ConnectionsController } from './api/connections.controller';

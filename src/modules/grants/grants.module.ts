@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AppsModule } from '../apps/apps.module';
-import { OrganizationsModule } from '../organizations/organizations.module';
+import { AppsModule } from '../apps';
+import { OrganizationsModule } from '../organizations';
 import { GrantService } from './application/grant.service';
 import { MandateService } from './application/mandate.service';
 import { GrantRepository } from './domain/grant.repository';

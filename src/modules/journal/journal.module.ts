@@ -1,7 +1,7 @@
-import { AccessModule } from '../access/access.module';
+import { AccessModule } from '../access';
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { ReceiptsModule } from '../receipts/receipts.module';
+import { IdempotencyModule } from '../idempotency';
+import { ReceiptsModule } from '../receipts';
 import { JournalController } from './api/journal.controller';
 import { JournalService } from './application/journal.service';
 import { JournalPostingRepository } from './domain/journal-posting';

@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { RateLimitedError } from '../../../shared/domain/rate-limited.error';
-import { RateLimitService } from '../../rate-limit/rate-limit.service';
+import { RateLimitService } from '../../rate-limit';
 import { environmentOfPath, PARTNER_BASES } from '../../../shared/http/partner-paths';
 import type { RequestWithContext } from '../../../shared/http/request-context';
 import { type AccessRequirement, AccessCheckService } from '../application/access-check.service';

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { AccessRequirement } from '../application/access-check.service';
-import type { CallerContext } from '../domain/caller-context';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import type { Scope } from '../../../shared/domain/scopes';
 
 export const PARTNER_ROUTE = Symbol('partner-route');

@@ -1,8 +1,9 @@
 import { Clock } from '../../../shared/domain/clock';
 import { DomainError } from '../../../shared/domain/domain-error';
 import { generateAccessToken, hashAccessToken } from '../domain/access-token';
-import { type AccessLookups, AccessRepository, NO_LOOKUPS, type TokenRecord } from '../domain/access.repository';
-import { NOTHING_PREFETCHED } from '../domain/caller-context';
+import { AccessRepository, type TokenRecord } from '../domain/access.repository';
+import { type AccessLookups, NO_LOOKUPS } from '../../../shared/domain/caller-context';
+import { NOTHING_PREFETCHED } from '../../../shared/domain/caller-context';
 
 type StoredToken = Omit<TokenRecord, 'mandateId' | 'prefetched'>;
 import { AccessCheckService } from './access-check.service';

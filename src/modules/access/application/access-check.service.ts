@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
-import { type Environment, environmentOfPrefix, hashAccessToken, parseAccessToken } from '../domain/access-token';
+import { environmentOfPrefix, hashAccessToken, parseAccessToken } from '../domain/access-token';
 import {
   AppRevisionChangedError,
   GrantExpiredError,
@@ -11,8 +11,8 @@ import {
   MissingTokenError,
   TokenEnvironmentMismatchError,
 } from '../domain/access.errors';
-import { type AccessLookups, AccessRepository } from '../domain/access.repository';
-import type { CallerContext } from '../domain/caller-context';
+import { AccessRepository } from '../domain/access.repository';
+import type { AccessLookups, CallerContext, Environment } from '../../../shared/domain/caller-context';
 import { isScope, SCOPES, type Scope } from '../../../shared/domain/scopes';
 
 export interface AccessRequirement {

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
 import { GrantExpiredError, GrantRevokedError, MandateRequiredError } from '../domain/access.errors';
-import type { CallerContext } from '../domain/caller-context';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 
 /**
  * CONTRACT §8 "a revocation wins over writes in flight": a write re-checks its grant and, for final

@@ -5,8 +5,8 @@ import {
   generateAccessToken,
   hashAccessToken,
   parseAccessToken,
-  type Environment,
 } from './access-token';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 /** Independent CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bit by bit, no table. */
 function referenceCrc32(ascii: string): number {

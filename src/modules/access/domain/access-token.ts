@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import type { Environment } from '../../../shared/domain/caller-context';
 
-/** Which API a token belongs to; its prefix says so (CONTRACT §1, §8). */
-export type Environment = 'sandbox' | 'production';
 
 export type ParsedAccessToken = { ok: true; environment: Environment } | { ok: false; reason: 'malformed' };
 

@@ -1,17 +1,4 @@
-import type { Environment } from './access-token';
-import type { Prefetched } from './caller-context';
-
-/** What to read together with the token, in the same statement, for the route being called. */
-export interface AccessLookups {
-  /** the route needs a posting mandate: the active one of (organization, app) */
-  mandate: boolean;
-  /** uuids (lower-case) named by the body, not yet validated: which of them the caller may use */
-  references: { accountIds: string[]; taxCodeIds: string[] } | null;
-  /** a well-formed Idempotency-Key: the committed record under it in the token's scope */
-  idempotencyKey: string | null;
-}
-
-export const NO_LOOKUPS: AccessLookups = Object.freeze({ mandate: false, references: null, idempotencyKey: null });
+import type { AccessLookups, Environment, Prefetched } from '../../../shared/domain/caller-context';
 
 /** What one token is bound to, read in one look-up by the token's hash. */
 export interface TokenRecord {

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../../shared/database/sql';
-import { type AccessLookups, AccessRepository, NO_LOOKUPS, type TokenRecord } from '../domain/access.repository';
-import type { PrefetchedIdempotencyRecord, PrefetchedReferences } from '../domain/caller-context';
+import { AccessRepository, type TokenRecord } from '../domain/access.repository';
+import { type AccessLookups, NO_LOOKUPS, type Environment } from '../../../shared/domain/caller-context';
+import type { PrefetchedIdempotencyRecord, PrefetchedReferences } from '../../../shared/domain/caller-context';
 
 interface TokenRow {
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   organization_id: string;
   app_id: string;
   grant_id: string | null;

@@ -2,7 +2,7 @@
  * that prints the JSON answer; it writes to stdout/stderr directly (it is not the service). */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { totpCodeAt } from '../../organizations/domain/totp';
+import { totpCodeAt } from '../../organizations';
 
 export interface ParsedArgs {
   words: string[];

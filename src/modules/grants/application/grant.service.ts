@@ -7,14 +7,14 @@ import { Clock } from '../../../shared/domain/clock';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { toInputError } from '../../../shared/http/validation/body-validation.pipe';
-import { generateAccessToken, hashAccessToken } from '../../access/domain/access-token';
-import { AppRepository } from '../../apps/domain/app.repository';
+import { generateAccessToken, hashAccessToken } from '../../access';
+import { AppRepository } from '../../apps';
 import { AppNotApprovedError, NotFoundError } from '../../../shared/domain/console.errors';
 import { GrantRepository } from '../domain/grant.repository';
 import { accountIdCandidates, accountIdViolations, grantExpiry, scopeViolations } from '../domain/grant-rules';
-import { OrganizationRepository } from '../../organizations/domain/organization.repository';
+import { OrganizationRepository } from '../../organizations';
 import type { Scope } from '../../../shared/domain/scopes';
-import { SecondFactorService } from '../../organizations/application/second-factor.service';
+import { SecondFactorService } from '../../organizations';
 
 /** A grant request whose shape the validation pipe has checked (types and bounds, not membership). */
 export interface CreateGrantInput {

@@ -4,11 +4,11 @@ import type { EntityManager } from 'typeorm';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { AppRepository } from '../../apps/domain/app.repository';
+import { AppRepository } from '../../apps';
 import { NotFoundError } from '../../../shared/domain/console.errors';
 import { MandateRepository } from '../domain/mandate.repository';
-import { OrganizationRepository } from '../../organizations/domain/organization.repository';
-import { SecondFactorService } from '../../organizations/application/second-factor.service';
+import { OrganizationRepository } from '../../organizations';
+import { SecondFactorService } from '../../organizations';
 
 export interface CreateMandateInput {
   app_id: string;

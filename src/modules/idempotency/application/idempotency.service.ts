@@ -6,7 +6,7 @@ import { OneStatementWrite } from '../../../shared/database/one-statement-write'
 import { Transactions } from '../../../shared/database/transactions';
 import type { RowInsert, StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
-import type { CallerContext } from '../../access/domain/caller-context';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
 import {
   IdempotencyGrantChangedError,

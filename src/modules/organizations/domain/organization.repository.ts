@@ -1,5 +1,5 @@
 import type { Transaction } from '../../../shared/domain/transaction';
-import type { Environment } from '../../access/domain/access-token';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 /** Port: organizations and their chart (accounts, tax codes). Ids are lower-case uuids. */
 export abstract class OrganizationRepository {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Environment } from '../../access/domain/access-token';
+import type { Environment } from '../../../shared/domain/caller-context';
 import { OrganizationRepository } from '../domain/organization.repository';
 
 @Injectable()

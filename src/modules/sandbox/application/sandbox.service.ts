@@ -5,7 +5,7 @@ import { Transactions } from '../../../shared/database/transactions';
 import { DomainError } from '../../../shared/domain/domain-error';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { generateAccessToken, hashAccessToken } from '../../access/domain/access-token';
+import { generateAccessToken, hashAccessToken } from '../../access';
 import { SANDBOX_ACCOUNTS, SANDBOX_TAX_CODES } from '../domain/sandbox-chart';
 import { SandboxRepository } from '../domain/sandbox.repository';
 

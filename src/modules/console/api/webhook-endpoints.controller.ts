@@ -2,8 +2,9 @@ import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/comm
 import { ApiTags } from '@nestjs/swagger';
 import { IsOneOfField, IsTextField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
-import { PathResourcesGuard } from '../../console/api/path-resources.guard';
-import { WebhookEndpointsService } from '../application/webhook-endpoints.service';
+import { PathResourcesGuard } from './path-resources.guard';
+import { WebhookEndpointsService } from '../../webhooks';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 export class CreateWebhookEndpointRequestDto {
   @Required()
@@ -12,7 +13,7 @@ export class CreateWebhookEndpointRequestDto {
 
   @Required()
   @IsOneOfField(['sandbox', 'production'])
-  environment: 'sandbox' | 'production';
+  environment: Environment;
 }
 
 /** Console: webhook endpoints of an app (CONTRACT §9, §10). */

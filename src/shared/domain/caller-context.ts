@@ -1,5 +1,7 @@
-import type { Environment } from './access-token';
-import type { Scope } from '../../../shared/domain/scopes';
+import type { Scope } from './scopes';
+
+/** Which API a call or a token belongs to: the path and the token's prefix say so (CONTRACT §1, §8). */
+export type Environment = 'sandbox' | 'production';
 
 /** Which accounts a caller may reference (seed 2.2 rule 6, CONTRACT §8). */
 export type PermittedAccounts =
@@ -59,3 +61,15 @@ export interface PrefetchedIdempotencyRecord {
 }
 
 export const NOTHING_PREFETCHED: Prefetched = Object.freeze({ references: null, idempotency: null });
+
+/** What to read together with the token, in the same statement, for the route being called. */
+export interface AccessLookups {
+  /** the route needs a posting mandate: the active one of (organization, app) */
+  mandate: boolean;
+  /** uuids (lower-case) named by the body, not yet validated: which of them the caller may use */
+  references: { accountIds: string[]; taxCodeIds: string[] } | null;
+  /** a well-formed Idempotency-Key: the committed record under it in the token's scope */
+  idempotencyKey: string | null;
+}
+
+export const NO_LOOKUPS: AccessLookups = Object.freeze({ mandate: false, references: null, idempotencyKey: null });

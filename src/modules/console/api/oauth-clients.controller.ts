@@ -2,9 +2,9 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs
 import { ApiTags } from '@nestjs/swagger';
 import { IsArrayField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
-import { PathResourcesGuard } from '../../console/api/path-resources.guard';
-import { OAuthClientService } from '../application/oauth-client.service';
-import { MAX_REDIRECT_URIS } from '../domain/redirect-uri';
+import { PathResourcesGuard } from './path-resources.guard';
+import { OAuthClientService } from '../../consent';
+import { MAX_REDIRECT_URIS } from '../../consent';
 
 export class RegisterOAuthClientRequestDto {
   @Required()

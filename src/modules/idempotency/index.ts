@@ -1,0 +1,6 @@
+// The idempotency module's public surface: other modules and the composition root import only this file.
+export { IdempotencyModule } from './idempotency.module';
+export { IdempotencyKey, IdempotencyKeyGuard } from './api/idempotency-key.guard';
+export { idempotencyRecordPrefetch } from './api/idempotency-record.prefetch';
+export { IdempotencyPurgeScheduler } from './application/idempotency-purge.scheduler';
+export { IdempotencyService } from './application/idempotency.service';
