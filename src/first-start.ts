@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { INestApplication } from '@nestjs/common';
-import { SandboxService } from './modules/auth/application/sandbox.service';
+import { SandboxService } from './modules/sandbox';
 import type { AppConfig } from './shared/config/app-config';
 
 /**

@@ -1,17 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import type { ObservedLocals } from '../../shared/http/observed-locals';
 
 export type Listener = 'partner' | 'console';
 
 /** Problem codes (CONTRACT §4) that count as idempotency conflicts. */
 const IDEMPOTENCY_CONFLICTS = new Set(['idempotency_key_reused', 'idempotency_request_in_progress', 'idempotency_grant_changed']);
-
-/** What the problem filter and the observation interceptor leave on `res.locals` for the counters. */
-export interface ObservedLocals {
-  problemCode?: string;
-  replayed?: boolean;
-}
 
 let processRegistry: Registry | null = null;
 

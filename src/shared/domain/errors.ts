@@ -67,6 +67,24 @@ export class ResourceConflictError extends DomainError {
   }
 }
 
+/** 409 `app_not_approved` (CONTRACT §10). */
+export class AppNotApprovedError extends DomainError {
+  constructor() {
+    super('app_not_approved', 'The app has no approved revision');
+  }
+}
+
+/**
+ * 403 `aal2_required`: one error for every aal2 failure — no code, a code of the wrong type, a wrong,
+ * stale or used code, a user who is not an owner of the organization — so that the answer does not
+ * tell them apart.
+ */
+export class Aal2RequiredError extends DomainError {
+  constructor() {
+    super('aal2_required', 'A current, unused one-time code of an owner of the organization is required');
+  }
+}
+
 /**
  * 429 `rate_limited` (CONTRACT §4, §8, §12). `retryAfterSeconds` (whole seconds, at least 1) becomes
  * the `Retry-After` header.

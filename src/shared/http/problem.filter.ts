@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { isServiceUnavailable } from '../database/database-failure';
 import { DomainError, type ErrorHeaders, SERVICE_UNAVAILABLE_RETRY_AFTER, ServiceUnavailableError } from '../domain/errors';
 import { ERROR_CATALOGUE } from './error-catalogue';
-import type { ObservedLocals } from '../../modules/metrics/service-metrics';
+import type { ObservedLocals } from './observed-locals';
 import { requestLog } from '../logging/request-log';
 import type { RequestWithContext } from './request-context';
 import { MAX_ERRORS } from '../domain/errors';

@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Response } from 'express';
 import { type Observable, tap } from 'rxjs';
-import type { ObservedLocals } from '../../modules/metrics/service-metrics';
+import type { ObservedLocals } from '../http/observed-locals';
 import type { ObservedRequest } from './http-logger';
 
 /**

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { OrganizationService } from '../../auth/application/organization.service';
+import { OrganizationService } from '../../organizations';
 import { PathResourcesGuard } from './path-resources.guard';
 
 @ApiTags('console')

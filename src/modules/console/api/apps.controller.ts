@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { AppService } from '../../auth/application/app.service';
+import { AppService } from '../../apps';
 import { CreateAppRequestDto } from './app.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { MandateService } from '../../auth/application/mandate.service';
+import { MandateService } from '../../grants';
 import { CreateMandateRequestDto } from './grant.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { OrganizationService } from '../../auth/application/organization.service';
+import { OrganizationService } from '../../organizations';
 import {
   CreateAccountRequestDto,
   CreateOrganizationRequestDto,

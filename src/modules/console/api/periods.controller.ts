@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/comm
 import { ApiTags } from '@nestjs/swagger';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { JournalService } from '../../journal/application/journal.service';
+import { JournalService } from '../../journal';
 import { PathResourcesGuard } from './path-resources.guard';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;

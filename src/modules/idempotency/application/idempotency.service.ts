@@ -6,7 +6,7 @@ import { Transactions } from '../../../shared/database/transactions';
 import type { RowInsert, StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
 import { LockTimeoutError } from '../../../shared/domain/errors';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
 import {
   IdempotencyGrantChangedError,

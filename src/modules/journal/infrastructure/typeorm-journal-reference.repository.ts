@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PermittedAccounts } from '../../auth/domain/caller-context';
+import type { PermittedAccounts } from '../../../shared/domain/caller-context';
 import { JournalReferenceRepository } from '../domain/journal-references';
 
 @Injectable()

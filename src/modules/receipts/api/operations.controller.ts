@@ -1,8 +1,8 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
-import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import { Caller, PartnerRoute } from '../../access';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import { ReceiptsService } from '../application/receipts.service';
 import type { OperationReceiptView } from '../domain/operation-receipt';
 

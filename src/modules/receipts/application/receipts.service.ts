@@ -4,7 +4,7 @@ import type { Transaction } from '../../../shared/domain/transaction';
 import { NotFoundError } from '../../../shared/domain/errors';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import { isoMillis, type NewReceipt, type OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
 

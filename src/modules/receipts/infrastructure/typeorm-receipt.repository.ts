@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 interface Row {
   id: string;
@@ -44,7 +45,7 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
 
   async insert(
     m: EntityManager,
-    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    s: { organizationId: string; appId: string; environment: Environment },
     r: OperationReceiptView,
     event: { id: string; body: string },
   ): Promise<void> {
@@ -60,7 +61,7 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
   }
 
   rowsFor(
-    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    s: { organizationId: string; appId: string; environment: Environment },
     r: OperationReceiptView,
     event: { id: string; body: string },
   ): RowInsert[] {
@@ -79,7 +80,7 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
   }
 
   async find(
-    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    s: { organizationId: string; appId: string; environment: Environment },
     operationId: string,
   ): Promise<OperationReceiptView | null> {
     const rows: Row[] = await this.dataSource.query(

@@ -8,6 +8,7 @@ import { isUuid } from '../../../shared/http/validation/constraints';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { WebhookRepository } from '../domain/webhook.repository';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 const invalidUrl = (detail: string) =>
   new DomainError('invalid_input', `1 violation; first: /url ${detail}`, [{ pointer: '/url', code: 'invalid_input', detail }]);
@@ -25,7 +26,7 @@ export class WebhookEndpointsService {
    * Loopback, private and link-local hosts are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS (checked
    * again on the resolved address at each delivery).
    */
-  async register(appId: string, rawUrl: string, environment: 'sandbox' | 'production'): Promise<{ id: string; secret: string }> {
+  async register(appId: string, rawUrl: string, environment: Environment): Promise<{ id: string; secret: string }> {
     if (!isUuid(appId) || !(await this.webhooks.appExists(appId.toLowerCase()))) throw new NotFoundError('app');
     const checked = validateEndpointUrl(rawUrl);
     if (!checked.ok) throw invalidUrl(checked.detail);

@@ -1,0 +1,5 @@
+// The grants module's public surface: other modules and the composition root import only this file.
+export { GrantsModule } from './grants.module';
+export { GrantService } from './application/grant.service';
+export { MandateService } from './application/mandate.service';
+export { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from './domain/grant-rules';

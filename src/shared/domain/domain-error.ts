@@ -1,2 +1,0 @@
-// The errors moved to errors.ts (the one file of shared errors); kept for imports inside auth until its split.
-export { DomainError, type ErrorHeaders, type Violation } from './errors';
