@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
 import { Transactions } from '../../../shared/database/transactions';
-import { isUuid } from '../../../shared/http/validation/constraints';
 import { AppRepository } from '../domain/app.repository';
 import { NotFoundError } from '../../../shared/domain/errors';
 
@@ -23,7 +22,7 @@ export class AppService {
 
   /** Revisions are numbered 1, 2, 3, … per app; the app row is locked so numbers never collide. */
   async createRevision(appId: string): Promise<{ id: string; number: number }> {
-    const app = this.appId(appId);
+    const app = appId;
     const id = randomUUID();
     const number = await this.transactions.run(async (m) => {
       if (!(await this.apps.find(m, app, { lock: true }))) throw new NotFoundError('app');
@@ -37,19 +36,13 @@ export class AppService {
    * revision are refused from then on with 403 app_revision_changed (CONTRACT §8).
    */
   async approveRevision(appId: string, revisionId: string): Promise<{ id: string; number: number; approved: true }> {
-    const app = this.appId(appId);
-    if (!isUuid(revisionId)) throw new NotFoundError('revision');
-    const id = revisionId.toLowerCase();
+    const app = appId;
+    const id = revisionId;
     const number = await this.transactions.run(async (m) => {
       if (!(await this.apps.find(m, app, { lock: true }))) throw new NotFoundError('app');
       return this.apps.approveRevision(m, app, id, this.clock.now());
     });
     if (number === null) throw new NotFoundError('revision');
     return { id, number, approved: true };
-  }
-
-  private appId(raw: string): string {
-    if (!isUuid(raw)) throw new NotFoundError('app');
-    return raw.toLowerCase();
   }
 }

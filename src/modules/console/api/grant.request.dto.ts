@@ -1,5 +1,5 @@
 import { IsArrayField, IsIntegerField, IsUuidField } from '../../../shared/http/validation/constraints';
-import { CheckedByUseCase, Optional, Required } from '../../../shared/http/validation/fields';
+import { CanonicalId, CheckedByUseCase, Optional, Required } from '../../../shared/http/validation/fields';
 import { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from '../../grants';
 import { SCOPES } from '../../../shared/domain/scopes';
 
@@ -7,10 +7,12 @@ import { SCOPES } from '../../../shared/domain/scopes';
 export class CreateMandateRequestDto {
   @Required()
   @IsUuidField()
+  @CanonicalId()
   app_id: string;
 
   @Required()
   @IsUuidField()
+  @CanonicalId()
   owner_user_id: string;
 
   @Optional(null)

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { IsArrayField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
@@ -24,12 +25,12 @@ export class OAuthClientsController {
   /** The client secret is in this answer only. */
   @Post(':appId/oauth')
   @HttpCode(200)
-  register(@Param('appId') appId: string, @Body() body: RegisterOAuthClientRequestDto) {
+  register(@UuidParam('appId', 'app') appId: string, @Body() body: RegisterOAuthClientRequestDto) {
     return this.clients.register(appId, body.redirect_uris);
   }
 
   @Get(':appId')
-  read(@Param('appId') appId: string) {
+  read(@UuidParam('appId', 'app') appId: string) {
     return this.clients.readApp(appId);
   }
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
@@ -17,8 +18,8 @@ export class PeriodsController {
   /** A path that names no month (e.g. 2026-13) names no period: 404, like any unknown resource. */
   @Post(':period/close')
   @HttpCode(200)
-  close(@Param('organizationId') organizationId: string, @Param('period') period: string, @Body() _body: EmptyRequestDto) {
+  close(@UuidParam('organizationId', 'organization') organizationId: string, @Param('period') period: string, @Body() _body: EmptyRequestDto) {
     if (!MONTH.test(period) || period.startsWith('0000')) throw new NotFoundError('period: use YYYY-MM');
-    return this.journal.closePeriod(organizationId.toLowerCase(), period);
+    return this.journal.closePeriod(organizationId, period);
   }
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { IsOneOfField, IsTextField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
@@ -25,7 +26,7 @@ export class WebhookEndpointsController {
 
   @Post()
   @HttpCode(201)
-  create(@Param('appId') appId: string, @Body() body: CreateWebhookEndpointRequestDto) {
+  create(@UuidParam('appId', 'app') appId: string, @Body() body: CreateWebhookEndpointRequestDto) {
     return this.endpoints.register(appId, body.url, body.environment);
   }
 }

@@ -17,18 +17,18 @@ export class ConsoleReadService {
   constructor(private readonly reads: ConsoleReadRepository) {}
 
   async organization(organizationId: string): Promise<OrganizationView> {
-    const org = isUuid(organizationId) ? await this.reads.organization(organizationId.toLowerCase()) : null;
+    const org = await this.reads.organization(organizationId);
     if (!org) throw new NotFoundError('organization');
     return org;
   }
 
   grants(organizationId: string): Promise<GrantView[]> {
-    return this.reads.grants(organizationId.toLowerCase());
+    return this.reads.grants(organizationId);
   }
 
   /** `limit`: the raw query value; 1–100, default 20. */
   deliveries(appId: string, limit: unknown): Promise<WebhookDeliveryView[]> {
-    return this.reads.deliveries(appId.toLowerCase(), deliveryLimit(limit));
+    return this.reads.deliveries(appId, deliveryLimit(limit));
   }
 
   async resend(eventId: string, endpointId: string): Promise<WebhookDeliveryView> {

@@ -5,7 +5,6 @@ import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { baseUrl } from '../../../shared/http/partner-paths';
-import { isUuid } from '../../../shared/http/validation/constraints';
 import { generateAccessToken, hashAccessToken } from '../../access';
 import { AppRepository } from '../../apps';
 import { AppNotApprovedError, NotFoundError, toInputError } from '../../../shared/domain/errors';
@@ -47,10 +46,9 @@ export class GrantService {
    * grants of one organization, so the supersession below and grants_current_idx never race.
    */
   async createGrant(organizationId: string, input: CreateGrantInput): Promise<{ id: string; expires_at: string }> {
-    if (!isUuid(organizationId)) throw new NotFoundError('organization');
-    const org = organizationId.toLowerCase();
-    const appId = input.app_id.toLowerCase();
-    const ownerUserId = input.owner_user_id.toLowerCase();
+    const org = organizationId;
+    const appId = input.app_id;
+    const ownerUserId = input.owner_user_id;
     const now = this.clock.now();
     return this.transactions.run((m) =>
       this.grantWithin(m, org, { appId, ownerUserId, accountIds: input.account_ids, scopes: input.scopes, durationSeconds: input.duration_seconds }, now, () =>
@@ -105,8 +103,7 @@ export class GrantService {
 
   /** Idempotent; the next partner call under the grant gets 403 grant_revoked (no cache outlives it). */
   async revokeGrant(grantId: string): Promise<{ id: string; revoked: true }> {
-    if (!isUuid(grantId)) throw new NotFoundError('grant');
-    const id = grantId.toLowerCase();
+    const id = grantId;
     const found = await this.transactions.run((m) => this.grants.revoke(m, id, this.clock.now()));
     if (!found) throw new NotFoundError('grant');
     return { id, revoked: true };
@@ -120,8 +117,7 @@ export class GrantService {
    * app_not_approved rather than a token that could never work.
    */
   async issueToken(grantId: string): Promise<{ token: string; base_url: string }> {
-    if (!isUuid(grantId)) throw new NotFoundError('grant');
-    const id = grantId.toLowerCase();
+    const id = grantId;
     const token = await this.transactions.run((m) => this.issueTokenWithin(m, id));
     return { token, base_url: baseUrl(this.config.publicOrigin, 'production') };
   }

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
-import { isUuid } from '../../../shared/http/validation/constraints';
 import { AppRepository } from '../../apps';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { MandateRepository } from '../domain/mandate.repository';
@@ -35,10 +34,9 @@ export class MandateService {
 
   /** Same order as a grant: organization (404), body (400), `app_id` (404), the owner's code last (403). */
   async createMandate(organizationId: string, input: CreateMandateInput): Promise<{ id: string }> {
-    if (!isUuid(organizationId)) throw new NotFoundError('organization');
-    const org = organizationId.toLowerCase();
-    const appId = input.app_id.toLowerCase();
-    const ownerUserId = input.owner_user_id.toLowerCase();
+    const org = organizationId;
+    const appId = input.app_id;
+    const ownerUserId = input.owner_user_id;
     const now = this.clock.now();
     return this.transactions.run((m) =>
       this.mandateWithin(m, org, appId, ownerUserId, now, () => this.secondFactor.consume(m, org, ownerUserId, input.totp_code, now)),
@@ -61,8 +59,7 @@ export class MandateService {
 
   /** Idempotent; the next `POST /journal` of the app gets 403 mandate_required. */
   async revokeMandate(mandateId: string): Promise<{ id: string; revoked: true }> {
-    if (!isUuid(mandateId)) throw new NotFoundError('mandate');
-    const id = mandateId.toLowerCase();
+    const id = mandateId;
     const found = await this.transactions.run((m) => this.mandates.revoke(m, id, this.clock.now()));
     if (!found) throw new NotFoundError('mandate');
     return { id, revoked: true };

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
-import { isUuid } from '../../../shared/http/validation/constraints';
 import { NotFoundError, ResourceConflictError } from '../../../shared/domain/errors';
 import { OrganizationRepository } from '../domain/organization.repository';
 import { OwnerRepository } from '../domain/owner.repository';
@@ -25,7 +24,7 @@ export class OrganizationService {
 
   /** 409 resource_conflict for a number the organization already has (CONTRACT §10). */
   async createAccount(organizationId: string, number: string, name: string): Promise<{ id: string }> {
-    const org = this.organizationId(organizationId);
+    const org = organizationId;
     const id = randomUUID();
     await this.transactions.run(async (m) => {
       if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
@@ -38,14 +37,13 @@ export class OrganizationService {
 
   /** Idempotent: an inactive account stays inactive. */
   async deactivateAccount(accountId: string): Promise<{ id: string; active: false }> {
-    if (!isUuid(accountId)) throw new NotFoundError('account');
-    const id = await this.transactions.run((m) => this.organizations.deactivateAccount(m, accountId.toLowerCase()));
+    const id = await this.transactions.run((m) => this.organizations.deactivateAccount(m, accountId));
     if (!id) throw new NotFoundError('account');
     return { id, active: false };
   }
 
   async createTaxCode(organizationId: string, code: string, rateBasisPoints: number): Promise<{ id: string }> {
-    const org = this.organizationId(organizationId);
+    const org = organizationId;
     const id = randomUUID();
     await this.transactions.run(async (m) => {
       if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
@@ -64,7 +62,7 @@ export class OrganizationService {
    * (CONTRACT §10).
    */
   async enrolOwner(organizationId: string, email: string, password: string | null = null): Promise<{ user_id: string; totp_secret: string | null }> {
-    const org = this.organizationId(organizationId);
+    const org = organizationId;
     // hashed before the transaction: argon2 takes tens of milliseconds and must not hold the lock
     const passwordHash = password === null ? null : await hashPassword(password);
     return this.transactions.run(async (m) => {
@@ -79,10 +77,5 @@ export class OrganizationService {
       await this.owners.enrol(m, org, { userId, email, totpSecret, passwordHash });
       return { user_id: userId, totp_secret: totpSecret };
     });
-  }
-
-  private organizationId(raw: string): string {
-    if (!isUuid(raw)) throw new NotFoundError('organization');
-    return raw.toLowerCase();
   }
 }

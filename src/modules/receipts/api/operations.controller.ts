@@ -1,4 +1,5 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../access';
@@ -14,7 +15,7 @@ export class OperationsController {
   @Get(':operationId')
   @PartnerRoute('operations:read')
   @ApiOperation({ summary: 'The receipt of a completed write (product create, final posting)' })
-  find(@Caller() caller: CallerContext, @Param('operationId') operationId: string): Promise<OperationReceiptView> {
+  find(@Caller() caller: CallerContext, @UuidParam('operationId', 'operation') operationId: string): Promise<OperationReceiptView> {
     return this.receipts.find(caller, operationId);
   }
 }

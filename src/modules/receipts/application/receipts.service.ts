@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { NotFoundError } from '../../../shared/domain/errors';
 import type { RowInsert } from '../../../shared/domain/row-insert';
-import { isUuid } from '../../../shared/http/validation/constraints';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { isoMillis, type NewReceipt, type OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
@@ -47,7 +46,7 @@ export class ReceiptsService {
 
   /** CONTRACT §7: anything the caller may not see is 404, indistinguishable from a missing id. */
   async find(caller: CallerContext, operationId: string): Promise<OperationReceiptView> {
-    const found = isUuid(operationId) ? await this.receipts.find(scopeOf(caller), operationId.toLowerCase()) : null;
+    const found = await this.receipts.find(scopeOf(caller), operationId);
     if (!found) throw new NotFoundError('operation');
     return found;
   }

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
-import { DomainError } from '../../../shared/domain/errors';
+import { NotFoundError } from '../../../shared/domain/errors';
 import { baseUrl } from '../../../shared/http/partner-paths';
-import { isUuid } from '../../../shared/http/validation/constraints';
 import { generateAccessToken, hashAccessToken } from '../../access';
 import { SANDBOX_ACCOUNTS, SANDBOX_TAX_CODES } from '../domain/sandbox-chart';
 import { SandboxRepository } from '../domain/sandbox.repository';
@@ -57,13 +56,12 @@ export class SandboxService {
 
   /** A new generation supersedes the previous one: its tokens become invalid_token. */
   async provisionGeneration(projectId: string): Promise<{ generation_id: string; token: string }> {
-    if (!isUuid(projectId)) throw new DomainError('not_found', 'No such sandbox project');
     const token = generateAccessToken('sandbox');
     const generationId = randomUUID();
     const found = await this.transactions.run((m) =>
-      this.sandbox.createGeneration(m, projectId.toLowerCase(), generationId, hashAccessToken(token)),
+      this.sandbox.createGeneration(m, projectId, generationId, hashAccessToken(token)),
     );
-    if (!found) throw new DomainError('not_found', 'No such sandbox project');
+    if (!found) throw new NotFoundError('sandbox project');
     return { generation_id: generationId, token };
   }
 }

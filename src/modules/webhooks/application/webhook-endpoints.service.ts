@@ -4,7 +4,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
 import { DomainError, NotFoundError } from '../../../shared/domain/errors';
-import { isUuid } from '../../../shared/http/validation/constraints';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { WebhookRepository } from '../domain/webhook.repository';
@@ -27,13 +26,13 @@ export class WebhookEndpointsService {
    * again on the resolved address at each delivery).
    */
   async register(appId: string, rawUrl: string, environment: Environment): Promise<{ id: string; secret: string }> {
-    if (!isUuid(appId) || !(await this.webhooks.appExists(appId.toLowerCase()))) throw new NotFoundError('app');
+    if (!(await this.webhooks.appExists(appId))) throw new NotFoundError('app');
     const checked = validateEndpointUrl(rawUrl);
     if (!checked.ok) throw invalidUrl(checked.detail);
     if (!this.config.webhookAllowPrivateNetworks && (await this.isPrivate(checked.url))) {
       throw invalidUrl('must not point to a loopback, private or link-local address');
     }
-    const endpoint = { id: randomUUID(), appId: appId.toLowerCase(), environment, url: checked.url.toString(), secret: generateWebhookSecret() };
+    const endpoint = { id: randomUUID(), appId, environment, url: checked.url.toString(), secret: generateWebhookSecret() };
     await this.transactions.run((m) => this.webhooks.insertEndpoint(m, endpoint));
     return { id: endpoint.id, secret: endpoint.secret };
   }

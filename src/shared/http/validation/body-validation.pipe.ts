@@ -46,6 +46,17 @@ export function compiledFailures(instance: Record<string, unknown>, fields: Map<
 
 const NONE: ReadonlyMap<string, string> = new Map();
 
+const canonicalIds = new WeakMap<Function, readonly string[]>();
+/** The fields of a class marked CanonicalId, cached per class (none for most, e.g. a journal line). */
+function canonicalIdFields(type: Function, fields: Map<string, FieldMeta>): readonly string[] {
+  let names = canonicalIds.get(type);
+  if (names === undefined) {
+    names = [...fields].filter(([, meta]) => meta.canonicalId).map(([name]) => name);
+    canonicalIds.set(type, names);
+  }
+  return names;
+}
+
 const compiled = new WeakMap<Function, boolean>();
 function isCompiled(type: Function, fields: Map<string, FieldMeta>): boolean {
   let ok = compiled.get(type);
@@ -106,6 +117,10 @@ export function validateObject<T extends object>(
   // items right after the array itself, then the object's cross-field rule
   const failures = isCompiled(type, fields) ? compiledFailures(target, fields) : classValidatorFailures(instance);
   const failed = failures.length === 0 ? NONE : new Map(failures);
+  for (const name of canonicalIdFields(type, fields)) {
+    const value = target[name];
+    if (typeof value === 'string' && !failed.has(name)) target[name] = value.toLowerCase();
+  }
   if (failures.length > 0 || nestedViolations) {
     for (const [name, meta] of fields) {
       const detail = failed.get(name);
