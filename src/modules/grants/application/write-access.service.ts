@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
-import { GrantExpiredError, GrantRevokedError, MandateRequiredError } from '../domain/access.errors';
+import { GrantExpiredError, GrantRevokedError, MandateRequiredError } from '../../access';
+import { OrganizationsSql } from '../../organizations/sql';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 
 /**
@@ -29,7 +30,7 @@ export class WriteAccessService {
     return {
       // The organization's key lock (which the write's foreign keys take anyway) comes first, so a
       // write that waits there judges the grant afterwards, on its latest committed state.
-      sql: `WITH org AS (SELECT id FROM organizations WHERE id = $1 FOR KEY SHARE)
+      sql: `WITH org AS (${OrganizationsSql.keyShareLock('$1')})
             SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
              WHERE g.id = $2 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $3
              FOR SHARE OF g`,
