@@ -15,6 +15,7 @@ import { ProductsModule } from './modules/products';
 import { WebhookDispatchModule } from './modules/webhooks';
 import { ConsentPagesModule } from './modules/consent';
 import { RateLimitModule } from './modules/rate-limit';
+import { OrganizationsModule } from './modules/organizations';
 import { SandboxModule } from './modules/sandbox';
 
 /** Controllers of the partner API that take a JSON body. */
@@ -27,7 +28,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule, SandboxModule],
+      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule, OrganizationsModule, SandboxModule],
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }],
     };
   }

@@ -24,8 +24,6 @@ import { ConsentCoreModule } from '../consent';
 import { OAuthClientsController } from './api/oauth-clients.controller';
 import { ConsoleReadsController } from './api/console-reads.controller';
 import { ConsoleReadService } from './application/console-read.service';
-import { ConsoleReadRepository } from './domain/console-read.repository';
-import { TypeOrmConsoleReadRepository } from './infrastructure/typeorm-console-read.repository';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
 const CONSOLE_CONTROLLERS: Type[] = [
@@ -56,7 +54,6 @@ export class ConsoleModule implements NestModule {
         ResourceLookupService,
         { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
         ConsoleReadService,
-        { provide: ConsoleReadRepository, useClass: TypeOrmConsoleReadRepository },
       ],
     };
   }

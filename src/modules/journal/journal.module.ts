@@ -1,4 +1,4 @@
-import { AccessModule } from '../access';
+import { GrantsModule } from '../grants';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
@@ -11,7 +11,7 @@ import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-jour
 
 /** Prepare, final posting and period close; used by the partner API and the console (periods). */
 @Module({
-  imports: [IdempotencyModule, ReceiptsModule, AccessModule],
+  imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   providers: [
     JournalService,
     { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },

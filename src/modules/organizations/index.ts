@@ -3,5 +3,6 @@ export { OrganizationsModule } from './organizations.module';
 export { OrganizationService } from './application/organization.service';
 export { SecondFactorService } from './application/second-factor.service';
 export { OrganizationRepository } from './domain/organization.repository';
+export { OrganizationReadRepository, type OrganizationView } from './domain/organization-read.repository';
 export { verifyPassword } from './domain/password';
 export { totpCodeAt } from './domain/totp';

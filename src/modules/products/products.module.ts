@@ -1,4 +1,4 @@
-import { AccessModule } from '../access';
+import { GrantsModule } from '../grants';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
@@ -8,7 +8,7 @@ import { ProductRepository } from './domain/product.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
 
 @Module({
-  imports: [IdempotencyModule, ReceiptsModule, AccessModule],
+  imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   controllers: [ProductsController],
   providers: [ProductsService, { provide: ProductRepository, useClass: TypeOrmProductRepository }],
 })

@@ -2,18 +2,24 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../shared/config/app-config';
 import { WEBHOOK_DISPATCH_OPTIONS, WebhookDispatcher, type WebhookDispatchOptions } from './application/webhook-dispatcher';
 import { WebhookEndpointsService } from './application/webhook-endpoints.service';
+import { WebhookDeliveryReadRepository } from './domain/webhook-delivery-read.repository';
 import { WebhookRepository } from './domain/webhook.repository';
 import { WebhookSender } from './domain/webhook-sender';
 import { HttpWebhookSender } from './infrastructure/http-webhook-sender';
+import { TypeOrmWebhookDeliveryReadRepository } from './infrastructure/typeorm-webhook-delivery-read.repository';
 import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repository';
 
 /** Production timing: every knob at its default (webhook-dispatcher.ts). */
 const DEFAULT_DISPATCH_OPTIONS: WebhookDispatchOptions = {};
 
-/** Endpoint registration (console). */
+/** Endpoint registration, and the deliveries' read and resend (console). */
 @Module({
-  providers: [WebhookEndpointsService, { provide: WebhookRepository, useClass: TypeOrmWebhookRepository }],
-  exports: [WebhookEndpointsService, WebhookRepository],
+  providers: [
+    WebhookEndpointsService,
+    { provide: WebhookRepository, useClass: TypeOrmWebhookRepository },
+    { provide: WebhookDeliveryReadRepository, useClass: TypeOrmWebhookDeliveryReadRepository },
+  ],
+  exports: [WebhookEndpointsService, WebhookRepository, WebhookDeliveryReadRepository],
 })
 export class WebhooksModule {}
 

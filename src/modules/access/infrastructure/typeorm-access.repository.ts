@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../../shared/database/sql';
+import { AppsSql } from '../../apps/sql';
+import { GrantsSql } from '../../grants/sql';
+import { IdempotencySql } from '../../idempotency/sql';
+import { OrganizationsSql } from '../../organizations/sql';
+import { SandboxSql } from '../../sandbox/sql';
 import { AccessRepository, type TokenRecord } from '../domain/access.repository';
 import { type AccessLookups, NO_LOOKUPS, type Environment } from '../../../shared/domain/caller-context';
 import type { PrefetchedIdempotencyRecord, PrefetchedReferences } from '../../../shared/domain/caller-context';
@@ -30,40 +35,37 @@ interface TokenRow {
  * The token, its grant, generation and app state, and what the route asks for besides (AccessLookups)
  * — one statement, so that a prepare or a replay costs one round trip. Every optional part is behind a
  * CASE or a join condition on its parameter, so PostgreSQL does none of it when it is not asked for.
- * The idempotency record is found by all four columns of its primary key.
+ * The idempotency record is found by all four columns of its primary key. Each part about another
+ * module's tables is that module's (its sql.ts); this statement only combines them.
  */
 const TOKEN_SQL = `
 WITH t AS (
   SELECT t.environment, t.organization_id, t.app_id, t.grant_id, t.generation_id, t.app_revision_id,
-         p.current_generation_id, g.scopes, g.revoked_at, g.superseded_at, g.expires_at,
-         a.approved_revision_id
+         ${SandboxSql.currentGenerationId('p')}, ${GrantsSql.grantState('g')},
+         ${AppsSql.approvedRevisionId('a')}
     FROM access_tokens t
-    JOIN apps a ON a.id = t.app_id
-    LEFT JOIN sandbox_generations sg ON sg.id = t.generation_id
-    LEFT JOIN sandbox_projects p ON p.id = sg.project_id
-    LEFT JOIN grants g ON g.organization_id = t.organization_id AND g.id = t.grant_id
+    ${AppsSql.joinApp('a', 't.app_id')}
+    ${SandboxSql.leftJoinProjectOfGeneration('p', 't.generation_id')}
+    ${GrantsSql.leftJoinGrant('g', 't.organization_id', 't.grant_id')}
    WHERE t.token_hash = $1)
 SELECT t.*,
   CASE WHEN $2::boolean THEN (
-    SELECT m.id FROM mandates m
-     WHERE m.organization_id = t.organization_id AND m.app_id = t.app_id AND m.revoked_at IS NULL LIMIT 1)
+    ${GrantsSql.mandateInForceId('t.organization_id', 't.app_id')})
   END AS mandate_id,
   CASE WHEN $3::uuid[] IS NOT NULL THEN ARRAY(
-    SELECT ac.id FROM accounts ac
-     WHERE ac.organization_id = t.organization_id AND ac.id = ANY($3::uuid[]) AND ac.active
-       AND (t.environment = 'sandbox' OR EXISTS (
-             SELECT 1 FROM grant_accounts ga
-              WHERE ga.organization_id = t.organization_id AND ga.grant_id = t.grant_id AND ga.account_id = ac.id)))
+    ${OrganizationsSql.activeAccountIds({
+      alias: 'ac',
+      organizationId: 't.organization_id',
+      ids: '$3::uuid[]',
+      permitted: (account) => `t.environment = 'sandbox' OR ${GrantsSql.grantSelectsAccount('t.organization_id', 't.grant_id', account, '       ')}`,
+    })})
   END AS usable_accounts,
   CASE WHEN $4::uuid[] IS NOT NULL THEN ARRAY(
-    SELECT tc.id FROM tax_codes tc WHERE tc.organization_id = t.organization_id AND tc.id = ANY($4::uuid[]))
+    ${OrganizationsSql.taxCodeIds({ alias: 'tc', organizationId: 't.organization_id', ids: '$4::uuid[]' })})
   END AS usable_tax_codes,
-  r.operation AS idem_operation, r.fingerprint AS idem_fingerprint, r.grant_id AS idem_grant_id,
-  r.response AS idem_response
+  ${IdempotencySql.recordColumns('r')}
 FROM t
-LEFT JOIN idempotency_records r
-  ON $5::text IS NOT NULL AND r.organization_id = t.organization_id AND r.environment = t.environment
- AND r.app_id = t.app_id AND r.idempotency_key = $5::text`;
+${IdempotencySql.leftJoinRecord('r', '$5::text', 't')}`;
 
 @Injectable()
 export class TypeOrmAccessRepository extends AccessRepository {

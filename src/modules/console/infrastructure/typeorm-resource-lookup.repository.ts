@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AppsSql } from '../../apps/sql';
+import { GrantsSql } from '../../grants/sql';
+import { OrganizationsSql } from '../../organizations/sql';
+import { SandboxSql } from '../../sandbox/sql';
 import { type PathResource, ResourceLookupRepository } from '../domain/resource-lookup.repository';
 
 /** Each look-up is one primary-key or indexed equality (accounts_id_idx, grants_id_idx, mandates_id_idx). */
 const EXISTS_SQL: Readonly<Record<PathResource, string>> = {
-  organization: `SELECT 1 FROM organizations WHERE id = $1`,
-  account: `SELECT 1 FROM accounts WHERE id = $1 LIMIT 1`,
-  app: `SELECT 1 FROM apps WHERE id = $1`,
-  grant: `SELECT 1 FROM grants WHERE id = $1 LIMIT 1`,
-  mandate: `SELECT 1 FROM mandates WHERE id = $1 LIMIT 1`,
-  sandbox_project: `SELECT 1 FROM sandbox_projects WHERE id = $1`,
+  organization: OrganizationsSql.organizationExists,
+  account: OrganizationsSql.accountExists,
+  app: AppsSql.appExists,
+  grant: GrantsSql.grantExists,
+  mandate: GrantsSql.mandateExists,
+  sandbox_project: SandboxSql.projectExists,
 };
 
 @Injectable()
@@ -24,7 +28,7 @@ export class TypeOrmResourceLookupRepository extends ResourceLookupRepository {
   }
 
   async revisionOfApp(appId: string, revisionId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM app_revisions WHERE id = $1 AND app_id = $2`, [
+    const rows: unknown[] = await this.dataSource.query(AppsSql.revisionOfAppExists, [
       revisionId,
       appId,
     ]);

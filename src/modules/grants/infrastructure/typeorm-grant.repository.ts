@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AccessSql } from '../../access/sql';
 import { type GrantRecord, GrantRepository, type NewGrant } from '../domain/grant.repository';
 
 @Injectable()
@@ -46,8 +47,7 @@ export class TypeOrmGrantRepository extends GrantRepository {
     t: { tokenHash: string; organizationId: string; appId: string; grantId: string; appRevisionId: string },
   ): Promise<void> {
     await m.query(
-      `INSERT INTO access_tokens (token_hash, environment, organization_id, app_id, grant_id, app_revision_id)
-       VALUES ($1, 'production', $2, $3, $4, $5)`,
+      AccessSql.insertProductionToken,
       [t.tokenHash, t.organizationId, t.appId, t.grantId, t.appRevisionId],
     );
   }

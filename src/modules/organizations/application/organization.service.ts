@@ -16,6 +16,11 @@ export class OrganizationService {
     private readonly transactions: Transactions,
   ) {}
 
+  /** How many organizations there are (the first start provisions a sandbox project when none). */
+  count(): Promise<number> {
+    return this.organizations.count();
+  }
+
   async createOrganization(name: string): Promise<{ id: string }> {
     const id = randomUUID();
     await this.transactions.run((m) => this.organizations.create(m, { id, name, environment: 'production' }));

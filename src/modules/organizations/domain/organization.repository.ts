@@ -22,6 +22,8 @@ export abstract class OrganizationRepository {
     organizationId: string,
     taxCode: { id: string; code: string; rateBasisPoints: number },
   ): Promise<boolean>;
+  /** How many organizations there are (outside any transaction: the first start asks). */
+  abstract count(): Promise<number>;
   /** Which of `accountIds` are accounts of the organization (active or not). */
   abstract existingAccountIds(tx: Transaction, organizationId: string, accountIds: string[]): Promise<Set<string>>;
 }

@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { OrganizationRepository } from '../domain/organization.repository';
 
 @Injectable()
 export class TypeOrmOrganizationRepository extends OrganizationRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async count(): Promise<number> {
+    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM organizations`);
+    return count;
+  }
+
   async create(m: EntityManager, o: { id: string; name: string; environment: Environment }): Promise<void> {
     await m.query(`INSERT INTO organizations (id, name, environment) VALUES ($1, $2, $3)`, [o.id, o.name, o.environment]);
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { RowInsert } from '../../../shared/domain/row-insert';
+import { WebhooksSql } from '../../webhooks/sql';
 import type { OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
 import type { Environment } from '../../../shared/domain/caller-context';
@@ -27,15 +28,16 @@ const RECEIPT_COLUMNS = [
   ['completed_at', 'timestamptz'],
 ] as const;
 
-const OUTBOX_COLUMNS = [
-  ['organization_id', 'uuid'],
-  ['id', 'uuid'],
-  ['environment', 'text'],
-  ['app_id', 'uuid'],
-  ['event_type', 'text'],
-  ['body', 'text'],
-  ['created_at', 'timestamptz'],
-] as const;
+/** The receipt's `operation.completed` event, from the parameters of insert() below; the outbox is the webhooks module's. */
+const INSERT_EVENT = WebhooksSql.insertOutboxEvent({
+  organizationId: '$1',
+  id: '$10',
+  environment: '$3',
+  appId: '$4',
+  eventType: `'operation.completed'`,
+  body: '$11',
+  createdAt: '$9',
+});
 
 @Injectable()
 export class TypeOrmReceiptRepository extends ReceiptRepository {
@@ -54,8 +56,7 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
          INSERT INTO operation_receipts
            (organization_id, id, environment, app_id, kind, status, resource_type, resource_id, completed_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9))
-       INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at)
-       VALUES ($1, $10, $3, $4, 'operation.completed', $11, $9)`,
+       ${INSERT_EVENT}`,
       [s.organizationId, r.operation_id, s.environment, s.appId, r.kind, r.status, r.resource.type, r.resource.id, r.completed_at, event.id, event.body],
     );
   }
@@ -71,11 +72,15 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
         columns: RECEIPT_COLUMNS,
         values: [s.organizationId, r.operation_id, s.environment, s.appId, r.kind, r.status, r.resource.type, r.resource.id, r.completed_at],
       },
-      {
-        table: 'webhook_outbox',
-        columns: OUTBOX_COLUMNS,
-        values: [s.organizationId, event.id, s.environment, s.appId, 'operation.completed', event.body, r.completed_at],
-      },
+      WebhooksSql.outboxRow({
+        organizationId: s.organizationId,
+        id: event.id,
+        environment: s.environment,
+        appId: s.appId,
+        eventType: 'operation.completed',
+        body: event.body,
+        createdAt: r.completed_at,
+      }),
     ];
   }
 

@@ -28,6 +28,11 @@ export class SandboxService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** The oldest sandbox project's id, or null (the first start's message names it). */
+  firstProjectId(): Promise<string | null> {
+    return this.sandbox.firstProjectId();
+  }
+
   async provisionProject(name: string | null): Promise<ProvisionedSandboxProject> {
     const token = generateAccessToken('sandbox');
     const plan = {

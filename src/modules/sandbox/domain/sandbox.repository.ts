@@ -16,6 +16,8 @@ export interface SandboxProjectPlan {
 export abstract class SandboxRepository {
   /** Writes a whole new project: organization, chart, app, mandate, generation 1 and its token. */
   abstract createProject(tx: Transaction, plan: SandboxProjectPlan): Promise<void>;
+  /** The id of the oldest sandbox project, if any (outside any transaction: the first start asks). */
+  abstract firstProjectId(): Promise<string | null>;
   /**
    * Makes a new generation the project's current one (superseding the previous generation's tokens)
    * and stores its token hash. Returns false for an unknown project.

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
 import type { Transaction } from '../../../shared/domain/transaction';
-import { GrantExpiredError, GrantRevokedError, MandateRequiredError } from '../domain/access.errors';
+import { GrantExpiredError, GrantRevokedError, MandateRequiredError } from '../../access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { WriteAccessRepository } from '../domain/write-access.repository';
 

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { managerOf } from '../../../shared/database/transactions';
 import type { StatementGate } from '../../../shared/domain/row-insert';
 import type { Transaction } from '../../../shared/domain/transaction';
+import { OrganizationsSql } from '../../organizations/sql';
 import { type GrantWriteState, WriteAccessRepository } from '../domain/write-access.repository';
 
 interface GrantRow {
@@ -13,7 +14,7 @@ interface GrantRow {
 
 // The organization's key lock (which the write's foreign keys take anyway) comes first, so a write
 // that waits there judges the grant afterwards, on its latest committed state.
-const GRANT_GATE_SQL = `WITH org AS (SELECT id FROM organizations WHERE id = $1 FOR KEY SHARE)
+const GRANT_GATE_SQL = `WITH org AS (${OrganizationsSql.keyShareLock('$1')})
             SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
              WHERE g.id = $2 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $3
              FOR SHARE OF g`;
