@@ -10,7 +10,7 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
   }
 
   async count(): Promise<number> {
-    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM organizations`);
+    const [{ count }] = await this.dataSource.query<Array<{ count: number }>>(`SELECT count(*)::int AS count FROM organizations`);
     return count;
   }
 

@@ -13,7 +13,7 @@ export class TypeOrmSandboxRepository extends SandboxRepository {
   }
 
   async firstProjectId(): Promise<string | null> {
-    const [project] = await this.dataSource.query(`SELECT id FROM sandbox_projects ORDER BY created_at LIMIT 1`);
+    const [project] = await this.dataSource.query<Array<{ id: string }>>(`SELECT id FROM sandbox_projects ORDER BY created_at LIMIT 1`);
     return project ? project.id : null;
   }
 
