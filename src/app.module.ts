@@ -2,19 +2,21 @@ import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, t
 import type { DestinationStream } from 'pino';
 import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
 import { APP_GUARD } from '@nestjs/core';
-import { AuthModule } from './modules/auth/auth.module';
-import { PartnerAuthGuard } from './modules/auth/api/partner-auth.guard';
-import { HealthModule } from './modules/health/health.module';
-import { JournalController } from './modules/journal/api/journal.controller';
-import { JournalApiModule } from './modules/journal/journal.module';
-import { IdempotencyModule } from './modules/idempotency/idempotency.module';
-import { IdempotencyPurgeScheduler } from './modules/idempotency/application/idempotency-purge.scheduler';
-import { ReceiptsApiModule } from './modules/receipts/receipts.module';
-import { ProductsController } from './modules/products/api/products.controller';
-import { ProductsModule } from './modules/products/products.module';
-import { WebhookDispatchModule } from './modules/webhooks/webhooks.module';
-import { ConsentPagesModule } from './modules/consent/consent.module';
-import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
+import { AccessModule } from './modules/access';
+import { PartnerAuthGuard } from './modules/access';
+import { HealthModule } from './modules/health';
+import { JournalController } from './modules/journal';
+import { JournalApiModule } from './modules/journal';
+import { IdempotencyModule } from './modules/idempotency';
+import { IdempotencyPurgeModule } from './modules/idempotency';
+import { ReceiptsApiModule } from './modules/receipts';
+import { ProductsController } from './modules/products';
+import { ProductsModule } from './modules/products';
+import { WebhookDispatchModule } from './modules/webhooks';
+import { ConsentPagesModule } from './modules/consent';
+import { RateLimitModule } from './modules/rate-limit';
+import { OrganizationsModule } from './modules/organizations';
+import { SandboxModule } from './modules/sandbox';
 
 /** Controllers of the partner API that take a JSON body. */
 export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsController];
@@ -26,8 +28,8 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AuthModule, IdempotencyModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule],
-      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, IdempotencyPurgeScheduler],
+      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule, OrganizationsModule, SandboxModule],
+      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }],
     };
   }
 

@@ -1,13 +1,13 @@
-import { type INestApplication, Logger as NestLogger } from '@nestjs/common';
+import { type DynamicModule, type INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type express from 'express';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { ConsoleAppModule, PartnerAppModule } from './app.module';
-import { ConsoleModule } from './modules/console/console.module';
-import { ServiceMetrics } from './modules/metrics/service-metrics';
-import { WebhookDispatcher } from './modules/webhooks/application/webhook-dispatcher';
+import { ConsoleModule } from './modules/console';
+import { ServiceMetrics } from './modules/metrics';
+import { WebhookDispatcher } from './modules/webhooks';
 import type { AppConfig } from './shared/config/app-config';
 import { consoleApiKeyOf, secretsKeySpec, secureDataDir, tightenModes } from './shared/config/data-dir';
 import { SecretBox } from './shared/crypto/secret-box';
@@ -54,6 +54,40 @@ export interface BootstrapOptions {
   logStream?: DestinationStream;
 }
 
+type Listener = 'partner' | 'console';
+
+/** What both listeners share: one root logger, one metrics registry, one graceful stop. */
+interface HttpAppDeps {
+  config: AppConfig;
+  logger: PinoLogger;
+  metrics: ServiceMetrics;
+  shutdown: GracefulShutdown;
+}
+
+async function createHttpApp(deps: HttpAppDeps, module: DynamicModule, listener: Listener): Promise<INestApplication> {
+  return NestFactory.create(module, new LimitedExpressAdapter(exactRoutingExpress(), deps.config.maxConnections), {
+    bodyParser: false,
+    logger: new PinoNestLogger(deps.logger.child({ listener })),
+    abortOnError: false,
+  });
+}
+
+/**
+ * The one HTTP set-up of both listeners, in this order: security headers, request id, the graceful
+ * stop, the completion log line, metrics; then the problem filter and the validation pipe. The
+ * partner listener's JSON answers are observed for the log line and the metrics (answer-observation.ts).
+ */
+export function configureHttpApp(deps: HttpAppDeps, app: INestApplication, listener: Listener): void {
+  app.use(securityHeaders());
+  app.use(requestIdMiddleware({ noStore: true }));
+  app.use(deps.shutdown.middleware());
+  app.use(httpLogger(deps.logger, listener));
+  app.use(deps.metrics.middleware(listener));
+  if (listener === 'partner') observeJsonAnswers(app.getHttpAdapter().getInstance());
+  app.useGlobalFilters(new ProblemFilter(listener === 'partner' ? 'partner-api' : 'console-api'));
+  app.useGlobalPipes(new BodyValidationPipe());
+}
+
 /**
  * Builds both listeners over one migrated data source. main.ts listens; tests hand the HTTP servers
  * to supertest.
@@ -86,28 +120,17 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   const logger = createRootLogger(config.logLevel, options.logStream);
   const metrics = new ServiceMetrics(dataSource);
 
-  const partner = await NestFactory.create(
-    PartnerAppModule.forRoot(core, config.logLevel, options.logStream),
-    new LimitedExpressAdapter(exactRoutingExpress(), config.maxConnections),
-    { bodyParser: false, logger: new PinoNestLogger(logger.child({ listener: 'partner' })), abortOnError: false },
-  );
+  const shutdown = new GracefulShutdown();
+  const http = { config, logger, metrics, shutdown };
+  const partner = await createHttpApp(http, PartnerAppModule.forRoot(core, config.logLevel, options.logStream), 'partner');
   if (secrets.sealed > 0) logger.info(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);
   if (secrets.unreadable > 0) {
     logger.warn(`${secrets.unreadable} stored secret(s) do not open with any key in SECRETS_KEY; list the old key too`);
   }
-  partner.use(securityHeaders());
-  partner.use(requestIdMiddleware({ noStore: true }));
-  const shutdown = new GracefulShutdown();
-  partner.use(shutdown.middleware());
-  partner.use(httpLogger(logger, 'partner'));
-  partner.use(metrics.middleware('partner'));
-  observeJsonAnswers(partner.getHttpAdapter().getInstance());
-  partner.useGlobalFilters(new ProblemFilter('partner-api'));
-  partner.useGlobalPipes(new BodyValidationPipe());
+  configureHttpApp(http, partner, 'partner');
   const document = createPartnerDocument(partner);
-  const http = partner.getHttpAdapter();
   for (const base of [PRODUCTION_BASE, SANDBOX_BASE]) {
-    http.get(`/${base}/openapi.json`, (_req: express.Request, res: express.Response) => res.json(document));
+    partner.getHttpAdapter().get(`/${base}/openapi.json`, (_req: express.Request, res: express.Response) => res.json(document));
   }
   SwaggerModule.setup('docs', partner, document, { jsonDocumentUrl: `${PRODUCTION_BASE}/openapi.json`, raw: false });
   await partner.init();
@@ -115,20 +138,10 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   const key = consoleApiKeyOf(config.consoleApiKey, config.dataDir);
   let consoleApp: INestApplication | null = null;
   if (config.consolePort !== 0) {
-    consoleApp = await NestFactory.create(
-      ConsoleAppModule.forRoot(core, ConsoleModule.forRoot(key.key), config.logLevel, options.logStream),
-      new LimitedExpressAdapter(exactRoutingExpress(), config.maxConnections),
-      { bodyParser: false, logger: new PinoNestLogger(logger.child({ listener: 'console' })), abortOnError: false },
-    );
-    consoleApp.use(securityHeaders());
-    consoleApp.use(requestIdMiddleware({ noStore: true }));
-    consoleApp.use(shutdown.middleware());
-    consoleApp.use(httpLogger(logger, 'console'));
-    consoleApp.use(metrics.middleware('console'));
+    consoleApp = await createHttpApp(http, ConsoleAppModule.forRoot(core, ConsoleModule.forRoot(key.key), config.logLevel, options.logStream), 'console');
+    configureHttpApp(http, consoleApp, 'console');
     // Scraped without the console key: the console listener is private (127.0.0.1 by default); README
     consoleApp.getHttpAdapter().get('/metrics', metrics.handler());
-    consoleApp.useGlobalFilters(new ProblemFilter('console-api'));
-    consoleApp.useGlobalPipes(new BodyValidationPipe());
     const consoleDocument = createConsoleDocument(consoleApp);
     consoleApp.getHttpAdapter().get(CONSOLE_DOCUMENT_PATH, (_req: express.Request, res: express.Response) => res.json(consoleDocument));
     await consoleApp.init();

@@ -1,23 +1,23 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
 import type { INestApplication } from '@nestjs/common';
-import { SandboxService } from './modules/auth/application/sandbox.service';
+import { OrganizationService } from './modules/organizations';
+import { SandboxService } from './modules/sandbox';
 import type { AppConfig } from './shared/config/app-config';
 
 /**
  * CONTRACT §10: on first start with the embedded store and no data, provision one sandbox project and
  * print what a first `curl` needs. Returns the lines to print (the token is shown this once).
  */
-export async function firstStartSandbox(config: AppConfig, dataSource: DataSource, app: INestApplication): Promise<string[]> {
+export async function firstStartSandbox(config: AppConfig, app: INestApplication): Promise<string[]> {
   if (config.database.kind !== 'pglite') return [];
-  const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM organizations`);
+  const count = await app.get(OrganizationService).count();
   if (count > 0) {
-    const [project] = await dataSource.query(`SELECT id FROM sandbox_projects ORDER BY created_at LIMIT 1`);
-    return project
+    const projectId = await app.get(SandboxService).firstProjectId();
+    return projectId
       ? [
-          `Sandbox project ${project.id} exists; its token was shown at first start.`,
-          `  A new sandbox token (supersedes the old one): npm run console -- sandbox generation ${project.id}`,
+          `Sandbox project ${projectId} exists; its token was shown at first start.`,
+          `  A new sandbox token (supersedes the old one): npm run console -- sandbox generation ${projectId}`,
         ]
       : [];
   }

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     out.push(`  console API key (generated, shown once; kept in ${config.dataDir}/console-api-key):`);
     out.push(`    ${apps.generatedConsoleApiKey}`);
   }
-  out.push(...(await firstStartSandbox(config, apps.dataSource, apps.partner)));
+  out.push(...(await firstStartSandbox(config, apps.partner)));
   // Operator-facing start-up banner on stdout, deliberately not in the JSON log stream.
   process.stdout.write(`${out.join('\n')}\n`);
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { JournalService } from '../../src/modules/journal/application/journal.service';
-import { Transactions } from '../../src/shared/database/transactions';
+import { managerOf, Transactions } from '../../src/shared/database/transactions';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -81,12 +81,12 @@ describe('error model and transactions', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const failing = transactions.run(async (m) => {
-      await m.query(`INSERT INTO periods (organization_id, period) VALUES ($1, '2001-01')`, [org]);
+      await managerOf(m).query(`INSERT INTO periods (organization_id, period) VALUES ($1, '2001-01')`, [org]);
       await gate;
       throw new Error('fails after writing');
     });
     const succeeding = transactions.run(async (m) => {
-      await m.query(`INSERT INTO periods (organization_id, period) VALUES ($1, '2001-02')`, [org]);
+      await managerOf(m).query(`INSERT INTO periods (organization_id, period) VALUES ($1, '2001-02')`, [org]);
     });
     release();
     await expect(failing).rejects.toThrow('fails after writing');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Redis from 'ioredis';
 import { RateLimitService } from '../../src/modules/rate-limit/rate-limit.service';
-import { hashAccessToken } from '../../src/modules/auth/domain/access-token';
+import { hashAccessToken } from '../../src/modules/access/domain/access-token';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { type ServiceProcess, startService, stopService, waitForReady } from '../support/service-process';
 import { createTestApp, describeNothing, onPostgres, testConfig } from '../support/test-app';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { WebhookSender } from '../../src/modules/webhooks/domain/webhook-sender';
 import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
 import { WebhookRepository } from '../../src/modules/webhooks/domain/webhook.repository';
-import { APP_CONFIG, type AppConfig } from '../../src/shared/config/app-config';
 import { Clock } from '../../src/shared/domain/clock';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { consolePost } from '../support/production-fixtures';
@@ -103,7 +103,7 @@ describe('webhook leases are short and renewed while the send runs', () => {
     await app.close();
   });
   const aDispatcher = () => {
-    const d = new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get<AppConfig>(APP_CONFIG), {
+    const d = new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get(WebhookSender), {
       leaseMs: 400,
       pollIntervalMs: 50,
     });

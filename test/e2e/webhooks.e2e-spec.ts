@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher, type WebhookDispatchOptions } from '../../src/modules/webhooks/application/webhook-dispatcher';
+import { WebhookSender } from '../../src/modules/webhooks/domain/webhook-sender';
 import { WebhookRepository } from '../../src/modules/webhooks/domain/webhook.repository';
-import { APP_CONFIG, type AppConfig } from '../../src/shared/config/app-config';
 import { Clock } from '../../src/shared/domain/clock';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { consolePost } from '../support/production-fixtures';
@@ -222,7 +222,7 @@ describe('webhook dispatch rounds driven by the test', () => {
   let app: TestApp;
   let db: DataSource;
   const dispatcher = (options: WebhookDispatchOptions = {}) =>
-    new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get<AppConfig>(APP_CONFIG), options);
+    new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get(WebhookSender), options);
   const made: WebhookDispatcher[] = [];
   const aDispatcher = (options: WebhookDispatchOptions = {}) => {
     const d = dispatcher(options);
@@ -422,7 +422,7 @@ describe('webhook delivery re-checks the address without WEBHOOK_ALLOW_PRIVATE_N
       const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
         .send(aJournal(p.accounts.map((a) => a.id)));
       expect(res.status).toBe(201);
-      const d = new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get<AppConfig>(APP_CONFIG));
+      const d = new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get(WebhookSender));
       await d.runOnce();
       await d.onApplicationShutdown();
       expect(receiver.received).toHaveLength(0);

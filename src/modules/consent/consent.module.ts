@@ -1,5 +1,6 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { GrantsModule } from '../grants';
+import { OrganizationsModule } from '../organizations';
 import { ConsentHttp, ConsentHttpMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
 import { ConnectionsController } from './api/connections.controller';
@@ -12,7 +13,7 @@ import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repos
 
 /** The consent flow's services, for both listeners (the console registers clients and reads apps). */
 @Module({
-  imports: [AuthModule],
+  imports: [GrantsModule, OrganizationsModule],
   providers: [ConsentService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
   exports: [ConsentService, OAuthClientService, TokenService],
 })

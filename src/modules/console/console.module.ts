@@ -1,7 +1,13 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ConsoleJsonBodyMiddleware } from '../../shared/http/json-body.middleware';
-import { AuthModule } from '../auth/auth.module';
+import { AppsModule } from '../apps';
+import { GrantsModule } from '../grants';
+import { OrganizationsModule } from '../organizations';
+import { SandboxModule } from '../sandbox';
+import { ResourceLookupService } from './application/resource-lookup.service';
+import { ResourceLookupRepository } from './domain/resource-lookup.repository';
+import { TypeOrmResourceLookupRepository } from './infrastructure/typeorm-resource-lookup.repository';
 import { CONSOLE_API_KEY, ConsoleKeyGuard } from './api/console-key.guard';
 import { AccountsController } from './api/accounts.controller';
 import { AppsController } from './api/apps.controller';
@@ -10,16 +16,14 @@ import { MandatesController } from './api/mandates.controller';
 import { OrganizationsController } from './api/organizations.controller';
 import { PathResourcesGuard } from './api/path-resources.guard';
 import { PeriodsController } from './api/periods.controller';
-import { JournalModule } from '../journal/journal.module';
-import { WebhookEndpointsController } from '../webhooks/api/webhook-endpoints.controller';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { JournalModule } from '../journal';
+import { WebhookEndpointsController } from './api/webhook-endpoints.controller';
+import { WebhooksModule } from '../webhooks';
 import { SandboxProjectsController } from './api/sandbox-projects.controller';
-import { ConsentCoreModule } from '../consent/consent.module';
-import { OAuthClientsController } from '../consent/api/oauth-clients.controller';
+import { ConsentCoreModule } from '../consent';
+import { OAuthClientsController } from './api/oauth-clients.controller';
 import { ConsoleReadsController } from './api/console-reads.controller';
 import { ConsoleReadService } from './application/console-read.service';
-import { ConsoleReadRepository } from './domain/console-read.repository';
-import { TypeOrmConsoleReadRepository } from './infrastructure/typeorm-console-read.repository';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
 const CONSOLE_CONTROLLERS: Type[] = [
@@ -41,14 +45,15 @@ export class ConsoleModule implements NestModule {
   static forRoot(apiKey: string): DynamicModule {
     return {
       module: ConsoleModule,
-      imports: [AuthModule, JournalModule, WebhooksModule, ConsentCoreModule],
+      imports: [OrganizationsModule, AppsModule, GrantsModule, SandboxModule, JournalModule, WebhooksModule, ConsentCoreModule],
       controllers: CONSOLE_CONTROLLERS as never,
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },
         { provide: APP_GUARD, useClass: ConsoleKeyGuard },
         PathResourcesGuard,
+        ResourceLookupService,
+        { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
         ConsoleReadService,
-        { provide: ConsoleReadRepository, useClass: TypeOrmConsoleReadRepository },
       ],
     };
   }

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { DomainError } from '../../shared/domain/domain-error';
+import { ServiceUnavailableError } from '../../shared/domain/errors';
 
 /** Liveness and readiness for orchestrators; public, no token (CONTRACT §1). */
 @ApiExcludeController()
@@ -26,7 +26,7 @@ export class HealthController {
     try {
       await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
     } catch {
-      throw new DomainError('service_unavailable', 'The database cannot be reached');
+      throw new ServiceUnavailableError('The database cannot be reached');
     } finally {
       clearTimeout(timer);
     }

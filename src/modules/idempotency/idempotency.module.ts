@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { IdempotencyKeyGuard } from './api/idempotency-key.guard';
+import { IdempotencyPurgeScheduler } from './application/idempotency-purge.scheduler';
 import { IdempotencyService } from './application/idempotency.service';
 import { IdempotencyRepository } from './domain/idempotency.repository';
 import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempotency.repository';
@@ -10,3 +12,7 @@ import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempoten
   exports: [IdempotencyService, IdempotencyKeyGuard],
 })
 export class IdempotencyModule {}
+
+/** The periodic purge of expired records, run by the partner listener of every instance. */
+@Module({ imports: [ScheduleModule.forRoot(), IdempotencyModule], providers: [IdempotencyPurgeScheduler] })
+export class IdempotencyPurgeModule {}

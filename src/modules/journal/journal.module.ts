@@ -1,7 +1,7 @@
-import { AuthModule } from '../auth/auth.module';
+import { GrantsModule } from '../grants';
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { ReceiptsModule } from '../receipts/receipts.module';
+import { IdempotencyModule } from '../idempotency';
+import { ReceiptsModule } from '../receipts';
 import { JournalController } from './api/journal.controller';
 import { JournalService } from './application/journal.service';
 import { JournalPostingRepository } from './domain/journal-posting';
@@ -11,7 +11,7 @@ import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-jour
 
 /** Prepare, final posting and period close; used by the partner API and the console (periods). */
 @Module({
-  imports: [IdempotencyModule, ReceiptsModule, AuthModule],
+  imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   providers: [
     JournalService,
     { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },

@@ -1,17 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import type { ObservedLocals } from '../../shared/http/observed-locals';
+import { WebhooksSql } from '../webhooks/sql';
 
 export type Listener = 'partner' | 'console';
 
 /** Problem codes (CONTRACT §4) that count as idempotency conflicts. */
 const IDEMPOTENCY_CONFLICTS = new Set(['idempotency_key_reused', 'idempotency_request_in_progress', 'idempotency_grant_changed']);
-
-/** What the problem filter and the observation interceptor leave on `res.locals` for the counters. */
-export interface ObservedLocals {
-  problemCode?: string;
-  replayed?: boolean;
-}
 
 let processRegistry: Registry | null = null;
 
@@ -119,11 +115,7 @@ export class ServiceMetrics {
       labelNames: ['outcome'],
       registers,
       async collect() {
-        const rows = await query(`SELECT
-            count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered,
-            count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed,
-            count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)::int AS pending
-          FROM webhook_deliveries`);
+        const rows = await query(WebhooksSql.deliveryCounts);
         if (!rows) return;
         for (const outcome of ['delivered', 'failed', 'pending']) this.set({ outcome }, Number(rows[0][outcome]));
       },
@@ -133,12 +125,7 @@ export class ServiceMetrics {
       help: 'Age of the oldest event not yet delivered or given up (outbox or pending delivery); 0 when none',
       registers,
       async collect() {
-        const rows = await query(`SELECT EXTRACT(EPOCH FROM (now() - min(created_at)))::float8 AS age FROM (
-            SELECT min(created_at) AS created_at FROM webhook_outbox WHERE dispatched_at IS NULL
-            UNION ALL
-            SELECT min(o.created_at) FROM webhook_deliveries d
-              JOIN webhook_outbox o ON o.organization_id = d.organization_id AND o.id = d.event_id
-             WHERE d.delivered_at IS NULL AND d.failed_at IS NULL) t`);
+        const rows = await query(WebhooksSql.queueAge);
         if (!rows) return;
         this.set(Math.max(0, Number(rows[0].age ?? 0)));
       },
@@ -190,7 +177,7 @@ export class ServiceMetrics {
   private async query(sql: string): Promise<Array<Record<string, unknown>> | null> {
     if (!this.dataSource.isInitialized) return null;
     try {
-      return await this.dataSource.query(sql);
+      return await this.dataSource.query<Array<Record<string, unknown>>>(sql);
     } catch {
       return null;
     }

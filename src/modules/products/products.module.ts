@@ -1,14 +1,14 @@
-import { AuthModule } from '../auth/auth.module';
+import { GrantsModule } from '../grants';
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { ReceiptsModule } from '../receipts/receipts.module';
+import { IdempotencyModule } from '../idempotency';
+import { ReceiptsModule } from '../receipts';
 import { ProductsController } from './api/products.controller';
 import { ProductsService } from './application/products.service';
 import { ProductRepository } from './domain/product.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
 
 @Module({
-  imports: [IdempotencyModule, ReceiptsModule, AuthModule],
+  imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   controllers: [ProductsController],
   providers: [ProductsService, { provide: ProductRepository, useClass: TypeOrmProductRepository }],
 })

@@ -1,5 +1,6 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { databaseFailure, isServiceUnavailable } from './database-failure';
+import { DatabaseUnavailableError, LockTimeoutError, NotFoundError, UniqueViolationError } from '../domain/errors';
+import { databaseFailure, isServiceUnavailable, lockWaitedOn, translateDatabaseError, uniqueViolation } from './database-failure';
 
 const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code, severity: 'FATAL' });
 const wrapped = (driverError: Error) => new QueryFailedError('SELECT 1', [], driverError);
@@ -42,5 +43,44 @@ describe('databaseFailure', () => {
   ])('%s is not a database failure', (_name, err) => {
     expect(databaseFailure(err)).toBeNull();
     expect(isServiceUnavailable(err)).toBe(false);
+  });
+});
+
+describe('translateDatabaseError', () => {
+  it('makes a lock timeout a LockTimeoutError (503 unless a caller knows it waited on a claim)', () => {
+    const raw = wrapped(Object.assign(pgError('55P03'), { where: 'while inserting index tuple (0,1) in relation "idempotency_records"' }));
+    const err = translateDatabaseError(raw);
+    expect(err).toBeInstanceOf(LockTimeoutError);
+    expect((err as LockTimeoutError).onClaim).toBe(false);
+    expect((err as LockTimeoutError).cause).toBe(raw);
+    expect((err as LockTimeoutError).headers).toEqual({ 'Retry-After': '5' });
+  });
+
+  it('tells which table a lock wait was on', () => {
+    const err = new LockTimeoutError(Object.assign(pgError('55P03'), { where: 'while inserting index tuple (0,1) in relation "idempotency_records"' }));
+    expect(lockWaitedOn(err, 'idempotency_records')).toBe(true);
+    expect(lockWaitedOn(err, 'grants')).toBe(false);
+  });
+
+  it('makes a lost connection a DatabaseUnavailableError with the driver error as its cause', () => {
+    const raw = wrapped(pgError('57P01'));
+    const err = translateDatabaseError(raw);
+    expect(err).toBeInstanceOf(DatabaseUnavailableError);
+    expect((err as DatabaseUnavailableError).code).toBe('service_unavailable');
+    expect((err as DatabaseUnavailableError).cause).toBe(raw);
+  });
+
+  it('leaves domain errors and defects as they are', () => {
+    const domain = new NotFoundError('app');
+    const defect = new TypeError('x');
+    expect(translateDatabaseError(domain)).toBe(domain);
+    expect(translateDatabaseError(defect)).toBe(defect);
+  });
+
+  it('recognises a unique violation with its table, wrapped or not', () => {
+    const raw = Object.assign(pgError('23505'), { table: 'products', constraint: 'products_code_key' });
+    expect(uniqueViolation(raw)).toBeInstanceOf(UniqueViolationError);
+    expect(uniqueViolation(wrapped(raw))?.table).toBe('products');
+    expect(uniqueViolation(pgError('42601'))).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import {
   QueryRunnerAlreadyReleasedError,
   QueryRunnerProviderAlreadyReleasedError,
 } from 'typeorm';
+import { DatabaseUnavailableError, DomainError, LockTimeoutError, UniqueViolationError } from '../domain/errors';
 
 /**
  * What a failed database call was, as far as the answer to the client is concerned (CONTRACT §3):
@@ -14,7 +15,9 @@ import {
  *   idempotency claim does; everywhere else it is `unavailable` to the client (503).
  * - null: anything else (a defect, a constraint the code should have handled…).
  *
- * The ONE place that recognises these failures; the problem filter and the idempotency service use it.
+ * The ONE place that recognises these failures. Repositories (through Sql, Transactions and
+ * OneStatementWrite) turn them into domain errors with translateDatabaseError(); the problem filter
+ * still recognises a raw one thrown outside them.
  */
 export type DatabaseFailure = 'unavailable' | 'lock_timeout';
 
@@ -101,6 +104,34 @@ export function databaseFailure(err: unknown): DatabaseFailure | null {
     if (Array.isArray(errors)) queue.push(...errors);
   }
   return null;
+}
+
+/**
+ * The domain error a failed database call is (LockTimeoutError, DatabaseUnavailableError), or the
+ * error itself when it is none of them (a domain error already, a defect, a constraint).
+ */
+export function translateDatabaseError(err: unknown): unknown {
+  if (err instanceof DomainError) return err;
+  const failure = databaseFailure(err);
+  if (failure === 'lock_timeout') return new LockTimeoutError(err);
+  if (failure === 'unavailable') return new DatabaseUnavailableError(err);
+  return err;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** The unique violation (SQLSTATE 23505) a driver error is, with its table and constraint, or null. */
+export function uniqueViolation(err: unknown): UniqueViolationError | null {
+  const e = err as { code?: unknown; table?: string; constraint?: string; driverError?: unknown } | null;
+  if (e?.code === UNIQUE_VIOLATION) return new UniqueViolationError(e.table, e.constraint, err);
+  if (e?.driverError) return uniqueViolation(e.driverError);
+  return null;
+}
+
+/** True when the lock wait that ran out was on a row or index entry of `table` (the driver's `where`). */
+export function lockWaitedOn(err: LockTimeoutError, table: string): boolean {
+  const where = (err.cause as { where?: unknown } | null)?.where;
+  return typeof where === 'string' && where.includes(table);
 }
 
 /** True when the client should be told 503 service_unavailable with Retry-After (CONTRACT §3). */

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { LockTimeoutError, ServiceUnavailableError } from '../domain/errors';
 import type { ClaimInsert, NumberedStep, RowInsert, StatementGate } from '../domain/row-insert';
-import { DomainError } from '../domain/domain-error';
+import { lockWaitedOn, uniqueViolation } from './database-failure';
 import { Sql } from './sql';
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * The statement text and its parameters: the gate (when given), the claim only if the gate let it
@@ -101,11 +100,13 @@ export class OneStatementWrite {
     try {
       [result] = await this.sql.query<{ allowed: number; claimed: number }>(text, values);
     } catch (err) {
-      const e = err as { code?: string; table?: string };
-      if (e?.code === UNIQUE_VIOLATION) {
-        const meant = [claim, ...rows].find((row) => row.table === e.table)?.onUniqueViolation;
+      const unique = uniqueViolation(err);
+      if (unique) {
+        const meant = [claim, ...rows].find((row) => row.table === unique.table)?.onUniqueViolation;
         if (meant) throw meant();
       }
+      // a wait on the claim's own key (a concurrent request with it) as opposed to one on the gate's rows
+      if (err instanceof LockTimeoutError && lockWaitedOn(err, claim.table)) throw new LockTimeoutError(err.cause, true);
       throw err;
     }
     if (gate && result.allowed === 0) throw await gate.refusal();
@@ -129,19 +130,21 @@ export class OneStatementWrite {
       try {
         [result] = await this.sql.query<Record<string, unknown> & { allowed: number; n: number | string | null }>(text, values);
       } catch (err) {
-        const e = err as { code?: string; table?: string };
-        if (e?.code === UNIQUE_VIOLATION) {
-          if (e.table === claim.table) return null;
-          const meant = rows.find((row) => row.table === e.table)?.onUniqueViolation;
+        const unique = uniqueViolation(err);
+        if (unique) {
+          if (unique.table === claim.table) return null;
+          const meant = rows.find((row) => row.table === unique.table)?.onUniqueViolation;
           if (meant) throw meant();
         }
+        // a wait on the claim's own key (a concurrent request with it) as opposed to one on other rows
+        if (err instanceof LockTimeoutError && lockWaitedOn(err, claim.table)) throw new LockTimeoutError(err.cause, true);
         throw err;
       }
       if (gate && result.allowed === 0) throw await gate.refusal();
       if (result.n !== null) return Number(result.n);
       const refusal = step.refusal(result);
       if (refusal !== 'retry') throw refusal;
-      if (attempt === 3) throw new DomainError('service_unavailable', 'The service cannot complete the request now; retry later');
+      if (attempt === 3) throw new ServiceUnavailableError();
     }
   }
 }

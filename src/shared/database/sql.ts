@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { translateDatabaseError } from './database-failure';
 
 interface Pool {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
@@ -19,7 +20,12 @@ export class Sql {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
   }
 
-  async query<Row>(text: string, values: unknown[]): Promise<Row[]> {
-    return (await this.pool.query(text, values)).rows as Row[];
+  /** The rows, typed by the caller; a database failure is thrown as its domain error (database-failure.ts). */
+  async query<Row extends object = Record<string, unknown>>(text: string, values: unknown[]): Promise<Row[]> {
+    try {
+      return (await this.pool.query(text, values)).rows as Row[];
+    } catch (err) {
+      throw translateDatabaseError(err);
+    }
   }
 }

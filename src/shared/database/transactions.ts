@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Transaction } from '../domain/transaction';
+import { translateDatabaseError } from './database-failure';
 
 type RollbackHook = (manager: EntityManager) => Promise<void>;
 const afterRollbackHooks = new WeakMap<EntityManager, RollbackHook[]>();
@@ -18,6 +20,11 @@ export function afterRollback(manager: EntityManager, hook: RollbackHook): boole
   return true;
 }
 
+/** Infrastructure's view of a Transaction: the EntityManager Transactions.run opened it with. */
+export function managerOf(tx: Transaction): EntityManager {
+  return tx as EntityManager;
+}
+
 /**
  * One use case, one database transaction (STYLE.md): every query of the work goes through the
  * EntityManager it is handed — on the embedded store a query outside it would wait for itself.
@@ -26,10 +33,15 @@ export function afterRollback(manager: EntityManager, hook: RollbackHook): boole
 export class Transactions {
   constructor(private readonly dataSource: DataSource) {}
 
-  async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /** Runs `work` in one transaction; what it is handed is opaque above infrastructure (managerOf unwraps it). */
+  async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     // READ COMMITTED, the default of both stores (naming it would cost one more round trip)
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    try {
+      await runner.connect();
+    } catch (err) {
+      throw translateDatabaseError(err);
+    }
     const hooks: RollbackHook[] = [];
     afterRollbackHooks.set(runner.manager, hooks);
     try {
@@ -51,6 +63,9 @@ export class Transactions {
         }
         throw err;
       }
+    } catch (err) {
+      // a database failure of BEGIN, the work or its COMMIT, as its domain error (database-failure.ts)
+      throw translateDatabaseError(err);
     } finally {
       afterRollbackHooks.delete(runner.manager);
       await runner.release();

@@ -2,7 +2,7 @@ import { TextDecoder } from 'node:util';
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import { raw } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError } from '../domain/domain-error';
+import { DomainError } from '../domain/errors';
 
 /** 256 KiB: the seed's body limit (seed §8); exactly this many bytes is allowed. */
 export const MAX_BODY_BYTES = 262_144;

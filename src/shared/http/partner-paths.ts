@@ -1,4 +1,4 @@
-import type { Environment } from '../../modules/auth/domain/access-token';
+import type { Environment } from '../domain/caller-context';
 
 /** The two base paths of the partner API (seed §4). The environment of a call is its path's. */
 export const PRODUCTION_BASE = 'api/partner/v1';

@@ -1,12 +1,12 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { isServiceUnavailable } from '../database/database-failure';
-import { DomainError } from '../domain/domain-error';
+import { DomainError, type ErrorHeaders, SERVICE_UNAVAILABLE_RETRY_AFTER, ServiceUnavailableError } from '../domain/errors';
 import { ERROR_CATALOGUE } from './error-catalogue';
-import type { ObservedLocals } from '../../modules/metrics/service-metrics';
+import type { ObservedLocals } from './observed-locals';
 import { requestLog } from '../logging/request-log';
 import type { RequestWithContext } from './request-context';
-import { MAX_ERRORS } from './validation/body-validation.pipe';
+import { MAX_ERRORS } from '../domain/errors';
 
 const HTTP_STATUS_CODES: Record<number, string> = {
   400: 'invalid_input',
@@ -36,25 +36,34 @@ export class ProblemFilter implements ExceptionFilter {
     let detail: string;
     let errors: DomainError['violations'];
     let scope: string | undefined;
+    let headers: ErrorHeaders | undefined;
 
     if (exception instanceof DomainError) {
       code = exception.code;
       detail = exception.detail;
       errors = exception.violations;
+      headers = exception.headers;
       scope = (exception as DomainError & { scope?: string }).scope;
       if (!ERROR_CATALOGUE[code]) {
         requestLog(req, this.logger).error({ err: exception, requestId: req.id }, `unknown error code ${code}`);
         code = 'internal_error';
         detail = 'An internal error occurred';
         errors = undefined;
+        headers = undefined;
+      } else if (exception instanceof ServiceUnavailableError && exception.cause !== undefined) {
+        // a database failure a repository translated (CONTRACT §3); the driver's error goes to the log
+        requestLog(req, this.logger).warn({ err: exception.cause, requestId: req.id }, 'database unavailable');
       }
     } else if (exception instanceof HttpException && HTTP_STATUS_CODES[exception.getStatus()]) {
       code = HTTP_STATUS_CODES[exception.getStatus()];
       detail = code === 'not_found' ? `No route ${req.method} ${req.path}` : ERROR_CATALOGUE[code].title;
+      if (code === 'rate_limited' || code === 'service_unavailable') headers = SERVICE_UNAVAILABLE_RETRY_AFTER;
     } else if (isServiceUnavailable(exception)) {
-      // CONTRACT §3: a lost connection, an unreachable database or a lock wait that ran out
+      // CONTRACT §3: a lost connection, an unreachable database or a lock wait that ran out, thrown by
+      // a database call outside the repositories' translation (e.g. a gate's refusal)
       code = 'service_unavailable';
       detail = 'The service cannot complete the request now; retry later';
+      headers = SERVICE_UNAVAILABLE_RETRY_AFTER;
       requestLog(req, this.logger).warn({ err: exception, requestId: req.id }, 'database unavailable');
     } else {
       code = 'internal_error';
@@ -74,10 +83,8 @@ export class ProblemFilter implements ExceptionFilter {
       );
     } else if (code === 'insufficient_scope') {
       res.setHeader('WWW-Authenticate', `Bearer realm="${this.realm}", error="insufficient_scope", scope="${scope ?? ''}"`);
-    } else if (status === 503 || status === 429) {
-      const seconds = (exception as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-      res.setHeader('Retry-After', String(typeof seconds === 'number' && seconds >= 1 ? Math.ceil(seconds) : 5));
     }
+    if (headers) for (const name in headers) res.setHeader(name, headers[name]);
     const body: Record<string, unknown> = {
       type: `urn:partner-api:error:${code}`,
       title,

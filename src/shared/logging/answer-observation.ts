@@ -1,5 +1,5 @@
 import type { Express, Response } from 'express';
-import type { ObservedLocals } from '../../modules/metrics/service-metrics';
+import type { ObservedLocals } from '../http/observed-locals';
 import type { ObservedRequest } from './http-logger';
 
 /**

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/commo
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
-import { SCOPES } from '../../auth/domain/scopes';
+import { SCOPES } from '../../../shared/domain/scopes';
 import { OAuthClientService } from '../application/oauth-client.service';
 import { TokenService } from '../application/token.service';
 import type { OAuthClient } from '../domain/consent.repository';

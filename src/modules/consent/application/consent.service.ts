@@ -2,14 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { GrantService } from '../../auth/application/grant.service';
-import { MandateService } from '../../auth/application/mandate.service';
-import { SecondFactorService } from '../../auth/application/second-factor.service';
-import { Aal2RequiredError } from '../../auth/domain/console.errors';
-import { verifyPassword } from '../../auth/domain/password';
-import { isScope, SCOPES, type Scope } from '../../auth/domain/scopes';
+import { GrantService } from '../../grants';
+import { MandateService } from '../../grants';
+import { SecondFactorService } from '../../organizations';
+import { Aal2RequiredError } from '../../../shared/domain/errors';
+import { verifyPassword } from '../../organizations';
+import { isScope, SCOPES, type Scope } from '../../../shared/domain/scopes';
 import { type AuthorizationRequest, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
 import { isPkceValue } from '../domain/pkce';
 import { SCOPE_WORDS } from '../domain/scope-words';
@@ -63,7 +63,7 @@ export function withParams(uri: string, params: Record<string, string | null>): 
 /**
  * The owner's side of CONTRACT §11: the authorization request's checks, sign-in (password and a
  * current, unused TOTP code through the shared second-factor service = aal2), the organization and
- * the consent decision. Grants and mandates are made by the auth module's services, so every rule
+ * the consent decision. Grants and mandates are made by the grants module's services, so every rule
  * of §8 holds for them as for the console's.
  */
 @Injectable()

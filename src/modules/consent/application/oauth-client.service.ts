@@ -3,8 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { toInputError } from '../../../shared/http/validation/body-validation.pipe';
-import { NotFoundError } from '../../auth/domain/console.errors';
+import { NotFoundError, toInputError } from '../../../shared/domain/errors';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
 import { redirectUriViolations } from '../domain/redirect-uri';
 import { generateClientSecret, sha256Hex } from '../domain/secrets';
@@ -20,8 +19,7 @@ export class OAuthClientService {
 
   /** A new client secret replaces the previous one and is shown this once; only its hash is kept. */
   async register(appId: string, redirectUris: unknown[]): Promise<{ client_id: string; client_secret: string; redirect_uris: string[] }> {
-    if (!isUuid(appId)) throw new NotFoundError('app');
-    const id = appId.toLowerCase();
+    const id = appId;
     const violations = redirectUriViolations(redirectUris);
     if (violations.length > 0) throw toInputError(violations);
     const uris = redirectUris as string[];
@@ -34,8 +32,7 @@ export class OAuthClientService {
   }
 
   async readApp(appId: string) {
-    if (!isUuid(appId)) throw new NotFoundError('app');
-    const app = await this.transactions.run((m) => this.repo.appRead(m, appId.toLowerCase()));
+    const app = await this.transactions.run((m) => this.repo.appRead(m, appId));
     if (!app) throw new NotFoundError('app');
     return app;
   }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
-import { GrantService } from '../../auth/application/grant.service';
-import { hashAccessToken, parseAccessToken } from '../../auth/domain/access-token';
+import { GrantService } from '../../grants';
+import { hashAccessToken, parseAccessToken } from '../../access';
 import { codeExpired } from '../domain/authorization-code';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
 import { verifyPkceS256 } from '../domain/pkce';

@@ -55,7 +55,7 @@ export interface ConnectionRow {
 
 /**
  * Port: the consent flow's own tables (OAuth clients, sessions, codes, sign-in lockouts) and the
- * reads its pages need. Grants, mandates and tokens are written through the auth module's services.
+ * reads its pages need. Grants, mandates and tokens are written through the grants module's services.
  */
 export abstract class ConsentRepository {
   /** The app and its OAuth registration (secret hash and redirect URIs null/empty when unregistered). */

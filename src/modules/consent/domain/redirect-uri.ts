@@ -1,4 +1,4 @@
-import type { Violation } from '../../../shared/domain/domain-error';
+import type { Violation } from '../../../shared/domain/errors';
 
 export const MAX_REDIRECT_URIS = 10;
 const MAX_URI_LENGTH = 2000;

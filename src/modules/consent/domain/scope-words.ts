@@ -1,4 +1,4 @@
-import type { Scope } from '../../auth/domain/scopes';
+import type { Scope } from '../../../shared/domain/scopes';
 
 /** CONTRACT §11: each requested scope in words, with its name. */
 export const SCOPE_WORDS: Readonly<Record<Scope, { title: string; text: string }>> = {

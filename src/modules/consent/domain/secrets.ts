@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { randomBase62 } from '../../auth/domain/access-token';
+import { randomBase62 } from '../../access';
 
 /** CONTRACT §10: `hcs_` + 40 base62 characters, shown once. */
 export function generateClientSecret(): string {

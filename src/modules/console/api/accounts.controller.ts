@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { OrganizationService } from '../../auth/application/organization.service';
+import { OrganizationService } from '../../organizations';
 import { PathResourcesGuard } from './path-resources.guard';
 
 @ApiTags('console')
@@ -13,7 +14,7 @@ export class AccountsController {
   /** An inactive account can no longer be referenced (422 reference_not_allowed). */
   @Post(':accountId/deactivate')
   @HttpCode(200)
-  deactivate(@Param('accountId') accountId: string, @Body() _body: EmptyRequestDto) {
+  deactivate(@UuidParam('accountId', 'account') accountId: string, @Body() _body: EmptyRequestDto) {
     return this.organizations.deactivateAccount(accountId);
   }
 }

@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { AppService } from '../../auth/application/app.service';
+import { AppService } from '../../apps';
 import { CreateAppRequestDto } from './app.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 
@@ -20,13 +21,13 @@ export class AppsController {
 
   @Post(':appId/revisions')
   @HttpCode(201)
-  createRevision(@Param('appId') appId: string, @Body() _body: EmptyRequestDto) {
+  createRevision(@UuidParam('appId', 'app') appId: string, @Body() _body: EmptyRequestDto) {
     return this.apps.createRevision(appId);
   }
 
   @Post(':appId/revisions/:revisionId/approve')
   @HttpCode(200)
-  approve(@Param('appId') appId: string, @Param('revisionId') revisionId: string, @Body() _body: EmptyRequestDto) {
+  approve(@UuidParam('appId', 'app') appId: string, @UuidParam('revisionId', 'revision') revisionId: string, @Body() _body: EmptyRequestDto) {
     return this.apps.approveRevision(appId, revisionId);
   }
 }

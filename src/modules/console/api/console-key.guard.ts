@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 import type { RequestWithContext } from '../../../shared/http/request-context';
 
 export const CONSOLE_API_KEY = Symbol('CONSOLE_API_KEY');

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { ConsoleReadService } from '../application/console-read.service';
@@ -12,17 +13,17 @@ export class ConsoleReadsController {
   constructor(private readonly reads: ConsoleReadService) {}
 
   @Get('organizations/:organizationId')
-  organization(@Param('organizationId') organizationId: string) {
+  organization(@UuidParam('organizationId', 'organization') organizationId: string) {
     return this.reads.organization(organizationId);
   }
 
   @Get('organizations/:organizationId/grants')
-  grants(@Param('organizationId') organizationId: string) {
+  grants(@UuidParam('organizationId', 'organization') organizationId: string) {
     return this.reads.grants(organizationId);
   }
 
   @Get('apps/:appId/webhook-deliveries')
-  deliveries(@Param('appId') appId: string, @Query('limit') limit: unknown) {
+  deliveries(@UuidParam('appId', 'app') appId: string, @Query('limit') limit: unknown) {
     return this.reads.deliveries(appId, limit);
   }
 

@@ -1,16 +1,18 @@
 import { IsArrayField, IsIntegerField, IsUuidField } from '../../../shared/http/validation/constraints';
-import { CheckedByUseCase, Optional, Required } from '../../../shared/http/validation/fields';
-import { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from '../../auth/domain/grant-rules';
-import { SCOPES } from '../../auth/domain/scopes';
+import { CanonicalId, CheckedByUseCase, Optional, Required } from '../../../shared/http/validation/fields';
+import { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from '../../grants';
+import { SCOPES } from '../../../shared/domain/scopes';
 
 /** A posting mandate: an owner's consent for (organization, app), signed with a current one-time code. */
 export class CreateMandateRequestDto {
   @Required()
   @IsUuidField()
+  @CanonicalId()
   app_id: string;
 
   @Required()
   @IsUuidField()
+  @CanonicalId()
   owner_user_id: string;
 
   @Optional(null)

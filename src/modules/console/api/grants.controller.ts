@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { GrantService } from '../../auth/application/grant.service';
+import { GrantService } from '../../grants';
 import { CreateGrantRequestDto } from './grant.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 
@@ -14,20 +15,20 @@ export class GrantsController {
 
   @Post('organizations/:organizationId/grants')
   @HttpCode(201)
-  create(@Param('organizationId') organizationId: string, @Body() body: CreateGrantRequestDto) {
+  create(@UuidParam('organizationId', 'organization') organizationId: string, @Body() body: CreateGrantRequestDto) {
     return this.grants.createGrant(organizationId, body);
   }
 
   @Post('grants/:grantId/revoke')
   @HttpCode(200)
-  revoke(@Param('grantId') grantId: string, @Body() _body: EmptyRequestDto) {
+  revoke(@UuidParam('grantId', 'grant') grantId: string, @Body() _body: EmptyRequestDto) {
     return this.grants.revokeGrant(grantId);
   }
 
   /** Answers the `hat_` token this once; only its hash is stored. */
   @Post('grants/:grantId/tokens')
   @HttpCode(201)
-  issueToken(@Param('grantId') grantId: string, @Body() _body: EmptyRequestDto) {
+  issueToken(@UuidParam('grantId', 'grant') grantId: string, @Body() _body: EmptyRequestDto) {
     return this.grants.issueToken(grantId);
   }
 }

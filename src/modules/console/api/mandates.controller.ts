@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { MandateService } from '../../auth/application/mandate.service';
+import { MandateService } from '../../grants';
 import { CreateMandateRequestDto } from './grant.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 
@@ -14,13 +15,13 @@ export class MandatesController {
 
   @Post('organizations/:organizationId/mandates')
   @HttpCode(201)
-  create(@Param('organizationId') organizationId: string, @Body() body: CreateMandateRequestDto) {
+  create(@UuidParam('organizationId', 'organization') organizationId: string, @Body() body: CreateMandateRequestDto) {
     return this.mandates.createMandate(organizationId, body);
   }
 
   @Post('mandates/:mandateId/revoke')
   @HttpCode(200)
-  revoke(@Param('mandateId') mandateId: string, @Body() _body: EmptyRequestDto) {
+  revoke(@UuidParam('mandateId', 'mandate') mandateId: string, @Body() _body: EmptyRequestDto) {
     return this.mandates.revokeMandate(mandateId);
   }
 }

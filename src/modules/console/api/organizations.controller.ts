@@ -1,6 +1,7 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
-import { OrganizationService } from '../../auth/application/organization.service';
+import { OrganizationService } from '../../organizations';
 import {
   CreateAccountRequestDto,
   CreateOrganizationRequestDto,
@@ -24,20 +25,20 @@ export class OrganizationsController {
 
   @Post(':organizationId/accounts')
   @HttpCode(201)
-  createAccount(@Param('organizationId') organizationId: string, @Body() body: CreateAccountRequestDto) {
+  createAccount(@UuidParam('organizationId', 'organization') organizationId: string, @Body() body: CreateAccountRequestDto) {
     return this.organizations.createAccount(organizationId, body.number, body.name);
   }
 
   @Post(':organizationId/tax-codes')
   @HttpCode(201)
-  createTaxCode(@Param('organizationId') organizationId: string, @Body() body: CreateTaxCodeRequestDto) {
+  createTaxCode(@UuidParam('organizationId', 'organization') organizationId: string, @Body() body: CreateTaxCodeRequestDto) {
     return this.organizations.createTaxCode(organizationId, body.code, body.rate_basis_points);
   }
 
   /** Answers the owner's TOTP secret this once. */
   @Post(':organizationId/owners')
   @HttpCode(201)
-  enrolOwner(@Param('organizationId') organizationId: string, @Body() body: EnrolOwnerRequestDto) {
+  enrolOwner(@UuidParam('organizationId', 'organization') organizationId: string, @Body() body: EnrolOwnerRequestDto) {
     return this.organizations.enrolOwner(organizationId, body.email, body.password ?? null);
   }
 }

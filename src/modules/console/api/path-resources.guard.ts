@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { ResourceLookupService } from '../../auth/application/resource-lookup.service';
-import { NotFoundError } from '../../auth/domain/console.errors';
-import type { PathResource } from '../../auth/domain/resource-lookup.repository';
+import { ResourceLookupService } from '../application/resource-lookup.service';
+import { NotFoundError } from '../../../shared/domain/errors';
+import type { PathResource } from '../domain/resource-lookup.repository';
 
 /** Path parameter name → what it names. */
 const PATH_PARAMS: ReadonlyArray<[string, PathResource, string]> = [

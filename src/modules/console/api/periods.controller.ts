@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { NotFoundError } from '../../../shared/domain/errors';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { JournalService } from '../../journal/application/journal.service';
+import { JournalService } from '../../journal';
 import { PathResourcesGuard } from './path-resources.guard';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -17,8 +18,8 @@ export class PeriodsController {
   /** A path that names no month (e.g. 2026-13) names no period: 404, like any unknown resource. */
   @Post(':period/close')
   @HttpCode(200)
-  close(@Param('organizationId') organizationId: string, @Param('period') period: string, @Body() _body: EmptyRequestDto) {
-    if (!MONTH.test(period) || period.startsWith('0000')) throw new DomainError('not_found', 'No such period: use YYYY-MM');
-    return this.journal.closePeriod(organizationId.toLowerCase(), period);
+  close(@UuidParam('organizationId', 'organization') organizationId: string, @Param('period') period: string, @Body() _body: EmptyRequestDto) {
+    if (!MONTH.test(period) || period.startsWith('0000')) throw new NotFoundError('period: use YYYY-MM');
+    return this.journal.closePeriod(organizationId, period);
   }
 }

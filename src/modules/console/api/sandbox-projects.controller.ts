@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { IsTextField } from '../../../shared/http/validation/constraints';
 import { Optional } from '../../../shared/http/validation/fields';
-import { SandboxService } from '../../auth/application/sandbox.service';
+import { SandboxService } from '../../sandbox';
 import { PathResourcesGuard } from './path-resources.guard';
 
 export class CreateSandboxProjectRequestDto {
@@ -26,7 +27,7 @@ export class SandboxProjectsController {
 
   @Post(':projectId/generations')
   @HttpCode(201)
-  createGeneration(@Param('projectId') projectId: string, @Body() _body: EmptyRequestDto) {
+  createGeneration(@UuidParam('projectId', 'sandbox project') projectId: string, @Body() _body: EmptyRequestDto) {
     return this.sandbox.provisionGeneration(projectId);
   }
 }

@@ -1,39 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { NotFoundError } from '../../auth/domain/console.errors';
-import {
-  ConsoleReadRepository,
-  type GrantView,
-  type OrganizationView,
-  type WebhookDeliveryView,
-} from '../domain/console-read.repository';
+import { GrantReadRepository, type GrantView } from '../../grants';
+import { OrganizationReadRepository, type OrganizationView } from '../../organizations';
+import { WebhookDeliveryReadRepository, type WebhookDeliveryView } from '../../webhooks';
 
 export const DEFAULT_DELIVERY_LIMIT = 20;
 export const MAX_DELIVERY_LIMIT = 100;
 
-/** Console reads (CONTRACT §10): what an operator needs to answer a partner without SQL. */
+/** Console reads (CONTRACT §10): what an operator needs to answer a partner without SQL, through the owners' read ports. */
 @Injectable()
 export class ConsoleReadService {
-  constructor(private readonly reads: ConsoleReadRepository) {}
+  constructor(
+    private readonly organizations: OrganizationReadRepository,
+    private readonly grantReads: GrantReadRepository,
+    private readonly deliveryReads: WebhookDeliveryReadRepository,
+  ) {}
 
   async organization(organizationId: string): Promise<OrganizationView> {
-    const org = isUuid(organizationId) ? await this.reads.organization(organizationId.toLowerCase()) : null;
+    const org = await this.organizations.organization(organizationId);
     if (!org) throw new NotFoundError('organization');
     return org;
   }
 
   grants(organizationId: string): Promise<GrantView[]> {
-    return this.reads.grants(organizationId.toLowerCase());
+    return this.grantReads.grants(organizationId);
   }
 
   /** `limit`: the raw query value; 1–100, default 20. */
   deliveries(appId: string, limit: unknown): Promise<WebhookDeliveryView[]> {
-    return this.reads.deliveries(appId.toLowerCase(), deliveryLimit(limit));
+    return this.deliveryReads.deliveries(appId, deliveryLimit(limit));
   }
 
   async resend(eventId: string, endpointId: string): Promise<WebhookDeliveryView> {
-    const resent = isUuid(eventId) && isUuid(endpointId) ? await this.reads.resend(eventId.toLowerCase(), endpointId.toLowerCase()) : null;
+    const resent = isUuid(eventId) && isUuid(endpointId) ? await this.deliveryReads.resend(eventId.toLowerCase(), endpointId.toLowerCase()) : null;
     if (!resent) throw new NotFoundError('webhook delivery');
     return resent;
   }

@@ -2,7 +2,8 @@
  * that prints the JSON answer; it writes to stdout/stderr directly (it is not the service). */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { totpCodeAt } from '../../auth/domain/totp';
+import { Command, CommanderError } from 'commander';
+import { totpCodeAt } from '../../organizations';
 
 export interface ParsedArgs {
   words: string[];
@@ -11,36 +12,48 @@ export interface ParsedArgs {
 
 export class UsageError extends Error {}
 
-/** Options that take no value (`--next`); they read as "true". */
-const FLAGS = new Set(['next']);
+/** An option no command takes; plan() adds the command's usage when the command is known. */
+class UnknownOptionError extends UsageError {}
 
-/** `words… --name value --name=value`; every option but a flag takes a value. */
+/** Options that take no value (`--next`, `--help`); they read as "true". */
+const FLAGS = new Set(['next', 'help']);
+
+/**
+ * `words… --name value --name=value`, parsed by commander; every option of any command is known to it
+ * and every option but a flag takes a value. Which options a command accepts is plan()'s business.
+ */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const words: string[] = [];
-  const options: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') continue;
-    if (!arg.startsWith('--')) {
-      words.push(arg);
-      continue;
+  const program = new Command()
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined })
+    .helpOption(false)
+    .allowExcessArguments()
+    .argument('[words...]');
+  for (const name of OPTION_NAMES) {
+    if (FLAGS.has(name)) program.option(`--${name}`);
+    else {
+      program.option(`--${name} <value>`, '', (value: string) => {
+        if (value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+        return value;
+      });
     }
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
-    if (value === undefined && FLAGS.has(name)) {
-      options[name] = 'true';
-      continue;
-    }
-    if (value === undefined) {
-      value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-      i++;
-    }
-    if (name === '') throw new UsageError(`bad option ${arg}`);
-    options[name] = value;
   }
-  return { words, options };
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    const option = /'(--[^' ]+)/.exec(err.message)?.[1] ?? '';
+    if (err.code === 'commander.optionMissingArgument') throw new UsageError(`${option} needs a value`);
+    if (err.code === 'commander.unknownOption') throw new UnknownOptionError(`unknown option ${option}`);
+    throw new UsageError(err.message.replace(/^error: /, ''));
+  }
+  const parsed = program.opts<Record<string, string | true | undefined>>();
+  const options: Record<string, string> = {};
+  for (const option of program.options) {
+    const value = parsed[option.attributeName()];
+    if (value !== undefined) options[option.long!.slice(2)] = value === true ? 'true' : value;
+  }
+  return { words: program.args, options };
 }
 
 const list = (v: string): string[] =>
@@ -189,6 +202,9 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
 };
 
+/** Every option any command takes, for the parser. */
+const OPTION_NAMES = [...new Set(Object.values(COMMANDS).flatMap((c) => [...c.required, ...(c.optional ?? [])]).concat([...FLAGS]))];
+
 export function usage(): string {
   return [
     'usage: npm run console -- <command> [options]',
@@ -208,7 +224,14 @@ export type Plan = { kind: 'call'; call: ConsoleCall } | { kind: 'local'; output
 
 /** What a command line asks for, without doing it. Throws UsageError on a bad command line. */
 export function plan(argv: readonly string[], nowMs: number = Date.now()): Plan {
-  const { words, options } = parseArgs(argv);
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseArgs(argv);
+  } catch (err) {
+    const spec = err instanceof UnknownOptionError ? COMMANDS[argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ')] : undefined;
+    throw spec ? new UsageError(`${(err as Error).message}\n  ${spec.usage}`) : err;
+  }
+  const { words, options } = parsed;
   if (words.length === 0 || words[0] === 'help' || options.help !== undefined) return { kind: 'help' };
   const name = words.slice(0, 2).join(' ');
   const spec = COMMANDS[name];

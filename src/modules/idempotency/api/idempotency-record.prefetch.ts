@@ -1,4 +1,4 @@
-import type { AccessLookups } from '../../auth/domain/access.repository';
+import type { AccessLookups } from '../../../shared/domain/caller-context';
 import { isWellFormedIdempotencyKey } from '../domain/idempotency-key';
 
 /**

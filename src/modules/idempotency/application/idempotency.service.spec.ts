@@ -1,7 +1,7 @@
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 import type { NumberedStep, StatementGate } from '../../../shared/domain/row-insert';
 import type { OneStatementWrite } from '../../../shared/database/one-statement-write';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
 import type { IdempotencyRecord, IdempotencyRepository } from '../domain/idempotency.repository';
 import { IdempotencyService } from './idempotency.service';

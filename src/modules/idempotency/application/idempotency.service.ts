@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
-import { databaseFailure } from '../../../shared/database/database-failure';
-import { DomainError } from '../../../shared/domain/domain-error';
 import { OneStatementWrite } from '../../../shared/database/one-statement-write';
 import type { NumberedStep, RowInsert, StatementGate } from '../../../shared/domain/row-insert';
 import { Clock } from '../../../shared/domain/clock';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import { DomainError, LockTimeoutError, ServiceUnavailableError } from '../../../shared/domain/errors';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
 import {
   IdempotencyGrantChangedError,
@@ -74,7 +73,7 @@ export class IdempotencyService {
       claimed = await this.write.run(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), rows, gate);
     } catch (err) {
       // in progress only when the wait was on this key's record; a wait on the gate's rows is a 503 (§3)
-      if (databaseFailure(err) === 'lock_timeout' && /idempotency_records/.test((err as { where?: string }).where ?? '')) {
+      if (err instanceof LockTimeoutError && err.onClaim) {
         throw new IdempotencyRequestInProgressError();
       }
       throw err;
@@ -111,7 +110,7 @@ export class IdempotencyService {
     try {
       await check();
     } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
+      if (!(err instanceof DomainError) || err instanceof ServiceUnavailableError) throw err;
       // CONTRACT §3: access (step 3) and the key's record (step 6) come before the input's own checks
       // (7): a revocation, or a record committed meanwhile by a concurrent request, wins over them
       const revoked = gate ? await gate.failure() : null;
@@ -125,9 +124,7 @@ export class IdempotencyService {
       n = await this.write.runNumbered(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), step, rows, gate);
     } catch (err) {
       // in progress only when the wait was on this key's record; a wait on any other row is a 503 (§3)
-      if (databaseFailure(err) === 'lock_timeout' && /idempotency_records/.test((err as { where?: string }).where ?? '')) {
-        throw new IdempotencyRequestInProgressError();
-      }
+      if (err instanceof LockTimeoutError && err.onClaim) throw new IdempotencyRequestInProgressError();
       throw err;
     }
     if (n !== null) return { body: { ...response, [step.responseKey]: n }, replayed: false };

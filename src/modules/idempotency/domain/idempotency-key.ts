@@ -1,4 +1,4 @@
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 
 const VISIBLE_ASCII_1_255 = /^[\x21-\x7e]{1,255}$/;
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 
 export class IdempotencyKeyReusedError extends DomainError {
   constructor() {

@@ -1,8 +1,9 @@
 import type { ClaimInsert } from '../../../shared/domain/row-insert';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 /** CONTRACT §6: a key is scoped to (environment, organization, app). */
 export interface IdempotencyScope {
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   organizationId: string;
   appId: string;
   key: string;

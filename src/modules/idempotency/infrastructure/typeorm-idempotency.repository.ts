@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Sql } from '../../../shared/database/sql';
+import { LockTimeoutError } from '../../../shared/domain/errors';
 import type { ClaimInsert } from '../../../shared/domain/row-insert';
 import { type IdempotencyRecord, IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
 

@@ -1,4 +1,4 @@
-import type { AccessLookups } from '../../auth/domain/access.repository';
+import type { AccessLookups } from '../../../shared/domain/caller-context';
 import { isUuid } from '../../../shared/http/validation/constraints';
 
 /** seed 2.1: at most 500 lines; a longer body fails validation and needs no look-up. */

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
-import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
-import type { CallerContext } from '../../auth/domain/caller-context';
-import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency/api/idempotency-key.guard';
-import { idempotencyRecordPrefetch } from '../../idempotency/api/idempotency-record.prefetch';
+import { Caller, PartnerRoute } from '../../access';
+import type { CallerContext } from '../../../shared/domain/caller-context';
+import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency';
+import { idempotencyRecordPrefetch } from '../../idempotency';
 import { JournalService, type PostedBody, type PrepareResult } from '../application/journal.service';
 import { journalReferencesPrefetch } from './journal-references.prefetch';
 import { JournalRequestDto } from './journal.request.dto';

@@ -3,10 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
 import { calendarMonthOf, calendarYearOf } from '../../../shared/domain/calendar-date';
 import { Clock } from '../../../shared/domain/clock';
-import { WriteAccessService } from '../../auth/application/write-access.service';
-import type { CallerContext } from '../../auth/domain/caller-context';
-import { IdempotencyService } from '../../idempotency/application/idempotency.service';
-import { ReceiptsService } from '../../receipts/application/receipts.service';
+import { WriteAccessService } from '../../grants';
+import type { CallerContext, Environment } from '../../../shared/domain/caller-context';
+import { IdempotencyService } from '../../idempotency';
+import { ReceiptsService } from '../../receipts';
 import { assertBalanced } from '../domain/journal-balance';
 import type { JournalInput } from '../domain/journal-input';
 import { JournalPostingRepository, type NewJournalEntry } from '../domain/journal-posting';
@@ -22,7 +22,7 @@ export interface PrepareResult {
 
 /** CONTRACT §7: the final posting's answer; `environment` only on the first execution. */
 export type PostedBody =
-  | { id: string; posted: true; voucher_number: number; operation_id: string; replayed: false; environment: 'sandbox' | 'production' }
+  | { id: string; posted: true; voucher_number: number; operation_id: string; replayed: false; environment: Environment }
   | { id: string; posted: true; voucher_number: number; operation_id: string; replayed: true };
 
 @Injectable()

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 import { MAX_MINOR } from '../../../shared/domain/money';
 import { assertBalanced, JournalUnbalancedError } from './journal-balance';
 

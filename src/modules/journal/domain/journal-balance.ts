@@ -1,4 +1,4 @@
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 import { sumMinor } from '../../../shared/domain/money';
 
 /**

@@ -1,7 +1,8 @@
 import type { NumberedStep } from '../../../shared/domain/row-insert';
 import type { Transaction } from '../../../shared/domain/transaction';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { DomainError } from '../../../shared/domain/errors';
 import type { JournalInput } from './journal-input';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 /** seed 7.4: the accounting core rejects a posting into a closed period, even after a green prepare. */
 export class PeriodLockedError extends DomainError {
@@ -13,7 +14,7 @@ export class PeriodLockedError extends DomainError {
 export interface NewJournalEntry {
   id: string;
   organizationId: string;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   appId: string;
   operationId: string;
   voucherYear: number;

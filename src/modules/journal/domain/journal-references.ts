@@ -1,6 +1,6 @@
 import type { Transaction } from '../../../shared/domain/transaction';
-import { DomainError, type Violation } from '../../../shared/domain/domain-error';
-import type { PermittedAccounts, PrefetchedReferences } from '../../auth/domain/caller-context';
+import { DomainError, type Violation } from '../../../shared/domain/errors';
+import type { PermittedAccounts, PrefetchedReferences } from '../../../shared/domain/caller-context';
 import type { JournalLineInput } from './journal-input';
 
 /** Port: which of the given ids the caller may reference. One query for all lines. */

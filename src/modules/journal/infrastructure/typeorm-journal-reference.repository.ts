@@ -1,7 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PermittedAccounts } from '../../auth/domain/caller-context';
+import { GrantsSql } from '../../grants/sql';
+import { OrganizationsSql } from '../../organizations/sql';
+import type { PermittedAccounts } from '../../../shared/domain/caller-context';
 import { JournalReferenceRepository } from '../domain/journal-references';
+
+/** The accounts (permitted by the grant $3, when not null) and tax codes among the ids, composed of their owners' parts. */
+const FIND_USABLE_SQL = `${OrganizationsSql.activeAccountIds({
+  alias: 'a',
+  select: `'a' AS kind, `,
+  organizationId: '$1',
+  ids: '$2::uuid[]',
+  indent: '   ',
+  permitted: (account) => `$3::uuid IS NULL OR ${GrantsSql.grantSelectsAccount('a.organization_id', '$3', account, ' '.repeat(10))}`,
+})}
+       UNION ALL
+       ${OrganizationsSql.taxCodeIds({ alias: 't', select: `'t', `, organizationId: '$1', ids: '$4::uuid[]' })}`;
 
 @Injectable()
 export class TypeOrmJournalReferenceRepository extends JournalReferenceRepository {
@@ -18,13 +32,7 @@ export class TypeOrmJournalReferenceRepository extends JournalReferenceRepositor
   ): Promise<{ accounts: Set<string>; taxCodes: Set<string> }> {
     const grantId = permitted.kind === 'grant' ? permitted.grantId : null;
     const rows: Array<{ kind: 'a' | 't'; id: string }> = await manager.query(
-      `SELECT 'a' AS kind, a.id FROM accounts a
-        WHERE a.organization_id = $1 AND a.id = ANY($2::uuid[]) AND a.active
-          AND ($3::uuid IS NULL OR EXISTS (
-                SELECT 1 FROM grant_accounts ga
-                 WHERE ga.organization_id = a.organization_id AND ga.grant_id = $3 AND ga.account_id = a.id))
-       UNION ALL
-       SELECT 't', t.id FROM tax_codes t WHERE t.organization_id = $1 AND t.id = ANY($4::uuid[])`,
+      FIND_USABLE_SQL,
       [organizationId, accountIds, grantId, taxCodeIds],
     );
     const accounts = new Set<string>();

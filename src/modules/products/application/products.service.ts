@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
-import { WriteAccessService } from '../../auth/application/write-access.service';
-import type { CallerContext } from '../../auth/domain/caller-context';
-import { IdempotencyService } from '../../idempotency/application/idempotency.service';
-import { ReceiptsService } from '../../receipts/application/receipts.service';
+import { WriteAccessService } from '../../grants';
+import type { CallerContext, Environment } from '../../../shared/domain/caller-context';
+import { IdempotencyService } from '../../idempotency';
+import { ReceiptsService } from '../../receipts';
 import type { ProductInput } from '../domain/product';
 import { ProductRepository } from '../domain/product.repository';
 
 /** seed 2.5: the minimal create receipt. `environment` only on the first execution. */
 export type ProductCreatedBody =
-  | { id: string; created: true; operation_id: string; replayed: false; environment: 'sandbox' | 'production' }
+  | { id: string; created: true; operation_id: string; replayed: false; environment: Environment }
   | { id: string; created: true; operation_id: string; replayed: true };
 
 @Injectable()

@@ -1,3 +1,5 @@
+import type { Environment } from '../../../shared/domain/caller-context';
+
 /** seed 2.4: the closed lists of the product register. `stk` and `stk.` are different units. */
 export const PRODUCT_KINDS = ['goods', 'services'] as const;
 export const PRODUCT_UNITS = ['stk', 'stk.', 'time', 'timer', 'kg', 'liter', 'km'] as const;
@@ -19,7 +21,7 @@ export interface ProductInput {
 export interface NewProduct extends ProductInput {
   id: string;
   organizationId: string;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
   appId: string;
   operationId: string;
   createdAt: Date;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { NewProduct } from '../domain/product';
-import { ProductRepository, ResourceConflictError } from '../domain/product.repository';
+import { ProductRepository, ProductCodeTakenError } from '../domain/product.repository';
 
 const COLUMNS = [
   ['organization_id', 'uuid'],
@@ -26,7 +26,7 @@ export class TypeOrmProductRepository extends ProductRepository {
       columns: COLUMNS,
       values: [p.organizationId, p.id, p.environment, p.code, p.name, p.description, p.kind, p.unit, p.unit_price_minor, p.appId, p.operationId, p.createdAt],
       // the only unique constraint a new random id can hit is (organization_id, environment, code)
-      onUniqueViolation: () => new ResourceConflictError(),
+      onUniqueViolation: () => new ProductCodeTakenError(),
     };
   }
 }

@@ -1,8 +1,9 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
-import { Caller, PartnerRoute } from '../../auth/api/partner-route.decorator';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import { Caller, PartnerRoute } from '../../access';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import { ReceiptsService } from '../application/receipts.service';
 import type { OperationReceiptView } from '../domain/operation-receipt';
 
@@ -14,7 +15,7 @@ export class OperationsController {
   @Get(':operationId')
   @PartnerRoute('operations:read')
   @ApiOperation({ summary: 'The receipt of a completed write (product create, final posting)' })
-  find(@Caller() caller: CallerContext, @Param('operationId') operationId: string): Promise<OperationReceiptView> {
+  find(@Caller() caller: CallerContext, @UuidParam('operationId', 'operation') operationId: string): Promise<OperationReceiptView> {
     return this.receipts.find(caller, operationId);
   }
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../../shared/domain/domain-error';
+import { NotFoundError } from '../../../shared/domain/errors';
 import type { RowInsert } from '../../../shared/domain/row-insert';
-import { isUuid } from '../../../shared/http/validation/constraints';
-import type { CallerContext } from '../../auth/domain/caller-context';
+import type { CallerContext } from '../../../shared/domain/caller-context';
 import { isoMillis, type NewReceipt, type OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
 
@@ -39,8 +38,8 @@ export class ReceiptsService {
 
   /** CONTRACT §7: anything the caller may not see is 404, indistinguishable from a missing id. */
   async find(caller: CallerContext, operationId: string): Promise<OperationReceiptView> {
-    const found = isUuid(operationId) ? await this.receipts.find(scopeOf(caller), operationId.toLowerCase()) : null;
-    if (!found) throw new DomainError('not_found', 'No such operation');
+    const found = await this.receipts.find(scopeOf(caller), operationId);
+    if (!found) throw new NotFoundError('operation');
     return found;
   }
 }

@@ -1,3 +1,5 @@
+import type { Environment } from '../../../shared/domain/caller-context';
+
 /** Kinds of operations that store a receipt (CONTRACT §7). Prepare stores none (seed 4.1). */
 export type ReceiptKind = 'product.create' | 'journal.post';
 export type ResourceType = 'product' | 'journal_entry';
@@ -9,7 +11,7 @@ export interface OperationReceiptView {
   status: 'completed';
   resource: { type: ResourceType; id: string };
   completed_at: string;
-  environment: 'sandbox' | 'production';
+  environment: Environment;
 }
 
 export interface NewReceipt {

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RowInsert } from '../../../shared/domain/row-insert';
+import { WebhooksSql } from '../../webhooks/sql';
 import type { OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 interface Row {
   id: string;
@@ -26,15 +28,16 @@ const RECEIPT_COLUMNS = [
   ['completed_at', 'timestamptz'],
 ] as const;
 
-const OUTBOX_COLUMNS = [
-  ['organization_id', 'uuid'],
-  ['id', 'uuid'],
-  ['environment', 'text'],
-  ['app_id', 'uuid'],
-  ['event_type', 'text'],
-  ['body', 'text'],
-  ['created_at', 'timestamptz'],
-] as const;
+/** The receipt's `operation.completed` event, from the parameters of insert() below; the outbox is the webhooks module's. */
+const INSERT_EVENT = WebhooksSql.insertOutboxEvent({
+  organizationId: '$1',
+  id: '$10',
+  environment: '$3',
+  appId: '$4',
+  eventType: `'operation.completed'`,
+  body: '$11',
+  createdAt: '$9',
+});
 
 @Injectable()
 export class TypeOrmReceiptRepository extends ReceiptRepository {
@@ -43,7 +46,7 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
   }
 
   rowsFor(
-    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    s: { organizationId: string; appId: string; environment: Environment },
     r: OperationReceiptView,
     event: { id: string; body: string },
   ): RowInsert[] {
@@ -53,16 +56,20 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
         columns: RECEIPT_COLUMNS,
         values: [s.organizationId, r.operation_id, s.environment, s.appId, r.kind, r.status, r.resource.type, r.resource.id, r.completed_at],
       },
-      {
-        table: 'webhook_outbox',
-        columns: OUTBOX_COLUMNS,
-        values: [s.organizationId, event.id, s.environment, s.appId, 'operation.completed', event.body, r.completed_at],
-      },
+      WebhooksSql.outboxRow({
+        organizationId: s.organizationId,
+        id: event.id,
+        environment: s.environment,
+        appId: s.appId,
+        eventType: 'operation.completed',
+        body: event.body,
+        createdAt: r.completed_at,
+      }),
     ];
   }
 
   async find(
-    s: { organizationId: string; appId: string; environment: 'sandbox' | 'production' },
+    s: { organizationId: string; appId: string; environment: Environment },
     operationId: string,
   ): Promise<OperationReceiptView | null> {
     const rows: Row[] = await this.dataSource.query(

@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../../shared/config/app-config';
 import { Clock } from '../../../shared/domain/clock';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
+import { HttpWebhookSender } from '../infrastructure/http-webhook-sender';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 class FixedClock extends Clock {
@@ -35,7 +35,7 @@ class FakeRepository extends WebhookRepository {
   }
 }
 
-const config = { webhookAllowPrivateNetworks: false } as AppConfig;
+const sender = new HttpWebhookSender({ allowPrivateNetworks: false });
 // an ftp URL fails in the sender before any network access: a failed attempt, deterministically
 const failing = (attempt: number): ClaimedDelivery => ({
   organizationId: 'org', id: `d${attempt}`, eventId: 'evt', attempt, body: '{}', url: 'ftp://example.com/x', secret: `whsec_${Buffer.alloc(24).toString('base64')}`,
@@ -45,7 +45,7 @@ describe('WebhookDispatcher', () => {
   it('schedules a failed attempt by the retry schedule it was given, by the attempt number', async () => {
     const repo = new FakeRepository();
     const seen: number[] = [];
-    const d = new WebhookDispatcher(repo, new FixedClock(), config, { retryDelayMs: (n) => (seen.push(n), n < 10 ? n * 100 : null) });
+    const d = new WebhookDispatcher(repo, new FixedClock(), sender, { retryDelayMs: (n) => (seen.push(n), n < 10 ? n * 100 : null) });
     repo.queue = [failing(1), failing(10)];
     expect(await d.runOnce()).toBe(2);
     expect(seen.sort((a, b) => a - b)).toEqual([1, 10]);
@@ -57,7 +57,7 @@ describe('WebhookDispatcher', () => {
   it('uses the CONTRACT §9 schedule by default: 5 s ±10 % after the first failure', async () => {
     const repo = new FakeRepository();
     repo.queue = [failing(1)];
-    await new WebhookDispatcher(repo, new FixedClock(), config).runOnce();
+    await new WebhookDispatcher(repo, new FixedClock(), sender).runOnce();
     const delay = repo.recorded[0].outcome.retryInMs!;
     expect(delay).toBeGreaterThanOrEqual(4500);
     expect(delay).toBeLessThanOrEqual(5500);
@@ -68,7 +68,7 @@ describe('WebhookDispatcher', () => {
     let open: () => void = () => undefined;
     repo.claimGate = new Promise((r) => (open = r));
     repo.queue = [failing(1)];
-    const d = new WebhookDispatcher(repo, new FixedClock(), config);
+    const d = new WebhookDispatcher(repo, new FixedClock(), sender);
     const round = d.runOnce();
     await new Promise((r) => setTimeout(r, 0)); // the round is now inside its claim
     let stopped = false;
@@ -88,7 +88,7 @@ describe('WebhookDispatcher', () => {
 
   it('polls on its interval once started, one round at a time', async () => {
     const repo = new FakeRepository();
-    const d = new WebhookDispatcher(repo, new FixedClock(), config, { pollIntervalMs: 10 });
+    const d = new WebhookDispatcher(repo, new FixedClock(), sender, { pollIntervalMs: 10 });
     d.onApplicationBootstrap();
     await new Promise((r) => setTimeout(r, 80));
     await d.onApplicationShutdown();

@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
 import { nextAttemptDelayMs } from '../domain/retry-schedule';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
-import { WebhookSender } from '../infrastructure/webhook-sender';
+import { WebhookSender } from '../domain/webhook-sender';
 
 /** How often an idle dispatcher looks for work: well inside the 5 s promise of CONTRACT §9. */
 export const POLL_INTERVAL_MS = 500;
@@ -32,7 +31,7 @@ export interface WebhookDispatchOptions {
   retryDelayMs?: (failedAttempts: number) => number | null;
 }
 
-/** Optional provider of WebhookDispatchOptions (a test module may bind it). */
+/** The provider of WebhookDispatchOptions: WebhookDispatchModule binds the defaults; a test module may override it. */
 export const WEBHOOK_DISPATCH_OPTIONS = Symbol('WEBHOOK_DISPATCH_OPTIONS');
 
 /**
@@ -50,7 +49,6 @@ export const WEBHOOK_DISPATCH_OPTIONS = Symbol('WEBHOOK_DISPATCH_OPTIONS');
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
-  private readonly sender: WebhookSender;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
   private readonly perEndpoint: number;
@@ -69,10 +67,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) config: AppConfig,
-    @Optional() @Inject(WEBHOOK_DISPATCH_OPTIONS) options: WebhookDispatchOptions | null = null,
+    private readonly sender: WebhookSender,
+    @Inject(WEBHOOK_DISPATCH_OPTIONS) options: WebhookDispatchOptions = {},
   ) {
-    this.sender = new WebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks });
     this.pollIntervalMs = options?.pollIntervalMs ?? POLL_INTERVAL_MS;
     this.leaseMs = options?.leaseMs ?? LEASE_MS;
     this.perEndpoint = options?.perEndpointConcurrency ?? PER_ENDPOINT_CONCURRENCY;
@@ -84,7 +81,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.start();
   }
 
-  /** Starts polling (the partner listener does this at bootstrap). */
+  /**
+   * Starts polling (the partner listener does this at bootstrap). Its own timer, not @nestjs/schedule's:
+   * the graceful stop halts claiming at once when the stop begins (before Nest's shutdown hooks, see
+   * bootstrap.ts), a finished send re-polls immediately, each send renews its lease on its own timer,
+   * and tests run extra dispatchers outside any Nest container — none of which a registry of intervals
+   * cleared at application shutdown expresses.
+   */
   start(): void {
     if (this.timer || this.stopped) return;
     this.timer = setInterval(() => this.tick(), this.pollIntervalMs);

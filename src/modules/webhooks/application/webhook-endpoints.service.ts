@@ -3,11 +3,11 @@ import { lookup } from 'node:dns/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
-import { DomainError } from '../../../shared/domain/domain-error';
-import { isUuid } from '../../../shared/http/validation/constraints';
+import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { WebhookRepository } from '../domain/webhook.repository';
+import type { Environment } from '../../../shared/domain/caller-context';
 
 const invalidUrl = (detail: string) =>
   new DomainError('invalid_input', `1 violation; first: /url ${detail}`, [{ pointer: '/url', code: 'invalid_input', detail }]);
@@ -25,14 +25,14 @@ export class WebhookEndpointsService {
    * Loopback, private and link-local hosts are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS (checked
    * again on the resolved address at each delivery).
    */
-  async register(appId: string, rawUrl: string, environment: 'sandbox' | 'production'): Promise<{ id: string; secret: string }> {
-    if (!isUuid(appId) || !(await this.webhooks.appExists(appId.toLowerCase()))) throw new DomainError('not_found', 'No such app');
+  async register(appId: string, rawUrl: string, environment: Environment): Promise<{ id: string; secret: string }> {
+    if (!(await this.webhooks.appExists(appId))) throw new NotFoundError('app');
     const checked = validateEndpointUrl(rawUrl);
     if (!checked.ok) throw invalidUrl(checked.detail);
     if (!this.config.webhookAllowPrivateNetworks && (await this.isPrivate(checked.url))) {
       throw invalidUrl('must not point to a loopback, private or link-local address');
     }
-    const endpoint = { id: randomUUID(), appId: appId.toLowerCase(), environment, url: checked.url.toString(), secret: generateWebhookSecret() };
+    const endpoint = { id: randomUUID(), appId, environment, url: checked.url.toString(), secret: generateWebhookSecret() };
     await this.transactions.run((m) => this.webhooks.insertEndpoint(m, endpoint));
     return { id: endpoint.id, secret: endpoint.secret };
   }

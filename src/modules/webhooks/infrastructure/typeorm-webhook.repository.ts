@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { AppsSql } from '../../apps/sql';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
 
@@ -23,7 +24,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async appExists(appId: string): Promise<boolean> {
-    return (await this.dataSource.query(`SELECT 1 FROM apps WHERE id = $1`, [appId])).length > 0;
+    return (await this.dataSource.query<unknown[]>(AppsSql.appExists, [appId])).length > 0;
   }
 
   async insertEndpoint(m: EntityManager, e: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void> {

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { SCOPES } from '../../../modules/auth/domain/scopes';
+import { SCOPES } from '../../domain/scopes';
 import {
   closeRequestSchemas,
   HEADERS,

@@ -14,9 +14,9 @@ import {
   EnrolOwnerRequestDto,
 } from '../../../modules/console/api/organization.request.dto';
 import { CreateSandboxProjectRequestDto } from '../../../modules/console/api/sandbox-projects.controller';
-import { CreateWebhookEndpointRequestDto } from '../../../modules/webhooks/api/webhook-endpoints.controller';
+import { CreateWebhookEndpointRequestDto } from '../../../modules/console/api/webhook-endpoints.controller';
 import { EmptyRequestDto } from '../dto/empty.request.dto';
-import { RegisterOAuthClientRequestDto } from '../../../modules/consent/api/oauth-clients.controller';
+import { RegisterOAuthClientRequestDto } from '../../../modules/console/api/oauth-clients.controller';
 import { fieldsOf } from '../validation/fields';
 
 /**

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { JournalRequestDto } from '../../../modules/journal/api/journal.request.dto';
 import { pointerTo, toInputError, validateObject } from './body-validation.pipe';
-import { IsMinorAmountField, IsOneOfField, IsTextField } from './constraints';
-import { Amount, NestedItems, Optional, Required } from './fields';
+import { IsMinorAmountField, IsOneOfField, IsTextField, IsUuidField } from './constraints';
+import { Amount, CanonicalId, NestedItems, Optional, Required } from './fields';
 
 class ItemDto {
   @Required()
@@ -141,5 +141,25 @@ describe('toInputError caps errors[] (CONTRACT §4)', () => {
     const err = toInputError(many(100));
     expect(err.violations).toHaveLength(100);
     expect(err.detail).toBe('100 violations; first: /lines/0/account_id is required');
+  });
+});
+
+class CanonicalIdDto {
+  @Required()
+  @IsUuidField()
+  @CanonicalId()
+  app_id: string;
+}
+
+describe('CanonicalId', () => {
+  it('lower-cases a valid id', () => {
+    const { value, violations } = validateObject({ app_id: 'AAAAAAAA-1111-4111-8111-11111111BBBB' }, CanonicalIdDto);
+    expect(violations).toEqual([]);
+    expect(value.app_id).toBe('aaaaaaaa-1111-4111-8111-11111111bbbb');
+  });
+
+  it('leaves an invalid value and its violation as sent', () => {
+    const { violations } = validateObject({ app_id: 'NOT-A-UUID' }, CanonicalIdDto);
+    expect(violations).toEqual([{ pointer: '/app_id', code: 'invalid_input', detail: expect.any(String) }]);
   });
 });

@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import { validateSync } from 'class-validator';
-import { DomainError, type Violation } from '../../domain/domain-error';
+import { MAX_ERRORS, toInputError, type Violation } from '../../domain/errors';
 import { ruleMessage } from './constraints';
 import { type CrossFieldRule, type FieldMeta, fieldsOf } from './fields';
 
@@ -45,6 +45,17 @@ export function compiledFailures(instance: Record<string, unknown>, fields: Map<
 }
 
 const NONE: ReadonlyMap<string, string> = new Map();
+
+const canonicalIds = new WeakMap<Function, readonly string[]>();
+/** The fields of a class marked CanonicalId, cached per class (none for most, e.g. a journal line). */
+function canonicalIdFields(type: Function, fields: Map<string, FieldMeta>): readonly string[] {
+  let names = canonicalIds.get(type);
+  if (names === undefined) {
+    names = [...fields].filter(([, meta]) => meta.canonicalId).map(([name]) => name);
+    canonicalIds.set(type, names);
+  }
+  return names;
+}
 
 const compiled = new WeakMap<Function, boolean>();
 function isCompiled(type: Function, fields: Map<string, FieldMeta>): boolean {
@@ -123,6 +134,10 @@ function validateAt<T extends object>(
   // items right after the array itself, then the object's cross-field rule
   const failures = isCompiled(type, fields) ? compiledFailures(target, fields) : classValidatorFailures(instance);
   const failed = failures.length === 0 ? NONE : new Map(failures);
+  for (const name of canonicalIdFields(type, fields)) {
+    const value = target[name];
+    if (typeof value === 'string' && !failed.has(name)) target[name] = value.toLowerCase();
+  }
   if (failures.length > 0 || nestedViolations) {
     for (const [name, meta] of fields) {
       const detail = failed.get(name);
@@ -136,20 +151,8 @@ function validateAt<T extends object>(
   return { value: instance, violations };
 }
 
-/** CONTRACT §4: `errors` holds at most this many entries, the first ones in body order. */
-export const MAX_ERRORS = 100;
-
-/**
- * The CONTRACT §4 rules: `invalid_amount` only when every violation is an amount violation; at most
- * MAX_ERRORS entries in `errors`, with `detail` stating the total.
- */
-export function toInputError(violations: Violation[]): DomainError {
-  const code = violations.every((v) => v.code === 'invalid_amount') ? 'invalid_amount' : 'invalid_input';
-  const first = violations[0];
-  const total = violations.length;
-  const detail = `${total} violation${total === 1 ? '' : 's'}; first: ${first.pointer || '/'} ${first.detail}`;
-  return new DomainError(code, detail, total > MAX_ERRORS ? violations.slice(0, MAX_ERRORS) : violations);
-}
+// toInputError and MAX_ERRORS are domain rules (errors.ts); re-exported for the filter and the pipe's tests.
+export { MAX_ERRORS, toInputError };
 
 /**
  * The global validation pipe: the only place where validation results become `invalid_input` /

@@ -17,6 +17,8 @@ export interface FieldMeta {
   maxItems?: number;
   /** the field's one class-validator constraint, as a plain predicate and message */
   rule?: { validate: (value: unknown) => boolean; message: string };
+  /** an id the application receives lower-cased once it passed its constraint (CanonicalId) */
+  canonicalId?: boolean;
 }
 
 const FIELDS = Symbol('dto:fields');
@@ -75,6 +77,14 @@ export function Optional(defaultValue: unknown): PropertyDecorator {
  */
 export function CheckedByUseCase(schema: ApiPropertyOptions): PropertyDecorator {
   return ApiProperty(schema);
+}
+
+/**
+ * Canonical ids at the edge: a uuid field that passed its constraint reaches the application
+ * lower-cased, so use cases compare and store ids as they are. A violation still shows the value as sent.
+ */
+export function CanonicalId(): PropertyDecorator {
+  return (target, property) => update(target, property, { canonicalId: true });
 }
 
 /** Violations of this field are `invalid_amount` (CONTRACT §4). */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DomainError, type Violation } from '../../domain/domain-error';
+import { DomainError, type Violation } from '../../domain/errors';
 import { BodyValidationPipe, toInputError, validateObject } from './body-validation.pipe';
 import { IsArrayField, IsCalendarDateField, IsMinorAmountField, IsOneOfField, IsTextField, IsUuidField } from './constraints';
 import { Amount, type CrossFieldRule, NestedItems, NoFields, Optional, Required } from './fields';

@@ -1,0 +1,60 @@
+/**
+ * Which module owns which table (docs/architecture.md): only the owner names its table in SQL. Other
+ * modules reach its data through its index.ts (services, ports) or compose its SQL parts (sql.ts).
+ * Checked by scripts/check-table-ownership.mjs (npm run lint:deps, part of npm test).
+ */
+export const TABLE_OWNERS = {
+  organizations: 'organizations',
+  accounts: 'organizations',
+  tax_codes: 'organizations',
+  users: 'organizations',
+  organization_owners: 'organizations',
+  second_factor_failures: 'organizations',
+  second_factor_lockouts: 'organizations',
+  apps: 'apps',
+  app_revisions: 'apps',
+  grants: 'grants',
+  grant_accounts: 'grants',
+  mandates: 'grants',
+  sandbox_projects: 'sandbox',
+  sandbox_generations: 'sandbox',
+  access_tokens: 'access',
+  oauth_clients: 'consent',
+  consent_sessions: 'consent',
+  authorization_codes: 'consent',
+  sign_in_lockouts: 'consent',
+  sign_in_failures: 'consent',
+  products: 'products',
+  periods: 'journal',
+  voucher_counters: 'journal',
+  journal_entries: 'journal',
+  journal_lines: 'journal',
+  operation_receipts: 'receipts',
+  idempotency_records: 'idempotency',
+  webhook_outbox: 'webhooks',
+  webhook_endpoints: 'webhooks',
+  webhook_deliveries: 'webhooks',
+  webhook_attempts: 'webhooks',
+};
+
+/**
+ * Known violations still to be removed: `file` (relative to src/) names `table` it does not own. Each
+ * is listed with the reason it is still here; the check fails on any violation not listed, and on a
+ * listed one that is gone (so this list only shrinks).
+ */
+const CONSENT = 'modules/consent/infrastructure/typeorm-consent.repository.ts';
+export const KNOWN_VIOLATIONS = [
+  // Not yet split: the consent pages' reads (the app and its revisions, the owner's sign-in, the owner's
+  // organizations and accounts, the connections page's grants) and the token forgotten on a reused code
+  // or /oauth/revoke. Next step: read ports exported by apps, organizations and grants, and a token
+  // removal exported by access, as done for the console's reads.
+  { file: CONSENT, table: 'access_tokens' },
+  { file: CONSENT, table: 'accounts' },
+  { file: CONSENT, table: 'app_revisions' },
+  { file: CONSENT, table: 'apps' },
+  { file: CONSENT, table: 'grant_accounts' },
+  { file: CONSENT, table: 'grants' },
+  { file: CONSENT, table: 'organization_owners' },
+  { file: CONSENT, table: 'organizations' },
+  { file: CONSENT, table: 'users' },
+];

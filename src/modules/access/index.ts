@@ -1,0 +1,6 @@
+// The access module's public surface: other modules and the composition root import only this file.
+export { AccessModule } from './access.module';
+export { PartnerAuthGuard } from './api/partner-auth.guard';
+export { Caller, PartnerRoute } from './api/partner-route.decorator';
+export { GrantExpiredError, GrantRevokedError, MandateRequiredError } from './domain/access.errors';
+export { generateAccessToken, hashAccessToken, parseAccessToken, randomBase62 } from './domain/access-token';

@@ -1,0 +1,13 @@
+/**
+ * SQL parts of the access module's table (access_tokens), for the statements of the modules that
+ * issue tokens: the owner writes every word about its table. Imports nothing but src/shared
+ * (docs/architecture.md).
+ */
+export const AccessSql = {
+  /** A production token ($1 hash, $2 organization, $3 app, $4 grant, $5 app revision). */
+  insertProductionToken: `INSERT INTO access_tokens (token_hash, environment, organization_id, app_id, grant_id, app_revision_id)
+       VALUES ($1, 'production', $2, $3, $4, $5)`,
+  /** A sandbox token ($1 hash, $2 organization, $3 app, $4 generation). */
+  insertSandboxToken: `INSERT INTO access_tokens (token_hash, environment, organization_id, app_id, generation_id)
+       VALUES ($1, 'sandbox', $2, $3, $4)`,
+} as const;

@@ -1,0 +1,4 @@
+// The apps module's public surface: other modules and the composition root import only this file.
+export { AppsModule } from './apps.module';
+export { AppService } from './application/app.service';
+export { AppRepository, type AppRecord } from './domain/app.repository';

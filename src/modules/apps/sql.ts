@@ -1,0 +1,17 @@
+/**
+ * SQL parts of the apps module's tables (apps, app_revisions), for statements that other modules
+ * compose (one round trip): the owner writes every word about its tables, the composer only combines
+ * the parts. Imports nothing but src/shared (docs/architecture.md).
+ */
+export const AppsSql = {
+  /** Joins the app `appId` (an expression of the composing statement) as `alias`. */
+  joinApp: (alias: string, appId: string): string => `JOIN apps ${alias} ON ${alias}.id = ${appId}`,
+  /** The joined app's approved revision (null before any approval). */
+  approvedRevisionId: (alias: string): string => `${alias}.approved_revision_id`,
+  /** One row when the app $1 exists. */
+  appExists: `SELECT 1 FROM apps WHERE id = $1`,
+  /** One row when $2 is the app $1's revision $1… ($1 = revision id, $2 = app id). */
+  revisionOfAppExists: `SELECT 1 FROM app_revisions WHERE id = $1 AND app_id = $2`,
+  /** Inserts the app ($1 id, $2 name). */
+  insertApp: `INSERT INTO apps (id, name) VALUES ($1, $2)`,
+} as const;

@@ -1,0 +1,4 @@
+// The consent module's public surface: other modules and the composition root import only this file.
+export { ConsentCoreModule, ConsentPagesModule } from './consent.module';
+export { OAuthClientService } from './application/oauth-client.service';
+export { MAX_REDIRECT_URIS } from './domain/redirect-uri';

@@ -1,0 +1,36 @@
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
+import { ApiTags } from '@nestjs/swagger';
+import { IsArrayField } from '../../../shared/http/validation/constraints';
+import { Required } from '../../../shared/http/validation/fields';
+import { PathResourcesGuard } from './path-resources.guard';
+import { OAuthClientService } from '../../consent';
+import { MAX_REDIRECT_URIS } from '../../consent';
+
+export class RegisterOAuthClientRequestDto {
+  @Required()
+  @IsArrayField(1, MAX_REDIRECT_URIS, {
+    items: { type: 'string', format: 'uri', description: 'absolute https, or http on localhost/127.0.0.1; no fragment', examples: ['https://app.example/callback'] },
+  })
+  redirect_uris: unknown[];
+}
+
+/** Console (CONTRACT §10): an app's OAuth client registration, and the app read that shows its redirect URIs. */
+@ApiTags('console')
+@Controller('console/v1/apps')
+@UseGuards(PathResourcesGuard)
+export class OAuthClientsController {
+  constructor(private readonly clients: OAuthClientService) {}
+
+  /** The client secret is in this answer only. */
+  @Post(':appId/oauth')
+  @HttpCode(200)
+  register(@UuidParam('appId', 'app') appId: string, @Body() body: RegisterOAuthClientRequestDto) {
+    return this.clients.register(appId, body.redirect_uris);
+  }
+
+  @Get(':appId')
+  read(@UuidParam('appId', 'app') appId: string) {
+    return this.clients.readApp(appId);
+  }
+}

@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { AppsModule } from '../apps';
+import { OrganizationsModule } from '../organizations';
+import { GrantService } from './application/grant.service';
+import { MandateService } from './application/mandate.service';
+import { WriteAccessService } from './application/write-access.service';
+import { GrantReadRepository } from './domain/grant-read.repository';
+import { GrantRepository } from './domain/grant.repository';
+import { MandateRepository } from './domain/mandate.repository';
+import { WriteAccessRepository } from './domain/write-access.repository';
+import { TypeOrmGrantReadRepository } from './infrastructure/typeorm-grant-read.repository';
+import { TypeOrmGrantRepository } from './infrastructure/typeorm-grant.repository';
+import { TypeOrmMandateRepository } from './infrastructure/typeorm-mandate.repository';
+import { TypeOrmWriteAccessRepository } from './infrastructure/typeorm-write-access.repository';
+
+/** Customer grants (and the production tokens issued under them), posting mandates, and the write-time re-check of both. */
+@Module({
+  imports: [OrganizationsModule, AppsModule],
+  providers: [
+    GrantService,
+    MandateService,
+    WriteAccessService,
+    { provide: GrantRepository, useClass: TypeOrmGrantRepository },
+    { provide: GrantReadRepository, useClass: TypeOrmGrantReadRepository },
+    { provide: MandateRepository, useClass: TypeOrmMandateRepository },
+    { provide: WriteAccessRepository, useClass: TypeOrmWriteAccessRepository },
+  ],
+  exports: [GrantService, MandateService, WriteAccessService, GrantReadRepository],
+})
+export class GrantsModule {}

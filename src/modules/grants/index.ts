@@ -1,0 +1,7 @@
+// The grants module's public surface: other modules and the composition root import only this file.
+export { GrantsModule } from './grants.module';
+export { GrantService } from './application/grant.service';
+export { MandateService } from './application/mandate.service';
+export { WriteAccessService } from './application/write-access.service';
+export { GrantReadRepository, type GrantView } from './domain/grant-read.repository';
+export { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from './domain/grant-rules';

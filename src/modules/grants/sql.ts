@@ -1,0 +1,25 @@
+/**
+ * SQL parts of the grants module's tables (grants, grant_accounts, mandates), for statements that
+ * other modules compose (one round trip): the owner writes every word about its tables, the composer
+ * only combines the parts. Imports nothing but src/shared (docs/architecture.md).
+ */
+export const GrantsSql = {
+  /** Left-joins the grant (`organizationId`, `grantId`: expressions of the composing statement) as `alias`. */
+  leftJoinGrant: (alias: string, organizationId: string, grantId: string): string =>
+    `LEFT JOIN grants ${alias} ON ${alias}.organization_id = ${organizationId} AND ${alias}.id = ${grantId}`,
+  /** The joined grant's state, as columns scopes, revoked_at, superseded_at, expires_at. */
+  grantState: (alias: string): string => `${alias}.scopes, ${alias}.revoked_at, ${alias}.superseded_at, ${alias}.expires_at`,
+  /** A scalar sub-select: the id of the mandate in force of (organization, app), or null. */
+  mandateInForceId: (organizationId: string, appId: string): string => `SELECT m.id FROM mandates m
+     WHERE m.organization_id = ${organizationId} AND m.app_id = ${appId} AND m.revoked_at IS NULL LIMIT 1`,
+  /** A condition: the grant selected the account (all three are expressions of the composing statement). */
+  grantSelectsAccount: (organizationId: string, grantId: string, accountId: string, indent = ''): string => `EXISTS (
+${indent}      SELECT 1 FROM grant_accounts ga
+${indent}       WHERE ga.organization_id = ${organizationId} AND ga.grant_id = ${grantId} AND ga.account_id = ${accountId})`,
+  /** One row when the grant $1 exists. */
+  grantExists: `SELECT 1 FROM grants WHERE id = $1 LIMIT 1`,
+  /** One row when the mandate $1 exists. */
+  mandateExists: `SELECT 1 FROM mandates WHERE id = $1 LIMIT 1`,
+  /** Inserts a mandate in force ($1 organization, $2 id, $3 app). */
+  insertMandate: `INSERT INTO mandates (organization_id, id, app_id) VALUES ($1, $2, $3)`,
+} as const;

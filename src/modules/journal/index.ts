@@ -1,0 +1,4 @@
+// The journal module's public surface: other modules and the composition root import only this file.
+export { JournalApiModule, JournalModule } from './journal.module';
+export { JournalController } from './api/journal.controller';
+export { JournalService } from './application/journal.service';

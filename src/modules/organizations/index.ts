@@ -1,0 +1,8 @@
+// The organizations module's public surface: other modules and the composition root import only this file.
+export { OrganizationsModule } from './organizations.module';
+export { OrganizationService } from './application/organization.service';
+export { SecondFactorService } from './application/second-factor.service';
+export { OrganizationRepository } from './domain/organization.repository';
+export { OrganizationReadRepository, type OrganizationView } from './domain/organization-read.repository';
+export { verifyPassword } from './domain/password';
+export { totpCodeAt } from './domain/totp';

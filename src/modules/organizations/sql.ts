@@ -1,0 +1,35 @@
+/**
+ * SQL parts of the organizations module's tables (organizations, accounts, tax_codes, users,
+ * organization_owners, second_factor_*), for statements that other modules compose (one round trip):
+ * the owner writes every word about its tables, the composer only combines the parts. Imports nothing
+ * but src/shared (docs/architecture.md).
+ */
+export const OrganizationsSql = {
+  /**
+   * The ids of the organization's active accounts among `ids` (a uuid[] expression) for which
+   * `permitted(accountId)` holds; `select` goes before the id column (e.g. a constant column).
+   */
+  activeAccountIds: (p: { alias: string; select?: string; organizationId: string; ids: string; indent?: string; permitted: (accountId: string) => string }): string => {
+    const i = p.indent ?? '';
+    return `SELECT ${p.select ?? ''}${p.alias}.id FROM accounts ${p.alias}
+${i}     WHERE ${p.alias}.organization_id = ${p.organizationId} AND ${p.alias}.id = ANY(${p.ids}) AND ${p.alias}.active
+${i}       AND (${p.permitted(`${p.alias}.id`)})`;
+  },
+  /** The ids of the organization's tax codes among `ids` (a uuid[] expression); `select` as above. */
+  taxCodeIds: (p: { alias: string; select?: string; organizationId: string; ids: string }): string =>
+    `SELECT ${p.select ?? ''}${p.alias}.id FROM tax_codes ${p.alias} WHERE ${p.alias}.organization_id = ${p.organizationId} AND ${p.alias}.id = ANY(${p.ids})`,
+  /** The organization's row, locked FOR KEY SHARE (as a foreign key check locks it), as column id. */
+  keyShareLock: (organizationId: string): string => `SELECT id FROM organizations WHERE id = ${organizationId} FOR KEY SHARE`,
+  /** One row when the organization $1 exists. */
+  organizationExists: `SELECT 1 FROM organizations WHERE id = $1`,
+  /** One row when an account $1 exists (in any organization). */
+  accountExists: `SELECT 1 FROM accounts WHERE id = $1 LIMIT 1`,
+  /** Inserts a sandbox organization ($1 id, $2 name). */
+  insertSandboxOrganization: `INSERT INTO organizations (id, name, environment) VALUES ($1, $2, 'sandbox')`,
+  /** Inserts the organization $1's accounts ($2 ids, $3 numbers, $4 names). */
+  insertAccounts: `INSERT INTO accounts (organization_id, id, number, name)
+       SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::text[])`,
+  /** Inserts the organization $1's tax codes ($2 ids, $3 codes, $4 rates in basis points). */
+  insertTaxCodes: `INSERT INTO tax_codes (organization_id, id, code, rate_basis_points)
+       SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::int[])`,
+} as const;

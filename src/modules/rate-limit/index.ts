@@ -1,0 +1,3 @@
+// The rate-limit module's public surface: other modules and the composition root import only this file.
+export { RateLimitModule } from './rate-limit.module';
+export { RateLimitService } from './rate-limit.service';

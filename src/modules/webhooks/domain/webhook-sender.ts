@@ -1,0 +1,29 @@
+export interface SendInput {
+  url: string;
+  /** `whsec_…` */
+  secret: string;
+  /** `webhook-id`: the same on every attempt of one event. */
+  msgId: string;
+  timestamp: Date;
+  /** Sent byte for byte; the signature covers exactly this string. */
+  body: string;
+}
+
+export interface SendResult {
+  ok: boolean;
+  status?: number;
+  /**
+   * Short and free of secrets: `invalid_url`, `forbidden_address`, `dns_failure`, `signing_failed`,
+   * `timeout`, `http_<status>`, or a socket/TLS error code such as `ECONNREFUSED`.
+   */
+  error?: string;
+  durationMs: number;
+}
+
+/**
+ * Port: delivers one signed webhook (Standard Webhooks) to a receiver and says how it went. It never
+ * throws: every failure is a result, so that each attempt can be recorded (CONTRACT §9).
+ */
+export abstract class WebhookSender {
+  abstract send(input: SendInput): Promise<SendResult>;
+}

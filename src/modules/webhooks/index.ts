@@ -1,0 +1,5 @@
+// The webhooks module's public surface: other modules and the composition root import only this file.
+export { WebhookDispatchModule, WebhooksModule } from './webhooks.module';
+export { WebhookDispatcher } from './application/webhook-dispatcher';
+export { WebhookEndpointsService } from './application/webhook-endpoints.service';
+export { WebhookDeliveryReadRepository, type WebhookDeliveryView } from './domain/webhook-delivery-read.repository';

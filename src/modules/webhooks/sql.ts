@@ -1,0 +1,55 @@
+import type { RowInsert } from '../../shared/domain/row-insert';
+
+/**
+ * SQL parts of the webhooks module's tables (webhook_outbox, webhook_endpoints, webhook_deliveries,
+ * webhook_attempts), for statements that other modules compose (one round trip): the owner writes
+ * every word about its tables, the composer only combines the parts. Imports nothing but src/shared
+ * (docs/architecture.md).
+ */
+const OUTBOX_COLUMNS = [
+  ['organization_id', 'uuid'],
+  ['id', 'uuid'],
+  ['environment', 'text'],
+  ['app_id', 'uuid'],
+  ['event_type', 'text'],
+  ['body', 'text'],
+  ['created_at', 'timestamptz'],
+] as const;
+
+/** An event for the outbox: fanned out to the app's endpoints of its environment by the dispatcher. */
+export interface OutboxEvent {
+  organizationId: string;
+  id: string;
+  environment: string;
+  appId: string;
+  eventType: string;
+  /** the exact bytes every delivery attempt sends */
+  body: string;
+  createdAt: unknown;
+}
+
+export const WebhooksSql = {
+  /** The event's outbox row, for a one-statement write (OneStatementWrite). */
+  outboxRow: (e: OutboxEvent): RowInsert => ({
+    table: 'webhook_outbox',
+    columns: OUTBOX_COLUMNS,
+    values: [e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt],
+  }),
+  /** An INSERT of the event's outbox row from expressions of the composing statement (parameters, literals). */
+  insertOutboxEvent: (e: { [K in keyof OutboxEvent]: string }): string =>
+    `INSERT INTO webhook_outbox (${OUTBOX_COLUMNS.map(([c]) => c).join(', ')})
+       VALUES (${[e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt].join(', ')})`,
+  /** Deliveries by outcome: one row of delivered, failed, pending counts (metrics). */
+  deliveryCounts: `SELECT
+            count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered,
+            count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed,
+            count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)::int AS pending
+          FROM webhook_deliveries`,
+  /** The age in seconds of the oldest event not yet delivered or given up, as column age (metrics). */
+  queueAge: `SELECT EXTRACT(EPOCH FROM (now() - min(created_at)))::float8 AS age FROM (
+            SELECT min(created_at) AS created_at FROM webhook_outbox WHERE dispatched_at IS NULL
+            UNION ALL
+            SELECT min(o.created_at) FROM webhook_deliveries d
+              JOIN webhook_outbox o ON o.organization_id = d.organization_id AND o.id = d.event_id
+             WHERE d.delivered_at IS NULL AND d.failed_at IS NULL) t`,
+} as const;
