@@ -12,6 +12,8 @@ export const AppsSql = {
   appExists: `SELECT 1 FROM apps WHERE id = $1`,
   /** One row when $2 is the app $1's revision $1… ($1 = revision id, $2 = app id). */
   revisionOfAppExists: `SELECT 1 FROM app_revisions WHERE id = $1 AND app_id = $2`,
+  /** The app $1's revisions (id, number, approved), by number. */
+  revisionsOfApp: `SELECT id, number, approved_at IS NOT NULL AS approved FROM app_revisions WHERE app_id = $1 ORDER BY number`,
   /** Inserts the app ($1 id, $2 name). */
   insertApp: `INSERT INTO apps (id, name) VALUES ($1, $2)`,
 } as const;

@@ -24,6 +24,15 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   organizationExists: `SELECT 1 FROM organizations WHERE id = $1`,
   /** One row when an account $1 exists (in any organization). */
   accountExists: `SELECT 1 FROM accounts WHERE id = $1 LIMIT 1`,
+  /** The user (id, password_hash) signing in with the e-mail $1, matched without regard to case. */
+  userByEmail: `SELECT id, password_hash FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1`,
+  /** The organizations (id, name, environment) that the user $1 owns, by name. */
+  organizationsOwnedBy: `SELECT g.id, g.name, g.environment FROM organization_owners o JOIN organizations g ON g.id = o.organization_id
+        WHERE o.user_id = $1 ORDER BY g.name, g.id`,
+  /** One row when the user $2 owns the organization $1. */
+  isOwner: `SELECT 1 FROM organization_owners WHERE organization_id = $1 AND user_id = $2`,
+  /** The organization $1's active accounts (id, number, name), by number. */
+  activeAccountsOf: `SELECT id, number, name FROM accounts WHERE organization_id = $1 AND active ORDER BY number, id`,
   /** Inserts a sandbox organization ($1 id, $2 name). */
   insertSandboxOrganization: `INSERT INTO organizations (id, name, environment) VALUES ($1, $2, 'sandbox')`,
   /** Inserts the organization $1's accounts ($2 ids, $3 numbers, $4 names). */

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AccessSql } from '../../access/sql';
+import { AppsSql } from '../../apps/sql';
+import { OrganizationsSql } from '../../organizations/sql';
 import {
   type AuthorizationRequest,
   type ConnectionRow,
@@ -43,7 +46,7 @@ export class TypeOrmConsentRepository extends ConsentRepository {
     const a = apps[0];
     if (!a) return null;
     const revisions: Array<{ id: string; number: number; approved: boolean }> = await m.query(
-      `SELECT id, number, approved_at IS NOT NULL AS approved FROM app_revisions WHERE app_id = $1 ORDER BY number`,
+      AppsSql.revisionsOfApp,
       [appId],
     );
     return {
@@ -107,7 +110,7 @@ export class TypeOrmConsentRepository extends ConsentRepository {
 
   async findUserByEmail(m: EntityManager, email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
     const rows: Array<{ id: string; password_hash: string | null }> = await m.query(
-      `SELECT id, password_hash FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1`,
+      OrganizationsSql.userByEmail,
       [email],
     );
     return rows[0] ? { userId: rows[0].id, passwordHash: rows[0].password_hash } : null;
@@ -115,21 +118,20 @@ export class TypeOrmConsentRepository extends ConsentRepository {
 
   async ownedOrganizations(m: EntityManager, userId: string) {
     const rows: Array<{ id: string; name: string; environment: string }> = await m.query(
-      `SELECT g.id, g.name, g.environment FROM organization_owners o JOIN organizations g ON g.id = o.organization_id
-        WHERE o.user_id = $1 ORDER BY g.name, g.id`,
+      OrganizationsSql.organizationsOwnedBy,
       [userId],
     );
     return rows;
   }
 
   async isOwner(m: EntityManager, organizationId: string, userId: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`SELECT 1 FROM organization_owners WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]);
+    const rows: unknown[] = await m.query(OrganizationsSql.isOwner, [organizationId, userId]);
     return rows.length > 0;
   }
 
   async activeAccounts(m: EntityManager, organizationId: string) {
     const rows: Array<{ id: string; number: string; name: string }> = await m.query(
-      `SELECT id, number, name FROM accounts WHERE organization_id = $1 AND active ORDER BY number, id`,
+      OrganizationsSql.activeAccountsOf,
       [organizationId],
     );
     return rows;
@@ -192,7 +194,7 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   }
 
   async deleteToken(m: EntityManager, tokenHash: string, appId: string): Promise<void> {
-    await m.query(`DELETE FROM access_tokens WHERE token_hash = $1 AND app_id = $2`, [tokenHash, appId]);
+    await m.query(AccessSql.deleteTokenOfApp, [tokenHash, appId]);
   }
 
   async connections(m: EntityManager, userId: string, now: Date): Promise<ConnectionRow[]> {
