@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
@@ -29,7 +29,10 @@ function openPGlite(dataDir: string | null): Promise<PGlite> {
   let instance = pgliteInstances.get(key);
   if (!instance) {
     if (dataDir) mkdirSync(dataDir, { recursive: true });
-    instance = PGlite.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS });
+    // loaded only when the embedded store is used: a service on PostgreSQL never holds its code
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { PGlite: Embedded } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS });
     pgliteInstances.set(key, instance);
     instance.catch(() => pgliteInstances.delete(key));
   }
