@@ -2,3 +2,4 @@
 export { AppsModule } from './apps.module';
 export { AppService } from './application/app.service';
 export { AppRepository, type AppRecord } from './domain/app.repository';
+export { AppReadRepository, type AppSummary } from './domain/app-read.repository';

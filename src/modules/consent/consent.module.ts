@@ -1,4 +1,5 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { AppsModule } from '../apps';
 import { GrantsModule } from '../grants';
 import { OrganizationsModule } from '../organizations';
 import { ConsentHttp, ConsentHttpMiddleware } from './api/consent-http';
@@ -13,7 +14,7 @@ import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repos
 
 /** The consent flow's services, for both listeners (the console registers clients and reads apps). */
 @Module({
-  imports: [GrantsModule, OrganizationsModule],
+  imports: [AppsModule, GrantsModule, OrganizationsModule],
   providers: [ConsentService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
   exports: [ConsentService, OAuthClientService, TokenService],
 })

@@ -3,5 +3,5 @@ export { GrantsModule } from './grants.module';
 export { GrantService } from './application/grant.service';
 export { MandateService } from './application/mandate.service';
 export { WriteAccessService } from './application/write-access.service';
-export { GrantReadRepository, type GrantView } from './domain/grant-read.repository';
+export { type GrantInForce, GrantReadRepository, type GrantView } from './domain/grant-read.repository';
 export { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from './domain/grant-rules';

@@ -7,6 +7,11 @@ export const GrantsSql = {
   /** Left-joins the grant (`organizationId`, `grantId`: expressions of the composing statement) as `alias`. */
   leftJoinGrant: (alias: string, organizationId: string, grantId: string): string =>
     `LEFT JOIN grants ${alias} ON ${alias}.organization_id = ${organizationId} AND ${alias}.id = ${grantId}`,
+  /** Joins the grant (`organizationId`, `grantId`: expressions of the composing statement) as `alias`. */
+  joinGrant: (alias: string, organizationId: string, grantId: string): string =>
+    `JOIN grants ${alias} ON ${alias}.organization_id = ${organizationId} AND ${alias}.id = ${grantId}`,
+  /** The joined grant's expiry (a column expression). */
+  grantExpiresAt: (alias: string): string => `${alias}.expires_at`,
   /** The joined grant's state, as columns scopes, revoked_at, superseded_at, expires_at. */
   grantState: (alias: string): string => `${alias}.scopes, ${alias}.revoked_at, ${alias}.superseded_at, ${alias}.expires_at`,
   /** A scalar sub-select: the id of the mandate in force of (organization, app), or null. */

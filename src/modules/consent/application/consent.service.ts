@@ -3,14 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { DomainError } from '../../../shared/domain/errors';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { GrantService } from '../../grants';
+import { AppReadRepository } from '../../apps';
+import { GrantReadRepository, GrantService } from '../../grants';
 import { MandateService } from '../../grants';
 import { SecondFactorService } from '../../organizations';
 import { Aal2RequiredError } from '../../../shared/domain/errors';
-import { verifyPassword } from '../../organizations';
+import { OrganizationReadRepository, verifyPassword } from '../../organizations';
 import { isScope, SCOPES, type Scope } from '../../../shared/domain/scopes';
-import { type AuthorizationRequest, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
+import { type AuthorizationRequest, type ConnectionRow, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
 import { isPkceValue } from '../domain/pkce';
 import { SCOPE_WORDS } from '../domain/scope-words';
 import { generateOpaque, sha256Hex } from '../domain/secrets';
@@ -76,6 +78,9 @@ export class ConsentService {
     private readonly grants: GrantService,
     private readonly mandates: MandateService,
     private readonly secondFactor: SecondFactorService,
+    private readonly organizationReads: OrganizationReadRepository,
+    private readonly grantReads: GrantReadRepository,
+    private readonly appReads: AppReadRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
@@ -325,7 +330,7 @@ export class ConsentService {
   /** Connected apps: per organization, each app with a grant in force. */
   async connections(session: ConsentSession) {
     if (session.userId === null) return [];
-    const rows = await this.transactions.run((m) => this.repo.connections(m, session.userId as string, this.clock.now()));
+    const rows = await this.transactions.run((m) => this.connectionRows(m, session.userId as string, this.clock.now()));
     const byOrg = new Map<string, { name: string; apps: typeof rows }>();
     for (const r of rows) {
       const entry = byOrg.get(r.organizationId) ?? { name: r.organizationName, apps: [] };
@@ -339,9 +344,74 @@ export class ConsentService {
   async revokeConnection(session: ConsentSession, grantId: unknown): Promise<boolean> {
     if (session.userId === null || !isUuid(grantId)) return false;
     const id = grantId.toLowerCase();
-    const org = await this.transactions.run((m) => this.repo.grantOwnedBy(m, id, session.userId as string));
+    const org = await this.transactions.run((m) => this.grantOwnedBy(m, id, session.userId as string));
     if (!org) return false;
     await this.grants.revokeGrant(id);
     return true;
+  }
+
+  /**
+   * The grants in force of the organizations the user owns, with organization, app and accounts, ordered
+   * by organization name and id, app name, grant id. The names are ordered by the database (its text
+   * collation), so they are never compared here: organizations come in the owners' order (name, id) and
+   * apps are ranked by their position in the apps' order (name, id), equal names sharing a rank; only the
+   * grant ids (lower-case uuids, whose text order is the uuid order) are compared here.
+   */
+  private async connectionRows(tx: Transaction, userId: string, now: Date): Promise<ConnectionRow[]> {
+    const organizations = await this.organizationReads.ownedBy(tx, userId);
+    if (organizations.length === 0) return [];
+    const grants = await this.grantReads.grantsInForce(
+      tx,
+      organizations.map((o) => o.id),
+      now,
+    );
+    if (grants.length === 0) return [];
+    const apps = await this.appReads.names(tx, [...new Set(grants.map((g) => g.appId))]);
+    const appName = new Map<string, string>();
+    const appRank = new Map<string, number>();
+    let rank = -1;
+    let previous: string | undefined;
+    for (const a of apps) {
+      if (a.name !== previous) rank += 1;
+      previous = a.name;
+      appName.set(a.id, a.name);
+      appRank.set(a.id, rank);
+    }
+    const pairs = new Map<string, { organizationId: string; accountId: string }>();
+    for (const g of grants) for (const accountId of g.accountIds) pairs.set(`${g.organizationId}/${accountId}`, { organizationId: g.organizationId, accountId });
+    const accounts = await this.organizationReads.accounts(
+      tx,
+      [...pairs.values()].map((p) => p.organizationId),
+      [...pairs.values()].map((p) => p.accountId),
+    );
+    const rows: ConnectionRow[] = [];
+    for (const o of organizations) {
+      const ofOrganization = grants
+        .filter((g) => g.organizationId === o.id && appRank.has(g.appId))
+        .sort((x, y) => (appRank.get(x.appId) as number) - (appRank.get(y.appId) as number) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      for (const g of ofOrganization) {
+        const selected = new Set(g.accountIds);
+        rows.push({
+          organizationId: g.organizationId,
+          organizationName: o.name,
+          grantId: g.id,
+          appName: appName.get(g.appId) as string,
+          scopes: g.scopes,
+          expiresAt: g.expiresAt,
+          accounts: accounts
+            .filter((a) => a.organizationId === g.organizationId && selected.has(a.id))
+            .map((a) => ({ number: a.number, name: a.name })),
+        });
+      }
+    }
+    return rows;
+  }
+
+  /** The grant's organization if the user owns it, else null. */
+  private async grantOwnedBy(tx: Transaction, grantId: string, userId: string): Promise<string | null> {
+    for (const organizationId of await this.grantReads.organizationsOfGrant(tx, grantId)) {
+      if (await this.organizationReads.isOwner(tx, organizationId, userId)) return organizationId;
+    }
+    return null;
   }
 }

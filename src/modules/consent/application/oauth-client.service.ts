@@ -4,6 +4,8 @@ import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { NotFoundError, toInputError } from '../../../shared/domain/errors';
+import type { Transaction } from '../../../shared/domain/transaction';
+import { AppReadRepository } from '../../apps';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
 import { redirectUriViolations } from '../domain/redirect-uri';
 import { generateClientSecret, sha256Hex } from '../domain/secrets';
@@ -13,6 +15,7 @@ import { generateClientSecret, sha256Hex } from '../domain/secrets';
 export class OAuthClientService {
   constructor(
     private readonly repo: ConsentRepository,
+    private readonly apps: AppReadRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
@@ -25,14 +28,20 @@ export class OAuthClientService {
     const uris = redirectUris as string[];
     const secret = generateClientSecret();
     await this.transactions.run(async (m) => {
-      if (!(await this.repo.findClient(m, id))) throw new NotFoundError('app');
+      if (!(await this.findClient(m, id))) throw new NotFoundError('app');
       await this.repo.saveClient(m, id, sha256Hex(secret), uris, this.clock.now());
     });
     return { client_id: id, client_secret: secret, redirect_uris: uris };
   }
 
   async readApp(appId: string) {
-    const app = await this.transactions.run((m) => this.repo.appRead(m, appId));
+    const app = await this.transactions.run(async (m) => {
+      const found = await this.apps.app(m, appId);
+      if (!found) return null;
+      const revisions = await this.apps.revisions(m, appId);
+      const registration = await this.repo.findClientRegistration(m, appId);
+      return { id: found.id, name: found.name, revisions, redirect_uris: registration?.redirectUris ?? [] };
+    });
     if (!app) throw new NotFoundError('app');
     return app;
   }
@@ -40,7 +49,7 @@ export class OAuthClientService {
   /** The registered client whose secret this is, or null (unknown client, no registration, wrong secret). */
   async authenticate(clientId: string, secret: string): Promise<OAuthClient | null> {
     if (!isUuid(clientId)) return null;
-    const client = await this.transactions.run((m) => this.repo.findClient(m, clientId.toLowerCase()));
+    const client = await this.transactions.run((m) => this.findClient(m, clientId.toLowerCase()));
     if (!client?.secretHash) return null;
     const given = Buffer.from(sha256Hex(secret));
     const stored = Buffer.from(client.secretHash);
@@ -49,6 +58,20 @@ export class OAuthClientService {
 
   async find(clientId: string): Promise<OAuthClient | null> {
     if (!isUuid(clientId)) return null;
-    return this.transactions.run((m) => this.repo.findClient(m, clientId.toLowerCase()));
+    return this.transactions.run((m) => this.findClient(m, clientId.toLowerCase()));
+  }
+
+  /** The app and its OAuth registration (secret hash and redirect URIs null/empty when unregistered). */
+  private async findClient(tx: Transaction, appId: string): Promise<OAuthClient | null> {
+    const app = await this.apps.app(tx, appId);
+    if (!app) return null;
+    const registration = await this.repo.findClientRegistration(tx, appId);
+    return {
+      appId: app.id,
+      appName: app.name,
+      approvedRevisionId: app.approvedRevisionId,
+      secretHash: registration?.secretHash ?? null,
+      redirectUris: registration?.redirectUris ?? [],
+    };
   }
 }

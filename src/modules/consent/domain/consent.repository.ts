@@ -20,6 +20,13 @@ export interface ConsentSession {
   expiresAt: Date;
 }
 
+/** An app's OAuth registration (consent's own row). */
+export interface OAuthClientRegistration {
+  secretHash: string;
+  redirectUris: string[];
+}
+
+/** The app (read from the apps module) with its OAuth registration, if any. */
 export interface OAuthClient {
   appId: string;
   appName: string;
@@ -55,16 +62,14 @@ export interface ConnectionRow {
 
 /**
  * Port: the consent flow's own tables (OAuth clients, sessions, codes, sign-in lockouts) and the
- * reads its pages need. Grants, mandates and tokens are written through the grants module's services.
+ * single-owner reads its pages need (from the owners' sql.ts). Apps, grants and organizations are read
+ * through their modules' read ports (the services compose them in one transaction); grants, mandates
+ * and tokens are written through the grants module's services.
  */
 export abstract class ConsentRepository {
-  /** The app and its OAuth registration (secret hash and redirect URIs null/empty when unregistered). */
-  abstract findClient(tx: Transaction, appId: string): Promise<OAuthClient | null>;
+  /** The app's OAuth registration, or null when it has none. */
+  abstract findClientRegistration(tx: Transaction, appId: string): Promise<OAuthClientRegistration | null>;
   abstract saveClient(tx: Transaction, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void>;
-  abstract appRead(
-    tx: Transaction,
-    appId: string,
-  ): Promise<{ id: string; name: string; revisions: Array<{ id: string; number: number; approved: boolean }>; redirect_uris: string[] } | null>;
 
   abstract createSession(tx: Transaction, session: ConsentSession, now: Date): Promise<void>;
   abstract findSession(tx: Transaction, idHash: string, now: Date): Promise<ConsentSession | null>;
@@ -87,8 +92,4 @@ export abstract class ConsentRepository {
   abstract markCodeUsed(tx: Transaction, codeHash: string, at: Date, tokenHash: string): Promise<void>;
   /** Forgets an access token, so that it is unknown (401 invalid_token); only a token of `appId`. */
   abstract deleteToken(tx: Transaction, tokenHash: string, appId: string): Promise<void>;
-
-  abstract connections(tx: Transaction, userId: string, now: Date): Promise<ConnectionRow[]>;
-  /** The grant's organization if the user owns it, else null. */
-  abstract grantOwnedBy(tx: Transaction, grantId: string, userId: string): Promise<string | null>;
 }

@@ -1,33 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessSql } from '../../access/sql';
-import { AppsSql } from '../../apps/sql';
+import { GrantsSql } from '../../grants/sql';
 import { OrganizationsSql } from '../../organizations/sql';
 import {
   type AuthorizationRequest,
-  type ConnectionRow,
   ConsentRepository,
   type ConsentSession,
-  type OAuthClient,
+  type OAuthClientRegistration,
   type StoredCode,
 } from '../domain/consent.repository';
 import { lockoutAfterFailure, SIGN_IN_WINDOW_MS } from '../domain/sign-in-lockout';
 
 const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
+/**
+ * The code with its grant's expiry, the code's row locked (not the grant's): one statement, so the
+ * lock and the read of the grant go together; the grant's join and column come from GrantsSql.
+ */
+const CODE_FOR_UPDATE = `SELECT c.*, ${GrantsSql.grantExpiresAt('g')} AS grant_expires_at
+         FROM authorization_codes c ${GrantsSql.joinGrant('g', 'c.organization_id', 'c.grant_id')}
+        WHERE c.code_hash = $1 FOR UPDATE OF c`;
+
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
 @Injectable()
 export class TypeOrmConsentRepository extends ConsentRepository {
-  async findClient(m: EntityManager, appId: string): Promise<OAuthClient | null> {
-    const rows: Array<{ id: string; name: string; approved_revision_id: string | null; secret_hash: string | null; redirect_uris: string[] | null }> =
-      await m.query(
-        `SELECT a.id, a.name, a.approved_revision_id, c.secret_hash, c.redirect_uris
-           FROM apps a LEFT JOIN oauth_clients c ON c.app_id = a.id WHERE a.id = $1`,
-        [appId],
-      );
+  async findClientRegistration(m: EntityManager, appId: string): Promise<OAuthClientRegistration | null> {
+    const rows: Array<{ secret_hash: string; redirect_uris: string[] }> = await m.query(
+      `SELECT secret_hash, redirect_uris FROM oauth_clients WHERE app_id = $1`,
+      [appId],
+    );
     const r = rows[0];
-    if (!r) return null;
-    return { appId: r.id, appName: r.name, approvedRevisionId: r.approved_revision_id, secretHash: r.secret_hash, redirectUris: r.redirect_uris ?? [] };
+    return r ? { secretHash: r.secret_hash, redirectUris: r.redirect_uris } : null;
   }
 
   async saveClient(m: EntityManager, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void> {
@@ -36,25 +40,6 @@ export class TypeOrmConsentRepository extends ConsentRepository {
        ON CONFLICT (app_id) DO UPDATE SET secret_hash = EXCLUDED.secret_hash, redirect_uris = EXCLUDED.redirect_uris, updated_at = EXCLUDED.updated_at`,
       [appId, secretHash, redirectUris, at],
     );
-  }
-
-  async appRead(m: EntityManager, appId: string) {
-    const apps: Array<{ id: string; name: string; redirect_uris: string[] | null }> = await m.query(
-      `SELECT a.id, a.name, c.redirect_uris FROM apps a LEFT JOIN oauth_clients c ON c.app_id = a.id WHERE a.id = $1`,
-      [appId],
-    );
-    const a = apps[0];
-    if (!a) return null;
-    const revisions: Array<{ id: string; number: number; approved: boolean }> = await m.query(
-      AppsSql.revisionsOfApp,
-      [appId],
-    );
-    return {
-      id: a.id,
-      name: a.name,
-      revisions: revisions.map((r) => ({ id: r.id, number: Number(r.number), approved: r.approved === true })),
-      redirect_uris: a.redirect_uris ?? [],
-    };
   }
 
   async createSession(m: EntityManager, s: ConsentSession, now: Date): Promise<void> {
@@ -169,9 +154,7 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   }
 
   async findCodeForUpdate(m: EntityManager, codeHash: string): Promise<StoredCode | null> {
-    const rows: Array<Record<string, unknown>> = await m.query(`SELECT c.*, g.expires_at AS grant_expires_at
-         FROM authorization_codes c JOIN grants g ON g.organization_id = c.organization_id AND g.id = c.grant_id
-        WHERE c.code_hash = $1 FOR UPDATE OF c`, [codeHash]);
+    const rows: Array<Record<string, unknown>> = await m.query(CODE_FOR_UPDATE, [codeHash]);
     const r = rows[0];
     if (!r) return null;
     return {
@@ -195,46 +178,5 @@ export class TypeOrmConsentRepository extends ConsentRepository {
 
   async deleteToken(m: EntityManager, tokenHash: string, appId: string): Promise<void> {
     await m.query(AccessSql.deleteTokenOfApp, [tokenHash, appId]);
-  }
-
-  async connections(m: EntityManager, userId: string, now: Date): Promise<ConnectionRow[]> {
-    const rows: Array<{
-      organization_id: string;
-      organization_name: string;
-      grant_id: string;
-      app_name: string;
-      scopes: string[];
-      expires_at: Date | string;
-      accounts: unknown;
-    }> = await m.query(
-      `SELECT g.organization_id, o.name AS organization_name, g.id AS grant_id, a.name AS app_name, g.scopes, g.expires_at,
-              coalesce((SELECT json_agg(json_build_object('number', ac.number, 'name', ac.name) ORDER BY ac.number)
-                          FROM grant_accounts ga JOIN accounts ac ON ac.organization_id = ga.organization_id AND ac.id = ga.account_id
-                         WHERE ga.organization_id = g.organization_id AND ga.grant_id = g.id), '[]') AS accounts
-         FROM organization_owners ow
-         JOIN organizations o ON o.id = ow.organization_id
-         JOIN grants g ON g.organization_id = ow.organization_id
-         JOIN apps a ON a.id = g.app_id
-        WHERE ow.user_id = $1 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $2
-        ORDER BY o.name, o.id, a.name, g.id`,
-      [userId, now],
-    );
-    return rows.map((r) => ({
-      organizationId: r.organization_id,
-      organizationName: r.organization_name,
-      grantId: r.grant_id,
-      appName: r.app_name,
-      scopes: r.scopes,
-      expiresAt: date(r.expires_at) as Date,
-      accounts: json<Array<{ number: string; name: string }>>(r.accounts),
-    }));
-  }
-
-  async grantOwnedBy(m: EntityManager, grantId: string, userId: string): Promise<string | null> {
-    const rows: Array<{ organization_id: string }> = await m.query(
-      `SELECT g.organization_id FROM grants g JOIN organization_owners o ON o.organization_id = g.organization_id AND o.user_id = $2 WHERE g.id = $1`,
-      [grantId, userId],
-    );
-    return rows[0]?.organization_id ?? null;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { GrantReadRepository, type GrantView } from '../domain/grant-read.repository';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type GrantInForce, GrantReadRepository, type GrantView } from '../domain/grant-read.repository';
 
 const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).toISOString();
 
@@ -28,5 +28,31 @@ export class TypeOrmGrantReadRepository extends GrantReadRepository {
       expires_at: iso(r.expires_at),
       revoked: r.revoked,
     }));
+  }
+
+  async grantsInForce(m: EntityManager, organizationIds: string[], now: Date): Promise<GrantInForce[]> {
+    if (organizationIds.length === 0) return [];
+    const rows: Array<{ organization_id: string; id: string; app_id: string; scopes: string[]; expires_at: Date | string; account_ids: string[] }> =
+      await m.query(
+        `SELECT g.organization_id, g.id, g.app_id, g.scopes, g.expires_at,
+                ARRAY(SELECT ga.account_id::text FROM grant_accounts ga
+                       WHERE ga.organization_id = g.organization_id AND ga.grant_id = g.id) AS account_ids
+           FROM grants g
+          WHERE g.organization_id = ANY($1::uuid[]) AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $2`,
+        [organizationIds, now],
+      );
+    return rows.map((r) => ({
+      organizationId: r.organization_id,
+      id: r.id,
+      appId: r.app_id,
+      scopes: r.scopes,
+      expiresAt: r.expires_at instanceof Date ? r.expires_at : new Date(r.expires_at),
+      accountIds: r.account_ids,
+    }));
+  }
+
+  async organizationsOfGrant(m: EntityManager, grantId: string): Promise<string[]> {
+    const rows: Array<{ organization_id: string }> = await m.query(`SELECT organization_id FROM grants WHERE id = $1`, [grantId]);
+    return rows.map((r) => r.organization_id);
   }
 }

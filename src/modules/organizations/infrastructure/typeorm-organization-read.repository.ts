@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { OrganizationReadRepository, type OrganizationView } from '../domain/organization-read.repository';
+import { OrganizationsSql } from '../sql';
 
 @Injectable()
 export class TypeOrmOrganizationReadRepository extends OrganizationReadRepository {
@@ -34,5 +35,31 @@ export class TypeOrmOrganizationReadRepository extends OrganizationReadRepositor
       tax_codes: taxCodes.map((t) => ({ id: t.id, code: t.code, rate_basis_points: Number(t.rate_basis_points) })),
       owners,
     };
+  }
+
+  async ownedBy(m: EntityManager, userId: string): Promise<Array<{ id: string; name: string }>> {
+    const rows: Array<{ id: string; name: string }> = await m.query(OrganizationsSql.organizationsOwnedBy, [userId]);
+    return rows.map((r) => ({ id: r.id, name: r.name }));
+  }
+
+  async isOwner(m: EntityManager, organizationId: string, userId: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(OrganizationsSql.isOwner, [organizationId, userId]);
+    return rows.length > 0;
+  }
+
+  async accounts(
+    m: EntityManager,
+    organizationIds: string[],
+    accountIds: string[],
+  ): Promise<Array<{ organizationId: string; id: string; number: string; name: string }>> {
+    if (accountIds.length === 0) return [];
+    const rows: Array<{ organization_id: string; id: string; number: string; name: string }> = await m.query(
+      `SELECT ac.organization_id, ac.id, ac.number, ac.name
+         FROM unnest($1::uuid[], $2::uuid[]) AS k (organization_id, id)
+         JOIN accounts ac ON ac.organization_id = k.organization_id AND ac.id = k.id
+        ORDER BY ac.number`,
+      [organizationIds, accountIds],
+    );
+    return rows.map((r) => ({ organizationId: r.organization_id, id: r.id, number: r.number, name: r.name }));
   }
 }
