@@ -17,4 +17,4 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000 3001
-CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--min-semi-space-size=16", "dist/src/main.js"]

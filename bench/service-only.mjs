@@ -24,7 +24,9 @@ psql(`CREATE DATABASE ${DB}`);
 const [port, consolePort] = [await freePort(), await freePort()];
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-svc-'));
 const key = `ck_${randomBytes(16).toString('hex')}`;
-const service = spawn(process.execPath, ['--max-semi-space-size=8', 'dist/src/main.js'], {
+// as `npm start` runs it: the node flags and entry file of package.json's start script
+const startArgs = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start.trim().split(/\s+/).slice(1);
+const service = spawn(process.execPath, startArgs, {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${DB}`,
     LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
   stdio: ['ignore', 'ignore', 'inherit'],
