@@ -35,36 +35,53 @@ export function classValidatorFailures(instance: object): FieldFailure[] {
  * dominated a prepare's CPU time. Equivalence with classValidatorFailures is a property test
  * (body-validation.pipe.spec.ts). Used only when every field of the class has a recorded rule.
  */
-export function compiledFailures(instance: Record<string, unknown>, fields: Map<string, FieldMeta>): FieldFailure[] {
-  const failures: FieldFailure[] = [];
-  for (const [name, meta] of fields) {
-    const value = instance[name];
-    if (!meta.rule!.validate(value)) failures.push([name, ruleMessage(value, meta.rule!.message)]);
-  }
-  return failures;
+export function compiledFailures(instance: Record<string, unknown>, type: Function): FieldFailure[] {
+  return [...(planFailures(instance, planOf(type)) ?? [])];
 }
 
 const NONE: ReadonlyMap<string, string> = new Map();
 
-const canonicalIds = new WeakMap<Function, readonly string[]>();
-/** The fields of a class marked CanonicalId, cached per class (none for most, e.g. a journal line). */
-function canonicalIdFields(type: Function, fields: Map<string, FieldMeta>): readonly string[] {
-  let names = canonicalIds.get(type);
-  if (names === undefined) {
-    names = [...fields].filter(([, meta]) => meta.canonicalId).map(([name]) => name);
-    canonicalIds.set(type, names);
-  }
-  return names;
+/**
+ * What validating an object of a class needs, worked out once per class: its fields as parallel
+ * arrays (iterating a Map allocates an entry per field, per object — on 500 journal lines that was
+ * most of a prepare's garbage), whether every field has a compiled rule, and its CanonicalId fields.
+ */
+interface Plan {
+  fields: Map<string, FieldMeta>;
+  names: readonly string[];
+  metas: readonly FieldMeta[];
+  compiled: boolean;
+  canonicalIds: readonly string[];
 }
 
-const compiled = new WeakMap<Function, boolean>();
-function isCompiled(type: Function, fields: Map<string, FieldMeta>): boolean {
-  let ok = compiled.get(type);
-  if (ok === undefined) {
-    ok = [...fields.values()].every((m) => m.rule !== undefined);
-    compiled.set(type, ok);
+const plans = new WeakMap<Function, Plan>();
+function planOf(type: Function): Plan {
+  let plan = plans.get(type);
+  if (plan === undefined) {
+    const fields = fieldsOf(type);
+    if (!fields) throw new Error(`${type.name} declares no fields`);
+    const entries = [...fields];
+    plan = {
+      fields,
+      names: entries.map(([name]) => name),
+      metas: entries.map(([, meta]) => meta),
+      compiled: entries.every(([, meta]) => meta.rule !== undefined),
+      canonicalIds: entries.filter(([, meta]) => meta.canonicalId).map(([name]) => name),
+    };
+    plans.set(type, plan);
   }
-  return ok;
+  return plan;
+}
+
+/** The compiled rules over a plan's fields: null when every field passes (no allocation then). */
+function planFailures(target: Record<string, unknown>, plan: Plan): Map<string, string> | null {
+  let failed: Map<string, string> | null = null;
+  for (let f = 0; f < plan.names.length; f++) {
+    const value = target[plan.names[f]];
+    const rule = plan.metas[f].rule!;
+    if (!rule.validate(value)) (failed ??= new Map()).set(plan.names[f], ruleMessage(value, rule.message));
+  }
+  return failed;
 }
 
 /**
@@ -80,7 +97,9 @@ export function validateObject<T extends object>(
   type: new () => T,
   pointer = '',
 ): { value: T; violations: Violation[] } {
-  return validateAt(raw, type, pointer, null);
+  const violations: Violation[] = [];
+  const value = validateInto(raw, type, pointer, null, violations);
+  return { value, violations };
 }
 
 function pointerAt(parent: string, token: number | null): string {
@@ -88,30 +107,30 @@ function pointerAt(parent: string, token: number | null): string {
 }
 
 /**
- * validateObject at `pointerTo(parent, token)` (or `parent` itself when token is null); the pointer
- * string is built only when a violation needs it — a valid 500-line journal builds none per line.
+ * validateObject at `pointerTo(parent, token)` (or `parent` itself when token is null), its
+ * violations appended to `out` in body order; returns the instance. The pointer string is built only
+ * when a violation needs it, and a valid item allocates nothing but its instance — a valid 500-line
+ * journal builds no per-line pointer, violation list or result object.
  */
-function validateAt<T extends object>(
-  raw: unknown,
-  type: new () => T,
-  parent: string,
-  token: number | null,
-): { value: T; violations: Violation[] } {
-  const violations: Violation[] = [];
-  const fields = fieldsOf(type);
-  if (!fields) throw new Error(`${type.name} declares no fields`);
+function validateInto<T extends object>(raw: unknown, type: new () => T, parent: string, token: number | null, out: Violation[]): T {
+  const plan = planOf(type);
   if (!isPlainObject(raw)) {
-    violations.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: 'must be an object' });
-    return { value: undefined as unknown as T, violations };
+    out.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: 'must be an object' });
+    return undefined as unknown as T;
   }
-  for (const key of Object.keys(raw)) {
-    if (!fields.has(key)) violations.push({ pointer: pointerTo(pointerAt(parent, token), key), code: 'invalid_input', detail: 'is not a known field' });
+  // own keys only (JSON.parse makes `__proto__` and `constructor` own keys: both are unknown fields)
+  for (const key in raw) {
+    if (hasOwn.call(raw, key) && !plan.fields.has(key)) {
+      out.push({ pointer: pointerTo(pointerAt(parent, token), key), code: 'invalid_input', detail: 'is not a known field' });
+    }
   }
 
   const instance = new type() as T & Partial<CrossFieldRule>;
   const target = instance as Record<string, unknown>;
-  let nestedViolations: Map<string, Violation[]> | undefined;
-  for (const [name, meta] of fields) {
+  let nested: Violation[][] | undefined;
+  for (let f = 0; f < plan.names.length; f++) {
+    const name = plan.names[f];
+    const meta = plan.metas[f];
     let value = hasOwn.call(raw, name) ? raw[name] : undefined;
     if ((value === null || value === undefined) && meta.optional) value = meta.default!();
     // CONTRACT §4: an array over its maxItems is one violation at its own pointer; its items are not
@@ -120,35 +139,37 @@ function validateAt<T extends object>(
       const itemType = meta.nested();
       const base = pointerTo(pointerAt(parent, token), name);
       const found: Violation[] = [];
-      value = value.map((item, i) => {
-        const result = validateAt(item, itemType, base, i);
-        for (const v of result.violations) found.push(v);
-        return result.value;
-      });
-      if (found.length > 0) (nestedViolations ??= new Map()).set(name, found);
+      const items = new Array<unknown>(value.length);
+      for (let i = 0; i < value.length; i++) items[i] = validateInto(value[i], itemType, base, i, found);
+      value = items;
+      if (found.length > 0) (nested ??= [])[f] = found;
     }
     target[name] = value;
   }
 
   // listed in the order of the seed's tables: each field in declaration order, a nested array's
   // items right after the array itself, then the object's cross-field rule
-  const failures = isCompiled(type, fields) ? compiledFailures(target, fields) : classValidatorFailures(instance);
-  const failed = failures.length === 0 ? NONE : new Map(failures);
-  for (const name of canonicalIdFields(type, fields)) {
+  const failed: ReadonlyMap<string, string> = plan.compiled
+    ? (planFailures(target, plan) ?? NONE)
+    : new Map(classValidatorFailures(instance));
+  for (const name of plan.canonicalIds) {
     const value = target[name];
     if (typeof value === 'string' && !failed.has(name)) target[name] = value.toLowerCase();
   }
-  if (failures.length > 0 || nestedViolations) {
-    for (const [name, meta] of fields) {
-      const detail = failed.get(name);
-      if (detail !== undefined) violations.push({ pointer: pointerTo(pointerAt(parent, token), name), code: meta.amount ? 'invalid_amount' : 'invalid_input', detail });
-      for (const v of nestedViolations?.get(name) ?? []) violations.push(v);
+  if (failed.size > 0 || nested) {
+    for (let f = 0; f < plan.names.length; f++) {
+      const detail = failed.get(plan.names[f]);
+      if (detail !== undefined) {
+        out.push({ pointer: pointerTo(pointerAt(parent, token), plan.names[f]), code: plan.metas[f].amount ? 'invalid_amount' : 'invalid_input', detail });
+      }
+      const items = nested?.[f];
+      if (items) for (const v of items) out.push(v);
     }
   }
   if (typeof instance.crossFieldViolations === 'function') {
-    for (const v of instance.crossFieldViolations(failed)) violations.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: v.detail });
+    for (const v of instance.crossFieldViolations(failed)) out.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: v.detail });
   }
-  return { value: instance, violations };
+  return instance;
 }
 
 // toInputError and MAX_ERRORS are domain rules (errors.ts); re-exported for the filter and the pipe's tests.
