@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { generateSecretsKeyEntry, SecretBox } from '../crypto/secret-box';
 import { Clock, SystemClock } from '../domain/clock';
+import { Scheduler, TimerScheduler } from '../domain/scheduler';
 import { OneStatementWrite } from './one-statement-write';
 import { Sql } from './sql';
 import { Transactions } from './transactions';
@@ -22,13 +23,14 @@ export class CoreModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: DataSource, useValue: dataSource },
         { provide: Clock, useValue: clock },
+        { provide: Scheduler, useValue: new TimerScheduler() },
         Transactions,
         // the key of stored secrets (CONTRACT §8); a caller without one gets a fresh throwaway key
         { provide: SecretBox, useValue: secretBox ?? SecretBox.fromSpec(generateSecretsKeyEntry(1)) },
         Sql,
         OneStatementWrite,
       ],
-      exports: [APP_CONFIG, DataSource, Clock, Transactions, SecretBox, Sql, OneStatementWrite],
+      exports: [APP_CONFIG, DataSource, Clock, Scheduler, Transactions, SecretBox, Sql, OneStatementWrite],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { Clock } from '../../../shared/domain/clock';
+import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
 import { HttpWebhookSender } from '../infrastructure/http-webhook-sender';
 import { WebhookDispatcher } from './webhook-dispatcher';
@@ -41,7 +42,40 @@ const failing = (attempt: number): ClaimedDelivery => ({
   organizationId: 'org', id: `d${attempt}`, eventId: 'evt', attempt, body: '{}', url: 'ftp://example.com/x', secret: `whsec_${Buffer.alloc(24).toString('base64')}`,
 });
 
+/** Repetitions run only when the test says so. */
+class ManualScheduler extends Scheduler {
+  readonly started: Array<{ intervalMs: number; task: () => void; cancelled: boolean }> = [];
+  every(intervalMs: number, task: () => void): Repetition {
+    const r = { intervalMs, task, cancelled: false };
+    this.started.push(r);
+    return { cancel: () => void (r.cancelled = true) };
+  }
+}
+
 describe('WebhookDispatcher', () => {
+  it('polls through the Scheduler port at its interval, and the stop cancels the repetition', async () => {
+    const repo = new FakeRepository();
+    const scheduler = new ManualScheduler();
+    const d = new WebhookDispatcher(repo, new FixedClock(), sender, { pollIntervalMs: 250 }, scheduler);
+    d.start();
+    d.start(); // idempotent
+    expect(scheduler.started.map((r) => r.intervalMs)).toEqual([250]);
+    scheduler.started[0].task();
+    await new Promise((r) => setImmediate(r));
+    expect(repo.fanOuts).toBe(1);
+    await d.onApplicationShutdown();
+    expect(scheduler.started[0].cancelled).toBe(true);
+  });
+
+  it('renews a send\'s lease through the Scheduler port and cancels the renewal once the attempt is recorded', async () => {
+    const repo = new FakeRepository();
+    const scheduler = new ManualScheduler();
+    const d = new WebhookDispatcher(repo, new FixedClock(), sender, { leaseMs: 3000 }, scheduler);
+    repo.queue = [failing(1)];
+    expect(await d.runOnce()).toBe(1);
+    expect(scheduler.started.map((r) => [r.intervalMs, r.cancelled])).toEqual([[1000, true]]);
+  });
+
   it('schedules a failed attempt by the retry schedule it was given, by the attempt number', async () => {
     const repo = new FakeRepository();
     const seen: number[] = [];

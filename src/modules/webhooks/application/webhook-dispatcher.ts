@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
+import { type Repetition, Scheduler, TimerScheduler } from '../../../shared/domain/scheduler';
 import { nextAttemptDelayMs } from '../domain/retry-schedule';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
 import { WebhookSender } from '../domain/webhook-sender';
@@ -54,7 +55,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly perEndpoint: number;
   private readonly maxInFlight: number;
   private readonly retryDelayMs: (failedAttempts: number) => number | null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Repetition | null = null;
   private ticking = false;
   /** A send finished during a claim: claim again right after it. */
   private again = false;
@@ -69,6 +70,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly clock: Clock,
     private readonly sender: WebhookSender,
     @Inject(WEBHOOK_DISPATCH_OPTIONS) options: WebhookDispatchOptions = {},
+    private readonly scheduler: Scheduler = new TimerScheduler(),
   ) {
     this.pollIntervalMs = options?.pollIntervalMs ?? POLL_INTERVAL_MS;
     this.leaseMs = options?.leaseMs ?? LEASE_MS;
@@ -82,7 +84,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * Starts polling (the partner listener does this at bootstrap). Its own timer, not @nestjs/schedule's:
+   * Starts polling (the partner listener does this at bootstrap). Its own repetition (Scheduler), not
+   * @nestjs/schedule's registry:
    * the graceful stop halts claiming at once when the stop begins (before Nest's shutdown hooks, see
    * bootstrap.ts), a finished send re-polls immediately, each send renews its lease on its own timer,
    * and tests run extra dispatchers outside any Nest container — none of which a registry of intervals
@@ -90,8 +93,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    */
   start(): void {
     if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => this.tick(), this.pollIntervalMs);
-    this.timer.unref();
+    this.timer = this.scheduler.every(this.pollIntervalMs, () => this.tick());
   }
 
   /**
@@ -100,7 +102,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    */
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     await Promise.allSettled([...this.claiming]);
     await Promise.allSettled([...this.sends]);
@@ -178,13 +180,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async deliver(d: ClaimedDelivery): Promise<void> {
-    const renew = setInterval(() => {
+    const renew = this.scheduler.every(Math.max(Math.floor(this.leaseMs / 3), 50), () => {
       this.webhooks.renewLease(d, this.leaseMs).then(
         (held) => held || this.logger.warn({ deliveryId: d.id, attempt: d.attempt }, 'webhook lease lost during the send'),
         (err) => this.logger.warn({ err, deliveryId: d.id }, 'webhook lease renewal failed'),
       );
-    }, Math.max(Math.floor(this.leaseMs / 3), 50));
-    renew.unref();
+    });
     try {
       const attemptedAt = this.clock.now();
       const result = await this.sender.send({ url: d.url, secret: d.secret, msgId: d.eventId, timestamp: attemptedAt, body: d.body });
@@ -192,10 +193,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       if (!result.ok) {
         this.logger.warn({ deliveryId: d.id, attempt: d.attempt, status: result.status, error: result.error }, 'webhook attempt failed');
       }
-      clearInterval(renew);
+      renew.cancel();
       await this.webhooks.recordAttempt(d, { ...result, attemptedAt, retryInMs });
     } finally {
-      clearInterval(renew);
+      renew.cancel();
     }
   }
 }
