@@ -51,6 +51,37 @@ if (!onPostgres()) {
     await new Promise((r) => setTimeout(r, 300)); // the FATAL 57P01 reaches the driver: TypeORM releases the query runner
   }
 
+  /**
+   * Sends a one-statement write while another session holds the organization's row, waits until its
+   * backend is blocked on that lock, terminates that backend, releases the row; the write's answer.
+   */
+  async function lostWhileWaitingOn<R>(organizationId: string, send: () => PromiseLike<R>): Promise<R> {
+    await other.query('BEGIN');
+    try {
+      await other.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+      const pending = Promise.resolve(send());
+      void pending.catch(() => undefined);
+      const deadline = Date.now() + 5_000;
+      let blocked: number | undefined;
+      while (blocked === undefined) {
+        const { rows } = await other.query(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pg_backend_pid() = ANY (pg_blocking_pids(pid))`,
+        );
+        blocked = rows[0]?.pid;
+        if (blocked === undefined) {
+          if (Date.now() > deadline) throw new Error('the write never reached the database');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      expect((await other.query('SELECT pg_terminate_backend($1) AS ok', [blocked])).rows[0].ok).toBe(true);
+      await other.query('ROLLBACK');
+      return await pending;
+    } catch (err) {
+      await other.query('ROLLBACK');
+      throw err;
+    }
+  }
+
   function expect503(res: { status: number; body: { code?: string }; headers: Record<string, string> }) {
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('service_unavailable');
@@ -102,30 +133,8 @@ if (!onPostgres()) {
   it('a final posting (one statement, no transaction) whose connection is lost while it waits is 503, writes nothing and takes no number; the retry posts once', async () => {
     const p = await aSandboxProject(app);
     const key = randomUUID();
-    await other.query('BEGIN');
-    let pending: ReturnType<typeof postJournal>;
-    try {
-      // the statement's gate waits for the organization row held here; then its backend goes
-      await other.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [p.organization_id]);
-      pending = postJournal(p, key, '2026-05-05');
-      void pending.then(() => undefined);
-      const deadline = Date.now() + 5_000;
-      let blocked: number | undefined;
-      while (blocked === undefined) {
-        const { rows } = await other.query(
-          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pg_backend_pid() = ANY (pg_blocking_pids(pid))`,
-        );
-        blocked = rows[0]?.pid;
-        if (blocked === undefined) {
-          if (Date.now() > deadline) throw new Error('the posting never reached the database');
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      }
-      expect((await other.query('SELECT pg_terminate_backend($1) AS ok', [blocked])).rows[0].ok).toBe(true);
-    } finally {
-      await other.query('ROLLBACK');
-    }
-    expect503(await pending);
+    // the statement's gate waits for the organization row held here; then its backend goes
+    expect503(await lostWhileWaitingOn(p.organization_id, () => postJournal(p, key, '2026-05-05')));
     expect(await entriesOf(p)).toBe(0);
     expect(await recordsWithKey(p, key)).toBe(0);
     const retry = await postJournal(p, key, '2026-05-05');
@@ -139,30 +148,8 @@ if (!onPostgres()) {
     const p = await aSandboxProject(app);
     const key = randomUUID();
     const code = `LOST-${randomUUID()}`;
-    await other.query('BEGIN');
-    let pending: ReturnType<typeof createProduct>;
-    try {
-      // the statement's foreign-key check waits for the organization row held here; then its backend goes
-      await other.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [p.organization_id]);
-      pending = createProduct(p, key, code);
-      void pending.then(() => undefined);
-      const deadline = Date.now() + 5_000;
-      let blocked: number | undefined;
-      while (blocked === undefined) {
-        const { rows } = await other.query(
-          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pg_backend_pid() = ANY (pg_blocking_pids(pid))`,
-        );
-        blocked = rows[0]?.pid;
-        if (blocked === undefined) {
-          if (Date.now() > deadline) throw new Error('the create never reached the database');
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      }
-      expect((await other.query('SELECT pg_terminate_backend($1) AS ok', [blocked])).rows[0].ok).toBe(true);
-    } finally {
-      await other.query('ROLLBACK');
-    }
-    expect503(await pending);
+    // the statement's foreign-key check waits for the organization row held here; then its backend goes
+    expect503(await lostWhileWaitingOn(p.organization_id, () => createProduct(p, key, code)));
     expect(await productsWithCode(p, code)).toBe(0);
     expect(await recordsWithKey(p, key)).toBe(0);
     const retry = await createProduct(p, key, code);

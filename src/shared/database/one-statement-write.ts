@@ -5,6 +5,50 @@ import { lockWaitedOn, uniqueViolation } from './database-failure';
 import { Sql } from './sql';
 
 /**
+ * The parts both statements share: the parameter list (the gate's first, so its `$n` stay as they
+ * are), each row's values cast to its column types, and the gate's CTE and verdict.
+ */
+class StatementParts {
+  readonly values: unknown[] = [];
+  readonly ctes: string[] = [];
+
+  constructor(private readonly gate: Pick<StatementGate, 'sql' | 'values'> | null) {
+    if (gate) {
+      this.values.push(...gate.values);
+      this.ctes.push(`gate AS (${gate.sql})`);
+    }
+  }
+
+  /** The gate's rows, or one constant row without a gate. */
+  get source(): string {
+    return this.gate ? 'gate' : '(VALUES (1)) AS source(one)';
+  }
+
+  /** 1 when the gate let the write through (always, without a gate). */
+  get allowed(): string {
+    return this.gate ? '(SELECT count(*) FROM gate)::int' : '1';
+  }
+
+  /** A part's SQL whose parameters are numbered from $1, appended after those before it. */
+  append(sql: string, values: readonly unknown[]): string {
+    const offset = this.values.length;
+    this.values.push(...values);
+    return sql.replace(/\$(\d+)/g, (_, n: string) => `$${offset + Number(n)}`);
+  }
+
+  /** `INSERT INTO table (columns) SELECT <params> FROM from`, a column's param optionally wrapped. */
+  insert(row: RowInsert, from: string, wrap?: (column: string, param: string) => string): string {
+    if (row.values.length !== row.columns.length) throw new Error(`${row.table}: ${row.values.length} values for ${row.columns.length} columns`);
+    const params = row.columns.map(([name, type], i) => {
+      const param = `$${this.values.push(row.values[i])}::${type}`;
+      return wrap ? wrap(name, param) : param;
+    });
+    const select = from === '' ? `VALUES (${params.join(', ')})` : `SELECT ${params.join(', ')} FROM ${from}`;
+    return `INSERT INTO ${row.table} (${row.columns.map(([name]) => name).join(', ')}) ${select}`;
+  }
+}
+
+/**
  * The statement text and its parameters: the gate (when given), the claim only if the gate let it
  * through, then every other row only if the claim was inserted.
  */
@@ -13,31 +57,11 @@ export function oneStatement(
   rows: readonly RowInsert[],
   gate: Pick<StatementGate, 'sql' | 'values'> | null = null,
 ): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  let gateCte = '';
-  if (gate) {
-    const offset = values.length;
-    values.push(...gate.values);
-    gateCte = `gate AS (${gate.sql.replace(/\$(\d+)/g, (_, n: string) => `$${offset + Number(n)}`)}),\n`;
-  }
-  const params = (row: RowInsert): string => {
-    if (row.values.length !== row.columns.length) throw new Error(`${row.table}: ${row.values.length} values for ${row.columns.length} columns`);
-    return row.columns.map(([, type], i) => `$${values.push(row.values[i])}::${type}`).join(', ');
-  };
-  const columns = (row: RowInsert): string => row.columns.map(([name]) => name).join(', ');
-  const claimSource = gate ? `SELECT ${params(claim)} FROM gate` : `VALUES (${params(claim)})`;
-  const ctes = [
-    `claim AS (INSERT INTO ${claim.table} (${columns(claim)}) ${claimSource}
-       ON CONFLICT (${claim.conflictColumns.join(', ')}) DO NOTHING RETURNING 1)`,
-    ...rows.map((row, i) => `r${i} AS (INSERT INTO ${row.table} (${columns(row)}) SELECT ${params(row)} FROM claim)`),
-  ];
-  const allowed = gate ? '(SELECT count(*) FROM gate)::int' : '1';
-  return { text: `WITH ${gateCte}${ctes.join(',\n')}\nSELECT ${allowed} AS allowed, count(*)::int AS claimed FROM claim`, values };
-}
-
-/** `$n` → `$(n + offset)`: a part's parameters, numbered from $1, placed after those before it. */
-function renumber(sql: string, offset: number): string {
-  return sql.replace(/\$(\d+)/g, (_, n: string) => `$${offset + Number(n)}`);
+  const parts = new StatementParts(gate);
+  parts.ctes.push(`claim AS (${parts.insert(claim, gate ? 'gate' : '')}
+       ON CONFLICT (${claim.conflictColumns.join(', ')}) DO NOTHING RETURNING 1)`);
+  rows.forEach((row, i) => parts.ctes.push(`r${i} AS (${parts.insert(row, 'claim')})`));
+  return { text: `WITH ${parts.ctes.join(',\n')}\nSELECT ${parts.allowed} AS allowed, count(*)::int AS claimed FROM claim`, values: parts.values };
 }
 
 /**
@@ -52,31 +76,15 @@ export function numberedStatement(
   rows: readonly RowInsert[],
   gate: Pick<StatementGate, 'sql' | 'values'> | null = null,
 ): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const ctes: string[] = [];
-  if (gate) {
-    values.push(...gate.values);
-    ctes.push(`gate AS (${gate.sql})`);
-  }
-  const source = gate ? 'gate' : '(VALUES (1)) AS source(one)';
-  ctes.push(renumber(step.ctes, values.length).replace(/\{source\}/g, source));
-  values.push(...step.values);
-  const params = (row: RowInsert): string => {
-    if (row.values.length !== row.columns.length) throw new Error(`${row.table}: ${row.values.length} values for ${row.columns.length} columns`);
-    return row.columns
-      .map(([name, type], i) => {
-        const param = `$${values.push(row.values[i])}::${type}`;
-        return row === claim && name === claim.responseColumn
-          ? `${param} || jsonb_build_object('${step.responseKey.replace(/'/g, "''")}', numbered.n)`
-          : param;
-      })
-      .join(', ');
-  };
-  const columns = (row: RowInsert): string => row.columns.map(([name]) => name).join(', ');
-  ctes.push(`claim AS (INSERT INTO ${claim.table} (${columns(claim)}) SELECT ${params(claim)} FROM numbered RETURNING 1)`);
-  rows.forEach((row, i) => ctes.push(`r${i} AS (INSERT INTO ${row.table} (${columns(row)}) SELECT ${params(row)} FROM claim)`));
-  const allowed = gate ? '(SELECT count(*) FROM gate)::int' : '1';
-  return { text: `WITH ${ctes.join(',\n')}\nSELECT ${allowed} AS allowed, (SELECT n FROM numbered) AS n, ${step.report}`, values };
+  const parts = new StatementParts(gate);
+  parts.ctes.push(parts.append(step.ctes, step.values).replace(/\{source\}/g, parts.source));
+  const key = step.responseKey.replace(/'/g, "''");
+  const claimInsert = parts.insert(claim, 'numbered', (column, param) =>
+    column === claim.responseColumn ? `${param} || jsonb_build_object('${key}', numbered.n)` : param,
+  );
+  parts.ctes.push(`claim AS (${claimInsert} RETURNING 1)`);
+  rows.forEach((row, i) => parts.ctes.push(`r${i} AS (${parts.insert(row, 'claim')})`));
+  return { text: `WITH ${parts.ctes.join(',\n')}\nSELECT ${parts.allowed} AS allowed, (SELECT n FROM numbered) AS n, ${step.report}`, values: parts.values };
 }
 
 /**

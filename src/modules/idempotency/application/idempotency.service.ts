@@ -79,9 +79,7 @@ export class IdempotencyService {
       throw err;
     }
     if (claimed) return { body: response, replayed: false };
-    const existing = await this.records.find(scope);
-    if (!existing) throw new Error('idempotency record vanished after a conflict on its key');
-    return answerFromRecord<R>(caller, existing, operation, fingerprint);
+    return this.answerCommitted<R>(caller, scope, operation, fingerprint);
   }
 
   /**
@@ -128,6 +126,11 @@ export class IdempotencyService {
       throw err;
     }
     if (n !== null) return { body: { ...response, [step.responseKey]: n }, replayed: false };
+    return this.answerCommitted<R>(caller, scope, operation, fingerprint);
+  }
+
+  /** The answer of the record a concurrent identical request committed under the key (CONTRACT §6). */
+  private async answerCommitted<R>(caller: CallerContext, scope: IdempotencyScope, operation: string, fingerprint: string): Promise<IdempotentOutcome<R>> {
     const existing = await this.records.find(scope);
     if (!existing) throw new Error('idempotency record vanished after a conflict on its key');
     return answerFromRecord<R>(caller, existing, operation, fingerprint);
