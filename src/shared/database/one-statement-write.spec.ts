@@ -1,4 +1,7 @@
-import { numberedStatement, oneStatement } from './one-statement-write';
+import type { StatementGate } from '../domain/row-insert';
+import { DatabaseUnavailableError, LockTimeoutError } from '../domain/errors';
+import { numberedStatement, OneStatementWrite, oneStatement } from './one-statement-write';
+import type { Sql } from './sql';
 import { statementName } from './named-statement-client';
 
 describe('oneStatement', () => {
@@ -88,5 +91,137 @@ describe('statementName', () => {
     let last: string | null = '';
     for (let i = 0; i < 600; i++) last = statementName(`SELECT ${i} -- bound`);
     expect(last).toBeNull();
+  });
+});
+
+describe('OneStatementWrite.runNumbered, writes of one lane', () => {
+  const claimOf = (key: string) => ({
+    table: 'claims',
+    columns: [['k', 'text'], ['response', 'jsonb']] as const,
+    values: [key, '{}'],
+    conflictColumns: ['k'],
+    responseColumn: 'response',
+  });
+  const step = {
+    ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING n)',
+    values: ['c-1'],
+    report: '0 AS closed',
+    responseKey: 'n',
+    lane: 'counter c-1',
+    refusal: () => new Error('closed'),
+  };
+  const keyOf = (values: unknown[]) => values[1] as string;
+
+  /**
+   * A fake Sql that holds the first statement outside a session until released, so that the writes
+   * submitted meanwhile queue; `answer` decides each statement's result (or throws) from its key.
+   */
+  function fakeSql(answer: (key: string, inSession: boolean) => Record<string, unknown>, commit: () => void = () => undefined) {
+    const log: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let first = true;
+    const sql = {
+      async query(_text: string, values: unknown[]) {
+        log.push(`alone ${keyOf(values)}`);
+        if (first) {
+          first = false;
+          await held;
+        }
+        return [answer(keyOf(values), false)];
+      },
+      async session<T>(work: (q: (text: string, values?: unknown[]) => Promise<unknown[]>) => Promise<T>): Promise<T> {
+        return work(async (text, values) => {
+          if (!values) {
+            log.push(text);
+            if (text === 'COMMIT') commit();
+            return [];
+          }
+          log.push(`in batch ${keyOf(values)}`);
+          return [answer(keyOf(values), true)];
+        });
+      },
+    };
+    return { write: new OneStatementWrite(sql as unknown as Sql), log, release };
+  }
+
+  function submit(write: OneStatementWrite, keys: string[], gate: StatementGate | null = null) {
+    return keys.map((key) => write.runNumbered(claimOf(key), step, [], gate));
+  }
+
+  it('runs the first write alone and the writes that came meanwhile as one transaction, each with its own number', async () => {
+    let n = 0;
+    const { write, log, release } = fakeSql(() => ({ allowed: 1, n: ++n, closed: 0 }));
+    const answers = submit(write, ['a', 'b', 'c']);
+    release();
+    await expect(Promise.all(answers)).resolves.toEqual([1, 2, 3]);
+    expect(log).toEqual(['alone a', 'BEGIN', 'in batch b', 'in batch c', 'COMMIT']);
+  });
+
+  it('answers a refused write of a batch with its refusal, after the others committed', async () => {
+    let n = 0;
+    const gate: StatementGate = {
+      sql: 'SELECT 1',
+      values: [],
+      refusal: async () => new Error('revoked'),
+      failure: async () => null,
+    };
+    const { write, log, release } = fakeSql((key) => (key === 'b' ? { allowed: 0, n: null, closed: 0 } : { allowed: 1, n: ++n, closed: 0 }));
+    const [a, b, c] = submit(write, ['a', 'b', 'c'], gate);
+    release();
+    await expect(a).resolves.toBe(1);
+    await expect(b).rejects.toThrow('revoked');
+    await expect(c).resolves.toBe(2);
+    expect(log).toEqual(['alone a', 'BEGIN', 'in batch b', 'in batch c', 'COMMIT']);
+  });
+
+  it('rolls a batch back when a statement fails and runs each of its writes again alone: a key claimed within the batch is answered from its record (null)', async () => {
+    let n = 0;
+    // keys committed alone, and keys claimed by the batch's transaction (rolled back with it)
+    const committed = new Set<string>();
+    const inBatch = new Set<string>();
+    const { write, log, release } = fakeSql((key, inSession) => {
+      const claimed = inSession ? inBatch : committed;
+      if (claimed.has(key) || committed.has(key)) throw Object.assign(new Error('duplicate key'), { code: '23505', table: 'claims' });
+      claimed.add(key);
+      return { allowed: 1, n: ++n, closed: 0 };
+    });
+    const answers = submit(write, ['a', 'b', 'b']);
+    release();
+    const [a, b1, b2] = await Promise.all(answers);
+    expect(log).toEqual(['alone a', 'BEGIN', 'in batch b', 'in batch b', 'ROLLBACK', 'alone b', 'alone b']);
+    expect(a).toBe(1);
+    // the batch's numbers were rolled back; alone, one of the two takes the key and the other finds it taken
+    expect([b1, b2].filter((x) => x === null)).toHaveLength(1);
+  });
+
+  it('answers the write whose lock wait ran out with it (409-bound when it waited on its own key) and runs the others alone', async () => {
+    let n = 0;
+    const { write, log, release } = fakeSql((key, inSession) => {
+      if (key === 'c' && inSession) throw new LockTimeoutError({ where: 'while inserting index tuple (0,1) in relation "claims"' });
+      return { allowed: 1, n: ++n, closed: 0 };
+    });
+    const [a, b, c] = submit(write, ['a', 'b', 'c']);
+    release();
+    await expect(a).resolves.toBe(1);
+    await expect(c).rejects.toMatchObject({ onClaim: true });
+    await expect(b).resolves.toBe(3);
+    expect(log).toEqual(['alone a', 'BEGIN', 'in batch b', 'in batch c', 'ROLLBACK', 'alone b']);
+  });
+
+  it('answers every write of a batch whose COMMIT failed with that failure and runs none of them again', async () => {
+    let n = 0;
+    const { write, log, release } = fakeSql(
+      () => ({ allowed: 1, n: ++n, closed: 0 }),
+      () => {
+        throw new DatabaseUnavailableError(new Error('connection lost at commit'));
+      },
+    );
+    const [a, b, c] = submit(write, ['a', 'b', 'c']);
+    release();
+    await expect(a).resolves.toBe(1);
+    await expect(b).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await expect(c).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect(log).toEqual(['alone a', 'BEGIN', 'in batch b', 'in batch c', 'COMMIT']);
   });
 });

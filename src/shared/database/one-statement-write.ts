@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { LockTimeoutError, ServiceUnavailableError } from '../domain/errors';
 import type { ClaimInsert, NumberedStep, RowInsert, StatementGate } from '../domain/row-insert';
 import { lockWaitedOn, uniqueViolation } from './database-failure';
-import { Sql } from './sql';
+import { NumberedBatches, type Pending } from './numbered-batches';
+import { type SessionQuery, Sql } from './sql';
 
 /**
  * The parts both statements share: the parameter list (the gate's first, so its `$n` stay as they
@@ -96,7 +97,11 @@ export function numberedStatement(
  */
 @Injectable()
 export class OneStatementWrite {
-  constructor(private readonly sql: Sql) {}
+  private readonly batches: NumberedBatches<NumberedWrite, number | null>;
+
+  constructor(private readonly sql: Sql) {
+    this.batches = new NumberedBatches((write) => this.runAlone(write), (pending) => this.runBatch(pending));
+  }
 
   /**
    * True when the claim and every row were inserted, false when the claim's key existed (nothing
@@ -125,34 +130,127 @@ export class OneStatementWrite {
    * A numbered write as one statement (numberedStatement): the number taken, or null when the claim's
    * key was committed meanwhile (nothing written, the number not used up). Throws the gate's refusal
    * or the step's; a step that could not decide is run again (at most three times).
+   *
+   * Writes of the same `step.lane` (one counter) queue behind each other in this process: while one
+   * runs, those that come meanwhile wait and then run together as ONE transaction, each still its own
+   * statement (NumberedBatches). Every write of a counter waits for the counter's row lock until the
+   * write before it has committed, so without this each one would also wait for the flush of the
+   * previous commit; a batch shares one.
    */
-  async runNumbered(
-    claim: ClaimInsert,
-    step: NumberedStep,
-    rows: readonly RowInsert[],
-    gate: StatementGate | null = null,
-  ): Promise<number | null> {
-    const { text, values } = numberedStatement(claim, step, rows, gate);
+  runNumbered(claim: ClaimInsert, step: NumberedStep, rows: readonly RowInsert[], gate: StatementGate | null = null): Promise<number | null> {
+    const write: NumberedWrite = { ...numberedStatement(claim, step, rows, gate), claim, step, rows, gate };
+    return step.lane === undefined ? this.runAlone(write) : this.batches.submit(step.lane, write);
+  }
+
+  /** One numbered write as one statement outside any transaction. */
+  private async runAlone(write: NumberedWrite): Promise<number | null> {
     for (let attempt = 1; ; attempt++) {
-      let result: Record<string, unknown> & { allowed: number; n: number | string | null };
+      let result: NumberedResult;
       try {
-        [result] = await this.sql.query<Record<string, unknown> & { allowed: number; n: number | string | null }>(text, values);
+        [result] = await this.sql.query<NumberedResult>(write.text, write.values);
       } catch (err) {
-        const unique = uniqueViolation(err);
-        if (unique) {
-          if (unique.table === claim.table) return null;
-          const meant = rows.find((row) => row.table === unique.table)?.onUniqueViolation;
-          if (meant) throw meant();
-        }
-        // a wait on the claim's own key (a concurrent request with it) as opposed to one on other rows
-        if (err instanceof LockTimeoutError && lockWaitedOn(err, claim.table)) throw new LockTimeoutError(err.cause, true);
-        throw err;
+        if (isClaimTaken(write, err)) return null;
+        throw asWriteError(write, err);
       }
-      if (gate && result.allowed === 0) throw await gate.refusal();
-      if (result.n !== null) return Number(result.n);
-      const refusal = step.refusal(result);
-      if (refusal !== 'retry') throw refusal;
-      if (attempt === 3) throw new ServiceUnavailableError();
+      const decided = decide(write, result, attempt);
+      if (decided !== 'retry') return settled(decided);
     }
   }
+
+  /**
+   * Several numbered writes of one counter as ONE transaction, each its own statement in the order
+   * they came. A refusal (gate, closed period) writes nothing and does not stop the others. When a
+   * statement fails, the transaction is rolled back: a lock wait that ran out is that write's answer
+   * (as alone), and every other write is run again alone, where a key committed or claimed meanwhile
+   * (also by a write of the same batch) is answered as it would have been. A failed COMMIT is every
+   * write's answer: whether it committed cannot be known.
+   */
+  private async runBatch(pending: ReadonlyArray<Pending<NumberedWrite, number | null>>): Promise<void> {
+    const decisions: Decision[] = [];
+    let failedAt = -1;
+    let committing = false;
+    try {
+      await this.sql.session(async (query) => {
+        await query('BEGIN');
+        try {
+          for (const { write } of pending) {
+            failedAt = decisions.length;
+            decisions.push(await decideInBatch(query, write));
+          }
+          failedAt = -1;
+        } catch (err) {
+          await query('ROLLBACK').catch(() => undefined);
+          throw err;
+        }
+        committing = true;
+        await query('COMMIT');
+      });
+    } catch (err) {
+      if (committing) {
+        for (const p of pending) p.reject(err);
+        return;
+      }
+      await Promise.all(
+        pending.map((p, at) =>
+          at === failedAt && err instanceof LockTimeoutError
+            ? p.reject(asWriteError(p.write, err))
+            : this.runAlone(p.write).then(p.resolve, p.reject),
+        ),
+      );
+      return;
+    }
+    for (const [at, decided] of decisions.entries()) settled(decided).then(pending[at].resolve, pending[at].reject);
+  }
+}
+
+interface NumberedWrite {
+  readonly text: string;
+  readonly values: unknown[];
+  readonly claim: ClaimInsert;
+  readonly step: NumberedStep;
+  readonly rows: readonly RowInsert[];
+  readonly gate: StatementGate | null;
+}
+
+type NumberedResult = Record<string, unknown> & { allowed: number; n: number | string | null };
+
+/** What one statement of a numbered write decided: its number, or why nothing was written. */
+type Decision = { n: number } | { refused: () => Promise<Error> | Error };
+
+function decide(write: NumberedWrite, result: NumberedResult, attempt: number): Decision | 'retry' {
+  const { gate, step } = write;
+  if (gate && result.allowed === 0) return { refused: () => gate.refusal() };
+  if (result.n !== null) return { n: Number(result.n) };
+  const refusal = step.refusal(result);
+  if (refusal !== 'retry') return { refused: () => refusal };
+  if (attempt === 3) return { refused: () => new ServiceUnavailableError() };
+  return 'retry';
+}
+
+/** A statement of a batch, run again (in the same transaction, with a new snapshot) while undecided. */
+async function decideInBatch(query: SessionQuery, write: NumberedWrite): Promise<Decision> {
+  for (let attempt = 1; ; attempt++) {
+    const [result] = await query<NumberedResult>(write.text, write.values);
+    const decided = decide(write, result, attempt);
+    if (decided !== 'retry') return decided;
+  }
+}
+
+async function settled(decided: Decision): Promise<number> {
+  if ('n' in decided) return decided.n;
+  throw await decided.refused();
+}
+
+/** A key committed meanwhile: the statement aborted on the claim's unique index, nothing written. */
+function isClaimTaken(write: NumberedWrite, err: unknown): boolean {
+  return uniqueViolation(err)?.table === write.claim.table;
+}
+
+/** A failed statement's error as the caller's answer. */
+function asWriteError(write: NumberedWrite, err: unknown): unknown {
+  const meant = write.rows.find((row) => row.table === uniqueViolation(err)?.table)?.onUniqueViolation;
+  if (meant) return meant();
+  // a wait on the claim's own key (a concurrent request with it) as opposed to one on other rows
+  if (err instanceof LockTimeoutError && lockWaitedOn(err, write.claim.table)) return new LockTimeoutError(err.cause, true);
+  return err;
 }

@@ -2,9 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { translateDatabaseError } from './database-failure';
 
-interface Pool {
+interface Client {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
+
+interface Pool extends Client {
+  /** node-postgres's callback form, which both pools (pg and the serialized PGlite one) implement */
+  connect(callback: (err: unknown, client: Client, release: (err?: unknown) => void) => void): void;
+}
+
+/** A statement on the connection a session holds; failures as their domain errors, like Sql.query. */
+export type SessionQuery = <Row extends object = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<Row[]>;
 
 /**
  * One statement outside any transaction, straight on the driver's pool: the hot reads of every request
@@ -26,6 +34,32 @@ export class Sql {
       return (await this.pool.query(text, values)).rows as Row[];
     } catch (err) {
       throw translateDatabaseError(err);
+    }
+  }
+
+  /**
+   * Several statements on ONE connection of the pool, held until `work` settles (e.g. a transaction
+   * it opens and ends itself). A connection whose work failed is discarded, not returned to the pool:
+   * it may be lost or still inside a transaction.
+   */
+  async session<T>(work: (query: SessionQuery) => Promise<T>): Promise<T> {
+    const [client, release] = await new Promise<[Client, (err?: unknown) => void]>((resolve, reject) =>
+      this.pool.connect((err, c, r) => (err ? reject(translateDatabaseError(err)) : resolve([c, r]))),
+    );
+    const query: SessionQuery = async <Row extends object>(text: string, values?: unknown[]) => {
+      try {
+        return (await client.query(text, values)).rows as Row[];
+      } catch (err) {
+        throw translateDatabaseError(err);
+      }
+    };
+    try {
+      const result = await work(query);
+      release();
+      return result;
+    } catch (err) {
+      release(err instanceof Error ? err : new Error(String(err)));
+      throw err;
     }
   }
 }

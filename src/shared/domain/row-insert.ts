@@ -47,6 +47,11 @@ export interface NumberedStep {
   /** the key of the claim's stored response that receives the number */
   readonly responseKey: string;
   /**
+   * Names the counter the step numbers from (e.g. an organization's year): writes of one lane may run
+   * several to a transaction, since each would wait for the one before it anyway.
+   */
+  readonly lane?: string;
+  /**
    * Why nothing was written when the gate let the write through but `numbered` stayed empty, from
    * the result row: an error, or 'retry' when the statement could not decide (run it again).
    */

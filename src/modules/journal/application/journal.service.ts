@@ -65,8 +65,9 @@ export class JournalService {
    * access — a green prepare is no ticket — then, as ONE statement with the idempotency record: the
    * grant and posting mandate re-checked FOR SHARE (CONTRACT §8), the period locked and open, the next
    * gapless voucher number, the entry and its lines, the receipt and the outbox row. Any rejection
-   * writes nothing, voucher number included; the counter's row lock is held only until that
-   * statement commits, never across a round trip to this process.
+   * writes nothing, voucher number included. Postings of the same organization and year that arrive
+   * while one is in progress may share a transaction (OneStatementWrite.runNumbered), each still
+   * all-or-nothing.
    */
   async post(caller: CallerContext, key: string, input: JournalInput): Promise<PostedBody> {
     const id = randomUUID();

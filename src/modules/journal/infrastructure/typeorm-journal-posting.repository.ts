@@ -50,6 +50,8 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
       ],
       report: `(SELECT count(*) FROM period_old WHERE closed_at IS NOT NULL)::int AS period_closed`,
       responseKey: 'voucher_number',
+      // one voucher counter per organization and year
+      lane: `${e.organizationId}/${e.voucherYear}`,
       refusal: (result) => (result.period_closed ? new PeriodLockedError(period) : 'retry'),
     };
   }
