@@ -73,6 +73,31 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect(answers.map((a) => a.body.voucher_number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('numbers concurrent postings gaplessly when some of them share a key or go into a closed month (postings of one counter may share a transaction)', async () => {
+    const p = await aSandboxProject(app);
+    expect((await consolePost(app, `/organizations/${p.organization_id}/periods/2026-01/close`)).status).toBe(200);
+    const key = randomUUID();
+    const shared = aJournal(ids(p), { posting_date: '2026-11-02' });
+    const sends = [
+      ...Array.from({ length: 7 }, () => post(p, aJournal(ids(p), { posting_date: '2026-11-01' }))),
+      post(p, shared, key), post(p, shared, key), post(p, shared, key),
+      post(p, aJournal(ids(p), { posting_date: '2026-01-15' })), post(p, aJournal(ids(p), { posting_date: '2026-01-16' })),
+    ];
+    // interleaved, so that refusals and repeated keys sit between the others
+    const order = [0, 7, 10, 1, 8, 2, 11, 3, 9, 4, 5, 6];
+    const answers = await Promise.all(order.map((i) => sends[i]));
+    const byIndex = order.map((_, at) => answers[order.indexOf(at)]);
+    expect(byIndex.map((a) => a.status)).toEqual([...Array(10).fill(201), 422, 422]);
+    expect(byIndex.slice(10).map((a) => a.body.code)).toEqual(['period_locked', 'period_locked']);
+    const keyed = byIndex.slice(7, 10);
+    expect(keyed.filter((a) => a.body.replayed === false)).toHaveLength(1);
+    expect(new Set(keyed.map((a) => a.body.voucher_number)).size).toBe(1);
+    const numbers = [...byIndex.slice(0, 7), keyed[0]].map((a) => a.body.voucher_number).sort((a, b) => a - b);
+    expect(numbers).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const stored = await db.query(`SELECT voucher_number FROM journal_entries WHERE organization_id = $1 ORDER BY voucher_number`, [p.organization_id]);
+    expect(stored.map((r: { voucher_number: number }) => r.voucher_number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('replays with the same voucher number and consumes no number', async () => {
     const p = await aSandboxProject(app);
     const key = randomUUID();
