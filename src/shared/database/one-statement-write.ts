@@ -3,7 +3,7 @@ import { LockTimeoutError, ServiceUnavailableError } from '../domain/errors';
 import type { ClaimInsert, NumberedStep, RowInsert, StatementGate } from '../domain/row-insert';
 import { lockWaitedOn, uniqueViolation } from './database-failure';
 import { NumberedBatches, type Pending } from './numbered-batches';
-import { type SessionQuery, Sql } from './sql';
+import { Sql } from './sql';
 
 /**
  * The parts both statements share: the parameter list (the gate's first, so its `$n` stay as they
@@ -144,17 +144,14 @@ export class OneStatementWrite {
 
   /** One numbered write as one statement outside any transaction. */
   private async runAlone(write: NumberedWrite): Promise<number | null> {
-    for (let attempt = 1; ; attempt++) {
-      let result: NumberedResult;
-      try {
-        [result] = await this.sql.query<NumberedResult>(write.text, write.values);
-      } catch (err) {
-        if (isClaimTaken(write, err)) return null;
-        throw asWriteError(write, err);
-      }
-      const decided = decide(write, result, attempt);
-      if (decided !== 'retry') return settled(decided);
+    let decided: Decision;
+    try {
+      decided = await decideWith((text, values) => this.sql.query<NumberedResult>(text, values), write);
+    } catch (err) {
+      if (isClaimTaken(write, err)) return null;
+      throw asWriteError(write, err);
     }
+    return settled(decided);
   }
 
   /**
@@ -175,7 +172,7 @@ export class OneStatementWrite {
         try {
           for (const { write } of pending) {
             failedAt = decisions.length;
-            decisions.push(await decideInBatch(query, write));
+            decisions.push(await decideWith(query, write));
           }
           failedAt = -1;
         } catch (err) {
@@ -227,10 +224,10 @@ function decide(write: NumberedWrite, result: NumberedResult, attempt: number): 
   return 'retry';
 }
 
-/** A statement of a batch, run again (in the same transaction, with a new snapshot) while undecided. */
-async function decideInBatch(query: SessionQuery, write: NumberedWrite): Promise<Decision> {
+/** Runs the write's statement (again, with a new snapshot, while undecided) through `query`. */
+async function decideWith(query: (text: string, values: unknown[]) => Promise<NumberedResult[]>, write: NumberedWrite): Promise<Decision> {
   for (let attempt = 1; ; attempt++) {
-    const [result] = await query<NumberedResult>(write.text, write.values);
+    const [result] = await query(write.text, write.values);
     const decided = decide(write, result, attempt);
     if (decided !== 'retry') return decided;
   }
