@@ -1,5 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { LiveSet } from '../collections/live-set';
 
 export interface ShutdownLogger {
   info(message: string): void;
@@ -31,7 +32,8 @@ const FINAL_MARGIN_MS = 1_500;
  */
 export class GracefulShutdown {
   private stopping = false;
-  private readonly inFlight = new Set<ServerResponse>();
+  /** not a `Set`: see LiveSet, why */
+  private readonly inFlight = new LiveSet<ServerResponse>();
   private readonly servers: Server[] = [];
 
   get isStopping(): boolean {
@@ -46,8 +48,7 @@ export class GracefulShutdown {
   /** The first middleware of each listener, after the request id. */
   middleware() {
     return (req: Request, res: Response, next: NextFunction): void => {
-      this.inFlight.add(res);
-      const forget = () => this.inFlight.delete(res);
+      const forget = this.inFlight.add(res);
       res.on('finish', forget);
       res.on('close', forget);
       if (this.stopping) {

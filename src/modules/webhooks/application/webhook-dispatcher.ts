@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { LiveSet } from '../../../shared/collections/live-set';
 import { Clock } from '../../../shared/domain/clock';
 import { type Repetition, Scheduler, TimerScheduler } from '../../../shared/domain/scheduler';
 import { nextAttemptDelayMs } from '../domain/retry-schedule';
@@ -59,10 +60,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private ticking = false;
   /** A send finished during a claim: claim again right after it. */
   private again = false;
-  /** Claim phases in flight (the timer's and runOnce()'s): shutdown waits for them. */
-  private readonly claiming = new Set<Promise<unknown>>();
+  /** Claim phases in flight (the timer's and runOnce()'s): shutdown waits for them. A LiveSet, not a `Set`: see there, why. */
+  private readonly claiming = new LiveSet<Promise<unknown>>();
   /** Sends in flight, each until its attempt is recorded: shutdown waits for them. */
-  private readonly sends = new Set<Promise<void>>();
+  private readonly sends = new LiveSet<Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -145,8 +146,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   private track<T>(claim: Promise<T>): Promise<T> {
-    this.claiming.add(claim);
-    const forget = () => this.claiming.delete(claim);
+    const forget = this.claiming.add(claim);
     claim.then(forget, forget);
     return claim;
   }
@@ -171,9 +171,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       // the attempt could not be recorded (database lost): the lease runs out and the delivery is sent again
       this.logger.warn({ err, deliveryId: d.id, attempt: d.attempt }, 'webhook attempt not recorded'),
     );
-    this.sends.add(send);
+    const forget = this.sends.add(send);
     void send.finally(() => {
-      this.sends.delete(send);
+      forget();
       if (this.timer) this.tick(); // polling: the endpoint's slot is free again
     });
     return send;
