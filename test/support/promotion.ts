@@ -16,29 +16,44 @@ import vm from 'node:vm';
  * generation once many items survive, and that is not counted as promotion.
  */
 export function promotedDuringChurn(track: (item: object) => () => void, { live = 16, rounds = 3000 } = {}): number {
-  v8.setFlagsFromString('--expose-gc');
-  v8.setFlagsFromString('--no-allocation-site-pretenuring');
-  const gc = vm.runInNewContext('gc') as () => void;
-  try {
-    const item = () => {
-      const body = { lines: Array.from({ length: 2000 }, (_, i) => ({ i })) };
-      return { body, remove: track(body) };
-    };
-    const inFlight = Array.from({ length: live }, item);
-    gc();
-    const profiler = new v8.GCProfiler();
-    profiler.start();
+  const item = () => {
+    const body = requestBody();
+    return { body, remove: track(body) };
+  };
+  const inFlight = Array.from({ length: live }, item);
+  return promotedAfterFullCollection(() => {
     for (let n = 0; n < rounds; n++) {
       inFlight.shift()!.remove();
       inFlight.push(item());
     }
+  }) as number;
+}
+
+/** An object graph like a parsed request body: 2,000 small objects, ~70 KB. */
+export const requestBody = () => ({ lines: Array.from({ length: 2000 }, (_, i) => ({ i })) });
+
+/**
+ * One full collection now (while the caller's work is in flight), then what the scavenges during
+ * `work` promote, in bytes (see promotedDuringChurn).
+ */
+export function promotedAfterFullCollection(work: () => void): number;
+export function promotedAfterFullCollection(work: () => Promise<void>): Promise<number>;
+export function promotedAfterFullCollection(work: () => void | Promise<void>): number | Promise<number> {
+  v8.setFlagsFromString('--expose-gc');
+  v8.setFlagsFromString('--no-allocation-site-pretenuring');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  const finish = (): number => {
     const { statistics } = profiler.stop();
+    v8.setFlagsFromString('--allocation-site-pretenuring');
     const oldSpace = (at: { heapSpaceStatistics: v8.HeapSpaceStatistics[] }) =>
       at.heapSpaceStatistics.find((space) => space.spaceName === 'old_space')!.spaceUsedSize;
     let promoted = 0;
     for (const gcRun of statistics) if (gcRun.gcType === 'Scavenge') promoted += oldSpace(gcRun.afterGC) - oldSpace(gcRun.beforeGC);
     return promoted;
-  } finally {
-    v8.setFlagsFromString('--allocation-site-pretenuring');
-  }
+  };
+  const done = work();
+  return done instanceof Promise ? done.then(finish) : finish();
 }
