@@ -15,7 +15,7 @@ import vm from 'node:vm';
  * Allocation-site pretenuring is switched off meanwhile: it would allocate straight into the old
  * generation once many items survive, and that is not counted as promotion.
  */
-export function promotedDuringChurn(track: (item: object) => () => void, { live = 16, rounds = 3000 } = {}): number {
+export async function promotedDuringChurn(track: (item: object) => () => void, { live = 16, rounds = 3000 } = {}): Promise<number> {
   const item = () => {
     const body = requestBody();
     return { body, remove: track(body) };
@@ -26,7 +26,7 @@ export function promotedDuringChurn(track: (item: object) => () => void, { live 
       inFlight.shift()!.remove();
       inFlight.push(item());
     }
-  }) as number;
+  });
 }
 
 /** An object graph like a parsed request body: 2,000 small objects, ~70 KB. */
@@ -36,24 +36,21 @@ export const requestBody = () => ({ lines: Array.from({ length: 2000 }, (_, i) =
  * One full collection now (while the caller's work is in flight), then what the scavenges during
  * `work` promote, in bytes (see promotedDuringChurn).
  */
-export function promotedAfterFullCollection(work: () => void): number;
-export function promotedAfterFullCollection(work: () => Promise<void>): Promise<number>;
-export function promotedAfterFullCollection(work: () => void | Promise<void>): number | Promise<number> {
+export async function promotedAfterFullCollection(work: () => void | Promise<void>): Promise<number> {
   v8.setFlagsFromString('--expose-gc');
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
-  const gc = vm.runInNewContext('gc') as () => void;
-  gc();
   const profiler = new v8.GCProfiler();
-  profiler.start();
-  const finish = (): number => {
+  try {
+    (vm.runInNewContext('gc') as () => void)();
+    profiler.start();
+    await work();
     const { statistics } = profiler.stop();
-    v8.setFlagsFromString('--allocation-site-pretenuring');
     const oldSpace = (at: { heapSpaceStatistics: v8.HeapSpaceStatistics[] }) =>
       at.heapSpaceStatistics.find((space) => space.spaceName === 'old_space')!.spaceUsedSize;
     let promoted = 0;
     for (const gcRun of statistics) if (gcRun.gcType === 'Scavenge') promoted += oldSpace(gcRun.afterGC) - oldSpace(gcRun.beforeGC);
     return promoted;
-  };
-  const done = work();
-  return done instanceof Promise ? done.then(finish) : finish();
+  } finally {
+    v8.setFlagsFromString('--allocation-site-pretenuring');
+  }
 }

@@ -24,15 +24,15 @@ describe('LiveSet', () => {
     expect(set.size).toBe(1);
   });
 
-  it('does not keep removed items alive after a full collection while items are live', () => {
+  it('does not keep removed items alive after a full collection while items are live', async () => {
     // a Set, for comparison: its replaced hash tables link to their successors (see live-set.ts)
     const viaSet = new Set<object>();
-    const setPromoted = promotedDuringChurn((item) => {
+    const setPromoted = await promotedDuringChurn((item) => {
       viaSet.add(item);
       return () => viaSet.delete(item);
     });
     const liveSet = new LiveSet<object>();
-    const liveSetPromoted = promotedDuringChurn((item) => liveSet.add(item));
+    const liveSetPromoted = await promotedDuringChurn((item) => liveSet.add(item));
     // 3,000 items of ~70 KB each: a Set keeps most of them alive into the old generation (~200 MB)
     expect(setPromoted).toBeGreaterThan(50 * 2 ** 20);
     expect(liveSetPromoted).toBeLessThan(5 * 2 ** 20);
