@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { Client, Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { TypeOrmAccessRepository } from '../../src/modules/access/infrastructure/typeorm-access.repository';
+import { NamedStatementClient } from '../../src/shared/database/named-statement-client';
+import { Sql } from '../../src/shared/database/sql';
+import type { AccessLookups } from '../../src/shared/domain/caller-context';
+import { aSandboxProject } from '../support/fixtures';
+import { createTestApp, itOnPostgres } from '../support/test-app';
+
+/**
+ * Not through HTTP: the token look-up of every request, on one pooled connection configured as the
+ * service's (named statements), against a NEW database — migrated and provisioned by the service, its
+ * small tables never analyzed, as on a fresh deployment and in the yardstick.
+ *
+ * The bug: one statement text held every optional part behind a CASE on its parameter. PostgreSQL
+ * costed its generic plan with all parts in it, judged it dearer than a custom plan for a create or a
+ * replay, and so planned the statement again on every call (0.4–1 ms of planning per request; product
+ * creates at half the rate): 32 of these 80 calls were planned anew. PostgreSQL counts, per prepared
+ * statement, how often it used each plan.
+ */
+describe('the token statement on a new PostgreSQL database', () => {
+  itOnPostgres('is planned generically after five calls, for every combination of look-ups', async () => {
+    const workerUrl = new URL(process.env.TEST_DATABASE_URL as string);
+    const name = `plans_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const url = new URL(workerUrl);
+    url.pathname = `/${name}`;
+    const admin = new Client({ connectionString: workerUrl.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    let pool: Pool | null = null;
+    try {
+      const app = await createTestApp({ database: { kind: 'postgres', url: url.toString() } });
+      const project = await aSandboxProject(app).finally(() => app.close());
+
+      pool = new Pool({ connectionString: url.toString(), max: 1, Client: NamedStatementClient });
+      const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+      const repository = new TypeOrmAccessRepository(sql);
+      const [{ token_hash: tokenHash }] = await sql.query<{ token_hash: string }>('SELECT token_hash FROM access_tokens', []);
+      const accounts = project.accounts.slice(0, 2).map((a) => a.id);
+
+      for (let shape = 0; shape < 8; shape++) {
+        const lookups: AccessLookups = {
+          mandate: (shape & 1) !== 0,
+          references: (shape & 2) !== 0 ? { accountIds: accounts, taxCodeIds: [] } : null,
+          idempotencyKey: (shape & 4) !== 0 ? 'plans-key' : null,
+        };
+        for (let call = 0; call < 10; call++) {
+          const token = await repository.findToken(tokenHash, lookups);
+          expect(token?.organizationId).toBe(project.organization_id);
+          if (lookups.references) expect([...token!.prefetched.references!.usableAccounts].sort()).toEqual([...accounts].sort());
+          if (lookups.idempotencyKey) expect(token!.prefetched.idempotency).toEqual({ key: 'plans-key', record: null });
+        }
+      }
+
+      const statements = await sql.query<{ statement: string; generic_plans: string; custom_plans: string }>(
+        `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%FROM access_tokens%'`,
+        [],
+      );
+      const plans = statements.map((s) => ({ generic: Number(s.generic_plans), custom: Number(s.custom_plans) }));
+      // 80 calls in all. PostgreSQL plans each statement text anew for its first five calls, then decides:
+      // here every text must have taken its generic plan for every call after the fifth.
+      expect(plans.reduce((n, p) => n + p.generic + p.custom, 0)).toBe(80);
+      for (const p of plans) expect(p.custom).toBe(5);
+    } finally {
+      await pool?.end();
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 120_000);
+});
