@@ -1,3 +1,4 @@
+import './shared/runtime/small-buffer-pool';
 import 'reflect-metadata';
 import { createApplications } from './bootstrap';
 import { firstStartSandbox } from './first-start';
