@@ -60,8 +60,9 @@ if (!onPostgres()) {
     try {
       await other.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
       const pending = Promise.resolve(send());
-      void pending.catch(() => undefined);
-      const deadline = Date.now() + 5_000;
+      let answered: unknown;
+      void pending.then((r) => { answered = r; }, (err: unknown) => { answered = err; });
+      const deadline = Date.now() + 15_000;
       let blocked: number | undefined;
       while (blocked === undefined) {
         const { rows } = await other.query(
@@ -69,7 +70,10 @@ if (!onPostgres()) {
         );
         blocked = rows[0]?.pid;
         if (blocked === undefined) {
-          if (Date.now() > deadline) throw new Error('the write never reached the database');
+          if (answered !== undefined || Date.now() > deadline) {
+            const what = answered === undefined ? 'no answer within 15 s' : `answered ${JSON.stringify((answered as { status?: number; body?: unknown }).status ?? String(answered))} ${JSON.stringify((answered as { body?: unknown }).body ?? '')}`;
+            throw new Error(`the write never waited on the organization's row: ${what}`);
+          }
           await new Promise((r) => setTimeout(r, 20));
         }
       }
