@@ -30,7 +30,7 @@ describe('IdempotencyService.executeNumbered, when the write’s own checks fail
   }
   const gate = (failure: Error | null): StatementGate => ({ sql: 'SELECT 1', values: [], refusal: jest.fn(), failure: jest.fn().mockResolvedValue(failure) });
   const run = (svc: IdempotencyService, g: StatementGate | null) =>
-    svc.executeNumbered(caller, 'k-1', 'journal.post', input, { posted: true }, step, [], g, async () => {
+    svc.executeNumbered(caller, 'k-1', 'journal.post', input, () => ({ response: { posted: true }, step, rows: [], gate: g }), async () => {
       throw unbalanced;
     });
 
@@ -52,5 +52,33 @@ describe('IdempotencyService.executeNumbered, when the write’s own checks fail
     await expect(run(svc, gate(null))).rejects.toBe(unbalanced);
     await expect(run(svc, null)).rejects.toBe(unbalanced);
     expect(write.runNumbered).not.toHaveBeenCalled();
+  });
+});
+
+/** A replay is the cheapest write: answered from the record read with the token, nothing of a first execution is built. */
+describe('IdempotencyService, a key whose record was committed before the request', () => {
+  const input = { code: 'P-1' };
+  const record = { operation: 'product.create', fingerprint: requestFingerprint('product.create', input), grantId: 'g-1', response: { id: 'p-1', created: true, environment: 'production' } };
+  const caller = {
+    environment: 'production',
+    organizationId: 'o-1',
+    appId: 'a-1',
+    grantId: 'g-1',
+    prefetched: { idempotency: { key: 'k-1', record }, references: null },
+  } as unknown as CallerContext;
+  const write = { run: jest.fn(), runNumbered: jest.fn() };
+  const records = { claimRow: jest.fn(), find: jest.fn() };
+  const svc = new IdempotencyService(records as unknown as IdempotencyRepository, write as unknown as OneStatementWrite, {} as never, {} as never);
+
+  it('is answered as a replay without building the first execution or touching the database', async () => {
+    const build = jest.fn();
+    await expect(svc.executeAsOneStatement(caller, 'k-1', 'product.create', input, build)).resolves.toEqual({ body: { id: 'p-1', created: true, replayed: true }, replayed: true });
+    const check = jest.fn();
+    await expect(svc.executeNumbered(caller, 'k-1', 'product.create', input, build, check)).resolves.toMatchObject({ replayed: true });
+    expect(build).not.toHaveBeenCalled();
+    expect(check).not.toHaveBeenCalled();
+    expect(write.run).not.toHaveBeenCalled();
+    expect(write.runNumbered).not.toHaveBeenCalled();
+    expect(records.find).not.toHaveBeenCalled();
   });
 });

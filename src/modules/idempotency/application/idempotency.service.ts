@@ -13,6 +13,21 @@ import {
 } from '../domain/idempotency.errors';
 import { type IdempotencyRecord, IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
 
+/** What a first execution writes in one statement (executeAsOneStatement). */
+export interface OneStatementExecution<R> {
+  /** the first execution's body, stored with the claim */
+  response: R;
+  rows: readonly RowInsert[];
+  /** a condition the same statement re-checks and locks (the grant, CONTRACT §8) */
+  gate: StatementGate | null;
+}
+
+/** What a first execution that takes a gapless number writes in one statement (executeNumbered). */
+export interface NumberedExecution<R> extends OneStatementExecution<R> {
+  /** the owner's numbered step (the voucher number), merged into `response` under its `responseKey` */
+  step: NumberedStep;
+}
+
 export interface IdempotentOutcome<R> {
   /** the first execution's body, or the replay body (`replayed: true`, no `environment`) */
   body: R;
@@ -59,15 +74,14 @@ export class IdempotencyService {
     key: string,
     operation: string,
     normalizedInput: unknown,
-    response: R,
-    rows: readonly RowInsert[],
-    /** a condition the same statement re-checks and locks (the grant, CONTRACT §8) */
-    gate: StatementGate | null = null,
+    /** the first execution: built only when no committed record answers the request (a replay builds nothing) */
+    build: () => OneStatementExecution<R>,
   ): Promise<IdempotentOutcome<R>> {
     const scope = scopeOf(caller, key);
     const fingerprint = requestFingerprint(operation, normalizedInput);
     const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
     if (answered) return answered;
+    const { response, rows, gate } = build();
     let claimed: boolean;
     try {
       claimed = await this.write.run(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), rows, gate);
@@ -87,17 +101,15 @@ export class IdempotencyService {
    * owner's numbered step, the claim (its stored response completed with the number) and the rows go
    * to the database as ONE statement (OneStatementWrite.runNumbered). A key committed meanwhile by a
    * concurrent identical request aborts the statement — its number is not used up — and is answered
-   * from its record. `response` is the first execution's body without the number.
+   * from its record. The execution's `response` is the first execution's body without the number.
    */
   async executeNumbered<R extends Record<string, unknown>>(
     caller: CallerContext,
     key: string,
     operation: string,
     normalizedInput: unknown,
-    response: R,
-    step: NumberedStep,
-    rows: readonly RowInsert[],
-    gate: StatementGate | null,
+    /** the first execution: built only when no committed record answers the request (a replay builds nothing) */
+    build: () => NumberedExecution<R>,
     /** the write's own checks, run once a committed record did not answer the request (may throw) */
     check: () => Promise<void>,
   ): Promise<IdempotentOutcome<R>> {
@@ -105,6 +117,7 @@ export class IdempotencyService {
     const fingerprint = requestFingerprint(operation, normalizedInput);
     const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
     if (answered) return answered;
+    const { response, step, rows, gate } = build();
     try {
       await check();
     } catch (err) {

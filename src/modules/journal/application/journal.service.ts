@@ -70,37 +70,42 @@ export class JournalService {
    * all-or-nothing.
    */
   async post(caller: CallerContext, key: string, input: JournalInput): Promise<PostedBody> {
-    const id = randomUUID();
-    const operationId = randomUUID();
-    const createdAt = this.clock.now();
-    const entry: NewJournalEntry = {
-      id,
-      organizationId: caller.organizationId,
-      environment: caller.environment,
-      appId: caller.appId,
-      operationId,
-      voucherYear: calendarYearOf(input.posting_date),
-      createdAt,
-      input,
-    };
-    // the first execution's body; the statement fills in the voucher number it takes
-    const response = {
-      id,
-      posted: true as const,
-      voucher_number: 0,
-      operation_id: operationId,
-      replayed: false as const,
-      environment: caller.environment,
+    // a replay is answered from the record read with the token before any of this is built
+    const build = () => {
+      const id = randomUUID();
+      const operationId = randomUUID();
+      const createdAt = this.clock.now();
+      const entry: NewJournalEntry = {
+        id,
+        organizationId: caller.organizationId,
+        environment: caller.environment,
+        appId: caller.appId,
+        operationId,
+        voucherYear: calendarYearOf(input.posting_date),
+        createdAt,
+        input,
+      };
+      return {
+        // the first execution's body; the statement fills in the voucher number it takes
+        response: {
+          id,
+          posted: true as const,
+          voucher_number: 0,
+          operation_id: operationId,
+          replayed: false as const,
+          environment: caller.environment,
+        },
+        step: this.posting.numberedEntry(entry, calendarMonthOf(input.posting_date)),
+        rows: this.receipts.rowsFor(caller, { operationId, kind: 'journal.post', resourceType: 'journal_entry', resourceId: id, completedAt: createdAt }),
+        gate: this.writeAccess.gateFor(caller, { mandate: true }),
+      };
     };
     const { body } = await this.idempotency.executeNumbered(
       caller,
       key,
       'journal.post',
       input,
-      response,
-      this.posting.numberedEntry(entry, calendarMonthOf(input.posting_date)),
-      this.receipts.rowsFor(caller, { operationId, kind: 'journal.post', resourceType: 'journal_entry', resourceId: id, completedAt: createdAt }),
-      this.writeAccess.gateFor(caller, { mandate: true }),
+      build,
       async () => {
         assertBalanced(input.lines);
         // references as read with the token (a look-up only for ids it did not cover)

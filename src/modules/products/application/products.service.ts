@@ -29,17 +29,21 @@ export class ProductsService {
    * (409, nothing stored).
    */
   async create(caller: CallerContext, key: string, input: ProductInput): Promise<ProductCreatedBody> {
-    const id = randomUUID();
-    const operationId = randomUUID();
-    const createdAt = this.clock.now();
-    const first = { id, created: true as const, operation_id: operationId, replayed: false as const, environment: caller.environment };
-    const rows = [
-      this.products.rowFor({ ...input, id, organizationId: caller.organizationId, environment: caller.environment, appId: caller.appId, operationId, createdAt }),
-      ...this.receipts.rowsFor(caller, { operationId, kind: 'product.create', resourceType: 'product', resourceId: id, completedAt: createdAt }),
-    ];
-    // CONTRACT §8: the grant is re-checked FOR SHARE by the same statement (a revocation wins)
-    const gate = this.writeAccess.gateFor(caller);
-    const { body } = await this.idempotency.executeAsOneStatement(caller, key, 'product.create', input, first, rows, gate);
+    // a replay is answered from the record read with the token before any of this is built
+    const { body } = await this.idempotency.executeAsOneStatement(caller, key, 'product.create', input, () => {
+      const id = randomUUID();
+      const operationId = randomUUID();
+      const createdAt = this.clock.now();
+      return {
+        response: { id, created: true as const, operation_id: operationId, replayed: false as const, environment: caller.environment },
+        rows: [
+          this.products.rowFor({ ...input, id, organizationId: caller.organizationId, environment: caller.environment, appId: caller.appId, operationId, createdAt }),
+          ...this.receipts.rowsFor(caller, { operationId, kind: 'product.create', resourceType: 'product', resourceId: id, completedAt: createdAt }),
+        ],
+        // CONTRACT §8: the grant is re-checked FOR SHARE by the same statement (a revocation wins)
+        gate: this.writeAccess.gateFor(caller),
+      };
+    });
     return body as ProductCreatedBody;
   }
 }
