@@ -6,6 +6,8 @@ import { NamedStatementClient } from '../../src/shared/database/named-statement-
 import { Sql } from '../../src/shared/database/sql';
 import type { AccessLookups } from '../../src/shared/domain/caller-context';
 import { aSandboxProject } from '../support/fixtures';
+import { aProductionAccess } from '../support/production-fixtures';
+import { hashAccessToken } from '../../src/modules/access/domain/access-token';
 import { createTestApp, itOnPostgres } from '../support/test-app';
 
 /**
@@ -31,25 +33,32 @@ describe('the token statement on a new PostgreSQL database', () => {
     let pool: Pool | null = null;
     try {
       const app = await createTestApp({ database: { kind: 'postgres', url: url.toString() } });
-      const project = await aSandboxProject(app).finally(() => app.close());
+      const [project, production] = await Promise.all([aSandboxProject(app), aProductionAccess(app)]).finally(() => app.close());
 
       pool = new Pool({ connectionString: url.toString(), max: 1, Client: NamedStatementClient });
       const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
       const repository = new TypeOrmAccessRepository(sql);
-      const [{ token_hash: tokenHash }] = await sql.query<{ token_hash: string }>('SELECT token_hash FROM access_tokens', []);
-      const accounts = project.accounts.slice(0, 2).map((a) => a.id);
+      const tokens = {
+        sandbox: { hash: hashAccessToken(project.token), organizationId: project.organization_id, accounts: project.accounts.slice(0, 2).map((a) => a.id) },
+        production: { hash: hashAccessToken(production.token), organizationId: production.organization.id, accounts: production.grantedAccountIds.slice(0, 2) },
+      };
 
-      for (let shape = 0; shape < 8; shape++) {
-        const lookups: AccessLookups = {
-          mandate: (shape & 1) !== 0,
-          references: (shape & 2) !== 0 ? { accountIds: accounts, taxCodeIds: [] } : null,
-          idempotencyKey: (shape & 4) !== 0 ? 'plans-key' : null,
-        };
-        for (let call = 0; call < 10; call++) {
-          const token = await repository.findToken(tokenHash, lookups);
-          expect(token?.organizationId).toBe(project.organization_id);
-          if (lookups.references) expect([...token!.prefetched.references!.usableAccounts].sort()).toEqual([...accounts].sort());
-          if (lookups.idempotencyKey) expect(token!.prefetched.idempotency).toEqual({ key: 'plans-key', record: null });
+      for (const environment of ['sandbox', 'production'] as const) {
+        const { hash, organizationId, accounts } = tokens[environment];
+        for (let shape = 0; shape < 8; shape++) {
+          const lookups: AccessLookups = {
+            mandate: (shape & 1) !== 0,
+            references: (shape & 2) !== 0 ? { accountIds: accounts, taxCodeIds: [] } : null,
+            idempotencyKey: (shape & 4) !== 0 ? 'plans-key' : null,
+          };
+          for (let call = 0; call < 10; call++) {
+            const token = await repository.findToken(hash, environment, lookups);
+            expect(token).toMatchObject({ environment, organizationId });
+            if (environment === 'production') expect(token!.grant).toMatchObject({ revokedAt: null, supersededAt: null });
+            else expect(token!.currentGenerationId).toBe(token!.generationId);
+            if (lookups.references) expect([...token!.prefetched.references!.usableAccounts].sort()).toEqual([...accounts].sort());
+            if (lookups.idempotencyKey) expect(token!.prefetched.idempotency).toEqual({ key: 'plans-key', record: null });
+          }
         }
       }
 
@@ -58,9 +67,10 @@ describe('the token statement on a new PostgreSQL database', () => {
         [],
       );
       const plans = statements.map((s) => ({ generic: Number(s.generic_plans), custom: Number(s.custom_plans) }));
-      // 80 calls in all. PostgreSQL plans each statement text anew for its first five calls, then decides:
+      // 160 calls in all (16 texts: 8 combinations of look-ups, 2 environments). PostgreSQL plans each statement text anew for its first five calls, then decides:
       // here every text must have taken its generic plan for every call after the fifth.
-      expect(plans.reduce((n, p) => n + p.generic + p.custom, 0)).toBe(80);
+      expect(plans.reduce((n, p) => n + p.generic + p.custom, 0)).toBe(160);
+      expect(plans).toHaveLength(16);
       for (const p of plans) expect(p.custom).toBe(5);
     } finally {
       await pool?.end();

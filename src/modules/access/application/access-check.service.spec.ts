@@ -2,7 +2,7 @@ import { Clock } from '../../../shared/domain/clock';
 import { DomainError } from '../../../shared/domain/errors';
 import { generateAccessToken, hashAccessToken } from '../domain/access-token';
 import { AccessRepository, type TokenRecord } from '../domain/access.repository';
-import { type AccessLookups, NO_LOOKUPS } from '../../../shared/domain/caller-context';
+import { type AccessLookups, type Environment, NO_LOOKUPS } from '../../../shared/domain/caller-context';
 import { NOTHING_PREFETCHED } from '../../../shared/domain/caller-context';
 
 type StoredToken = Omit<TokenRecord, 'mandateId' | 'prefetched'>;
@@ -24,7 +24,7 @@ class FakeAccessRepository extends AccessRepository {
   readonly mandates = new Map<string, string>();
   readonly mandateLookups: Array<[string, string]> = [];
 
-  async findToken(tokenHash: string, lookups: AccessLookups = NO_LOOKUPS): Promise<TokenRecord | null> {
+  async findToken(tokenHash: string, _environment: Environment, lookups: AccessLookups = NO_LOOKUPS): Promise<TokenRecord | null> {
     const token = this.tokens.get(tokenHash);
     if (!token) return null;
     let mandateId: string | null = null;

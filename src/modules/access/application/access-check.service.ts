@@ -62,7 +62,7 @@ export class AccessCheckService {
 
     const tokenHash = hashAccessToken(raw);
     const lookups: AccessLookups = { references: null, idempotencyKey: null, ...prefetch, mandate: required.mandate };
-    const token = await this.access.findToken(tokenHash, lookups);
+    const token = await this.access.findToken(tokenHash, pathEnvironment, lookups);
     if (!token || token.environment !== pathEnvironment) throw new InvalidTokenError();
     if (token.environment === 'sandbox' && (!token.generationId || token.generationId !== token.currentGenerationId)) {
       throw new InvalidTokenError();

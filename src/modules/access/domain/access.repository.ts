@@ -25,5 +25,6 @@ export abstract class AccessRepository {
    * The token with the state it is checked against and what `lookups` asks for, in one statement, or
    * null for an unknown hash.
    */
-  abstract findToken(tokenHash: string, lookups?: AccessLookups): Promise<TokenRecord | null>;
+  /** `environment`: the base path's; the statement reads only that environment's token state (a token of the other is found and refused by the caller). */
+  abstract findToken(tokenHash: string, environment: Environment, lookups?: AccessLookups): Promise<TokenRecord | null>;
 }
