@@ -17,6 +17,7 @@ import { ConsentPagesModule } from './modules/consent';
 import { RateLimitModule } from './modules/rate-limit';
 import { OrganizationsModule } from './modules/organizations';
 import { SandboxModule } from './modules/sandbox';
+import { EmptyStatisticsWatch } from './shared/database/empty-statistics-watch';
 
 /** Controllers of the partner API that take a JSON body. */
 export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsController];
@@ -29,7 +30,8 @@ export class PartnerAppModule implements NestModule {
     return {
       module: PartnerAppModule,
       imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule, OrganizationsModule, SandboxModule],
-      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }],
+      // EmptyStatisticsWatch: on the partner listener only, so once per instance
+      providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };
   }
 
