@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { EmptyStatisticsWatch } from '../../src/shared/database/empty-statistics-watch';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
-import { createTestApp, itOnPostgres, type TestApp } from '../support/test-app';
+import { withNewDatabase } from '../support/new-database';
+import { createTestApp, itOnPostgres } from '../support/test-app';
 import { eventually } from '../support/wait';
 
 /**
@@ -16,55 +17,47 @@ import { eventually } from '../support/wait';
  */
 describe('a table analyzed while empty', () => {
   itOnPostgres('is analyzed again once it has outgrown its statistics, and postings stop scanning it', async () => {
-    const workerUrl = new URL(process.env.TEST_DATABASE_URL as string);
-    const name = `stats_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const url = new URL(workerUrl);
-    url.pathname = `/${name}`;
-    const admin = new Client({ connectionString: workerUrl.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    let app: TestApp | null = null;
-    const db = new Client({ connectionString: url.toString() });
-    try {
-      app = await createTestApp({ database: { kind: 'postgres', url: url.toString() } });
-      await db.connect();
-      const p = await aSandboxProject(app);
-      await db.query('VACUUM ANALYZE journal_entries, journal_lines');
-      const ids = p.accounts.map((a) => a.id);
-      const post = async () => {
-        const res = await app!.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID()).send(aJournal(ids));
-        expect(res.status).toBe(201);
-      };
-      // the counters of the service's connections, once all `entries` inserts have been reported
-      const entryStats = async (entries: number) => {
-        let row: { seq_scan: number; n_tup_ins: number } = { seq_scan: -1, n_tup_ins: -1 };
-        await eventually(async () => {
-          await db.query('SELECT pg_stat_clear_snapshot()');
-          [row] = (await db.query(`SELECT seq_scan::int, n_tup_ins::int FROM pg_stat_user_tables WHERE relname = 'journal_entries'`)).rows;
-          return row.n_tup_ins === entries;
-        }, `the statistics of ${entries} inserted entries`, 30_000);
-        return row;
-      };
+    await withNewDatabase('stats', async (url) => {
+      const app = await createTestApp({ database: { kind: 'postgres', url } });
+      const db = new Client({ connectionString: url });
+      try {
+        await db.connect();
+        const p = await aSandboxProject(app);
+        await db.query('VACUUM ANALYZE journal_entries, journal_lines');
+        const ids = p.accounts.map((a) => a.id);
+        const post = async () => {
+          const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID()).send(aJournal(ids));
+          expect(res.status).toBe(201);
+        };
+        // the counters of the service's connections, once all `entries` inserts have been reported
+        const entryStats = async (entries: number) => {
+          let row: { seq_scan: number; n_tup_ins: number } = { seq_scan: -1, n_tup_ins: -1 };
+          await eventually(async () => {
+            await db.query('SELECT pg_stat_clear_snapshot()');
+            [row] = (await db.query(`SELECT seq_scan::int, n_tup_ins::int FROM pg_stat_user_tables WHERE relname = 'journal_entries'`)).rows;
+            return row.n_tup_ins === entries;
+          }, `the statistics of ${entries} inserted entries`, 30_000);
+          return row;
+        };
 
-      for (let i = 0; i < 400; i++) await post();
-      const watch = app.apps.partner.get(EmptyStatisticsWatch);
-      await entryStats(400);
-      // the watch's own timer may have come first: then there is nothing left for this round
-      await watch.runOnce();
-      const [{ reltuples }] = (await db.query(`SELECT reltuples::int FROM pg_class WHERE relname = 'journal_entries'`)).rows;
-      expect(reltuples).toBeGreaterThanOrEqual(200);
+        for (let i = 0; i < 400; i++) await post();
+        const watch = app.apps.partner.get(EmptyStatisticsWatch);
+        await entryStats(400);
+        // the watch's own timer may have come first: then there is nothing left for this round
+        await watch.runOnce();
+        const [{ reltuples }] = (await db.query(`SELECT reltuples::int FROM pg_class WHERE relname = 'journal_entries'`)).rows;
+        expect(reltuples).toBeGreaterThanOrEqual(200);
 
-      const before = await entryStats(400);
-      for (let i = 0; i < 20; i++) await post();
-      const after = await entryStats(420);
-      expect(after.seq_scan - before.seq_scan).toBe(0);
-      // nothing left to analyze
-      expect(await watch.runOnce()).toEqual([]);
-    } finally {
-      await app?.close();
-      await db.end().catch(() => undefined);
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    }
+        const before = await entryStats(400);
+        for (let i = 0; i < 20; i++) await post();
+        const after = await entryStats(420);
+        expect(after.seq_scan - before.seq_scan).toBe(0);
+        // nothing left to analyze
+        expect(await watch.runOnce()).toEqual([]);
+      } finally {
+        await app.close();
+        await db.end().catch(() => undefined);
+      }
+    });
   }, 120_000);
 });

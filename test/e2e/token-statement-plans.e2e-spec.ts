@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { TypeOrmAccessRepository } from '../../src/modules/access/infrastructure/typeorm-access.repository';
 import { NamedStatementClient } from '../../src/shared/database/named-statement-client';
@@ -8,6 +7,7 @@ import type { AccessLookups } from '../../src/shared/domain/caller-context';
 import { aSandboxProject } from '../support/fixtures';
 import { aProductionAccess } from '../support/production-fixtures';
 import { hashAccessToken } from '../../src/modules/access/domain/access-token';
+import { withNewDatabase } from '../support/new-database';
 import { createTestApp, itOnPostgres } from '../support/test-app';
 
 /**
@@ -23,59 +23,52 @@ import { createTestApp, itOnPostgres } from '../support/test-app';
  */
 describe('the token statement on a new PostgreSQL database', () => {
   itOnPostgres('is planned generically after five calls, for every combination of look-ups', async () => {
-    const workerUrl = new URL(process.env.TEST_DATABASE_URL as string);
-    const name = `plans_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const url = new URL(workerUrl);
-    url.pathname = `/${name}`;
-    const admin = new Client({ connectionString: workerUrl.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    let pool: Pool | null = null;
-    try {
-      const app = await createTestApp({ database: { kind: 'postgres', url: url.toString() } });
+    await withNewDatabase('plans', async (url) => {
+      const app = await createTestApp({ database: { kind: 'postgres', url } });
       const [project, production] = await Promise.all([aSandboxProject(app), aProductionAccess(app)]).finally(() => app.close());
 
-      pool = new Pool({ connectionString: url.toString(), max: 1, Client: NamedStatementClient });
-      const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
-      const repository = new TypeOrmAccessRepository(sql);
-      const tokens = {
-        sandbox: { hash: hashAccessToken(project.token), organizationId: project.organization_id, accounts: project.accounts.slice(0, 2).map((a) => a.id) },
-        production: { hash: hashAccessToken(production.token), organizationId: production.organization.id, accounts: production.grantedAccountIds.slice(0, 2) },
-      };
+      const pool = new Pool({ connectionString: url, max: 1, Client: NamedStatementClient });
+      try {
+        const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+        const repository = new TypeOrmAccessRepository(sql);
+        const tokens = {
+          sandbox: { hash: hashAccessToken(project.token), organizationId: project.organization_id, accounts: project.accounts.slice(0, 2).map((a) => a.id) },
+          production: { hash: hashAccessToken(production.token), organizationId: production.organization.id, accounts: production.grantedAccountIds.slice(0, 2) },
+        };
 
-      for (const environment of ['sandbox', 'production'] as const) {
-        const { hash, organizationId, accounts } = tokens[environment];
-        for (let shape = 0; shape < 8; shape++) {
-          const lookups: AccessLookups = {
-            mandate: (shape & 1) !== 0,
-            references: (shape & 2) !== 0 ? { accountIds: accounts, taxCodeIds: [] } : null,
-            idempotencyKey: (shape & 4) !== 0 ? 'plans-key' : null,
-          };
-          for (let call = 0; call < 10; call++) {
-            const token = await repository.findToken(hash, environment, lookups);
-            expect(token).toMatchObject({ environment, organizationId });
-            if (environment === 'production') expect(token!.grant).toMatchObject({ revokedAt: null, supersededAt: null });
-            else expect(token!.currentGenerationId).toBe(token!.generationId);
-            if (lookups.references) expect([...token!.prefetched.references!.usableAccounts].sort()).toEqual([...accounts].sort());
-            if (lookups.idempotencyKey) expect(token!.prefetched.idempotency).toEqual({ key: 'plans-key', record: null });
+        for (const environment of ['sandbox', 'production'] as const) {
+          const { hash, organizationId, accounts } = tokens[environment];
+          for (let shape = 0; shape < 8; shape++) {
+            const lookups: AccessLookups = {
+              mandate: (shape & 1) !== 0,
+              references: (shape & 2) !== 0 ? { accountIds: accounts, taxCodeIds: [] } : null,
+              idempotencyKey: (shape & 4) !== 0 ? 'plans-key' : null,
+            };
+            for (let call = 0; call < 10; call++) {
+              const token = await repository.findToken(hash, environment, lookups);
+              expect(token).toMatchObject({ environment, organizationId });
+              if (environment === 'production') expect(token!.grant).toMatchObject({ revokedAt: null, supersededAt: null });
+              else expect(token!.currentGenerationId).toBe(token!.generationId);
+              if (lookups.references) expect([...token!.prefetched.references!.usableAccounts].sort()).toEqual([...accounts].sort());
+              if (lookups.idempotencyKey) expect(token!.prefetched.idempotency).toEqual({ key: 'plans-key', record: null });
+            }
           }
         }
-      }
 
-      const statements = await sql.query<{ statement: string; generic_plans: string; custom_plans: string }>(
-        `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%FROM access_tokens%'`,
-        [],
-      );
-      const plans = statements.map((s) => ({ generic: Number(s.generic_plans), custom: Number(s.custom_plans) }));
-      // 160 calls in all (16 texts: 8 combinations of look-ups, 2 environments). PostgreSQL plans each statement text anew for its first five calls, then decides:
-      // here every text must have taken its generic plan for every call after the fifth.
-      expect(plans.reduce((n, p) => n + p.generic + p.custom, 0)).toBe(160);
-      expect(plans).toHaveLength(16);
-      for (const p of plans) expect(p.custom).toBe(5);
-    } finally {
-      await pool?.end();
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    }
+        const statements = await sql.query<{ statement: string; generic_plans: string; custom_plans: string }>(
+          `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%FROM access_tokens%'`,
+          [],
+        );
+        const plans = statements.map((s) => ({ generic: Number(s.generic_plans), custom: Number(s.custom_plans) }));
+        // 160 calls in all (16 texts: 8 combinations of look-ups, 2 environments). PostgreSQL plans each
+        // statement text anew for its first five calls, then decides: here every text must have taken
+        // its generic plan for every call after the fifth.
+        expect(plans.reduce((n, p) => n + p.generic + p.custom, 0)).toBe(160);
+        expect(plans).toHaveLength(16);
+        for (const p of plans) expect(p.custom).toBe(5);
+      } finally {
+        await pool.end();
+      }
+    });
   }, 120_000);
 });

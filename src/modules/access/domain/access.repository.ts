@@ -23,8 +23,8 @@ export interface TokenRecord {
 export abstract class AccessRepository {
   /**
    * The token with the state it is checked against and what `lookups` asks for, in one statement, or
-   * null for an unknown hash.
+   * null for an unknown hash. `environment` is the base path's: only that environment's token state is
+   * read (a token of the other one is still found, and the caller refuses it).
    */
-  /** `environment`: the base path's; the statement reads only that environment's token state (a token of the other is found and refused by the caller). */
   abstract findToken(tokenHash: string, environment: Environment, lookups?: AccessLookups): Promise<TokenRecord | null>;
 }
