@@ -1,5 +1,5 @@
 /**
- * Which module owns which table (docs/architecture.md): only the owner names its table in SQL. Other
+ * Which module (or `shared/web`, the page kernel) owns which table (docs/architecture.md): only the owner names its table in SQL. Other
  * modules reach its data through its index.ts (services, ports) or compose its SQL parts (sql.ts).
  * Checked by scripts/check-table-ownership.mjs (npm run lint:deps, part of npm test).
  */
@@ -20,10 +20,11 @@ export const TABLE_OWNERS = {
   sandbox_generations: 'sandbox',
   access_tokens: 'access',
   oauth_clients: 'consent',
-  consent_sessions: 'consent',
   authorization_codes: 'consent',
-  sign_in_lockouts: 'consent',
-  sign_in_failures: 'consent',
+  // the page kernel (src/shared/web): sessions and sign-in lockouts of the consent pages and the developer console
+  web_sessions: 'shared/web',
+  sign_in_lockouts: 'shared/web',
+  sign_in_failures: 'shared/web',
   products: 'products',
   periods: 'journal',
   voucher_counters: 'journal',

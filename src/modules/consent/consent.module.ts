@@ -2,6 +2,7 @@ import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common
 import { AppsModule } from '../apps';
 import { GrantsModule } from '../grants';
 import { OrganizationsModule } from '../organizations';
+import { WebKernelModule } from '../../shared/web';
 import { ConsentHttp, ConsentHttpMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
 import { ConnectionsController } from './api/connections.controller';
@@ -14,7 +15,7 @@ import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repos
 
 /** The consent flow's services, for both listeners (the console registers clients and reads apps). */
 @Module({
-  imports: [AppsModule, GrantsModule, OrganizationsModule],
+  imports: [AppsModule, GrantsModule, OrganizationsModule, WebKernelModule],
   providers: [ConsentService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
   exports: [ConsentService, OAuthClientService, TokenService],
 })

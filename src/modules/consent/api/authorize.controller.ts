@@ -30,7 +30,7 @@ export class AuthorizeController {
     if (check.kind === 'redirect') return this.http.seeOther(res, check.location);
     const { cookie, session } = await this.consent.startSession('authorize', check.request);
     this.http.setSession(res, cookie);
-    req.consentSession = session;
+    req.webSession = session;
     this.signInPage(req, res, 200, check.appName, '', null);
   }
 
@@ -49,7 +49,7 @@ export class AuthorizeController {
     }
     if (result.kind === 'failed') return this.signInPage(req, res, 401, appName, email, SIGN_IN_FAILED);
     this.http.setSession(res, result.cookie);
-    req.consentSession = result.session;
+    req.webSession = result.session;
     // the next page is the answer itself (no redirect to follow); GET /oauth/authorize/continue shows it again
     await this.nextPage(req, res, result.session);
   }
@@ -124,8 +124,8 @@ export class AuthorizeController {
 
   private async authorizeSession(req: ConsentRequest): Promise<ConsentSession | null> {
     const session = await this.consent.loadSession(this.http.sessionCookieValue(req));
-    req.consentSession = session && session.purpose === 'authorize' ? session : null;
-    return req.consentSession;
+    req.webSession = session && session.purpose === 'authorize' ? session : null;
+    return req.webSession;
   }
 
   private signInPage(req: ConsentRequest, res: Response, status: number, appName: string, email: string, error: string | null): void {

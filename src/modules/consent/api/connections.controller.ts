@@ -22,7 +22,7 @@ export class ConnectionsController {
         this.http.setSession(res, started.cookie);
         session = started.session;
       }
-      req.consentSession = session;
+      req.webSession = session;
       return this.signInPage(req, res, 200, '', null);
     }
     const organizations = await this.consent.connections(session);
@@ -43,7 +43,7 @@ export class ConnectionsController {
     }
     if (result.kind === 'failed') return this.signInPage(req, res, 401, email, 'Sign-in failed. Check what you entered and try again.');
     this.http.setSession(res, result.cookie);
-    req.consentSession = result.session;
+    req.webSession = result.session;
     const organizations = await this.consent.connections(result.session);
     this.http.page(res, 200, 'connections', { title: 'Connected apps', organizations, csrf: this.http.csrfToken(req, res) });
   }
@@ -59,8 +59,8 @@ export class ConnectionsController {
 
   private async connectionsSession(req: ConsentRequest) {
     const session = await this.consent.loadSession(this.http.sessionCookieValue(req));
-    req.consentSession = session && session.purpose === 'connections' ? session : null;
-    return req.consentSession;
+    req.webSession = session && session.purpose === 'connections' ? session : null;
+    return req.webSession;
   }
 
   private signInPage(req: ConsentRequest, res: Response, status: number, email: string, error: string | null): void {

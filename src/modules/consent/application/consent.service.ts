@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { DomainError } from '../../../shared/domain/errors';
@@ -16,12 +15,41 @@ import { type AuthorizationRequest, type ConnectionRow, ConsentRepository, type 
 import { isPkceValue } from '../domain/pkce';
 import { SCOPE_WORDS } from '../domain/scope-words';
 import { generateOpaque, sha256Hex } from '../domain/secrets';
-import { isLocked, normalizeEmail, retryAfterSeconds } from '../domain/sign-in-lockout';
+import { isLocked, retryAfterSeconds, SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../shared/web';
 import { OAuthClientService } from './oauth-client.service';
 
 /** How long a consent-page session lasts from its start. */
 export const SESSION_LIFETIME_MS = 30 * 60_000;
 export const DURATION_DAYS = [90, 60, 30] as const;
+
+/** What a consent session keeps besides who signed in (the web session's `data`). */
+interface ConsentSessionData {
+  request: AuthorizationRequest | null;
+  organizationId: string | null;
+}
+
+function consentSession(s: WebSession<ConsentSessionData>): ConsentSession {
+  return {
+    idHash: s.idHash,
+    csrfSecret: s.csrfSecret,
+    purpose: s.purpose as ConsentSession['purpose'],
+    request: s.data.request ?? null,
+    userId: s.subjectId,
+    organizationId: s.data.organizationId ?? null,
+    expiresAt: s.expiresAt,
+  };
+}
+
+function webSession(s: ConsentSession): WebSession<ConsentSessionData> {
+  return {
+    idHash: s.idHash,
+    csrfSecret: s.csrfSecret,
+    purpose: s.purpose,
+    subjectId: s.userId,
+    data: { request: s.request, organizationId: s.organizationId },
+    expiresAt: s.expiresAt,
+  };
+}
 
 export type AuthorizeCheck =
   | { kind: 'page'; status: 400; message: string }
@@ -83,6 +111,8 @@ export class ConsentService {
     private readonly appReads: AppReadRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    private readonly sessions: WebSessions,
+    private readonly lockouts: SignInLockouts,
   ) {}
 
   /** CONTRACT §11's error rules of `GET /oauth/authorize`, in its order. */
@@ -129,24 +159,13 @@ export class ConsentService {
 
   /** A new session; the returned cookie value is the only place its id exists in clear. */
   async startSession(purpose: ConsentSession['purpose'], request: AuthorizationRequest | null): Promise<{ cookie: string; session: ConsentSession }> {
-    const now = this.clock.now();
-    const cookie = generateOpaque();
-    const session: ConsentSession = {
-      idHash: sha256Hex(cookie),
-      csrfSecret: randomBytes(32).toString('base64url'),
-      purpose,
-      request,
-      userId: null,
-      organizationId: null,
-      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
-    };
-    await this.transactions.run((m) => this.repo.createSession(m, session, now));
-    return { cookie, session };
+    const { cookie, session } = await this.sessions.start<ConsentSessionData>(purpose, { request, organizationId: null }, SESSION_LIFETIME_MS);
+    return { cookie, session: consentSession(session) };
   }
 
   async loadSession(cookie: unknown): Promise<ConsentSession | null> {
-    if (typeof cookie !== 'string' || cookie.length < 20 || cookie.length > 100) return null;
-    return this.transactions.run((m) => this.repo.findSession(m, sha256Hex(cookie), this.clock.now()));
+    const session = await this.sessions.load<ConsentSessionData>(cookie);
+    return session && (session.purpose === 'authorize' || session.purpose === 'connections') ? consentSession(session) : null;
   }
 
   async appName(clientId: string): Promise<string> {
@@ -162,29 +181,24 @@ export class ConsentService {
     const now = this.clock.now();
     const email = typeof emailRaw === 'string' ? emailRaw.slice(0, 254) : '';
     const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
-    const emailKey = sha256Hex(normalizeEmail(email));
-    const lockedUntil = await this.transactions.run((m) => this.repo.lockedUntil(m, emailKey));
+    const emailKey = signInKey('owner', email);
+    const lockedUntil = await this.transactions.run((m) => this.lockouts.lockedUntil(m, emailKey));
     if (lockedUntil && isLocked(lockedUntil, now)) return { kind: 'locked', retryAfterSeconds: retryAfterSeconds(lockedUntil, now) };
 
     const user = email.trim() === '' ? null : await this.transactions.run((m) => this.repo.findUserByEmail(m, email.trim()));
     const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
     if (user && passwordOk) {
-      const next = { cookie: generateOpaque(), csrfSecret: randomBytes(32).toString('base64url') };
       try {
-        await this.transactions.run(async (m) => {
+        const signedIn = await this.transactions.run(async (m) => {
           const owned = await this.repo.ownedOrganizations(m, user.userId);
           const hinted = session.request?.organizationId ?? null;
           const org = owned.find((o) => o.id === hinted) ?? owned.find((o) => o.environment === 'production') ?? owned[0];
           if (!org) throw new Aal2RequiredError();
           await this.secondFactor.consume(m, org.id, user.userId, codeRaw, now);
           // a new id at the change of privilege: a session id set before sign-in is worth nothing after it
-          await this.repo.signInSession(m, session.idHash, { idHash: sha256Hex(next.cookie), csrfSecret: next.csrfSecret, userId: user.userId, organizationId: null });
+          return this.sessions.signIn(m, webSession(session), user.userId, { request: session.request, organizationId: null });
         });
-        return {
-          kind: 'ok',
-          cookie: next.cookie,
-          session: { ...session, idHash: sha256Hex(next.cookie), csrfSecret: next.csrfSecret, userId: user.userId, organizationId: null },
-        };
+        return { kind: 'ok', cookie: signedIn.cookie, session: consentSession(signedIn.session) };
       } catch (err) {
         if (err instanceof DomainError && err.code === 'rate_limited') {
           // the per-owner code lockout of CONTRACT §8 (built beside this flow) answers for itself
@@ -193,7 +207,7 @@ export class ConsentService {
         if (!(err instanceof Aal2RequiredError)) throw err;
       }
     }
-    const lockedNow = await this.transactions.run((m) => this.repo.recordFailure(m, emailKey, now));
+    const lockedNow = await this.transactions.run((m) => this.lockouts.recordFailure(m, emailKey, now));
     if (lockedNow) this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures');
     return { kind: 'failed' };
   }
@@ -216,7 +230,7 @@ export class ConsentService {
       if (orgId === null && owned.length === 0) return denied('you own no organization this app can use');
       if (orgId === null && owned.length === 1) orgId = owned[0].id;
       if (orgId === null) return { kind: 'choose' as const, appName: client.appName, organizations: owned.map((o) => ({ id: o.id, name: o.name })) };
-      if (orgId !== session.organizationId) await this.repo.chooseOrganization(m, session.idHash, orgId);
+      if (orgId !== session.organizationId) await this.sessions.setData(m, session.idHash, { request, organizationId: orgId });
       session.organizationId = orgId;
       const org = owned.find((o) => o.id === orgId) as { name: string };
       return { kind: 'consent' as const, view: await this.consentView(m, client.appName, org.name, orgId, request.scopes as Scope[]) };
@@ -231,7 +245,7 @@ export class ConsentService {
       const owned = (await this.repo.ownedOrganizations(m, session.userId as string)).filter((o) => o.environment === 'production');
       if (!owned.some((o) => o.id === id)) return false;
       if (session.request?.organizationId && session.request.organizationId !== id) return false;
-      await this.repo.chooseOrganization(m, session.idHash, id);
+      await this.sessions.setData(m, session.idHash, { request: session.request, organizationId: id });
       return true;
     });
   }
@@ -248,7 +262,7 @@ export class ConsentService {
     const userId = session.userId;
     const org = session.organizationId;
     if (form.decision !== 'allow') {
-      await this.transactions.run((m) => this.repo.deleteSession(m, session.idHash));
+      await this.transactions.run((m) => this.sessions.end(m, session.idHash));
       return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the owner denied access') };
     }
     const chosen = (Array.isArray(form.accountIds) ? form.accountIds : form.accountIds === undefined ? [] : [form.accountIds]).filter(
@@ -298,7 +312,7 @@ export class ConsentService {
           scopes: request.scopes,
           issuedAt: now,
         });
-        await this.repo.deleteSession(m, session.idHash);
+        await this.sessions.end(m, session.idHash);
       } catch (err) {
         if (err instanceof DomainError && err.code === 'app_not_approved') {
           return { kind: 'redirect' as const, location: this.errorLocation(request, 'unauthorized_client', 'the app has no approved revision') };

@@ -10,6 +10,7 @@ export interface AuthorizationRequest {
   organizationId: string | null;
 }
 
+/** A consent-page session (a web session of src/shared/web: `userId` is its subject, the rest its data). */
 export interface ConsentSession {
   idHash: string;
   csrfSecret: string;
@@ -61,31 +62,21 @@ export interface ConnectionRow {
 }
 
 /**
- * Port: the consent flow's own tables (OAuth clients, sessions, codes, sign-in lockouts) and the
+ * Port: the consent flow's own tables (OAuth clients, codes) and the
  * single-owner reads its pages need (from the owners' sql.ts). Apps, grants and organizations are read
  * through their modules' read ports (the services compose them in one transaction); grants, mandates
- * and tokens are written through the grants module's services.
+ * and tokens are written through the grants module's services. Sessions and sign-in lockouts are the
+ * page kernel's (src/shared/web).
  */
 export abstract class ConsentRepository {
   /** The app's OAuth registration, or null when it has none. */
   abstract findClientRegistration(tx: Transaction, appId: string): Promise<OAuthClientRegistration | null>;
   abstract saveClient(tx: Transaction, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void>;
 
-  abstract createSession(tx: Transaction, session: ConsentSession, now: Date): Promise<void>;
-  abstract findSession(tx: Transaction, idHash: string, now: Date): Promise<ConsentSession | null>;
-  /** Sets the signed-in user under a new id and CSRF secret (no session fixation). */
-  abstract signInSession(tx: Transaction, idHash: string, next: { idHash: string; csrfSecret: string; userId: string; organizationId: string | null }): Promise<void>;
-  abstract chooseOrganization(tx: Transaction, idHash: string, organizationId: string): Promise<void>;
-  abstract deleteSession(tx: Transaction, idHash: string): Promise<void>;
-
   abstract findUserByEmail(tx: Transaction, email: string): Promise<{ userId: string; passwordHash: string | null } | null>;
   abstract ownedOrganizations(tx: Transaction, userId: string): Promise<Array<{ id: string; name: string; environment: string }>>;
   abstract isOwner(tx: Transaction, organizationId: string, userId: string): Promise<boolean>;
   abstract activeAccounts(tx: Transaction, organizationId: string): Promise<Array<{ id: string; number: string; name: string }>>;
-
-  abstract lockedUntil(tx: Transaction, emailKey: string): Promise<Date | null>;
-  /** Records a failed sign-in; returns when the email is now locked until, or null. */
-  abstract recordFailure(tx: Transaction, emailKey: string, now: Date): Promise<Date | null>;
 
   abstract insertCode(tx: Transaction, code: Omit<StoredCode, 'usedAt' | 'tokenHash' | 'grantExpiresAt'>): Promise<void>;
   abstract findCodeForUpdate(tx: Transaction, codeHash: string): Promise<StoredCode | null>;

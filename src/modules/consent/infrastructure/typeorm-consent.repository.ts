@@ -3,14 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AccessSql } from '../../access/sql';
 import { GrantsSql } from '../../grants/sql';
 import { OrganizationsSql } from '../../organizations/sql';
-import {
-  type AuthorizationRequest,
-  ConsentRepository,
-  type ConsentSession,
-  type OAuthClientRegistration,
-  type StoredCode,
-} from '../domain/consent.repository';
-import { lockoutAfterFailure, SIGN_IN_WINDOW_MS } from '../domain/sign-in-lockout';
+import { ConsentRepository, type OAuthClientRegistration, type StoredCode } from '../domain/consent.repository';
 
 const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
 /**
@@ -20,8 +13,6 @@ const date = (v: Date | string | null): Date | null => (v === null ? null : v in
 const CODE_FOR_UPDATE = `SELECT c.*, ${GrantsSql.grantExpiresAt('g')} AS grant_expires_at
          FROM authorization_codes c ${GrantsSql.joinGrant('g', 'c.organization_id', 'c.grant_id')}
         WHERE c.code_hash = $1 FOR UPDATE OF c`;
-
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
 @Injectable()
 export class TypeOrmConsentRepository extends ConsentRepository {
@@ -40,57 +31,6 @@ export class TypeOrmConsentRepository extends ConsentRepository {
        ON CONFLICT (app_id) DO UPDATE SET secret_hash = EXCLUDED.secret_hash, redirect_uris = EXCLUDED.redirect_uris, updated_at = EXCLUDED.updated_at`,
       [appId, secretHash, redirectUris, at],
     );
-  }
-
-  async createSession(m: EntityManager, s: ConsentSession, now: Date): Promise<void> {
-    // expired sessions go whenever a new one starts (indexed; a handful at a time)
-    await m.query(`DELETE FROM consent_sessions WHERE expires_at < $1`, [now]);
-    await m.query(
-      `INSERT INTO consent_sessions (id_hash, csrf_secret, purpose, request, user_id, organization_id, created_at, expires_at)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)`,
-      [s.idHash, s.csrfSecret, s.purpose, s.request === null ? null : JSON.stringify(s.request), s.userId, s.organizationId, now, s.expiresAt],
-    );
-  }
-
-  async findSession(m: EntityManager, idHash: string, now: Date): Promise<ConsentSession | null> {
-    const rows: Array<{
-      id_hash: string;
-      csrf_secret: string;
-      purpose: 'authorize' | 'connections';
-      request: unknown;
-      user_id: string | null;
-      organization_id: string | null;
-      expires_at: Date | string;
-    }> = await m.query(`SELECT * FROM consent_sessions WHERE id_hash = $1 AND expires_at > $2`, [idHash, now]);
-    const r = rows[0];
-    if (!r) return null;
-    return {
-      idHash: r.id_hash,
-      csrfSecret: r.csrf_secret,
-      purpose: r.purpose,
-      request: r.request === null ? null : json<AuthorizationRequest>(r.request),
-      userId: r.user_id,
-      organizationId: r.organization_id,
-      expiresAt: date(r.expires_at) as Date,
-    };
-  }
-
-  async signInSession(m: EntityManager, idHash: string, next: { idHash: string; csrfSecret: string; userId: string; organizationId: string | null }): Promise<void> {
-    await m.query(`UPDATE consent_sessions SET id_hash = $2, csrf_secret = $3, user_id = $4, organization_id = $5 WHERE id_hash = $1`, [
-      idHash,
-      next.idHash,
-      next.csrfSecret,
-      next.userId,
-      next.organizationId,
-    ]);
-  }
-
-  async chooseOrganization(m: EntityManager, idHash: string, organizationId: string): Promise<void> {
-    await m.query(`UPDATE consent_sessions SET organization_id = $2 WHERE id_hash = $1`, [idHash, organizationId]);
-  }
-
-  async deleteSession(m: EntityManager, idHash: string): Promise<void> {
-    await m.query(`DELETE FROM consent_sessions WHERE id_hash = $1`, [idHash]);
   }
 
   async findUserByEmail(m: EntityManager, email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
@@ -120,27 +60,6 @@ export class TypeOrmConsentRepository extends ConsentRepository {
       [organizationId],
     );
     return rows;
-  }
-
-  async lockedUntil(m: EntityManager, emailKey: string): Promise<Date | null> {
-    const rows: Array<{ locked_until: Date | string | null }> = await m.query(`SELECT locked_until FROM sign_in_lockouts WHERE email_key = $1`, [emailKey]);
-    return rows[0] ? date(rows[0].locked_until) : null;
-  }
-
-  async recordFailure(m: EntityManager, emailKey: string, now: Date): Promise<Date | null> {
-    // the email's row serializes its failures, so two instances cannot both count to four
-    await m.query(`INSERT INTO sign_in_lockouts (email_key) VALUES ($1) ON CONFLICT DO NOTHING`, [emailKey]);
-    await m.query(`SELECT 1 FROM sign_in_lockouts WHERE email_key = $1 FOR UPDATE`, [emailKey]);
-    await m.query(`DELETE FROM sign_in_failures WHERE email_key = $1 AND failed_at <= $2`, [emailKey, new Date(now.getTime() - SIGN_IN_WINDOW_MS)]);
-    await m.query(`INSERT INTO sign_in_failures (email_key, failed_at) VALUES ($1, $2)`, [emailKey, now]);
-    const rows: Array<{ failed_at: Date | string }> = await m.query(`SELECT failed_at FROM sign_in_failures WHERE email_key = $1`, [emailKey]);
-    const until = lockoutAfterFailure(rows.map((r) => date(r.failed_at) as Date), now);
-    if (until) {
-      await m.query(`UPDATE sign_in_lockouts SET locked_until = $2 WHERE email_key = $1`, [emailKey, until]);
-      // the lockout starts a new count: failures before it do not count again afterwards
-      await m.query(`DELETE FROM sign_in_failures WHERE email_key = $1`, [emailKey]);
-    }
-    return until;
   }
 
   async insertCode(m: EntityManager, c: Omit<StoredCode, 'usedAt' | 'tokenHash' | 'grantExpiresAt'>): Promise<void> {

@@ -1,42 +1,11 @@
-import { Eta } from 'eta';
+import { definePage, renderPage as renderLayoutPage } from '../../../shared/web/page-layout';
 
 /**
- * Server-rendered pages of the consent flow (CONTRACT §11). Eta escapes every `<%= %>` value, so an
- * app or account name like `<script>` or "Salg & varer" shows as text. No script runs on any page:
- * the forms work with the keyboard and without JavaScript.
+ * The consent flow's pages (CONTRACT §11), in the shared layout (src/shared/web/page-layout.ts, which
+ * escapes every `<%= %>` value and holds the message page).
  */
-const eta = new Eta({ autoEscape: true, autoTrim: false, cache: true });
-
-eta.loadTemplate(
-  '@head',
-  `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title><%= it.title %></title>
-<style>
-body { font-family: system-ui, sans-serif; max-width: 36rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
-label { display: block; margin-top: 1rem; font-weight: 600; }
-input[type=email], input[type=password], input[type=text], select { display: block; width: 100%; padding: .5rem; font-size: 1rem; box-sizing: border-box; }
-.check { display: flex; gap: .5rem; align-items: baseline; }
-.check label { display: inline; margin: 0; font-weight: normal; }
-fieldset { margin-top: 1rem; }
-button { margin-top: 1.25rem; margin-right: .5rem; padding: .6rem 1.2rem; font-size: 1rem; }
-:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
-.error { color: #b00020; font-weight: 600; border-left: 4px solid #b00020; padding-left: .75rem; }
-code { background: #f2f2f2; padding: 0 .25rem; }
-</style>
-</head>
-<body>
-<main>
-`,
-);
-eta.loadTemplate('@foot', `</main>\n</body>\n</html>\n`);
-
-eta.loadTemplate(
-  '@sign-in',
+definePage(
+  'consent-sign-in',
   `<%~ include('@head', it) %><h1>Sign in</h1>
 <% if (it.appName) { %><p><strong><%= it.appName %></strong> asks for access to your organization's books. Sign in as the organization's owner to decide.</p><% } else { %><p>Sign in as an organization owner to see the apps connected to your organizations.</p><% } %>
 <% if (it.error) { %><p class="error" role="alert" id="form-error"><%= it.error %></p><% } %>
@@ -54,8 +23,8 @@ eta.loadTemplate(
 <%~ include('@foot', it) %>`,
 );
 
-eta.loadTemplate(
-  '@organization',
+definePage(
+  'consent-organization',
   `<%~ include('@head', it) %><h1>Choose an organization</h1>
 <p><strong><%= it.appName %></strong> asks for access. You own several organizations: choose the one to give access to.</p>
 <form method="post" action="/oauth/authorize/organization">
@@ -69,8 +38,8 @@ eta.loadTemplate(
 <%~ include('@foot', it) %>`,
 );
 
-eta.loadTemplate(
-  '@consent',
+definePage(
+  'consent-consent',
   `<%~ include('@head', it) %><h1><%= it.view.appName %> asks for access</h1>
 <p>Organization: <strong><%= it.view.organizationName %></strong></p>
 <% if (it.error) { %><p class="error" role="alert" id="form-error"><%= it.error %></p><% } %>
@@ -95,8 +64,8 @@ eta.loadTemplate(
 <%~ include('@foot', it) %>`,
 );
 
-eta.loadTemplate(
-  '@connections',
+definePage(
+  'consent-connections',
   `<%~ include('@head', it) %><h1>Connected apps</h1>
 <% if (it.organizations.length === 0) { %><p>No app has access to your organizations.</p><% } %>
 <% it.organizations.forEach(function (o) { %><section>
@@ -117,13 +86,9 @@ eta.loadTemplate(
 <%~ include('@foot', it) %>`,
 );
 
-eta.loadTemplate(
-  '@message',
-  `<%~ include('@head', it) %><h1><%= it.title %></h1>
-<p role="alert"><%= it.message %></p>
-<%~ include('@foot', it) %>`,
-);
+export type ConsentPage = 'sign-in' | 'organization' | 'consent' | 'connections' | 'message';
 
-export function renderPage(name: 'sign-in' | 'organization' | 'consent' | 'connections' | 'message', data: Record<string, unknown>): string {
-  return eta.render(`@${name}`, data);
+export function renderPage(name: ConsentPage, data: Record<string, unknown>): string {
+  // the consent pages' names in the shared layout are prefixed, so other modules' pages never collide
+  return renderLayoutPage(name === 'message' ? 'message' : `consent-${name}`, data);
 }

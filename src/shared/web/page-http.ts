@@ -1,0 +1,120 @@
+import cookieParser from 'cookie-parser';
+import { doubleCsrf } from 'csrf-csrf';
+import { urlencoded } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import type { AppConfig } from '../config/app-config';
+import { renderPage } from './page-layout';
+/** What the CSRF token is bound to: a session's id (hash) and its own secret. */
+export interface CsrfBinding {
+  idHash: string;
+  csrfSecret: string;
+}
+
+/** A page request with the session it belongs to (set by the controller before a token is made or checked). */
+export type WebRequest<S extends CsrfBinding = CsrfBinding> = Request & { webSession?: S | null };
+
+/** CONTRACT §11 (and §15): every page (and every answer of the flow's endpoints) carries these. */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'Cache-Control': 'no-store',
+  Pragma: 'no-cache',
+  'Referrer-Policy': 'no-referrer',
+};
+
+const parseCookies = cookieParser();
+// a form is a handful of fields; 64 KiB is plenty (1,000 account checkboxes of 50 bytes each)
+const parseForm = urlencoded({ extended: false, limit: 65_536, parameterLimit: 2_000 });
+
+/**
+ * Security headers, cookies and form bodies of page routes (bound to the routes, so routing comes
+ * first). `badForm` answers a POST body that cannot be read (a page, or JSON for an API endpoint).
+ */
+export function pageMiddleware(badForm: (req: Request, res: Response) => void) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
+    parseCookies(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (req.method !== 'POST') return next();
+      parseForm(req, res, (formErr?: unknown) => {
+        if (formErr) return badForm(req, res);
+        if (req.body === undefined || req.body === null || typeof req.body !== 'object') req.body = {};
+        next();
+      });
+    });
+  };
+}
+
+/** The usual answer to a form that could not be read. */
+export function badFormPage(_req: Request, res: Response): void {
+  res.status(400).type('html').send(renderPage('message', { title: 'Bad request', message: 'The form could not be read.' }));
+}
+
+/**
+ * The session cookie and the CSRF token of one kind of page (csrf-csrf, signed with the session's own
+ * secret and bound to its id, so a token of one session is worthless in another). Cookies are
+ * HttpOnly, SameSite=Lax, and Secure with the `__Host-` prefix when PUBLIC_ORIGIN is https.
+ * `cookiePrefix` names the cookies (`<prefix>_session`, `<prefix>_csrf`), so the consent pages and
+ * the developer console keep separate sessions; `render` draws a page by name.
+ */
+export class PageHttp<Page extends string = string> {
+  readonly secure: boolean;
+  readonly sessionCookie: string;
+  private readonly csrf;
+
+  constructor(
+    config: AppConfig,
+    cookiePrefix: string,
+    private readonly render: (name: Page | 'message', data: Record<string, unknown>) => string = renderPage,
+  ) {
+    this.secure = config.publicOrigin.startsWith('https:');
+    this.sessionCookie = this.secure ? `__Host-${cookiePrefix}_session` : `${cookiePrefix}_session`;
+    this.csrf = doubleCsrf({
+      getSecret: (req?: Request) => (req as WebRequest | undefined)?.webSession?.csrfSecret ?? '',
+      getSessionIdentifier: (req: Request) => (req as WebRequest).webSession?.idHash ?? '',
+      cookieName: this.secure ? `__Host-${cookiePrefix}_csrf` : `${cookiePrefix}_csrf`,
+      cookieOptions: { httpOnly: true, sameSite: 'lax', secure: this.secure, path: '/' },
+      getCsrfTokenFromRequest: (req: Request) => (typeof req.body?._csrf === 'string' ? req.body._csrf : null),
+    });
+  }
+
+  sessionCookieValue(req: Request): unknown {
+    return (req.cookies as Record<string, unknown> | undefined)?.[this.sessionCookie];
+  }
+
+  setSession(res: Response, cookie: string): void {
+    res.cookie(this.sessionCookie, cookie, { httpOnly: true, sameSite: 'lax', secure: this.secure, path: '/' });
+  }
+
+  clearSession(res: Response): void {
+    res.clearCookie(this.sessionCookie, { httpOnly: true, sameSite: 'lax', secure: this.secure, path: '/' });
+  }
+
+  /** A token for the forms of this response; `req.webSession` must be the session the page belongs to. */
+  csrfToken(req: WebRequest, res: Response): string {
+    return this.csrf.generateCsrfToken(req, res);
+  }
+
+  /** A POST is accepted only with a session and a token bound to it (CONTRACT §11). */
+  validPost(req: WebRequest): boolean {
+    if (!req.webSession) return false;
+    return this.csrf.validateRequest(req);
+  }
+
+  /** 303 with an empty body: Express's own redirect body would repeat the Location (and its code) in the page. */
+  seeOther(res: Response, location: string): void {
+    res.status(303).setHeader('Location', location);
+    res.end();
+  }
+
+  page(res: Response, status: number, name: Page | 'message', data: Record<string, unknown>): void {
+    res.status(status).type('html').send(this.render(name, data));
+  }
+
+  forbidden(res: Response): void {
+    this.page(res, 403, 'message', {
+      title: 'Request refused',
+      message: 'This form has expired or did not come from this site. Nothing was changed. Go back to the app and start again.',
+    });
+  }
+}
