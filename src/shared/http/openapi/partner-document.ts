@@ -19,6 +19,13 @@ import {
 const environment: Schema = { type: 'string', enum: ['sandbox', 'production'] };
 const RATE = { rateLimit: true };
 
+/** The members of an `operation.completed` webhook body (CONTRACT §9), which a feed event carries too (§14). */
+const EVENT_MEMBERS: Record<string, Schema> = {
+  type: { const: 'operation.completed' },
+  timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
+  data: ref('OperationReceipt'),
+};
+
 /** Success bodies of CONTRACT §7: exactly the members listed, and no others. */
 const SCHEMAS: Record<string, Schema> = {
   PrepareResult: object(
@@ -83,21 +90,12 @@ const SCHEMAS: Record<string, Schema> = {
     { description: 'The receipt of a completed write (CONTRACT §7).' },
   ),
   OperationCompletedEvent: object(
-    {
-      type: { const: 'operation.completed' },
-      timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
-      data: ref('OperationReceipt'),
-    },
+    EVENT_MEMBERS,
     undefined,
     { description: 'The body of every attempt of an operation.completed webhook (CONTRACT §9).' },
   ),
   FeedEvent: object(
-    {
-      id: { type: 'string', description: 'the webhook-id of every delivery of this event' },
-      type: { const: 'operation.completed' },
-      timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
-      data: ref('OperationReceipt'),
-    },
+    { id: { type: 'string', description: 'the webhook-id of every delivery of this event' }, ...EVENT_MEMBERS },
     undefined,
     { description: 'An event of the feed: the webhook body with its webhook-id first (CONTRACT §14).' },
   ),
