@@ -12,7 +12,7 @@ import { IdempotencyPurgeModule } from './modules/idempotency';
 import { ReceiptsApiModule } from './modules/receipts';
 import { ProductsController } from './modules/products';
 import { ProductsModule } from './modules/products';
-import { WebhookDispatchModule } from './modules/webhooks';
+import { EventsFeedApiModule, WebhookDispatchModule } from './modules/webhooks';
 import { ConsentPagesModule } from './modules/consent';
 import { RateLimitModule } from './modules/rate-limit';
 import { OrganizationsModule } from './modules/organizations';
@@ -29,7 +29,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule, OrganizationsModule, SandboxModule],
+      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule, OrganizationsModule, SandboxModule],
       // EmptyStatisticsWatch: on the partner listener only, so once per instance
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };

@@ -91,6 +91,8 @@ describe('npm start and the README', () => {
     expect(all).toMatch(/"kind":"journal\.post","status":"completed"/);
     expect(all).toMatch(/"created":true,"operation_id":"[0-9a-f-]{36}","replayed":false/);
     expect(all).toMatch(/"secret":"whsec_/);
+    expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","type":"operation\.completed","timestamp":"[^"]+","data":\{"operation_id"/);
+    expect(all).toMatch(/\{"data":\[\],"next_cursor":"[A-Za-z0-9_.-]+","has_more":false\}/);
     expect(all).not.toMatch(/"type":"urn:partner-api:error:/);
   });
 });

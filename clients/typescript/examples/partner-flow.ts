@@ -1,6 +1,6 @@
 /**
  * The README's partner flow with the generated client: prepare → post → look up the receipt → create a
- * product. Type-checked with `strict` and no cast in CI; run it against a local service with
+ * product → read the events feed. Type-checked with `strict` and no cast in CI; run it against a local service with
  *   BASE_URL=http://localhost:3000/api/partner/sandbox/v1 TOKEN=hsk_… DEBIT_ACCOUNT=… CREDIT_ACCOUNT=… \
  *     node --experimental-strip-types clients/typescript/examples/partner-flow.ts
  */
@@ -50,6 +50,16 @@ async function main(): Promise<void> {
   });
   if (!product.data) fail('product', product.error, product.response.status);
   console.log(`product ${product.data.id} (operation ${product.data.operation_id})`);
+
+  // the events feed: every event of the app, oldest first; keep the last next_cursor and read on from it later
+  let after: string | undefined;
+  for (;;) {
+    const page = await client.GET('/events', { params: { query: { limit: 100, ...(after ? { after } : {}) } } });
+    if (!page.data) fail('events', page.error, page.response.status);
+    for (const event of page.data.data) console.log(`event ${event.id}: ${event.data.kind} ${event.data.operation_id}`);
+    after = page.data.next_cursor;
+    if (!page.data.has_more) break;
+  }
 }
 
 main().catch((err: unknown) => {

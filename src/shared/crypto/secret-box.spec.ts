@@ -51,4 +51,21 @@ describe('SecretBox (CONTRACT §8 secrets at rest)', () => {
     expect(secretsKeyProblem(`${K1},${K1}`)).toMatch(/twice/);
     expect(secretsKeyProblem('v1:short')).not.toBeNull();
   });
+
+  it('tags a value so that a changed value, another context, another key or a changed tag fails; a rotation keeps old tags', () => {
+    const box = SecretBox.fromSpec(K1);
+    const tag = box.tag('sandbox|org|app|7:uuid', 'events-feed.cursor');
+    expect(tag).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
+    expect(tag).toBe(box.tag('sandbox|org|app|7:uuid', 'events-feed.cursor')); // a MAC, not a seal: deterministic
+    expect(box.verifyTag('sandbox|org|app|7:uuid', 'events-feed.cursor', tag)).toBe(true);
+    expect(box.verifyTag('sandbox|org|app|8:uuid', 'events-feed.cursor', tag)).toBe(false);
+    expect(box.verifyTag('sandbox|org|app|7:uuid', 'another.context', tag)).toBe(false);
+    expect(box.verifyTag('sandbox|org|app|7:uuid', 'events-feed.cursor', `${tag.slice(0, -1)}${tag.endsWith('A') ? 'B' : 'A'}`)).toBe(false);
+    expect(box.verifyTag('sandbox|org|app|7:uuid', 'events-feed.cursor', 'v1.short')).toBe(false);
+    expect(SecretBox.fromSpec(`v1:${Buffer.alloc(32, 9).toString('base64url')}`).verifyTag('sandbox|org|app|7:uuid', 'events-feed.cursor', tag)).toBe(false);
+    const rotated = SecretBox.fromSpec(`${K2},${K1}`);
+    expect(rotated.verifyTag('sandbox|org|app|7:uuid', 'events-feed.cursor', tag)).toBe(true);
+    expect(rotated.tag('sandbox|org|app|7:uuid', 'events-feed.cursor')).toMatch(/^v2\./);
+    expect(SecretBox.fromSpec(K2).verifyTag('sandbox|org|app|7:uuid', 'events-feed.cursor', tag)).toBe(false);
+  });
 });

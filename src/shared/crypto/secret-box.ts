@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Secrets at rest (CONTRACT §8): AES-256-GCM (authenticated encryption) under a versioned key, so
@@ -91,6 +91,32 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(m[3], 'base64url')), decipher.final()]).toString('utf8');
   }
 
+  /**
+   * A tamper-evident tag for a value the service hands out and takes back (e.g. a feed cursor):
+   * `v<N>.<base64url of HMAC-SHA-256, first 128 bits>` under a key derived from the current key for `context`, so the
+   * tag says nothing of the key and a tag of one context is no tag of another.
+   */
+  tag(message: string, context: string): string {
+    return `v${this.current.version}.${this.macOf(this.current.version, this.current.key, message, context).toString('base64url')}`;
+  }
+
+  /** Whether `tag` is tag(message, context) under any listed key version (a rotation keeps old tags valid). */
+  verifyTag(message: string, context: string, tag: string): boolean {
+    const m = /^v([1-9]\d{0,5})\.([A-Za-z0-9_-]{22})$/.exec(tag);
+    if (!m) return false;
+    const version = Number(m[1]);
+    const key = this.byVersion.get(version);
+    if (!key) return false;
+    const given = Buffer.from(m[2], 'base64url');
+    const expected = this.macOf(version, key, message, context);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  private macOf(version: number, key: Buffer, message: string, context: string): Buffer {
+    const macKey = createHmac('sha256', key).update(`mac:${context}:v${version}`, 'utf8').digest();
+    return createHmac('sha256', macKey).update(message, 'utf8').digest().subarray(0, 16);
+  }
+
   /** Plaintext (a row written before encryption) is sealed; a value of an older key is resealed. */
   needsReseal(value: string): boolean {
     return SecretBox.versionOf(value) !== this.current.version;
@@ -106,4 +132,9 @@ export class SecretBox {
 export const SECRET_CONTEXT = {
   totp: 'users.totp_secret',
   webhook: 'webhook_endpoints.secret',
+} as const;
+
+/** Tag contexts (SecretBox.tag): what a tag vouches for. */
+export const TAG_CONTEXT = {
+  eventsCursor: 'events-feed.cursor',
 } as const;

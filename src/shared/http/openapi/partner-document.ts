@@ -19,6 +19,13 @@ import {
 const environment: Schema = { type: 'string', enum: ['sandbox', 'production'] };
 const RATE = { rateLimit: true };
 
+/** The members of an `operation.completed` webhook body (CONTRACT §9), which a feed event carries too (§14). */
+const EVENT_MEMBERS: Record<string, Schema> = {
+  type: { const: 'operation.completed' },
+  timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
+  data: ref('OperationReceipt'),
+};
+
 /** Success bodies of CONTRACT §7: exactly the members listed, and no others. */
 const SCHEMAS: Record<string, Schema> = {
   PrepareResult: object(
@@ -83,13 +90,23 @@ const SCHEMAS: Record<string, Schema> = {
     { description: 'The receipt of a completed write (CONTRACT §7).' },
   ),
   OperationCompletedEvent: object(
-    {
-      type: { const: 'operation.completed' },
-      timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
-      data: ref('OperationReceipt'),
-    },
+    EVENT_MEMBERS,
     undefined,
     { description: 'The body of every attempt of an operation.completed webhook (CONTRACT §9).' },
+  ),
+  FeedEvent: object(
+    { id: { type: 'string', description: 'the webhook-id of every delivery of this event' }, ...EVENT_MEMBERS },
+    undefined,
+    { description: 'An event of the feed: the webhook body with its webhook-id first (CONTRACT §14).' },
+  ),
+  EventsPage: object(
+    {
+      data: { type: 'array', items: ref('FeedEvent'), maxItems: 100 },
+      next_cursor: { type: 'string', description: 'opaque; pass it as `after` to read on (also from an empty page, later)' },
+      has_more: { type: 'boolean', description: 'more events can be read now' },
+    },
+    undefined,
+    { description: "A page of the app's events, in commit order (CONTRACT §14)." },
   ),
   Problem: PROBLEM_SCHEMA,
   ProblemViolation: PROBLEM_VIOLATION_SCHEMA,
@@ -110,6 +127,8 @@ interface PartnerOperation {
   idempotent: boolean;
   success: Responses;
   errors: string[];
+  /** query parameters, as OpenAPI parameter objects */
+  query?: unknown[];
 }
 
 const OPERATIONS: PartnerOperation[] = [
@@ -153,13 +172,33 @@ const OPERATIONS: PartnerOperation[] = [
     success: { '200': jsonResponse('The receipt.', ref('OperationReceipt'), 200, RATE) },
     errors: [...ACCESS, 'not_found', ...ALWAYS],
   },
+  {
+    method: 'get',
+    path: '/events',
+    operationId: 'listEvents',
+    summary: "The app's events in commit order (catch-up for webhooks)",
+    scope: 'operations:read',
+    idempotent: false,
+    success: { '200': jsonResponse('A page of events; follow `next_cursor`.', ref('EventsPage'), 200, RATE) },
+    errors: [...ACCESS, 'invalid_input', ...ALWAYS],
+    query: [
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        description: 'A `next_cursor` of an earlier page; without it the feed starts at the oldest retained event.',
+        schema: { type: 'string', maxLength: 200 },
+      },
+      { name: 'limit', in: 'query', required: false, description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+    ],
+  },
 ];
 
 const SCOPE_WORDS: Record<(typeof SCOPES)[number], string> = {
   'journal:prepare': 'Check journals before posting (no writes)',
   'journal:post': 'Post journals (final; also needs a posting mandate)',
   'products:create': 'Create products',
-  'operations:read': 'Read operation receipts',
+  'operations:read': 'Read operation receipts and the events feed',
 };
 
 /**
@@ -195,6 +234,7 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
     .addTag('journal', 'Journal prepare and final posting')
     .addTag('products', 'Products')
     .addTag('operations', 'Operation receipts')
+    .addTag('events', 'The events feed')
     .build();
   config.info.license = { name: 'Proprietary' };
   const scanned = SwaggerModule.createDocument(app, config);
@@ -211,6 +251,7 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
       parameters.push({ name: 'operation_id', in: 'path', required: true, description: 'The operation id of a write (a uuid).', schema: uuid });
     }
     if (op.idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
+    parameters.push(...(op.query ?? []));
     paths[op.path] = {
       ...(paths[op.path] ?? {}),
       [op.method]: {
