@@ -3,9 +3,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
-import { parseConnectionUri } from './connection-uri';
 import { guardPoolClients } from './database-failure';
-import { HostSelector, selectingClientClass } from './host-selection';
+import { poolConnectionFor } from './host-selection';
 import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { MIGRATIONS } from './migrations';
 
@@ -66,20 +65,17 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   if (database.kind === 'postgres') {
     // several hosts or target_session_attrs (CONTRACT §16): node-postgres reads the URI of the first
     // host, the pool's client picks the writable one per connection (host-selection.ts)
-    const uri = parseConnectionUri(database.url);
-    const selecting = uri.hosts.length > 1 || uri.targetSessionAttrs !== 'any';
-    const url = selecting ? uri.singleHostUrl : database.url;
-    const selector = selecting ? new HostSelector(uri.hosts, uri.targetSessionAttrs, uri.urlFor) : null;
+    const connection = poolConnectionFor(database.url);
     return {
       ...common,
-      url,
+      url: connection.connectionString,
       extra: {
         max: 10,
         connectionTimeoutMillis: 5000,
         application_name: 'partner-api',
         // parameterized statements are prepared once per connection (named-statement-client.ts); a
         // connection whose host became read-only or is going away is dropped (host-selection.ts)
-        Client: selectingClientClass(selector),
+        Client: connection.Client,
         // No statement of this service waits longer than this for a lock: an identical idempotent request
         // in flight answers 409 idempotency_request_in_progress after it (CONTRACT §6). Set per session
         // rather than per transaction, which would cost a round trip on every write.

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
-import { type HostPort, hostLabel, type TargetSessionAttrs } from './connection-uri';
+import { type HostPort, hostLabel, parseConnectionUri, type TargetSessionAttrs } from './connection-uri';
 import { NamedStatementClient } from './named-statement-client';
 
 /**
@@ -203,4 +203,30 @@ export function selectingClientClass(selector: HostSelector | null): typeof Name
       (NamedStatementClient.prototype as unknown as { _handleErrorMessage(m: unknown): void })._handleErrorMessage.call(this, msg);
     }
   };
+}
+
+/** What a `pg` pool is given for DATABASE_URL: the URI node-postgres can read and the client class that selects the host. */
+export interface PoolConnection {
+  connectionString: string;
+  Client: typeof NamedStatementClient;
+}
+
+const poolConnections = new Map<string, PoolConnection>();
+
+/**
+ * The connection of every pool of the process for `url` (the data source's, the lockout's own): one
+ * selector per URI, so that they agree on the writable host and say things once. A URI of one host
+ * without target_session_attrs is handed to node-postgres as it is.
+ */
+export function poolConnectionFor(url: string): PoolConnection {
+  let connection = poolConnections.get(url);
+  if (!connection) {
+    const uri = parseConnectionUri(url);
+    const selecting = uri.hosts.length > 1 || uri.targetSessionAttrs !== 'any';
+    connection = selecting
+      ? { connectionString: uri.singleHostUrl, Client: selectingClientClass(new HostSelector(uri.hosts, uri.targetSessionAttrs, uri.urlFor)) }
+      : { connectionString: url, Client: selectingClientClass(null) };
+    poolConnections.set(url, connection);
+  }
+  return connection;
 }
