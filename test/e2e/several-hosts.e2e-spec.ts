@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { parseConnectionUri } from '../../src/shared/database/connection-uri';
 import { HostSelector, selectingClientClass } from '../../src/shared/database/host-selection';
 import { aSandboxProject, SANDBOX } from '../support/fixtures';
 import { freePort } from '../support/free-port';
 import { withNewDatabase } from '../support/new-database';
-import { createTestApp, describeOnPostgres, type TestApp } from '../support/test-app';
+import { startService, stopService, waitForReady } from '../support/service-process';
+import { createTestApp, describeOnPostgres } from '../support/test-app';
 
 /**
  * CONTRACT §16, several hosts: `DATABASE_URL` lists hosts as libpq does; the service uses the one that
@@ -88,6 +92,45 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
       }
     });
   });
+
+  it('started on a URI whose hosts are all standbys: liveness 200, readiness and writes 503 with Retry-After, never 500, until one is promoted', async () => {
+    await withNewDatabase('several_hosts', async (url) => {
+      const admin = new Client({ connectionString: url });
+      await admin.connect();
+      const dataDir = mkdtempSync(join(tmpdir(), 'several-hosts-'));
+      const db = `"${new URL(url).pathname.slice(1)}"`;
+      await admin.query(`ALTER DATABASE ${db} SET default_transaction_read_only = on`);
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const proc = startService({ DATABASE_URL: await multiHost(url), HOST: '127.0.0.1', PORT: String(port), CONSOLE_PORT: String(await freePort()), DATA_DIR: dataDir });
+      try {
+        let ready: Response | null = null;
+        const end = Date.now() + 30_000;
+        while (!ready && Date.now() < end) {
+          ready = await fetch(`${origin}/health/ready`).catch(() => null);
+          if (!ready) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(ready?.status).toBe(503);
+        expect(ready?.headers.get('retry-after')).toBe('5');
+        expect((await fetch(`${origin}/health/live`)).status).toBe(200);
+        const write = await fetch(`${origin}${SANDBOX}/products`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x', 'idempotency-key': randomUUID() }, body: '{}' });
+        expect(write.status).toBe(503);
+        expect(write.headers.get('content-type')).toContain('application/problem+json');
+        expect(((await write.json()) as { code: string }).code).toBe('service_unavailable');
+        // nothing was written to the standby: not even the migrations
+        expect((await admin.query(`SELECT to_regclass('public.products') AS t`)).rows[0].t).toBeNull();
+        expect(proc.stderr()).toContain('waiting for a database host that accepts writes');
+        expect(proc.stderr()).not.toContain('start failed');
+
+        await admin.query(`ALTER DATABASE ${db} RESET default_transaction_read_only`);
+        expect(await waitForReady(`${origin}/health/ready`, 30_000, proc)).toBeLessThan(30_000);
+      } finally {
+        expect(await stopService(proc)).toBe(0);
+        await admin.end();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }, 90_000);
 
   it('says once a minute, not per connection, that no host accepts writes', async () => {
     const logged: string[] = [];

@@ -156,6 +156,15 @@ export function selectingClientClass(selector: HostSelector | null): typeof Name
   return class SelectingClient extends NamedStatementClient {
     private selected: HostPort | null = null;
 
+    constructor(config?: ConstructorParameters<typeof NamedStatementClient>[0]) {
+      super(config);
+      // A FATAL message or a lost socket while no query runs is emitted as 'error'; between owners (the
+      // pool's connect timed out, TypeORM's listener gone, the pool's not attached yet) nobody listens
+      // and the process would exit (seen in the fault suite: 08P01 through the stalling proxy). From
+      // birth, a lost connection is only ever a failed statement; the pool and TypeORM still react.
+      this.on('error', () => undefined);
+    }
+
     override connect(): Promise<Client>;
     override connect(callback: Callback): void;
     override connect(callback?: Callback): Promise<Client> | void {
