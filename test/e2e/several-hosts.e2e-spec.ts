@@ -68,6 +68,8 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
       const logged: string[] = [];
       const selector = new HostSelector(uri.hosts, uri.targetSessionAttrs, uri.urlFor, { log: (m: string) => logged.push(m), warn: (m: string) => logged.push(m) });
       const pool = new Pool({ connectionString: uri.singleHostUrl, Client: selectingClientClass(selector), max: 1 });
+      // as TypeORM's pool: a dropped client still closing when the database is dropped reports through the pool
+      pool.on('error', () => undefined);
       try {
         await pool.query('CREATE TABLE t (x int)');
         expect(logged).toEqual([`database: writable host is ${uri.hosts[1].host}:${uri.hosts[1].port}`]);

@@ -1,0 +1,88 @@
+// The hot paths on a filled database beside an empty one (issue 25, item 3): the shared yardstick
+// (../shared/bench/run) always creates a fresh database, so this runs its write scenarios by hand on the
+// databases given: S3 product create, S4 product replay, S5 final posting (autocannon, 16 connections),
+// each system started as `npm start` runs it, alternating empty / filled per round.
+//   node bench/volume-compare.mjs --empty postgres://…/empty --filled postgres://…/filled [--duration 5] [--rounds 2]
+// Both databases must be migrated; the filled one by bench/fill-volume.mjs. Loopback only.
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const systems = { empty: arg('empty'), filled: arg('filled') };
+const DURATION = Number(arg('duration', '5'));
+const ROUNDS = Number(arg('rounds', '2'));
+if (!systems.empty || !systems.filled) {
+  process.stderr.write('usage: node bench/volume-compare.mjs --empty URL --filled URL [--duration 5] [--rounds 2]\n');
+  process.exit(2);
+}
+const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const startArgs = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start.trim().split(/\s+/).slice(1);
+
+async function start(name, url) {
+  const [port, consolePort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), `volume-${name}-`));
+  const key = `ck_${randomBytes(16).toString('hex')}`;
+  const proc = spawn(process.execPath, startArgs, {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: url,
+      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; !(await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null))?.ok; i++) {
+    if (i > 1200) throw new Error(`${name}: not ready within 120 s`);
+    await sleep(100);
+  }
+  const project = await (await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
+    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' })).json();
+  const base = `http://127.0.0.1:${port}/api/partner/sandbox/v1`;
+  const headers = { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' };
+  const [a, b] = project.accounts.map((x) => x.id);
+  const replayKey = randomUUID();
+  const replayBody = JSON.stringify({ code: `R-${replayKey}`, name: 'Replay' });
+  const first = await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
+  if (first.status !== 201) throw new Error(`${name}: replay seed ${first.status}`);
+  return {
+    name, proc, dataDir,
+    scenarios: {
+      'S3 product create': { url: `${base}/products`, method: 'POST', headers, setupRequest: (req) => { const k = randomUUID(); return { ...req, headers: { ...headers, 'idempotency-key': k }, body: JSON.stringify({ code: `C-${k}`, name: 'Vare' }) }; }, expect: 201 },
+      'S4 product replay': { url: `${base}/products`, method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody, expect: 201 },
+      'S5 final posting': { url: `${base}/journal`, method: 'POST', headers, setupRequest: (req) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify({ posting_date: '2026-06-15', lines: [{ account_id: a, debit_minor: 100 }, { account_id: b, credit_minor: 100 }] }) }), expect: 201 },
+    },
+  };
+}
+
+const results = {};
+const running = [];
+try {
+  for (const [name, url] of Object.entries(systems)) running.push(await start(name, url));
+  for (const scenario of Object.keys(running[0].scenarios)) {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const sys of running) {
+        const { expect, ...opts } = sys.scenarios[scenario];
+        let bad = 0;
+        const r = await autocannon({ ...opts, connections: 16, duration: DURATION, setupClient: (c) => c.on('response', (_c, status) => { if (status !== expect) bad++; }) });
+        (results[`${scenario}|${sys.name}`] ??= []).push({ rps: r.requests.average, p99: r.latency.p99, bad: bad + r.errors + r.timeouts });
+      }
+    }
+  }
+} finally {
+  for (const sys of running) { sys.proc.kill('SIGTERM'); rmSync(sys.dataDir, { recursive: true, force: true }); }
+}
+const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+process.stdout.write(`| scenario | empty req/s | filled req/s | ratio | empty p99 ms | filled p99 ms | ratio | non-201 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n`);
+for (const scenario of Object.keys(running[0].scenarios)) {
+  const e = results[`${scenario}|empty`], f = results[`${scenario}|filled`];
+  const [er, fr, ep, fp] = [median(e.map((x) => x.rps)), median(f.map((x) => x.rps)), median(e.map((x) => x.p99)), median(f.map((x) => x.p99))];
+  const bad = [...e, ...f].reduce((n, x) => n + x.bad, 0);
+  process.stdout.write(`| ${scenario} | ${er.toFixed(0)} | ${fr.toFixed(0)} | ${(fr / er).toFixed(2)}× | ${ep} | ${fp} | ${(fp / ep).toFixed(2)}× | ${bad} |\n`);
+}
