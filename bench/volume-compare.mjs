@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readySandboxProject } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -26,7 +27,6 @@ if (!systems.empty || !systems.filled) {
   process.exit(2);
 }
 const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const startArgs = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start.trim().split(/\s+/).slice(1);
 
 async function start(name, url) {
@@ -38,15 +38,7 @@ async function start(name, url) {
       LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; !(await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null))?.ok; i++) {
-    if (i > 1200) throw new Error(`${name}: not ready within 120 s`);
-    await sleep(100);
-  }
-  const project = await (await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' })).json();
-  const base = `http://127.0.0.1:${port}/api/partner/sandbox/v1`;
-  const headers = { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' };
-  const [a, b] = project.accounts.map((x) => x.id);
+  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key, name);
   const replayKey = randomUUID();
   const replayBody = JSON.stringify({ code: `R-${replayKey}`, name: 'Replay' });
   const first = await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
