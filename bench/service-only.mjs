@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { readySandboxProject } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -17,7 +18,6 @@ const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
 const DB = `bench_svc_only_${process.pid}`;
 const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
 const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 psql(`CREATE DATABASE ${DB}`);
@@ -33,16 +33,7 @@ const service = spawn(process.execPath, startArgs, {
 });
 let failed = false;
 try {
-  for (let i = 0; ; i++) {
-    if ((await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null))?.ok) break;
-    if (i > 1200) throw new Error('service not ready within 120 s');
-    await sleep(100);
-  }
-  const project = await (await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' })).json();
-  const base = `http://127.0.0.1:${port}/api/partner/sandbox/v1`;
-  const headers = { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' };
-  const [a, b] = project.accounts.map((x) => x.id);
+  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key);
   const journal = { posting_date: new Date().toISOString().slice(0, 10), lines: [{ account_id: a, debit_minor: 100 }, { account_id: b, credit_minor: 100 }] };
 
   const rounds = [];

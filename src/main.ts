@@ -2,7 +2,9 @@ import './shared/runtime/small-buffer-pool';
 import 'reflect-metadata';
 import { createApplications } from './bootstrap';
 import { firstStartSandbox } from './first-start';
-import { ConfigError, loadConfig } from './shared/config/app-config';
+import { type AppConfig, ConfigError, loadConfig } from './shared/config/app-config';
+import { isServiceUnavailable } from './shared/database/database-failure';
+import { openWaitingListener, type WaitingListener } from './shared/http/waiting-listener';
 import { baseUrl } from './shared/http/partner-paths';
 
 /** Boots the partner and console listeners; stops gracefully on SIGTERM/SIGINT. */
@@ -17,7 +19,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const apps = await createApplications(config);
+  const apps = await createApplicationsWhenWritable(config);
   await apps.partner.listen(config.port, config.host);
   if (apps.console) await apps.console.listen(config.consolePort, config.consoleHost);
 
@@ -57,6 +59,47 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+const RETRY_START_MS = 2_000;
+const SAY_EVERY_MS = 60_000;
+
+/**
+ * Starts once a database host takes writes (CONTRACT §16: a URI whose hosts are all standbys keeps
+ * readiness 503 until one is promoted). Until then the partner port answers 503 with Retry-After
+ * (waiting-listener.ts), the start is retried every 2 s and the reason said at most once a minute.
+ * Only an unreachable or read-only database is waited for; any other failure still stops the start.
+ */
+async function createApplicationsWhenWritable(config: AppConfig): Promise<Awaited<ReturnType<typeof createApplications>>> {
+  let waiting: WaitingListener | null = null;
+  let saidAt = Number.NEGATIVE_INFINITY;
+  // nothing is in flight while waiting: a stop then is immediate, exit 0 (CONTRACT §3)
+  const stopWaiting = () => process.exit(0);
+  const done = async () => {
+    process.off('SIGTERM', stopWaiting).off('SIGINT', stopWaiting);
+    await waiting?.close();
+  };
+  for (;;) {
+    try {
+      const apps = await createApplications(config);
+      await done();
+      return apps;
+    } catch (err) {
+      if (config.database.kind !== 'postgres' || !isServiceUnavailable(err)) {
+        await done();
+        throw err;
+      }
+      if (!waiting) {
+        waiting = await openWaitingListener(config.host, config.port);
+        process.on('SIGTERM', stopWaiting).on('SIGINT', stopWaiting);
+      }
+      if (Date.now() - saidAt >= SAY_EVERY_MS) {
+        saidAt = Date.now();
+        process.stderr.write(`waiting for a database host that accepts writes (${(err as Error).message.slice(0, 300)}); readiness is 503, retrying every ${RETRY_START_MS / 1000} s\n`);
+      }
+      await new Promise((r) => setTimeout(r, RETRY_START_MS));
+    }
+  }
 }
 
 main().catch((err: Error) => {

@@ -49,7 +49,7 @@ describe('error model and transactions', () => {
     const query = dataSource.query.bind(dataSource);
     // only the readiness probe's statement fails: the webhook dispatcher polls through the same data source
     const spy = jest.spyOn(dataSource, 'query').mockImplementation((sql: string, ...rest: unknown[]) =>
-      sql === 'SELECT 1'
+      sql.includes('pg_is_in_recovery()') // the readiness probe's (it asks whether the host takes writes)
         ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
         : (query as (s: string, ...r: unknown[]) => Promise<unknown>)(sql, ...rest),
     );

@@ -3,6 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { ServiceUnavailableError } from '../../shared/domain/errors';
 
+const READ_ONLY_CHECK = `SELECT (pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on') AS read_only`;
+
 /** Liveness and readiness for orchestrators; public, no token (CONTRACT §1). */
 @ApiExcludeController()
 @Controller('health')
@@ -15,7 +17,10 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready when the database answers within 2 s. */
+  /**
+   * Ready when the database answers within 2 s and takes writes: with several hosts (CONTRACT §16) a
+   * pooled session on a host that became a standby or read-only is not ready.
+   */
   @Get('ready')
   @HttpCode(200)
   async ready(): Promise<{ status: 'ok'; database: 'up' }> {
@@ -23,13 +28,15 @@ export class HealthController {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timeout')), 2000);
     });
+    let rows: Array<{ read_only: boolean }>;
     try {
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      rows = await Promise.race([this.dataSource.query(READ_ONLY_CHECK), timeout]);
     } catch {
       throw new ServiceUnavailableError('The database cannot be reached');
     } finally {
       clearTimeout(timer);
     }
+    if (rows[0]?.read_only !== false) throw new ServiceUnavailableError('The database host accepts no writes');
     return { status: 'ok', database: 'up' };
   }
 }

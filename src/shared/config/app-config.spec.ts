@@ -54,6 +54,18 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(loadConfig({ DATABASE_URL: 'pglite://memory' }).database).toEqual({ kind: 'pglite', dataDir: null });
   });
 
+  it('takes several hosts in DATABASE_URL, and names the fault of a malformed one in one line without the password', () => {
+    const url = 'postgres://u:pw@h1:5432,h2:5433/db?target_session_attrs=read-write';
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: 'postgres', url });
+    let message = '';
+    try {
+      loadConfig({ DATABASE_URL: 'postgres://u:topsecret@h1:5432,h2:54b3/db?target_session_attrs=read-write' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe('DATABASE_URL has an invalid port "54b3" for host 2');
+  });
+
   it('derives PUBLIC_ORIGIN from PORT and lets CONSOLE_PORT=0 disable the console', () => {
     const c = loadConfig({ PORT: '8080', CONSOLE_PORT: '0' });
     expect(c.publicOrigin).toBe('http://localhost:8080');

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { secretsKeyProblem } from '../crypto/secret-box';
+import { ConnectionUriError, parseConnectionUri } from '../database/connection-uri';
 
 export type DatabaseConfig =
   | { kind: 'postgres'; url: string }
@@ -82,10 +83,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (dir === '') throw new ConfigError('DATABASE_URL pglite:// needs a directory or "memory"');
     database = { kind: 'pglite', dataDir: isAbsolute(dir) ? dir : resolve(dir) };
   } else if (/^postgres(ql)?:\/\//.test(url)) {
+    // libpq's grammar, several hosts included (CONTRACT §16); the fault never quotes the password
     try {
-      new URL(url);
-    } catch {
-      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+      parseConnectionUri(url);
+    } catch (err) {
+      if (err instanceof ConnectionUriError) throw new ConfigError(`DATABASE_URL ${err.message}`);
+      throw err;
     }
     database = { kind: 'postgres', url };
   } else {

@@ -4,7 +4,7 @@ import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { guardPoolClients } from './database-failure';
-import { NamedStatementClient } from './named-statement-client';
+import { poolConnectionFor } from './host-selection';
 import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { MIGRATIONS } from './migrations';
 
@@ -63,15 +63,19 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
     logging: false,
   };
   if (database.kind === 'postgres') {
+    // several hosts or target_session_attrs (CONTRACT §16): node-postgres reads the URI of the first
+    // host, the pool's client picks the writable one per connection (host-selection.ts)
+    const connection = poolConnectionFor(database.url);
     return {
       ...common,
-      url: database.url,
+      url: connection.connectionString,
       extra: {
         max: 10,
         connectionTimeoutMillis: 5000,
         application_name: 'partner-api',
-        // parameterized statements are prepared once per connection (named-statement-client.ts)
-        Client: NamedStatementClient,
+        // parameterized statements are prepared once per connection (named-statement-client.ts); a
+        // connection whose host became read-only or is going away is dropped (host-selection.ts)
+        Client: connection.Client,
         // No statement of this service waits longer than this for a lock: an identical idempotent request
         // in flight answers 409 idempotency_request_in_progress after it (CONTRACT §6). Set per session
         // rather than per transaction, which would cost a round trip on every write.

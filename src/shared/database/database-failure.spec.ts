@@ -1,5 +1,6 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { DatabaseUnavailableError, LockTimeoutError, NotFoundError, UniqueViolationError } from '../domain/errors';
+import { NoWritableHostError } from './host-selection';
 import { databaseFailure, isServiceUnavailable, lockWaitedOn, translateDatabaseError, uniqueViolation } from './database-failure';
 
 const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code, severity: 'FATAL' });
@@ -15,6 +16,8 @@ describe('databaseFailure', () => {
     ['08006 connection failure', wrapped(pgError('08006'))],
     ['08P01 protocol violation', pgError('08P01')],
     ['53300 too many connections', pgError('53300')],
+    ['25006 a write on a host that became a standby', wrapped(pgError('25006', 'cannot execute INSERT in a read-only transaction'))],
+    ['08001 no database host accepts writes', new NoWritableHostError('no database host accepts writes')],
     ['ECONNREFUSED', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['ECONNRESET', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
     ['ETIMEDOUT', Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' })],

@@ -35,6 +35,7 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '40001', // serialization_failure: retrying helps
   '40P01', // deadlock_detected: retrying helps
   '25P03', // idle_in_transaction_session_timeout
+  '25006', // read_only_sql_transaction: the host became a standby (failover, CONTRACT §16); the connection is dropped
 ]);
 /** SQLSTATE class 08: connection exception (08000, 08003, 08006, 08001, 08004, 08P01…). */
 const CONNECTION_EXCEPTION_CLASS = '08';

@@ -195,7 +195,8 @@ export class RetryingClients {
   readonly successes: Success[] = [];
   readonly failures: string[] = [];
 
-  constructor(private readonly instances: () => Instance[]) {}
+  /** `timeoutMs`: how long the client waits for one answer before it gives up on the request (CLIENT_TIMEOUT). */
+  constructor(private readonly instances: () => Instance[], private readonly timeoutMs = 60_000) {}
 
   async create(
     kind: 'product' | 'journal',
@@ -222,6 +223,7 @@ export class RetryingClients {
           headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
           body,
           agent: prefer === target ? options.agent : undefined,
+          timeoutMs: this.timeoutMs,
         });
         this.attempts.push({
           key, first, instance: target.name, status: res.status, code: res.body.code, retryAfter: res.headers['retry-after'] as string | undefined,

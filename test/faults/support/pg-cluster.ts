@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -20,7 +20,7 @@ export class PrivateCluster {
   readonly dir: string;
   readonly dataDir: string;
 
-  private constructor(readonly port: number) {
+  private constructor(readonly port: number, readonly name = 'primary') {
     this.dir = mkdtempSync(join(tmpdir(), 'partner-faults-pg-'));
     chownSync(this.dir, uid('postgres'), gid('postgres'));
     this.dataDir = join(this.dir, 'data');
@@ -34,6 +34,30 @@ export class PrivateCluster {
     await admin.query('CREATE DATABASE faults');
     await admin.end();
     return c;
+  }
+
+  /**
+   * A streaming standby of `primary` (pg_basebackup -R) on its own port, started; it reports `name` as
+   * its application_name, which the primary's synchronous_standby_names names (failover.faults-spec.ts).
+   */
+  static async standbyOf(primary: PrivateCluster, port: number, name: string): Promise<PrivateCluster> {
+    const c = new PrivateCluster(port, name);
+    asPostgres(['pg_basebackup', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', c.dataDir, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync'], 120_000);
+    // the walreceiver's name (the last setting of the file wins over the one -R wrote)
+    asPostgresShell(`echo "primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}'" >> ${c.dataDir}/postgresql.auto.conf`);
+    c.start();
+    return c;
+  }
+
+  /** `pg_ctl promote`: the standby leaves recovery and accepts writes. */
+  promote(): void {
+    asPostgres(['pg_ctl', '-D', this.dataDir, '-w', '-t', '60', 'promote']);
+  }
+
+  /** SIGKILL of the postmaster alone (its backends notice and exit by themselves). */
+  killPostmaster(): void {
+    const pid = Number(readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGKILL');
   }
 
   url(database = 'faults', port = this.port): string {
@@ -50,7 +74,7 @@ export class PrivateCluster {
   start(): void {
     asPostgres([
       'pg_ctl', '-D', this.dataDir, '-l', join(this.dir, 'server.log'), '-w', '-t', '60',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`,
+      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60 -c cluster_name=${this.name}`,
       'start',
     ]);
   }
@@ -76,6 +100,10 @@ export class PrivateCluster {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+function asPostgresShell(script: string): void {
+  execFileSync('runuser', ['-u', 'postgres', '--', 'sh', '-c', script], { stdio: 'ignore', timeout: 10_000 });
 }
 
 function uid(user: string): number {

@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
+import { poolConnectionFor } from '../../../shared/database/host-selection';
 import { afterRollback } from '../../../shared/database/transactions';
 import {
   LOCKOUT_DURATION_MS,
@@ -84,7 +85,8 @@ export class TypeOrmSecondFactorLockoutRepository extends SecondFactorLockoutRep
   private ownPool(): Pool {
     if (this.config.database.kind !== 'postgres') throw new Error('no PostgreSQL server configured');
     if (!this.pool) {
-      this.pool = new Pool({ connectionString: this.config.database.url, max: 2, connectionTimeoutMillis: 5000, application_name: 'partner-api-lockout' });
+      // the data source's host selection (several hosts, CONTRACT §16)
+      this.pool = new Pool({ ...poolConnectionFor(this.config.database.url), max: 2, connectionTimeoutMillis: 5000, application_name: 'partner-api-lockout' });
       this.pool.on('error', () => undefined); // an idle connection lost: the next connect() opens a new one
     }
     return this.pool;

@@ -1,0 +1,87 @@
+// The hot paths on a filled database beside an empty one (issue 25, item 3): the shared yardstick
+// (../shared/bench/run) always creates a fresh database, so this runs its write scenarios by hand on the
+// databases given: S3 product create, S4 product replay, S5 final posting (autocannon, 16 connections),
+// each system started as `npm start` runs it, alternating empty / filled per round.
+//   node bench/volume-compare.mjs --empty postgres://…/empty --filled postgres://…/filled [--duration 5] [--rounds 2]
+// Both databases must be migrated; the filled one by bench/fill-volume.mjs. Loopback only.
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readySandboxProject } from './sandbox-project.mjs';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const systems = { empty: arg('empty'), filled: arg('filled') };
+const DURATION = Number(arg('duration', '5'));
+const ROUNDS = Number(arg('rounds', '2'));
+if (!systems.empty || !systems.filled) {
+  process.stderr.write('usage: node bench/volume-compare.mjs --empty URL --filled URL [--duration 5] [--rounds 2]\n');
+  process.exit(2);
+}
+const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
+const startArgs = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start.trim().split(/\s+/).slice(1);
+
+async function start(name, url) {
+  const [port, consolePort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), `volume-${name}-`));
+  const key = `ck_${randomBytes(16).toString('hex')}`;
+  const proc = spawn(process.execPath, startArgs, {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: url,
+      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key, name);
+  const replayKey = randomUUID();
+  const replayBody = JSON.stringify({ code: `R-${replayKey}`, name: 'Replay' });
+  const first = await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
+  if (first.status !== 201) throw new Error(`${name}: replay seed ${first.status}`);
+  return {
+    name, proc, dataDir,
+    scenarios: {
+      'S3 product create': { url: `${base}/products`, headers, setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } },
+      'S4 product replay': { url: `${base}/products`, headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody },
+      'S5 final posting': { url: `${base}/journal`, headers, body: JSON.stringify({ posting_date: '2026-06-15', lines: [{ account_id: a, debit_minor: 100 }, { account_id: b, credit_minor: 100 }] }),
+        setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } },
+    },
+  };
+}
+
+const results = {};
+const running = [];
+try {
+  for (const [name, url] of Object.entries(systems)) running.push(await start(name, url));
+  for (const scenario of Object.keys(running[0].scenarios)) {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const sys of running) {
+        const { url, ...request } = sys.scenarios[scenario];
+        const u = new URL(url);
+        const r = await autocannon({ url: u.origin, connections: 16, duration: DURATION, requests: [{ method: 'POST', path: u.pathname, ...request }] });
+        const ok = r.statusCodeStats?.['201']?.count ?? 0;
+        (results[`${scenario}|${sys.name}`] ??= []).push({ rps: r.requests.average, p99: r.latency.p99, bad: r.requests.total - ok + r.errors + r.timeouts });
+      }
+    }
+  }
+} finally {
+  for (const sys of running) {
+    const exited = new Promise((r) => sys.proc.once('exit', r));
+    sys.proc.kill('SIGTERM');
+    await exited;
+    rmSync(sys.dataDir, { recursive: true, force: true });
+  }
+}
+const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+process.stdout.write(`| scenario | empty req/s | filled req/s | ratio | empty p99 ms | filled p99 ms | ratio | non-201 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n`);
+for (const scenario of Object.keys(running[0].scenarios)) {
+  const e = results[`${scenario}|empty`], f = results[`${scenario}|filled`];
+  const [er, fr, ep, fp] = [median(e.map((x) => x.rps)), median(f.map((x) => x.rps)), median(e.map((x) => x.p99)), median(f.map((x) => x.p99))];
+  const bad = [...e, ...f].reduce((n, x) => n + x.bad, 0);
+  process.stdout.write(`| ${scenario} | ${er.toFixed(0)} | ${fr.toFixed(0)} | ${(fr / er).toFixed(2)}× | ${ep} | ${fp} | ${(fp / ep).toFixed(2)}× | ${bad} |\n`);
+}
