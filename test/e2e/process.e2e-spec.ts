@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/free-port';
-import { SKIPPED_ON_PGLITE } from '../support/test-app';
+import { SKIPPED_ON_PGLITE, TEST_SECRETS_KEY } from '../support/test-app';
 import { startService, stopService, waitForReady } from '../support/service-process';
 
 /**
@@ -95,7 +95,8 @@ describe('the service process on the embedded store', () => {
   (url ? it : it.skip)(`uses PostgreSQL when DATABASE_URL is set${url ? '' : ` — ${SKIPPED_ON_PGLITE}`}`, async () => {
     const pgDataDir = tempDir('partner-api-pg-');
     const { env, origin } = await envFor(pgDataDir);
-    const proc = startService({ ...env, DATABASE_URL: url! });
+    // the suites' key: a generated one would not be the key this shared database's secrets have (CONTRACT §8)
+    const proc = startService({ ...env, DATABASE_URL: url!, SECRETS_KEY: TEST_SECRETS_KEY });
     try {
       await waitForReady(`${origin}/health/ready`, 60_000, proc);
       expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
