@@ -19,5 +19,6 @@ RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 # Replicas on one database need one SECRETS_KEY set explicitly (README, Security).
 VOLUME /data
 USER node
-EXPOSE 3000 3001
+# only the partner listener: the console (3001, plain HTTP, operator-only) is never to be published
+EXPOSE 3000
 CMD ["node", "--max-semi-space-size=16", "--min-semi-space-size=16", "dist/src/main.js"]

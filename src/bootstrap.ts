@@ -10,6 +10,7 @@ import { ServiceMetrics } from './modules/metrics';
 import { WebhookDispatcher } from './modules/webhooks';
 import type { AppConfig } from './shared/config/app-config';
 import { consoleApiKeyOf, secretsKeySpec, secureDataDir, tightenModes } from './shared/config/data-dir';
+import { plainHttpOrigin } from './shared/config/plain-http-origin';
 import { SecretBox } from './shared/crypto/secret-box';
 import { sealStoredSecrets } from './shared/crypto/seal-stored-secrets';
 import { checkSecretsKeys } from './shared/crypto/secrets-key-check';
@@ -126,6 +127,8 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   const shutdown = new GracefulShutdown();
   const http = { config, logger, metrics, shutdown };
   const partner = await createHttpApp(http, PartnerAppModule.forRoot(core, config.logLevel, options.logStream), 'partner');
+  const plain = plainHttpOrigin(config.publicOrigin);
+  if (plain) logger.warn(plain);
   if (secrets.sealed > 0) logger.info(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);
   if (secrets.unreadable > 0) {
     logger.error(`${secrets.unreadable} stored secret(s) sealed under SECRETS_KEY ${secrets.unreadableVersions.join(', ')} open with no key of this instance; calls that need them answer 503`);
