@@ -74,6 +74,20 @@ describeOnPostgres('a revocation never waits for the postings it stops (CONTRACT
     }
   }
 
+  /** The change answered `changeStatus` within 1 s; the waiting and the late posting failed `status` `code`; only the first posting stands. */
+  async function expectStopped(
+    organizationId: string,
+    result: { changed: { status: number }; changeMs: number; waiting: { status: number; body: { code?: string } }; late: { status: number } },
+    expected: { changeStatus: number; status: number; code: string },
+  ): Promise<void> {
+    expect(result.changed.status).toBe(expected.changeStatus);
+    expect(result.changeMs).toBeLessThan(1000);
+    expect(result.waiting.status).toBe(expected.status);
+    expect(result.waiting.body.code).toBe(expected.code);
+    expect(result.late.status).toBe(expected.status);
+    expect(await entries(organizationId)).toBe(1);
+  }
+
   it('a grant revoked through the console answers within 1 s; the waiting posting fails 403 grant_revoked; nothing posts after it', async () => {
     const access = await aPostingAccess();
     const result = await whileCounterHeld(
@@ -82,12 +96,7 @@ describeOnPostgres('a revocation never waits for the postings it stops (CONTRACT
       () => consolePost(app, `/grants/${access.grant.id}/revoke`),
       () => post(PRODUCTION, access.token, access.grantedAccountIds),
     );
-    expect(result.changed.status).toBe(200);
-    expect(result.changeMs).toBeLessThan(1000);
-    expect(result.waiting.status).toBe(403);
-    expect(result.waiting.body.code).toBe('grant_revoked');
-    expect(result.late.status).toBe(403);
-    expect(await entries(access.organization.id)).toBe(1);
+    await expectStopped(access.organization.id, result, { changeStatus: 200, status: 403, code: 'grant_revoked' });
   });
 
   it('a new approved revision answers within 1 s; the waiting posting fails 403 app_revision_changed', async () => {
@@ -102,12 +111,7 @@ describeOnPostgres('a revocation never waits for the postings it stops (CONTRACT
       },
       () => post(PRODUCTION, access.token, access.grantedAccountIds),
     );
-    expect(result.changed.status).toBe(200);
-    expect(result.changeMs).toBeLessThan(1000);
-    expect(result.waiting.status).toBe(403);
-    expect(result.waiting.body.code).toBe('app_revision_changed');
-    expect(result.late.status).toBe(403);
-    expect(await entries(access.organization.id)).toBe(1);
+    await expectStopped(access.organization.id, result, { changeStatus: 200, status: 403, code: 'app_revision_changed' });
   });
 
   it('a superseding sandbox generation answers within 1 s; the waiting posting fails 401 invalid_token', async () => {
@@ -120,12 +124,7 @@ describeOnPostgres('a revocation never waits for the postings it stops (CONTRACT
       () => consolePost(app, `/sandbox/projects/${p.project_id}/generations`),
       () => post(SANDBOX, p.token, accounts),
     );
-    expect(result.changed.status).toBe(201);
-    expect(result.changeMs).toBeLessThan(1000);
-    expect(result.waiting.status).toBe(401);
-    expect(result.waiting.body.code).toBe('invalid_token');
-    expect(result.late.status).toBe(401);
-    expect(await entries(p.organization_id)).toBe(1);
+    await expectStopped(p.organization_id, result, { changeStatus: 201, status: 401, code: 'invalid_token' });
   });
 
   it('a mandate revoked while the posting waits answers within 1 s; the posting fails 403 mandate_required', async () => {
@@ -137,11 +136,6 @@ describeOnPostgres('a revocation never waits for the postings it stops (CONTRACT
       () => consolePost(app, `/mandates/${rows[0].id}/revoke`),
       () => post(PRODUCTION, access.token, access.grantedAccountIds),
     );
-    expect(result.changed.status).toBe(200);
-    expect(result.changeMs).toBeLessThan(1000);
-    expect(result.waiting.status).toBe(403);
-    expect(result.waiting.body.code).toBe('mandate_required');
-    expect(result.late.status).toBe(403);
-    expect(await entries(access.organization.id)).toBe(1);
+    await expectStopped(access.organization.id, result, { changeStatus: 200, status: 403, code: 'mandate_required' });
   });
 });

@@ -94,14 +94,16 @@ describe('statementName', () => {
   });
 });
 
+/** The claim of a numbered write under `key`. */
+const claimOf = (key: string) => ({
+  table: 'claims',
+  columns: [['k', 'text'], ['response', 'jsonb']] as const,
+  values: [key, '{}'],
+  conflictColumns: ['k'],
+  responseColumn: 'response',
+});
+
 describe('OneStatementWrite.runNumbered, writes of one lane', () => {
-  const claimOf = (key: string) => ({
-    table: 'claims',
-    columns: [['k', 'text'], ['response', 'jsonb']] as const,
-    values: [key, '{}'],
-    conflictColumns: ['k'],
-    responseColumn: 'response',
-  });
   const step = {
     ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING n)',
     values: ['c-1'],
@@ -227,13 +229,7 @@ describe('OneStatementWrite.runNumbered, writes of one lane', () => {
 });
 
 describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)', () => {
-  const claim = (key: string) => ({
-    table: 'claims',
-    columns: [['k', 'text'], ['response', 'jsonb']] as const,
-    values: [key, '{}'],
-    conflictColumns: ['k'],
-    responseColumn: 'response',
-  });
+  const claim = claimOf;
   const step = {
     ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM {source}) RETURNING n)',
     values: ['c-1'],
