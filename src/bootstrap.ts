@@ -10,8 +10,10 @@ import { ServiceMetrics } from './modules/metrics';
 import { WebhookDispatcher } from './modules/webhooks';
 import type { AppConfig } from './shared/config/app-config';
 import { consoleApiKeyOf, secretsKeySpec, secureDataDir, tightenModes } from './shared/config/data-dir';
+import { plainHttpOrigin } from './shared/config/plain-http-origin';
 import { SecretBox } from './shared/crypto/secret-box';
 import { sealStoredSecrets } from './shared/crypto/seal-stored-secrets';
+import { checkSecretsKeys } from './shared/crypto/secrets-key-check';
 import { exactRoutingExpress, LimitedExpressAdapter } from './shared/http/server-limits';
 import { securityHeaders } from './shared/http/security-headers';
 import { CoreModule } from './shared/database/database.module';
@@ -97,9 +99,11 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   secureDataDir(config.dataDir);
   const secretBox = SecretBox.fromSpec(secretsKeySpec(config.secretsKey, config.dataDir));
   const dataSource = await createDataSource(config.database);
-  let secrets = { sealed: 0, unreadable: 0 };
+  let secrets = { sealed: 0, unreadable: 0, unreadableVersions: [] as string[] };
   try {
     await runMigrations(dataSource, config.database);
+    // CONTRACT §8: keys that do not fit the database's secrets stop the start here, before any listener
+    await checkSecretsKeys(dataSource, secretBox);
     secrets = await sealStoredSecrets(dataSource, secretBox);
   } catch (err) {
     await destroyDataSource(dataSource, config.database);
@@ -123,9 +127,11 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   const shutdown = new GracefulShutdown();
   const http = { config, logger, metrics, shutdown };
   const partner = await createHttpApp(http, PartnerAppModule.forRoot(core, config.logLevel, options.logStream), 'partner');
+  const plain = plainHttpOrigin(config.publicOrigin);
+  if (plain) logger.warn(plain);
   if (secrets.sealed > 0) logger.info(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);
   if (secrets.unreadable > 0) {
-    logger.warn(`${secrets.unreadable} stored secret(s) do not open with any key in SECRETS_KEY; list the old key too`);
+    logger.error(`${secrets.unreadable} stored secret(s) sealed under SECRETS_KEY ${secrets.unreadableVersions.join(', ')} open with no key of this instance; calls that need them answer 503`);
   }
   configureHttpApp(http, partner, 'partner');
   const document = createPartnerDocument(partner);

@@ -7,9 +7,11 @@ import type { AppConfig } from './shared/config/app-config';
 
 /**
  * CONTRACT §10: on first start with the embedded store and no data, provision one sandbox project and
- * print what a first `curl` needs. Returns the lines to print (the token is shown this once).
+ * print what a first `curl` needs. Returns the lines to print: with `showSecrets` (stdout is a
+ * terminal) the token is shown this once; otherwise (stdout is a log stream) only the path of the
+ * 0600 file that holds it.
  */
-export async function firstStartSandbox(config: AppConfig, app: INestApplication): Promise<string[]> {
+export async function firstStartSandbox(config: AppConfig, app: INestApplication, showSecrets: boolean): Promise<string[]> {
   if (config.database.kind !== 'pglite') return [];
   const count = await app.get(OrganizationService).count();
   if (count > 0) {
@@ -24,13 +26,20 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
   const p = await app.get(SandboxService).provisionProject('First sandbox project');
   const [debit, credit] = p.accounts;
   const envFile = writeSandboxEnv(config.dataDir, { BASE: p.base_url, TOKEN: p.token, A1: debit.id, A2: credit.id, APP_ID: p.app_id });
+  const today = new Date().toISOString().slice(0, 10);
   const body = JSON.stringify({
-    posting_date: new Date().toISOString().slice(0, 10),
+    posting_date: today,
     lines: [
       { account_id: debit.id, debit_minor: 12500 },
       { account_id: credit.id, credit_minor: 12500 },
     ],
   });
+  if (!showSecrets) {
+    return [
+      `Provisioned a sandbox project ${p.project_id}: its base URL, token, account ids and app id are in ${envFile} (mode 0600; stdout is not a terminal, so the token is not printed)`,
+      `  try: source ${envFile} && curl -s -X POST "$BASE/journal/prepare" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "{\"posting_date\":\"${today}\",\"lines\":[{\"account_id\":\"$A1\",\"debit_minor\":12500},{\"account_id\":\"$A2\",\"credit_minor\":12500}]}"`,
+    ];
+  }
   return [
     'Provisioned a sandbox project (shown once):',
     `  base URL:   ${p.base_url}`,

@@ -29,11 +29,15 @@ async function main(): Promise<void> {
   out.push(`  sandbox base URL:    ${baseUrl(config.publicOrigin, 'sandbox')}`);
   out.push(`  OpenAPI: ${config.publicOrigin}/docs`);
   if (apps.console) out.push(`Console API listening on http://${config.consoleHost}:${config.consolePort}/console/v1`);
-  if (apps.generatedConsoleApiKey) {
+  // generated secrets go to a terminal only: stdout of a container or a service manager is a log stream
+  const showSecrets = process.stdout.isTTY === true;
+  if (apps.generatedConsoleApiKey && showSecrets) {
     out.push(`  console API key (generated, shown once; kept in ${config.dataDir}/console-api-key):`);
     out.push(`    ${apps.generatedConsoleApiKey}`);
+  } else if (apps.generatedConsoleApiKey) {
+    out.push(`  console API key: generated into ${config.dataDir}/console-api-key (mode 0600; not printed, stdout is not a terminal)`);
   }
-  out.push(...(await firstStartSandbox(config, apps.partner)));
+  out.push(...(await firstStartSandbox(config, apps.partner, showSecrets)));
   // Operator-facing start-up banner on stdout, deliberately not in the JSON log stream.
   process.stdout.write(`${out.join('\n')}\n`);
 

@@ -20,6 +20,7 @@ import {
   ManualClock,
   type Owner,
 } from '../support/production-fixtures';
+import { withNewDatabase } from '../support/new-database';
 import { createTestApp, describeNothing, onPostgres, type TestApp, testConfig } from '../support/test-app';
 
 /**
@@ -427,17 +428,21 @@ describe('finding 6: DATA_DIR modes (CONTRACT §8)', () => {
     chmodSync(join(dir, 'old'), 0o755);
     writeFileSync(join(dir, 'old', 'wal'), 'x', { mode: 0o666 });
     chmodSync(join(dir, 'old', 'wal'), 0o666);
-    const apps = await createApplications(testConfig({ dataDir: dir, consolePort: 0, consoleApiKey: null, secretsKey: null }));
-    try {
-      const mode = (path: string) => statSync(path).mode & 0o777;
-      expect(mode(dir)).toBe(0o700);
-      expect(mode(join(dir, 'old'))).toBe(0o700);
-      expect(mode(join(dir, 'old', 'wal'))).toBe(0o600);
-      expect(mode(join(dir, 'secrets-key'))).toBe(0o600);
-      expect(mode(join(dir, 'console-api-key'))).toBe(0o600);
-    } finally {
-      await apps.close();
-    }
+    // a generated SECRETS_KEY is another key than the suites' (CONTRACT §8): on PostgreSQL its own database
+    const check = async (database = testConfig().database) => {
+      const apps = await createApplications(testConfig({ dataDir: dir, consolePort: 0, consoleApiKey: null, secretsKey: null, database }));
+      try {
+        const mode = (path: string) => statSync(path).mode & 0o777;
+        expect(mode(dir)).toBe(0o700);
+        expect(mode(join(dir, 'old'))).toBe(0o700);
+        expect(mode(join(dir, 'old', 'wal'))).toBe(0o600);
+        expect(mode(join(dir, 'secrets-key'))).toBe(0o600);
+        expect(mode(join(dir, 'console-api-key'))).toBe(0o600);
+      } finally {
+        await apps.close();
+      }
+    };
+    await (onPostgres() ? withNewDatabase('modes', (url) => check({ kind: 'postgres', url })) : check());
   });
 });
 

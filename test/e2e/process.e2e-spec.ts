@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/free-port';
-import { SKIPPED_ON_PGLITE } from '../support/test-app';
+import { SKIPPED_ON_PGLITE, TEST_SECRETS_KEY } from '../support/test-app';
 import { startService, stopService, waitForReady } from '../support/service-process';
+import { eventually } from '../support/wait';
 
 /**
  * The first-start experience of `npm start` on the embedded store (issue 2, CONTRACT §10): ready with
@@ -34,19 +35,22 @@ describe('the service process on the embedded store', () => {
     try {
       // a generous bound: on a loaded 2-core machine the first PGlite start (initdb + migrations) is slow
       await waitForReady(`${origin}/health/ready`, 90_000, first);
+      await eventually(() => first.stdout().includes('sandbox.env'), 'the start banner', 60_000);
       const out = first.stdout();
-      const token = /token:\s+(hsk_[0-9A-Za-z]{46})/.exec(out)?.[1];
-      const accounts = [...out.matchAll(/= ([0-9a-f-]{36})/g)].map((m) => m[1]);
-      expect(token).toBeDefined();
-      expect(accounts).toHaveLength(2);
-      expect(out).toContain(`curl -s -X POST http://localhost:${port}/api/partner/sandbox/v1/journal/prepare`);
-      expect(out).toMatch(/console API key \(generated/);
-
-      // the same as shell variables, the owner's alone
+      // stdout is a pipe here, not a terminal: the generated secrets are not printed, their files are named
       const envFile = join(dataDir, 'sandbox.env');
+      expect(out).toContain(`Provisioned a sandbox project`);
       expect(out).toContain(`source ${envFile}`);
+      expect(out).toContain(`console API key: generated into ${dataDir}/console-api-key`);
+      expect(out).not.toMatch(/hsk_[0-9A-Za-z]{46}/);
+      expect(out).not.toContain(readFileSync(join(dataDir, 'console-api-key'), 'utf8').trim());
+      // the token and the ids as shell variables, the owner's alone
       expect(statSync(envFile).mode & 0o777).toBe(0o600);
       const exported = readFileSync(envFile, 'utf8');
+      const token = /TOKEN='(hsk_[0-9A-Za-z]{46})'/.exec(exported)?.[1];
+      const accounts = [...exported.matchAll(/A[12]='([0-9a-f-]{36})'/g)].map((m) => m[1]);
+      expect(token).toBeDefined();
+      expect(accounts).toHaveLength(2);
       expect(exported).toContain(`export BASE='http://localhost:${port}/api/partner/sandbox/v1' TOKEN='${token}' A1='${accounts[0]}' A2='${accounts[1]}' APP_ID='`);
 
       const prepare = () =>
@@ -72,7 +76,7 @@ describe('the service process on the embedded store', () => {
         await waitForReady(`${origin}/health/ready`, 90_000, second);
         expect(second.stdout()).not.toContain('Provisioned a sandbox project');
         expect(second.stdout()).not.toContain(token!);
-        expect(second.stdout()).not.toMatch(/console API key \(generated/);
+        expect(second.stdout()).not.toMatch(/console API key/);
         expect((await prepare()).status).toBe(200); // the project and its token survived the restart
       } finally {
         expect(await stopService(second)).toBe(0);
@@ -95,7 +99,8 @@ describe('the service process on the embedded store', () => {
   (url ? it : it.skip)(`uses PostgreSQL when DATABASE_URL is set${url ? '' : ` — ${SKIPPED_ON_PGLITE}`}`, async () => {
     const pgDataDir = tempDir('partner-api-pg-');
     const { env, origin } = await envFor(pgDataDir);
-    const proc = startService({ ...env, DATABASE_URL: url! });
+    // the suites' key: a generated one would not be the key this shared database's secrets have (CONTRACT §8)
+    const proc = startService({ ...env, DATABASE_URL: url!, SECRETS_KEY: TEST_SECRETS_KEY });
     try {
       await waitForReady(`${origin}/health/ready`, 60_000, proc);
       expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);

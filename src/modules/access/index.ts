@@ -2,5 +2,5 @@
 export { AccessModule } from './access.module';
 export { PartnerAuthGuard } from './api/partner-auth.guard';
 export { Caller, PartnerRoute } from './api/partner-route.decorator';
-export { GrantExpiredError, GrantRevokedError, MandateRequiredError } from './domain/access.errors';
+export { AppRevisionChangedError, GrantExpiredError, GrantRevokedError, InvalidTokenError, MandateRequiredError } from './domain/access.errors';
 export { generateAccessToken, hashAccessToken, parseAccessToken, randomBase62 } from './domain/access-token';

@@ -8,6 +8,15 @@ export const AppsSql = {
   joinApp: (alias: string, appId: string): string => `JOIN apps ${alias} ON ${alias}.id = ${appId}`,
   /** The joined app's approved revision (null before any approval). */
   approvedRevisionId: (alias: string): string => `${alias}.approved_revision_id`,
+  /**
+   * One row while the app `appId`'s approved revision is `revisionId` (expressions of the composing
+   * statement) and `condition` holds, the app row locked FOR SHARE: an approval committed after the
+   * statement began is seen there (READ COMMITTED re-checks a row it locks on its latest version).
+   */
+  lockApprovedRevision: (appId: string, revisionId: string, condition: string): string =>
+    `SELECT 1 FROM apps a WHERE a.id = ${appId} AND a.approved_revision_id = ${revisionId} AND ${condition} FOR SHARE OF a`,
+  /** One row while the app $1's approved revision is $2. */
+  approvedRevisionIs: `SELECT 1 FROM apps WHERE id = $1 AND approved_revision_id = $2`,
   /** One row when the app $1 exists. */
   appExists: `SELECT 1 FROM apps WHERE id = $1`,
   /** One row when $2 is the app $1's revision $1… ($1 = revision id, $2 = app id). */

@@ -10,6 +10,17 @@ export const SandboxSql = {
     LEFT JOIN sandbox_projects ${projectAlias} ON ${projectAlias}.id = sg.project_id`,
   /** The joined project's current generation. */
   currentGenerationId: (projectAlias: string): string => `${projectAlias}.current_generation_id`,
+  /**
+   * One row while the generation `generationId` (an expression of the composing statement) is its
+   * project's current one and `condition` holds, the project row locked FOR SHARE: a new generation
+   * committed after the statement began is seen there (READ COMMITTED re-checks a locked row's latest version).
+   */
+  lockCurrentGeneration: (generationId: string, condition: string): string =>
+    `SELECT 1 FROM sandbox_generations sg JOIN sandbox_projects sp ON sp.id = sg.project_id
+      WHERE sg.id = ${generationId} AND sp.current_generation_id = sg.id AND ${condition} FOR SHARE OF sp`,
+  /** One row while the generation $1 is its project's current one. */
+  generationIsCurrent: `SELECT 1 FROM sandbox_generations sg JOIN sandbox_projects sp ON sp.id = sg.project_id
+      WHERE sg.id = $1 AND sp.current_generation_id = sg.id`,
   /** One row when the sandbox project $1 exists. */
   projectExists: `SELECT 1 FROM sandbox_projects WHERE id = $1`,
 } as const;

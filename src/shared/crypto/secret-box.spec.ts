@@ -1,4 +1,5 @@
-import { generateSecretsKeyEntry, SecretBox, secretsKeyProblem } from './secret-box';
+import { Logger } from '@nestjs/common';
+import { generateSecretsKeyEntry, SecretBox, secretsKeyProblem, StoredSecretUnavailableError } from './secret-box';
 
 const K1 = `v1:${Buffer.alloc(32, 1).toString('base64url')}`;
 const K2 = `v2:${Buffer.alloc(32, 2).toString('base64')}`;
@@ -67,5 +68,46 @@ describe('SecretBox (CONTRACT §8 secrets at rest)', () => {
     expect(rotated.verifyTag('sandbox|org|app|7:uuid', 'events-feed.cursor', tag)).toBe(true);
     expect(rotated.tag('sandbox|org|app|7:uuid', 'events-feed.cursor')).toMatch(/^v2\./);
     expect(SecretBox.fromSpec(K2).verifyTag('sandbox|org|app|7:uuid', 'events-feed.cursor', tag)).toBe(false);
+  });
+
+  it('fingerprints each key version: two generated v1 keys differ, the same key agrees, the key is not in it', () => {
+    const a = generateSecretsKeyEntry(1);
+    const b = generateSecretsKeyEntry(1);
+    const fa = SecretBox.fromSpec(a).fingerprintOf(1)!;
+    expect(fa).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(SecretBox.fromSpec(`${K2},${a}`).fingerprintOf(1)).toBe(fa);
+    expect(SecretBox.fromSpec(b).fingerprintOf(1)).not.toBe(fa);
+    expect(fa).not.toContain(a.slice(3, 20));
+    expect(SecretBox.fromSpec(a).fingerprintOf(2)).toBeNull();
+  });
+
+  it('a stored secret no key opens is a 503 with the key version logged at error at most once a minute', () => {
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const now = jest.spyOn(Date, 'now').mockReturnValue(1_000_000_000);
+    try {
+      const sealed = SecretBox.fromSpec(`v7:${Buffer.alloc(32, 5).toString('base64url')}`).seal('JBSWY3DPEHPK3PXP', 'users.totp_secret');
+      const other = SecretBox.fromSpec(`v7:${Buffer.alloc(32, 6).toString('base64url')}`);
+      let thrown: unknown;
+      try {
+        other.openStored(sealed, 'users.totp_secret');
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(StoredSecretUnavailableError);
+      expect((thrown as StoredSecretUnavailableError).headers).toEqual({ 'Retry-After': '5' });
+      expect((thrown as StoredSecretUnavailableError).code).toBe('service_unavailable');
+      expect(error).toHaveBeenCalledTimes(1);
+      expect(String(error.mock.calls[0][0])).toContain('SECRETS_KEY v7');
+      now.mockReturnValue(1_000_059_000);
+      expect(() => other.openStored(sealed, 'users.totp_secret')).toThrow(StoredSecretUnavailableError);
+      expect(error).toHaveBeenCalledTimes(1);
+      now.mockReturnValue(1_000_060_000);
+      expect(() => other.openStored(sealed, 'users.totp_secret')).toThrow(StoredSecretUnavailableError);
+      expect(error).toHaveBeenCalledTimes(2);
+      expect(other.openStored('JBSWY3DPEHPK3PXP', 'users.totp_secret')).toBe('JBSWY3DPEHPK3PXP');
+    } finally {
+      error.mockRestore();
+      now.mockRestore();
+    }
   });
 });

@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { ServiceUnavailableError } from '../domain/errors';
 
 /**
  * Secrets at rest (CONTRACT §8): AES-256-GCM (authenticated encryption) under a versioned key, so
@@ -117,6 +119,37 @@ export class SecretBox {
     return createHmac('sha256', macKey).update(message, 'utf8').digest().subarray(0, 16);
   }
 
+  /**
+   * The fingerprint of this box's key of `version` (null when it lists none): an HMAC-SHA256 of a fixed
+   * label under the key, which tells two keys apart and reveals nothing of either (CONTRACT §8).
+   */
+  fingerprintOf(version: number): string | null {
+    const key = this.byVersion.get(version);
+    return key ? createHmac('sha256', key).update(FINGERPRINT_LABEL).digest('base64url') : null;
+  }
+
+  /**
+   * A stored secret's plaintext for the call that needs it (openAny). One that no listed key opens is
+   * never a 500 (CONTRACT §8): 503 `service_unavailable`, and an error log line naming the key version,
+   * at most once a minute per version and process.
+   */
+  openStored(value: string, context: string): string {
+    try {
+      return this.openAny(value, context);
+    } catch (err) {
+      const version = SecretBox.versionOf(value);
+      const now = Date.now();
+      const last = unopenedLoggedAt.get(version) ?? -Infinity;
+      if (now - last >= 60_000) {
+        unopenedLoggedAt.set(version, now);
+        new Logger('SecretBox').error(
+          `a stored secret (${context}) sealed under SECRETS_KEY v${version ?? '?'} opens with no key of this instance: ${(err as Error).message}; every instance needs the same SECRETS_KEY`,
+        );
+      }
+      throw new StoredSecretUnavailableError(version);
+    }
+  }
+
   /** Plaintext (a row written before encryption) is sealed; a value of an older key is resealed. */
   needsReseal(value: string): boolean {
     return SecretBox.versionOf(value) !== this.current.version;
@@ -125,6 +158,16 @@ export class SecretBox {
   /** Opens a value whatever its state: sealed under any listed key, or a not yet migrated plaintext. */
   openAny(value: string, context: string): string {
     return SecretBox.isSealed(value) ? this.open(value, context) : value;
+  }
+}
+
+const FINGERPRINT_LABEL = 'partner-api SECRETS_KEY fingerprint 1';
+const unopenedLoggedAt = new Map<number | null, number>();
+
+/** 503: a stored secret that no key of this instance opens (CONTRACT §8). */
+export class StoredSecretUnavailableError extends ServiceUnavailableError {
+  constructor(readonly version: number | null) {
+    super();
   }
 }
 
@@ -138,3 +181,9 @@ export const SECRET_CONTEXT = {
 export const TAG_CONTEXT = {
   eventsCursor: 'events-feed.cursor',
 } as const;
+
+/** Every column that holds a sealed secret, with its context. */
+export const STORED_SECRET_COLUMNS = [
+  { table: 'users', column: 'totp_secret', context: SECRET_CONTEXT.totp },
+  { table: 'webhook_endpoints', column: 'secret', context: SECRET_CONTEXT.webhook },
+] as const;

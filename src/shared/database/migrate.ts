@@ -2,6 +2,7 @@ import { loadConfig } from '../config/app-config';
 import { secretsKeySpec, secureDataDir } from '../config/data-dir';
 import { SecretBox } from '../crypto/secret-box';
 import { sealStoredSecrets } from '../crypto/seal-stored-secrets';
+import { checkSecretsKeys } from '../crypto/secrets-key-check';
 import { createDataSource, destroyDataSource } from './data-source';
 import { runMigrations } from './run-migrations';
 
@@ -17,14 +18,15 @@ async function main(): Promise<void> {
   try {
     const applied = await runMigrations(dataSource, config.database);
     process.stdout.write(`${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
-    const { sealed, unreadable } = await sealStoredSecrets(dataSource, box);
-    process.stdout.write(`${sealed} stored secret(s) sealed under SECRETS_KEY v${box.current.version}${unreadable ? `; ${unreadable} open with no listed key` : ''}\n`);
+    await checkSecretsKeys(dataSource, box); // CONTRACT §8: the wrong key stops here (exit 1)
+    const { sealed, unreadable, unreadableVersions } = await sealStoredSecrets(dataSource, box);
+    process.stdout.write(`${sealed} stored secret(s) sealed under SECRETS_KEY v${box.current.version}${unreadable ? `; ${unreadable} sealed under ${unreadableVersions.join(', ')} open with no listed key` : ''}\n`);
   } finally {
     await destroyDataSource(dataSource, config.database);
   }
 }
 
 main().catch((err: Error) => {
-  process.stderr.write(`migrate failed: ${err.message}\n`);
+  process.stderr.write(`migrate failed: ${err.message.split('\n')[0]}\n`);
   process.exit(1);
 });

@@ -94,14 +94,16 @@ describe('statementName', () => {
   });
 });
 
+/** The claim of a numbered write under `key`. */
+const claimOf = (key: string) => ({
+  table: 'claims',
+  columns: [['k', 'text'], ['response', 'jsonb']] as const,
+  values: [key, '{}'],
+  conflictColumns: ['k'],
+  responseColumn: 'response',
+});
+
 describe('OneStatementWrite.runNumbered, writes of one lane', () => {
-  const claimOf = (key: string) => ({
-    table: 'claims',
-    columns: [['k', 'text'], ['response', 'jsonb']] as const,
-    values: [key, '{}'],
-    conflictColumns: ['k'],
-    responseColumn: 'response',
-  });
   const step = {
     ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING n)',
     values: ['c-1'],
@@ -223,5 +225,86 @@ describe('OneStatementWrite.runNumbered, writes of one lane', () => {
     await expect(b).rejects.toBeInstanceOf(DatabaseUnavailableError);
     await expect(c).rejects.toBeInstanceOf(DatabaseUnavailableError);
     expect(log).toEqual(['alone a', 'BEGIN', 'in batch b', 'in batch c', 'COMMIT']);
+  });
+});
+
+describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)', () => {
+  const claim = claimOf;
+  const step = {
+    ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM {source}) RETURNING n)',
+    values: ['c-1'],
+    report: '0 AS closed',
+    responseKey: 'n',
+    lane: 'counter c-1',
+    counterLock: { sql: 'SELECT 1 FROM counters WHERE id = $1 AND {lock_timeout} FOR UPDATE', values: ['c-1'] },
+    refusal: () => new Error('closed'),
+  };
+  const gate = (failure: Error | null): StatementGate => ({
+    sql: 'SELECT 1 FROM grants WHERE id = $1 AND {after} FOR SHARE',
+    values: ['g-1'],
+    refusal: async () => failure ?? new Error('refused'),
+    failure: async () => failure,
+  });
+
+  it('locks the counter first and the gate\'s rows only after it, with the lock wait set in the same statement', () => {
+    const { text, values, lockTimeoutAt } = numberedStatement(claim('k'), step, [], gate(null));
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toMatch(
+      /^WITH counter_lock AS \(SELECT count\(\*\) AS locked FROM \(SELECT 1 FROM counters WHERE id = \$2 AND set_config\('lock_timeout', \$3::text, true\) IS NOT NULL FOR UPDATE\) AS counter\), gate AS \(SELECT 1 FROM grants WHERE id = \$1 AND \(SELECT locked FROM counter_lock\) IS NOT NULL FOR SHARE\),/,
+    );
+    expect(values.slice(0, 3)).toEqual(['g-1', 'c-1', '10000']);
+    expect(lockTimeoutAt).toBe(2);
+  });
+
+  it('gives a write run again alone after its batch failed only what is left of its one lock timeout', async () => {
+    const now = jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    try {
+      const seen: Array<{ key: string; lockTimeout: string; alone: boolean }> = [];
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let first = true;
+      let n = 0;
+      const record = (values: unknown[], alone: boolean) => seen.push({ key: values[3] as string, lockTimeout: values[1] as string, alone });
+      const sql = {
+        async query(_text: string, values: unknown[]) {
+          record(values, true);
+          if (first) {
+            first = false;
+            await held;
+          }
+          return [{ allowed: 1, n: ++n, closed: 0 }];
+        },
+        async session<T>(work: (q: (text: string, values?: unknown[]) => Promise<unknown[]>) => Promise<T>): Promise<T> {
+          return work(async (_text, values) => {
+            if (!values) return [];
+            record(values, false);
+            // the batch's statement waited 9 s on another lock, then ran out
+            now.mockReturnValue(1_009_000);
+            throw new LockTimeoutError({ where: 'while locking tuple (0,1) in relation "periods"' });
+          });
+        },
+      };
+      const write = new OneStatementWrite(sql as unknown as Sql);
+      const answers = ['a', 'b', 'c'].map((key) => write.runNumbered(claim(key), step, []));
+      release();
+      await expect(answers[0]).resolves.toBe(1);
+      await expect(answers[1]).rejects.toBeInstanceOf(LockTimeoutError);
+      await expect(answers[2]).resolves.toBe(2);
+      expect(seen.filter((s) => !s.alone).map((s) => s.lockTimeout)).toEqual(['10000']);
+      expect(seen.filter((s) => s.alone && s.key === 'c').map((s) => s.lockTimeout)).toEqual(['1000']);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('answers a write whose lock wait ran out with the gate\'s failure when it is no longer allowed (403, not 503)', async () => {
+    const sql = {
+      async query() {
+        throw new LockTimeoutError({ where: 'while locking tuple (0,1) in relation "counters"' });
+      },
+    };
+    const write = new OneStatementWrite(sql as unknown as Sql);
+    await expect(write.runNumbered(claim('a'), { ...step, lane: undefined }, [], gate(new Error('grant revoked')))).rejects.toThrow('grant revoked');
+    await expect(write.runNumbered(claim('b'), { ...step, lane: undefined }, [], gate(null))).rejects.toBeInstanceOf(LockTimeoutError);
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LockTimeoutError, ServiceUnavailableError } from '../domain/errors';
-import type { ClaimInsert, NumberedStep, RowInsert, StatementGate } from '../domain/row-insert';
+import { type ClaimInsert, GATE_AFTER, type NumberedStep, type RowInsert, type StatementGate } from '../domain/row-insert';
+import { LOCK_TIMEOUT_MS } from './data-source';
 import { lockWaitedOn, uniqueViolation } from './database-failure';
 import { NumberedBatches, type Pending } from './numbered-batches';
 import { Sql } from './sql';
@@ -13,10 +14,14 @@ class StatementParts {
   readonly values: unknown[] = [];
   readonly ctes: string[] = [];
 
-  constructor(private readonly gate: Pick<StatementGate, 'sql' | 'values'> | null) {
+  /** `after`: the condition the gate locks its rows after (GATE_AFTER), TRUE when nothing comes first. */
+  constructor(
+    private readonly gate: Pick<StatementGate, 'sql' | 'values'> | null,
+    after = 'TRUE',
+  ) {
     if (gate) {
       this.values.push(...gate.values);
-      this.ctes.push(`gate AS (${gate.sql})`);
+      this.ctes.push(`gate AS (${gate.sql.split(GATE_AFTER).join(after)})`);
     }
   }
 
@@ -66,18 +71,32 @@ export function oneStatement(
 }
 
 /**
- * The statement of a numbered write: the gate (when given), the owner's step (which takes the number
- * only if the gate and its own condition let it), the claim — a plain INSERT, so that a key committed
- * meanwhile aborts the whole statement with a unique violation and the number is not used up — with
- * the number merged into its stored response, then every other row only if the claim was inserted.
+ * The statement of a numbered write: the counter locked first (when the step names it; the statement's
+ * remaining lock wait set just before, see OneStatementWrite.runNumbered), then the gate (when given),
+ * which locks its rows only once the counter is held, so a write waiting for the counter holds nothing
+ * a revocation would wait for (CONTRACT §8), the owner's step (which takes the number only if the gate
+ * and its own condition let it), the claim — a plain INSERT, so that a key committed meanwhile aborts
+ * the whole statement with a unique violation and the number is not used up — with the number merged
+ * into its stored response, then every other row only if the claim was inserted. `lockTimeoutAt` is
+ * the index in `values` of the lock wait in milliseconds (text), or -1.
  */
 export function numberedStatement(
   claim: ClaimInsert,
-  step: Pick<NumberedStep, 'ctes' | 'values' | 'report' | 'responseKey'>,
+  step: Pick<NumberedStep, 'ctes' | 'values' | 'report' | 'responseKey' | 'counterLock'>,
   rows: readonly RowInsert[],
   gate: Pick<StatementGate, 'sql' | 'values'> | null = null,
-): { text: string; values: unknown[] } {
-  const parts = new StatementParts(gate);
+): { text: string; values: unknown[]; lockTimeoutAt: number } {
+  const parts = new StatementParts(gate, step.counterLock ? '(SELECT locked FROM counter_lock) IS NOT NULL' : 'TRUE');
+  let lockTimeoutAt = -1;
+  if (step.counterLock) {
+    const lock = parts.append(step.counterLock.sql, step.counterLock.values);
+    lockTimeoutAt = parts.values.push(String(LOCK_TIMEOUT_MS)) - 1;
+    // first in the WITH list, so that the gate's CTE can name it; evaluated when the gate asks
+    parts.ctes.unshift(`counter_lock AS (SELECT count(*) AS locked FROM (${lock.replace(
+      '{lock_timeout}',
+      `set_config('lock_timeout', $${lockTimeoutAt + 1}::text, true) IS NOT NULL`,
+    )}) AS counter)`);
+  }
   parts.ctes.push(parts.append(step.ctes, step.values).replace(/\{source\}/g, parts.source));
   const key = step.responseKey.replace(/'/g, "''");
   const claimInsert = parts.insert(claim, 'numbered', (column, param) =>
@@ -85,7 +104,11 @@ export function numberedStatement(
   );
   parts.ctes.push(`claim AS (${claimInsert} RETURNING 1)`);
   rows.forEach((row, i) => parts.ctes.push(`r${i} AS (${parts.insert(row, 'claim')})`));
-  return { text: `WITH ${parts.ctes.join(',\n')}\nSELECT ${parts.allowed} AS allowed, (SELECT n FROM numbered) AS n, ${step.report}`, values: parts.values };
+  return {
+    text: `WITH ${parts.ctes.join(',\n')}\nSELECT ${parts.allowed} AS allowed, (SELECT n FROM numbered) AS n, ${step.report}`,
+    values: parts.values,
+    lockTimeoutAt,
+  };
 }
 
 /**
@@ -138,7 +161,8 @@ export class OneStatementWrite {
    * previous commit; a batch shares one.
    */
   runNumbered(claim: ClaimInsert, step: NumberedStep, rows: readonly RowInsert[], gate: StatementGate | null = null): Promise<number | null> {
-    const write: NumberedWrite = { ...numberedStatement(claim, step, rows, gate), claim, step, rows, gate };
+    // one deadline for every lock wait of this write, however often it runs (batched, then alone)
+    const write: NumberedWrite = { ...numberedStatement(claim, step, rows, gate), claim, step, rows, gate, deadline: Date.now() + LOCK_TIMEOUT_MS };
     return step.lane === undefined ? this.runAlone(write) : this.batches.submit(step.lane, write);
   }
 
@@ -149,7 +173,7 @@ export class OneStatementWrite {
       decided = await decideWith((text, values) => this.sql.query<NumberedResult>(text, values), write);
     } catch (err) {
       if (isClaimTaken(write, err)) return null;
-      throw asWriteError(write, err);
+      throw await asWriteError(write, err);
     }
     return settled(decided);
   }
@@ -190,7 +214,7 @@ export class OneStatementWrite {
       await Promise.all(
         pending.map((p, at) =>
           at === failedAt && err instanceof LockTimeoutError
-            ? p.reject(asWriteError(p.write, err))
+            ? asWriteError(p.write, err).then(p.reject)
             : this.runAlone(p.write).then(p.resolve, p.reject),
         ),
       );
@@ -207,6 +231,10 @@ interface NumberedWrite {
   readonly step: NumberedStep;
   readonly rows: readonly RowInsert[];
   readonly gate: StatementGate | null;
+  /** the index in `values` of the lock wait (ms) the statement sets, or -1 */
+  readonly lockTimeoutAt: number;
+  /** when this write's lock waits run out, all runs together (Date.now() ms) */
+  readonly deadline: number;
 }
 
 type NumberedResult = Record<string, unknown> & { allowed: number; n: number | string | null };
@@ -227,6 +255,12 @@ function decide(write: NumberedWrite, result: NumberedResult, attempt: number): 
 /** Runs the write's statement (again, with a new snapshot, while undecided) through `query`. */
 async function decideWith(query: (text: string, values: unknown[]) => Promise<NumberedResult[]>, write: NumberedWrite): Promise<Decision> {
   for (let attempt = 1; ; attempt++) {
+    if (write.lockTimeoutAt >= 0) {
+      const left = write.deadline - Date.now();
+      // 0 would mean no limit at all
+      if (left < 1) throw new LockTimeoutError(new Error('the lock waits of this write took its whole lock timeout'));
+      write.values[write.lockTimeoutAt] = String(left);
+    }
     const [result] = await query(write.text, write.values);
     const decided = decide(write, result, attempt);
     if (decided !== 'retry') return decided;
@@ -243,11 +277,19 @@ function isClaimTaken(write: NumberedWrite, err: unknown): boolean {
   return uniqueViolation(err)?.table === write.claim.table;
 }
 
-/** A failed statement's error as the caller's answer. */
-function asWriteError(write: NumberedWrite, err: unknown): unknown {
+/**
+ * A failed statement's error as the caller's answer. A lock wait that ran out on other rows (e.g. the
+ * voucher counter) is the gate's refusal when the write is no longer allowed (CONTRACT §8: a write
+ * revoked while it waited fails as revoked), else 503.
+ */
+async function asWriteError(write: NumberedWrite, err: unknown): Promise<unknown> {
   const meant = write.rows.find((row) => row.table === uniqueViolation(err)?.table)?.onUniqueViolation;
   if (meant) return meant();
   // a wait on the claim's own key (a concurrent request with it) as opposed to one on other rows
   if (err instanceof LockTimeoutError && lockWaitedOn(err, write.claim.table)) return new LockTimeoutError(err.cause, true);
+  if (err instanceof LockTimeoutError && write.gate) {
+    const failure = await write.gate.failure().catch(() => null);
+    if (failure) return failure;
+  }
   return err;
 }

@@ -22,6 +22,8 @@ export interface CallerContext {
   readonly grantId: string | null;
   /** sandbox: the provisioned app generation */
   readonly generationId: string | null;
+  /** production: the app revision the token was issued under (the approved one when the call began) */
+  readonly appRevisionId: string | null;
   readonly scopes: ReadonlySet<Scope>;
   readonly permittedAccounts: PermittedAccounts;
   /** The active posting mandate; checked only on routes that need one, null elsewhere. */

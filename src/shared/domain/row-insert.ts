@@ -20,9 +20,16 @@ export interface ClaimInsert extends RowInsert {
 }
 
 /**
+ * Where a gate's SQL takes the composing statement's condition "every lock wait before the gate is
+ * over" (e.g. the voucher counter locked): the gate locks its rows only after it. The composer replaces
+ * it (OneStatementWrite); `TRUE` where nothing comes first.
+ */
+export const GATE_AFTER = '{after}';
+
+/**
  * A condition the write must still meet when it runs, checked and locked by the same statement: a
- * `SELECT … FOR SHARE` that returns a row while the write is allowed (its parameters numbered from $1).
- * When it returns none, nothing is written and `refusal()` says why.
+ * `SELECT … FOR SHARE` that returns a row while the write is allowed (its parameters numbered from $1),
+ * locking only after GATE_AFTER. When it returns none, nothing is written and `refusal()` says why.
  */
 export interface StatementGate {
   readonly sql: string;
@@ -46,6 +53,13 @@ export interface NumberedStep {
   readonly report: string;
   /** the key of the claim's stored response that receives the number */
   readonly responseKey: string;
+  /**
+   * Locks the counter the step numbers from, before anything else of the statement is locked (the
+   * gate's rows come after it, so a write waiting for the counter holds nothing a revocation needs):
+   * a query whose rows are the counter's, locked FOR UPDATE, parameters numbered from $1 in `values`,
+   * with `{lock_timeout}` in its WHERE where the statement sets the remaining lock wait.
+   */
+  readonly counterLock?: { readonly sql: string; readonly values: readonly unknown[] };
   /**
    * Names the counter the step numbers from (e.g. an organization's year): writes of one lane may run
    * several to a transaction, since each would wait for the one before it anyway.

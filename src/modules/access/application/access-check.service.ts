@@ -76,6 +76,7 @@ export class AccessCheckService {
         appId: token.appId,
         grantId: null,
         generationId: token.generationId,
+        appRevisionId: null,
         scopes: new Set<Scope>(SCOPES),
         permittedAccounts: Object.freeze({ kind: 'organization' as const }),
         // the sandbox project comes with a posting mandate (CONTRACT §8)
@@ -99,6 +100,7 @@ export class AccessCheckService {
       appId: token.appId,
       grantId: token.grantId,
       generationId: null,
+      appRevisionId: token.appRevisionId,
       scopes,
       permittedAccounts: Object.freeze({ kind: 'grant' as const, grantId: token.grantId }),
       postingMandateId,

@@ -63,15 +63,15 @@ describe('plan', () => {
 
   it('computes a TOTP code locally (RFC 6238 Appendix B, 59 s → 94287082, six digits)', () => {
     // the RFC's ASCII key "12345678901234567890" in base32
-    expect(plan(['totp', 'code', '--secret', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'], 59_000)).toEqual({ kind: 'local', output: '287082' });
-    expect(plan(['totp', 'code', '--secret', 'gezd gnbv gy3t qojq gezd gnbv gy3t qojq'], 59_000)).toEqual({ kind: 'local', output: '287082' });
+    expect(plan(['totp', 'code'], 59_000, { totpSecret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' })).toEqual({ kind: 'local', output: '287082' });
+    expect(plan(['totp', 'code'], 59_000, { totpSecret: 'gezd gnbv gy3t qojq gezd gnbv gy3t qojq' })).toEqual({ kind: 'local', output: '287082' });
   });
 
   it('--next gives the code of the next 30 s step and when it begins (RFC 6238 Appendix B: 1111111111 s → 14050471)', () => {
     const secret = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
     // 1111111100 s is in the step that began at 1111111080 s; the next begins at 1111111110 s
-    expect(plan(['totp', 'code', '--secret', secret, '--next'], 1_111_111_100_000)).toEqual({ kind: 'local', output: '050471', at: 1_111_111_110_000 });
-    expect(plan(['totp', 'code', '--secret', secret], 1_111_111_109_000)).toEqual({ kind: 'local', output: '081804' });
+    expect(plan(['totp', 'code', '--next'], 1_111_111_100_000, { totpSecret: secret })).toEqual({ kind: 'local', output: '050471', at: 1_111_111_110_000 });
+    expect(plan(['totp', 'code'], 1_111_111_109_000, { totpSecret: secret })).toEqual({ kind: 'local', output: '081804' });
   });
 
   it.each([
@@ -80,9 +80,14 @@ describe('plan', () => {
     [['org', 'create', '--name', 'x', '--colour', 'red']],
     [['grant', 'revoke', 'a', 'b']],
     [['org', 'create', 'extra', '--name', 'x']],
-    [['totp', 'code', '--secret', 'not base32!']],
   ])('refuses %j with a usage error', (argv) => {
     expect(() => plan(argv)).toThrow(UsageError);
+  });
+
+  it('never takes the TOTP secret as an argument (ps, shell history): --secret is refused, saying where it goes', () => {
+    expect(() => plan(['totp', 'code', '--secret', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'], 59_000, {})).toThrow(/TOTP_SECRET or on stdin/);
+    expect(() => plan(['totp', 'code'], 59_000, {})).toThrow(/TOTP_SECRET or stdin/);
+    expect(() => plan(['totp', 'code'], 59_000, { totpSecret: 'not base32!' })).toThrow(UsageError);
   });
 
   it('shows help without a command', () => {
@@ -115,8 +120,9 @@ describe('run', () => {
   it('totp code --next waits until the next step begins, then prints its code', async () => {
     const out: string[] = [];
     const waits: number[] = [];
-    const code = await run(['totp', 'code', '--secret', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', '--next'], {
+    const code = await run(['totp', 'code', '--next'], {
       out: (t) => out.push(t), err: () => undefined, fetch: (() => { throw new Error('no network'); }) as unknown as typeof fetch, env: {},
+      stdin: async () => 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ\n',
       nowMs: () => 1_111_111_100_000,
       sleep: async (ms) => {
         expect(out).toEqual([]); // nothing printed before the wait is over
@@ -169,5 +175,24 @@ describe('run', () => {
     expect(await run(['org', 'create'], t.io)).toBe(2);
     expect(t.requests).toEqual([]);
     expect(t.err.join('')).toContain('missing --name');
+  });
+});
+
+describe('run: the TOTP secret of totp code', () => {
+  const io = (env: NodeJS.ProcessEnv, stdin: string | null, out: string[]) => ({
+    out: (t: string) => out.push(t), err: () => undefined, fetch: (() => { throw new Error('no network'); }) as unknown as typeof fetch, env,
+    nowMs: () => 59_000,
+    ...(stdin === null ? {} : { stdin: async () => stdin }),
+  });
+
+  it('reads it from TOTP_SECRET, else from stdin', async () => {
+    const out: string[] = [];
+    expect(await run(['totp', 'code'], io({ TOTP_SECRET: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' }, 'ignored', out))).toBe(0);
+    expect(await run(['totp', 'code'], io({}, 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ\n', out))).toBe(0);
+    expect(out).toEqual(['287082\n', '287082\n']);
+  });
+
+  it('is a usage error (2) when neither holds one', async () => {
+    expect(await run(['totp', 'code'], io({}, '', []))).toBe(2);
   });
 });

@@ -79,7 +79,7 @@ interface CommandSpec {
   positional?: string;
   call?: (o: Record<string, string>) => ConsoleCall;
   /** a local command: what to print, and when (`at`, epoch ms; now when absent) */
-  local?: (o: Record<string, string>, nowMs: number) => string | { output: string; at: number };
+  local?: (o: Record<string, string>, nowMs: number, input: LocalInput) => string | { output: string; at: number };
   /** a command that needs no server; prints its result as a bare line (handy in `$(…)`) */
 }
 
@@ -186,24 +186,27 @@ const COMMANDS: Record<string, CommandSpec> = {
     call: (o) => ({ path: `/mandates/${seg(o.mandate)}/revoke`, body: {} }),
   },
   'totp code': {
-    usage: "totp code --secret BASE32 [--next]   (the owner's current one-time code, computed locally; --next waits for the next 30 s step and prints its code)",
-    required: ['secret'],
+    usage:
+      "totp code [--next] < secret-file   (the owner's current one-time code, computed locally from the base32 TOTP secret read from TOTP_SECRET or stdin — never an argument, which ps and shell history show; --next waits for the next 30 s step and prints its code)",
+    required: [],
     optional: ['next'],
-    local: (o, nowMs) => {
-      const secret = o.secret.replace(/\s+/g, '').toUpperCase();
+    local: (o, nowMs, input) => {
+      if (o.secret !== undefined) throw new UsageError('--secret is not taken: a secret on the command line shows in ps and shell history; pass it in TOTP_SECRET or on stdin');
+      if (!input.totpSecret) throw new UsageError('totp code reads the base32 TOTP secret from TOTP_SECRET or stdin; both are empty');
+      const secret = input.totpSecret.replace(/\s+/g, '').toUpperCase();
       const at = o.next !== undefined ? (Math.floor(nowMs / TOTP_STEP_MS) + 1) * TOTP_STEP_MS : nowMs;
       try {
         const output = totpCodeAt(secret, at);
         return o.next !== undefined ? { output, at } : output;
       } catch {
-        throw new UsageError('--secret must be the base32 TOTP secret that owner enrol printed');
+        throw new UsageError('the TOTP secret (TOTP_SECRET or stdin) must be the base32 secret that owner enrol printed');
       }
     },
   },
 };
 
 /** Every option any command takes, for the parser. */
-const OPTION_NAMES = [...new Set(Object.values(COMMANDS).flatMap((c) => [...c.required, ...(c.optional ?? [])]).concat([...FLAGS]))];
+const OPTION_NAMES = [...new Set(Object.values(COMMANDS).flatMap((c) => [...c.required, ...(c.optional ?? [])]).concat([...FLAGS, 'secret']))];
 
 export function usage(): string {
   return [
@@ -222,8 +225,14 @@ const TOTP_STEP_MS = 30_000;
 /** `at`: print no earlier than this (epoch ms), e.g. when the next TOTP step begins. */
 export type Plan = { kind: 'call'; call: ConsoleCall } | { kind: 'local'; output: string; at?: number } | { kind: 'help' };
 
+/** What a local command reads besides its arguments (a secret is never an argument). */
+export interface LocalInput {
+  /** `totp code`: TOTP_SECRET, else stdin */
+  totpSecret?: string;
+}
+
 /** What a command line asks for, without doing it. Throws UsageError on a bad command line. */
-export function plan(argv: readonly string[], nowMs: number = Date.now()): Plan {
+export function plan(argv: readonly string[], nowMs: number = Date.now(), input: LocalInput = {}): Plan {
   let parsed: ParsedArgs;
   try {
     parsed = parseArgs(argv);
@@ -246,13 +255,14 @@ export function plan(argv: readonly string[], nowMs: number = Date.now()): Plan 
   }
   const known = new Set([...spec.required, ...(spec.optional ?? [])]);
   for (const option of Object.keys(values)) {
+    if (spec.local && option === 'secret') continue; // refused with its reason by the command
     if (!known.has(option)) throw new UsageError(`unknown option --${option}\n  ${spec.usage}`);
   }
   for (const option of spec.required) {
     if (values[option] === undefined) throw new UsageError(`missing --${option}\n  ${spec.usage}`);
   }
   if (spec.local) {
-    const local = spec.local(values, nowMs);
+    const local = spec.local(values, nowMs, input);
     return typeof local === 'string' ? { kind: 'local', output: local } : { kind: 'local', ...local };
   }
   return { kind: 'call', call: spec.call!(values) };
@@ -288,13 +298,23 @@ export interface Io {
   nowMs?: () => number;
   /** waits `ms` (tests pass a fake) */
   sleep?: (ms: number) => Promise<void>;
+  /** all of stdin (`totp code` reads the secret there when TOTP_SECRET is unset) */
+  stdin?: () => Promise<string>;
+}
+
+/** The TOTP secret of `totp code`: TOTP_SECRET, else stdin (not read when stdin is a terminal with nothing typed: EOF ends it). */
+async function totpSecretOf(argv: readonly string[], io: Io): Promise<string | undefined> {
+  if (argv[0] !== 'totp' || argv[1] !== 'code') return undefined;
+  const fromEnv = io.env.TOTP_SECRET;
+  if (fromEnv && fromEnv !== '') return fromEnv;
+  return io.stdin ? (await io.stdin()).trim() : undefined;
 }
 
 /** Runs one command line; resolves to the exit code (0 ok, 1 error answer or unreachable, 2 usage). */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let p: Plan;
   try {
-    p = plan(argv, io.nowMs ? io.nowMs() : Date.now());
+    p = plan(argv, io.nowMs ? io.nowMs() : Date.now(), { totpSecret: await totpSecretOf(argv, io) });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     io.err(`${err.message}\n`);
@@ -353,6 +373,12 @@ if (require.main === module) {
     err: (t) => process.stderr.write(t),
     fetch,
     env: process.env,
+    stdin: async () => {
+      if (process.stdin.isTTY) process.stderr.write('paste the base32 TOTP secret, then Enter and Ctrl-D\n');
+      let text = '';
+      for await (const chunk of process.stdin) text += String(chunk);
+      return text;
+    },
   }).then(
     (code) => {
       process.exitCode = code;

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { managerOf } from '../../../shared/database/transactions';
-import type { StatementGate } from '../../../shared/domain/row-insert';
+import { GATE_AFTER, type StatementGate } from '../../../shared/domain/row-insert';
 import type { Transaction } from '../../../shared/domain/transaction';
+import { AppsSql } from '../../apps/sql';
 import { OrganizationsSql } from '../../organizations/sql';
-import { type GrantWriteState, WriteAccessRepository } from '../domain/write-access.repository';
+import { SandboxSql } from '../../sandbox/sql';
+import { type GrantWriteState, WriteAccessRepository, type WriteCheck } from '../domain/write-access.repository';
 
 interface GrantRow {
   revoked_at: Date | null;
@@ -37,26 +39,47 @@ export class TypeOrmWriteAccessRepository extends WriteAccessRepository {
     return rows.length > 0;
   }
 
-  writeGate(
-    check: { organizationId: string; grantId: string | null; mandateAppId: string | null; now: Date },
-    explain: Pick<StatementGate, 'refusal' | 'failure'>,
-  ): StatementGate {
+  async revisionStillApproved(appId: string, revisionId: string): Promise<boolean> {
+    return (await this.dataSource.query<unknown[]>(AppsSql.approvedRevisionIs, [appId, revisionId])).length > 0;
+  }
+
+  async generationStillCurrent(generationId: string): Promise<boolean> {
+    return (await this.dataSource.query<unknown[]>(SandboxSql.generationIsCurrent, [generationId])).length > 0;
+  }
+
+  /**
+   * Each part judges its row on the statement's snapshot and then locks it FOR SHARE, and only after
+   * `{after}` (GATE_AFTER): a revocation, approval or new generation committed while the statement
+   * waited before that (e.g. on the voucher counter) is seen on the row's latest version, which
+   * READ COMMITTED re-checks when it locks a row updated since the snapshot; one that comes later waits
+   * only for the rest of this statement, never for the lock waits before it (CONTRACT §8).
+   */
+  writeGate(check: WriteCheck, explain: Pick<StatementGate, 'refusal' | 'failure'>): StatementGate {
     const values: unknown[] = [check.organizationId];
+    const param = (value: unknown) => `$${values.push(value)}`;
     const parts: Array<[name: string, sql: string]> = [];
+    if (check.generationId !== null) {
+      parts.push(['s', SandboxSql.lockCurrentGeneration(`${param(check.generationId)}::uuid`, GATE_AFTER)]);
+    }
     if (check.grantId !== null) {
-      values.push(check.grantId, check.now);
+      const grantId = param(check.grantId);
+      const now = param(check.now);
       parts.push(['g', `SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
-             WHERE g.id = $2 AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $3
+             WHERE g.id = ${grantId} AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > ${now}
+               AND ${GATE_AFTER}
              FOR SHARE OF g`]);
     }
-    if (check.mandateAppId !== null) {
-      values.push(check.mandateAppId);
-      parts.push(['m', `SELECT 1 FROM org JOIN mandates m ON m.organization_id = org.id
-             WHERE m.app_id = $${values.length} AND m.revoked_at IS NULL LIMIT 1 FOR SHARE OF m`]);
+    if (check.revision !== null) {
+      parts.push(['r', AppsSql.lockApprovedRevision(`${param(check.revision.appId)}::uuid`, `${param(check.revision.revisionId)}::uuid`, GATE_AFTER)]);
     }
-    if (parts.length === 0) throw new Error('a write gate needs a grant or a mandate to check');
-    // The organization's key lock (which the write's foreign keys take anyway) comes first, so a write
-    // that waits there judges the grant and mandate afterwards, on their latest committed state.
+    if (check.mandateAppId !== null) {
+      const appId = param(check.mandateAppId);
+      parts.push(['m', `SELECT 1 FROM org JOIN mandates m ON m.organization_id = org.id
+             WHERE m.app_id = ${appId} AND m.revoked_at IS NULL AND ${GATE_AFTER} LIMIT 1 FOR SHARE OF m`]);
+    }
+    if (parts.length === 0) throw new Error('a write gate needs something to check');
+    // The organization's key lock (which the write's foreign keys take anyway, and which a revocation
+    // never waits for) comes first.
     const sql = `WITH org AS (${OrganizationsSql.keyShareLock('$1')}),
             ${parts.map(([name, part]) => `${name} AS (${part})`).join(',\n            ')}
             SELECT 1 FROM ${parts.map(([name]) => name).join(', ')}`;

@@ -6,7 +6,8 @@ import { JournalPostingRepository, type NewJournalEntry, PeriodLockedError } fro
 @Injectable()
 export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
   /**
-   * The entry as the numbered step of a one-statement write: the period row locked FOR SHARE and
+   * The entry as the numbered step of a one-statement write: the year's voucher counter locked first
+   * (counterLock), then the period row locked FOR SHARE and
    * open (created if this is the month's first posting: a close then waits for this write), then the
    * year's next voucher number, the entry and its lines. Nothing is numbered when the period is
    * closed; when the period row was created by a transaction that committed after the statement
@@ -49,6 +50,12 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
         lines.map((l) => l.line_text),
       ],
       report: `(SELECT count(*) FROM period_old WHERE closed_at IS NOT NULL)::int AS period_closed`,
+      // the year's counter is locked before the gate locks grant and mandate (CONTRACT §8: a revocation
+      // never waits for a posting that waits for the counter); absent before the year's first posting
+      counterLock: {
+        sql: `SELECT 1 FROM voucher_counters WHERE organization_id = $1 AND year = $2 AND {lock_timeout} FOR UPDATE`,
+        values: [e.organizationId, e.voucherYear],
+      },
       responseKey: 'voucher_number',
       // one voucher counter per organization and year
       lane: `${e.organizationId}/${e.voucherYear}`,

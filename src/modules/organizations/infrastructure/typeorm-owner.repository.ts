@@ -40,7 +40,7 @@ export class TypeOrmOwnerRepository extends OwnerRepository {
     );
     const r = rows[0];
     if (!r) return null;
-    return { totpSecret: this.box.openAny(r.totp_secret, SECRET_CONTEXT.totp), lastAcceptedStep: r.totp_last_step === null ? null : Number(r.totp_last_step) };
+    return { totpSecret: this.box.openStored(r.totp_secret, SECRET_CONTEXT.totp), lastAcceptedStep: r.totp_last_step === null ? null : Number(r.totp_last_step) };
   }
 
   async consumeStep(m: EntityManager, userId: string, step: number): Promise<boolean> {
