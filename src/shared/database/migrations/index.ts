@@ -4,6 +4,7 @@ import { WebhookDeliveries1764000000000 } from './1764000000000-webhook-deliveri
 import { OwnerConsent1765100000000 } from './1765100000000-owner-consent';
 import { SecondFactorLockout1765200000000 } from './1765200000000-second-factor-lockout';
 import { WebhookDeliveriesByEndpoint1765300000000 } from './1765300000000-webhook-deliveries-by-endpoint';
+import { WebhookPaceLifecycle1765423700000 } from './1765423700000-webhook-pace-lifecycle';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   OwnerConsent1765100000000,
   SecondFactorLockout1765200000000,
   WebhookDeliveriesByEndpoint1765300000000,
+  WebhookPaceLifecycle1765423700000,
 ];
