@@ -35,7 +35,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async fanOut(limit: number): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
+    const rows: Array<{ n: number }> = await this.dataSource.query(
       `WITH events AS (
          SELECT organization_id, id, app_id, environment FROM webhook_outbox
           WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED),
@@ -43,13 +43,16 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
          INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at)
          SELECT ev.organization_id, gen_random_uuid(), ev.id, e.id, now()
            FROM events ev JOIN webhook_endpoints e ON e.app_id = ev.app_id AND e.environment = ev.environment AND e.active
-         ON CONFLICT DO NOTHING)
-       UPDATE webhook_outbox o SET dispatched_at = now() FROM events ev
-        WHERE o.organization_id = ev.organization_id AND o.id = ev.id
-       RETURNING 1`,
+         ON CONFLICT DO NOTHING),
+       dispatched AS (
+         UPDATE webhook_outbox o SET dispatched_at = now() FROM events ev
+          WHERE o.organization_id = ev.organization_id AND o.id = ev.id
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM dispatched`,
       [limit],
     );
-    return rows.length;
+    // a SELECT at the top: TypeORM answers an UPDATE's or DELETE's RETURNING rows as [rows, count]
+    return Number(rows[0]?.n ?? 0);
   }
 
   async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit): Promise<ClaimedDelivery[]> {
@@ -62,14 +65,16 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async renewLease(d: ClaimedDelivery, leaseMs: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
-        WHERE organization_id = $1 AND id = $2 AND attempts = $4 AND delivered_at IS NULL AND failed_at IS NULL
-          AND locked_until IS NOT NULL
-       RETURNING 1`,
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `WITH renewed AS (
+         UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
+          WHERE organization_id = $1 AND id = $2 AND attempts = $4 AND delivered_at IS NULL AND failed_at IS NULL
+            AND locked_until IS NOT NULL
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM renewed`,
       [d.organizationId, d.id, leaseMs, d.attempt],
     );
-    return rows.length > 0;
+    return Number(rows[0]?.n ?? 0) > 0;
   }
 
   async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<void> {
@@ -103,8 +108,8 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async purgeBefore(createdBefore: Date, limit: number): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(PURGE_SQL, [createdBefore, limit]);
-    return rows.length;
+    const rows: Array<{ n: number }> = await this.dataSource.query(PURGE_SQL, [createdBefore, limit]);
+    return Number(rows[0]?.n ?? 0);
   }
 }
 
@@ -201,6 +206,8 @@ export const PURGE_SQL = `WITH events AS (
    attempts AS (
      DELETE FROM webhook_attempts a USING deliveries d WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id),
    gone AS (
-     DELETE FROM webhook_deliveries x USING deliveries d WHERE x.organization_id = d.organization_id AND x.id = d.id)
-   DELETE FROM webhook_outbox o USING events e WHERE o.organization_id = e.organization_id AND o.id = e.id
-   RETURNING 1`;
+     DELETE FROM webhook_deliveries x USING deliveries d WHERE x.organization_id = d.organization_id AND x.id = d.id),
+   purged AS (
+     DELETE FROM webhook_outbox o USING events e WHERE o.organization_id = e.organization_id AND o.id = e.id
+     RETURNING 1)
+   SELECT count(*)::int AS n FROM purged`;
