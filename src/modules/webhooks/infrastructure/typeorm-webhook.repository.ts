@@ -117,6 +117,8 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
  * Claims due deliveries of every enabled endpoint, at most $3 leased per endpoint at a time across all
  * dispatchers (the leases held right now are counted on the endpoint's due range: a lease is taken only
  * on a due delivery and ends when its attempt is recorded), oldest due first, $1 in all, leased for $2 ms.
+ * The endpoint row is locked for the claim (SKIP LOCKED: an endpoint another dispatcher is claiming for is
+ * left to it this time), so two instances never both count the same free slots.
  */
 const CLAIM_DUE_SQL = `WITH endpoints AS (
      SELECT e.id, GREATEST($3::int - (
@@ -124,7 +126,8 @@ const CLAIM_DUE_SQL = `WITH endpoints AS (
                WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL AND l.failed_at IS NULL
                  AND l.next_attempt_at <= now() AND l.locked_until >= now())::int, 0) AS room
        FROM webhook_endpoints e
-      WHERE e.active AND e.disabled_at IS NULL),
+      WHERE e.active AND e.disabled_at IS NULL
+      FOR NO KEY UPDATE OF e SKIP LOCKED),
    due AS (
      SELECT c.organization_id, c.id, c.next_attempt_at
        FROM endpoints e
