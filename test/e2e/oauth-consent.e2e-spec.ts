@@ -124,6 +124,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         name: 'Registrering',
         revisions: [{ id: theApp.revision_id, number: 1, approved: true }],
         redirect_uris: ['http://127.0.0.1/cb'],
+        webhook_endpoints: [],
       });
       expect(read.text).not.toContain('hcs_');
     });
@@ -132,7 +133,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const created = await consolePost(app, '/apps', { name: 'Ny app' });
       const rev = await consolePost(app, `/apps/${created.body.id}/revisions`);
       const read = await app.console().get(`/console/v1/apps/${created.body.id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
-      expect(read.body).toEqual({ id: created.body.id, name: 'Ny app', revisions: [{ id: rev.body.id, number: 1, approved: false }], redirect_uris: [] });
+      expect(read.body).toEqual({ id: created.body.id, name: 'Ny app', revisions: [{ id: rev.body.id, number: 1, approved: false }], redirect_uris: [], webhook_endpoints: [] });
       const unknown = await app.console().get('/console/v1/apps/00000000-0000-4000-8000-000000000000').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
       expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
       const noKey = await app.console().get(`/console/v1/apps/${created.body.id}`);

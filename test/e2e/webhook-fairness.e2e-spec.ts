@@ -52,7 +52,8 @@ describe('webhook dispatch is fair across endpoints', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await createTestApp(); // its dispatcher polls on its own, as in production
+    // its dispatcher polls on its own, as in production; WEBHOOK_ENDPOINT_CONCURRENCY=4
+    app = await createTestApp({ webhookEndpointConcurrency: 4 });
   });
   afterAll(() => app.close());
 
@@ -80,7 +81,7 @@ describe('webhook dispatch is fair across endpoints', () => {
       await postJournal(fine);
       await until(() => good.times.length >= 1, 8_000);
       expect(good.times[0] - committed).toBeLessThan(5_000);
-      // bounded concurrency: the silent endpoint never has more than 4 sends of this dispatcher open
+      // bounded concurrency: the silent endpoint never has more than WEBHOOK_ENDPOINT_CONCURRENCY sends open
       expect(silent.maxOpen()).toBeLessThanOrEqual(4);
       expect(silent.maxOpen()).toBeGreaterThanOrEqual(1);
     } finally {

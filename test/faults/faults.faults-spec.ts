@@ -343,6 +343,22 @@ describe('the service under database and process faults', () => {
     expect(delays.filter((ms) => ms > 5_000)).toEqual([]);
   }, 60_000);
 
+  it('pace: two instances taking every write they can for 20 s: every event’s first attempt within 5 s of its commit (CONTRACT §9 keeping pace)', async () => {
+    const before = clients.successes.length;
+    startLoad(16); // the silent endpoint's 40 events still hold its slots: fairness under load too
+    await sleep(20_000);
+    await stopLoad();
+    const posted = clients.successes.slice(before).filter((s) => s.tag === undefined);
+    expect(posted.length).toBeGreaterThan(100);
+    const deadline = Date.now() + 10_000;
+    while (posted.some((p) => !receiver.firstSeen.has(p.operationId)) && Date.now() < deadline) await sleep(100);
+    // from the event's timestamp (written before the commit: an upper bound) to the first arrival
+    const delays = posted.map((p) => (receiver.firstSeen.get(p.operationId) ?? Number.POSITIVE_INFINITY) - (receiver.createdAt.get(p.operationId) ?? p.committedBy));
+    const sorted = [...delays].sort((x, y) => x - y);
+    process.stderr.write(`pace: ${posted.length} writes in 20 s, first attempt p50 ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted[sorted.length - 1]} ms\n`);
+    expect(delays.filter((ms) => ms > 5_000)).toEqual([]);
+  }, 60_000);
+
   it('invariants: exactly once, gapless vouchers, a receipt and a signed webhook for every success, no 500, every 5xx a 503 with Retry-After', async () => {
     await silent.close(); // lets the sends to it end, so stops below are quick
     const ours = clients.successes.filter((s) => s.tag === undefined); // every acknowledged write of the main project

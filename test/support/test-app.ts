@@ -46,6 +46,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     idempotencyRetentionHours: 24,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     webhookAllowPrivateNetworks: true,
+    webhookEndpointConcurrency: 16,
+    webhookRetentionDays: 30,
     // off unless a test is about it: suites make hundreds of calls with one token
     rateLimitPerMinute: 0,
     redisUrl: null,

@@ -17,7 +17,7 @@ import { OrganizationsController } from './api/organizations.controller';
 import { PathResourcesGuard } from './api/path-resources.guard';
 import { PeriodsController } from './api/periods.controller';
 import { JournalModule } from '../journal';
-import { WebhookEndpointsController } from './api/webhook-endpoints.controller';
+import { WebhookEndpointEnableController, WebhookEndpointsController } from './api/webhook-endpoints.controller';
 import { WebhooksModule } from '../webhooks';
 import { SandboxProjectsController } from './api/sandbox-projects.controller';
 import { ConsentCoreModule } from '../consent';
@@ -35,6 +35,7 @@ const CONSOLE_CONTROLLERS: Type[] = [
   MandatesController,
   PeriodsController,
   WebhookEndpointsController,
+  WebhookEndpointEnableController,
   OAuthClientsController,
   ConsoleReadsController,
 ];

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../shared/config/app-config';
 import { WEBHOOK_DISPATCH_OPTIONS, WebhookDispatcher, type WebhookDispatchOptions } from './application/webhook-dispatcher';
 import { WebhookEndpointsService } from './application/webhook-endpoints.service';
+import { WebhookRetention } from './application/webhook-retention';
 import { WebhookDeliveryReadRepository } from './domain/webhook-delivery-read.repository';
 import { WebhookRepository } from './domain/webhook.repository';
 import { WebhookSender } from './domain/webhook-sender';
@@ -9,8 +10,8 @@ import { HttpWebhookSender } from './infrastructure/http-webhook-sender';
 import { TypeOrmWebhookDeliveryReadRepository } from './infrastructure/typeorm-webhook-delivery-read.repository';
 import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repository';
 
-/** Production timing: every knob at its default (webhook-dispatcher.ts). */
-const DEFAULT_DISPATCH_OPTIONS: WebhookDispatchOptions = {};
+/** Production timing: every knob at its default (webhook-dispatcher.ts) but the configured concurrency per endpoint. */
+const dispatchOptions = (config: AppConfig): WebhookDispatchOptions => ({ perEndpointConcurrency: config.webhookEndpointConcurrency });
 
 /** Endpoint registration, and the deliveries' read and resend (console). */
 @Module({
@@ -28,13 +29,14 @@ export class WebhooksModule {}
   imports: [WebhooksModule],
   providers: [
     WebhookDispatcher,
-    { provide: WEBHOOK_DISPATCH_OPTIONS, useValue: DEFAULT_DISPATCH_OPTIONS },
+    WebhookRetention,
+    { provide: WEBHOOK_DISPATCH_OPTIONS, useFactory: dispatchOptions, inject: [APP_CONFIG] },
     {
       provide: WebhookSender,
       useFactory: (config: AppConfig) => new HttpWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks }),
       inject: [APP_CONFIG],
     },
   ],
-  exports: [WebhookDispatcher, WebhookSender],
+  exports: [WebhookDispatcher, WebhookRetention, WebhookSender],
 })
 export class WebhookDispatchModule {}

@@ -19,6 +19,10 @@ export interface AppConfig {
   idempotencyRetentionHours: number;
   logLevel: string;
   webhookAllowPrivateNetworks: boolean;
+  /** CONTRACT §9: sends in flight to one webhook endpoint at a time, across all instances (WEBHOOK_ENDPOINT_CONCURRENCY) */
+  webhookEndpointConcurrency: number;
+  /** CONTRACT §9: days events, deliveries and attempts are kept once nothing of them is pending (WEBHOOK_RETENTION_DAYS) */
+  webhookRetentionDays: number;
   /** partner calls per token per minute (CONTRACT §12); 0: no limit */
   rateLimitPerMinute: number;
   /** redis://…: rate-limit counters shared by every instance; null: each instance counts alone */
@@ -168,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     idempotencyRetentionHours,
     logLevel,
     webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1),
+    webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
     rateLimitPerMinute,
     redisUrl,
     redisKeyPrefix,

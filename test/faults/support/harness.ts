@@ -271,6 +271,8 @@ export interface ReceivedEvent {
 export class Receiver {
   readonly events: ReceivedEvent[] = [];
   readonly firstSeen = new Map<string, number>();
+  /** The event's `timestamp` (set by the write's transaction, just before its commit), by operation. */
+  readonly createdAt = new Map<string, number>();
   badSignatures = 0;
   hold = false;
   held: Array<{ res: http.ServerResponse; operationId: string }> = [];
@@ -292,8 +294,9 @@ export class Receiver {
         if (this.silent) return;
         let operationId: string;
         try {
-          const payload = new Webhook(this.secret).verify(body, req.headers as Record<string, string>) as { data: { operation_id: string } };
+          const payload = new Webhook(this.secret).verify(body, req.headers as Record<string, string>) as { timestamp: string; data: { operation_id: string } };
           operationId = payload.data.operation_id;
+          this.createdAt.set(operationId, Date.parse(payload.timestamp));
         } catch {
           this.badSignatures++;
           res.statusCode = 400;

@@ -6,6 +6,7 @@ import { Required } from '../../../shared/http/validation/fields';
 import { PathResourcesGuard } from './path-resources.guard';
 import { OAuthClientService } from '../../consent';
 import { MAX_REDIRECT_URIS } from '../../consent';
+import { WebhookEndpointsService } from '../../webhooks';
 
 export class RegisterOAuthClientRequestDto {
   @Required()
@@ -15,12 +16,15 @@ export class RegisterOAuthClientRequestDto {
   redirect_uris: unknown[];
 }
 
-/** Console (CONTRACT §10): an app's OAuth client registration, and the app read that shows its redirect URIs. */
+/** Console (CONTRACT §10): an app's OAuth client registration, and the app read that shows its redirect URIs and webhook endpoints. */
 @ApiTags('console')
 @Controller('console/v1/apps')
 @UseGuards(PathResourcesGuard)
 export class OAuthClientsController {
-  constructor(private readonly clients: OAuthClientService) {}
+  constructor(
+    private readonly clients: OAuthClientService,
+    private readonly webhookEndpoints: WebhookEndpointsService,
+  ) {}
 
   /** The client secret is in this answer only. */
   @Post(':appId/oauth')
@@ -30,7 +34,8 @@ export class OAuthClientsController {
   }
 
   @Get(':appId')
-  read(@UuidParam('appId', 'app') appId: string) {
-    return this.clients.readApp(appId);
+  async read(@UuidParam('appId', 'app') appId: string) {
+    const app = await this.clients.readApp(appId);
+    return { ...app, webhook_endpoints: await this.webhookEndpoints.endpoints(appId) };
   }
 }

@@ -17,6 +17,19 @@ export class CreateWebhookEndpointRequestDto {
   environment: Environment;
 }
 
+/** Console: an endpoint enabled again (CONTRACT §9, §10). */
+@ApiTags('console')
+@Controller('console/v1/webhook-endpoints')
+export class WebhookEndpointEnableController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Post(':endpointId/enable')
+  @HttpCode(200)
+  enable(@UuidParam('endpointId', 'webhook endpoint') endpointId: string) {
+    return this.endpoints.enable(endpointId);
+  }
+}
+
 /** Console: webhook endpoints of an app (CONTRACT §9, §10). */
 @ApiTags('console')
 @Controller('console/v1/apps/:appId/webhook-endpoints')

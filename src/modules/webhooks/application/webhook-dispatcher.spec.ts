@@ -31,9 +31,12 @@ class FakeRepository extends WebhookRepository {
   async renewLease(): Promise<boolean> {
     return true;
   }
-  async recordAttempt(delivery: ClaimedDelivery, outcome: Outcome): Promise<void> {
-    this.recorded.push({ delivery, outcome });
+  async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: Outcome }>): Promise<void> {
+    this.recorded.push(...attempts);
   }
+  enableEndpoint = async () => true;
+  endpointsOf = async () => [];
+  purgeBefore = async () => 0;
 }
 
 const sender = new HttpWebhookSender({ allowPrivateNetworks: false });

@@ -37,6 +37,17 @@ export class WebhookEndpointsService {
     return { id: endpoint.id, secret: endpoint.secret };
   }
 
+  /** CONTRACT §9, §10: enables the endpoint again; its pending deliveries become due at once. */
+  async enable(endpointId: string): Promise<{ id: string; disabled: false }> {
+    if (!(await this.webhooks.enableEndpoint(endpointId))) throw new NotFoundError('webhook endpoint');
+    return { id: endpointId, disabled: false };
+  }
+
+  /** The app's endpoints for the console's app read (never a secret). */
+  endpoints(appId: string): Promise<Array<{ id: string; url: string; environment: Environment; disabled: boolean }>> {
+    return this.webhooks.endpointsOf(appId);
+  }
+
   private async isPrivate(url: URL): Promise<boolean> {
     if (isLocalName(url)) return true;
     const literal = literalAddress(url);

@@ -1,28 +1,46 @@
+import type { Environment } from '../../../shared/domain/caller-context';
 import type { Transaction } from '../../../shared/domain/transaction';
 
 export interface ClaimedDelivery {
   organizationId: string;
   id: string;
   eventId: string;
+  /** the endpoint's id: attempts are recorded per endpoint too (CONTRACT §9, lifecycle) */
+  endpointId?: string;
   attempt: number;
   body: string;
   url: string;
   secret: string;
 }
 
+/** An attempt's outcome: delivered, retry in `retryInMs`, or given up (`retryInMs` null). */
+export interface AttemptOutcome {
+  ok: boolean;
+  status?: number;
+  error?: string;
+  durationMs: number;
+  attemptedAt: Date;
+  retryInMs: number | null;
+}
+
+/** CONTRACT §9: an endpoint that answered no attempt with 2xx for this long while attempts were made is disabled. */
+export const DISABLE_AFTER_HOURS = 120;
+
 /** Port: endpoints, and the outbox → deliveries → attempts pipeline (CONTRACT §9). */
 export abstract class WebhookRepository {
   abstract appExists(appId: string): Promise<boolean>;
   abstract insertEndpoint(tx: Transaction, endpoint: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void>;
   /**
-   * Fans undispatched outbox events out into one delivery per active endpoint of their app and
-   * environment, and marks them dispatched (FOR UPDATE SKIP LOCKED: instances never take the same row).
+   * Fans undispatched outbox events out into one delivery per endpoint of their app and environment
+   * (a disabled endpoint's stay pending until it is enabled), and marks them dispatched (FOR UPDATE
+   * SKIP LOCKED: instances never take the same row).
    */
   abstract fanOut(limit: number): Promise<number>;
   /**
    * Leases due deliveries for `leaseMs` (SKIP LOCKED) and counts the attempt; returns them with what to
-   * send. Fair across endpoints (CONTRACT §9: a bad endpoint delays only itself): each endpoint gets at
-   * most `perEndpoint` leases at a time, counting those already held by any dispatcher, oldest due first.
+   * send. Fair across endpoints (CONTRACT §9: a bad endpoint delays only itself): each enabled endpoint
+   * gets at most `perEndpoint` leases at a time, counting those already held by any dispatcher of any
+   * instance (WEBHOOK_ENDPOINT_CONCURRENCY), oldest due first.
    */
   abstract claimDue(limit: number, leaseMs: number, perEndpoint?: number): Promise<ClaimedDelivery[]>;
   /**
@@ -31,12 +49,28 @@ export abstract class WebhookRepository {
    */
   abstract renewLease(delivery: ClaimedDelivery, leaseMs: number): Promise<boolean>;
   /**
-   * Records an attempt and its outcome: delivered, retry at `retryInMs`, or given up (`retryInMs` null).
-   * The outcome is applied only while the delivery is still at this attempt: a late recorder whose lease
-   * expired and was claimed again by another round does not overwrite that newer claim.
+   * Records attempts and their outcomes in one statement. Each outcome is applied only while its
+   * delivery is still at that attempt: a late recorder whose lease expired and was claimed again by
+   * another round does not overwrite that newer claim. An endpoint that has answered no attempt with
+   * 2xx for DISABLE_AFTER_HOURS (by the attempts' `attemptedAt`, i.e. the Clock) is disabled.
    */
-  abstract recordAttempt(
-    delivery: ClaimedDelivery,
-    outcome: { ok: boolean; status?: number; error?: string; durationMs: number; attemptedAt: Date; retryInMs: number | null },
-  ): Promise<void>;
+  abstract recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<void>;
+
+  /** One attempt (tests, tools): recordAttempts of one. */
+  recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+    return this.recordAttempts([{ delivery, outcome }]);
+  }
+
+  /**
+   * Enables an endpoint again and makes its pending deliveries due at once. False when there is no such
+   * endpoint.
+   */
+  abstract enableEndpoint(endpointId: string): Promise<boolean>;
+  /** An app's active endpoints, oldest first, with whether each is disabled (never a secret). */
+  abstract endpointsOf(appId: string): Promise<Array<{ id: string; url: string; environment: Environment; disabled: boolean }>>;
+  /**
+   * Deletes up to `limit` events created before `createdBefore` of which nothing is pending any more,
+   * with their deliveries and attempts, in one short statement; returns how many events went.
+   */
+  abstract purgeBefore(createdBefore: Date, limit: number): Promise<number>;
 }

@@ -22,6 +22,10 @@ export interface WebhookSenderOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** Keep-alive pools kept at most (one per endpoint origin and vetted address); the oldest unused is closed beyond. */
+const MAX_POOLS = 256;
+/** An idle kept-alive connection is closed after this (receivers commonly close theirs after 5 s). */
+const IDLE_SOCKET_MS = 4_000;
 /** What a receiver may make us read; the rest of a larger body is cut off with the connection. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -38,10 +42,17 @@ const TIMED_OUT = Symbol('timeout');
  *
  * No redirects are followed (a 3xx is a failure: following one would escape the address check), only 2xx
  * is success, and the whole send is bounded by `timeoutMs`. Never throws.
+ *
+ * CONTRACT §9, keeping pace: connections are kept alive and reused, one pool per endpoint origin and
+ * vetted address (a pool's sockets all lead to the address it was made for, so reuse never skips the
+ * check; a new DNS answer gets a new pool). A send that ends early (timeout, oversized answer, error)
+ * destroys its socket instead of returning it.
  */
 export class HttpWebhookSender extends WebhookSender {
   private readonly timeoutMs: number;
   private readonly resolve: (hostname: string) => Promise<ResolvedAddress[]>;
+  /** Keep-alive pools by origin and vetted address, least recently used first (Map order). */
+  private readonly pools = new Map<string, http.Agent>();
 
   constructor(private readonly options: WebhookSenderOptions) {
     super();
@@ -104,6 +115,31 @@ export class HttpWebhookSender extends WebhookSender {
     return { address: first.address, family: first.family === 6 || isIP(first.address) === 6 ? 6 : 4 };
   }
 
+  /** The keep-alive pool of this origin and vetted address. */
+  private pool(url: URL, target: ResolvedAddress, lookup: LookupFunction): http.Agent {
+    const key = `${url.protocol}//${url.host}|${target.address}`;
+    let agent = this.pools.get(key);
+    if (agent) {
+      this.pools.delete(key); // most recently used last
+    } else {
+      const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_MS, lookup };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      if (this.pools.size >= MAX_POOLS) {
+        const [oldest, pool] = this.pools.entries().next().value as [string, http.Agent];
+        this.pools.delete(oldest);
+        pool.destroy();
+      }
+    }
+    this.pools.set(key, agent);
+    return agent;
+  }
+
+  /** Closes every kept-alive connection (shutdown, tests). */
+  close(): void {
+    for (const pool of this.pools.values()) pool.destroy();
+    this.pools.clear();
+  }
+
   private post(url: URL, target: ResolvedAddress, input: SendInput, signature: string, deadline: number): Promise<Omit<SendResult, 'durationMs'>> {
     // Whatever name the socket asks for, it gets the vetted address (Node calls lookup with `all: true`
     // when it races address families, and without it otherwise).
@@ -112,15 +148,17 @@ export class HttpWebhookSender extends WebhookSender {
       else callback(null, target.address, target.family);
     }) as unknown as LookupFunction;
     const client = url.protocol === 'https:' ? https : http;
+    const agent = this.pool(url, target, pinned);
 
     return new Promise((resolve) => {
       let answered: Omit<SendResult, 'durationMs'> | undefined;
       let settled = false;
-      const finish = (result: Omit<SendResult, 'durationMs'>) => {
+      /** `reuse`: the answer was read to its end, the connection goes back to the pool. */
+      const finish = (result: Omit<SendResult, 'durationMs'>, reuse = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        req.destroy(); // also drops whatever of the response body is left unread
+        if (!reuse) req.destroy(); // also drops whatever of the response body is left unread
         resolve(result);
       };
       // The status line decides the outcome; after it the body is drained, up to the limit and the deadline.
@@ -130,7 +168,7 @@ export class HttpWebhookSender extends WebhookSender {
         url,
         {
           method: 'POST',
-          agent: false,
+          agent,
           lookup: pinned,
           headers: {
             'content-type': 'application/json',
@@ -149,7 +187,7 @@ export class HttpWebhookSender extends WebhookSender {
             read += chunk.length;
             if (read >= MAX_RESPONSE_BYTES) finish(answered!);
           });
-          res.on('end', () => finish(answered!));
+          res.on('end', () => finish(answered!, true));
           res.on('close', () => finish(answered!));
           res.on('error', () => finish(answered!));
         },

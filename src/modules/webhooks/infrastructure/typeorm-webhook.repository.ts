@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppsSql } from '../../apps/sql';
+import type { Environment } from '../../../shared/domain/caller-context';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
-import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
+import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, WebhookRepository } from '../domain/webhook.repository';
 
 @Injectable()
 export class TypeOrmWebhookRepository extends WebhookRepository {
@@ -37,7 +38,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async fanOut(limit: number): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
+    const rows: Array<{ n: number }> = await this.dataSource.query(
       `WITH events AS (
          SELECT organization_id, id, app_id, environment FROM webhook_outbox
           WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED),
@@ -45,81 +46,174 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
          INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at)
          SELECT ev.organization_id, gen_random_uuid(), ev.id, e.id, now()
            FROM events ev JOIN webhook_endpoints e ON e.app_id = ev.app_id AND e.environment = ev.environment AND e.active
-         ON CONFLICT DO NOTHING)
-       UPDATE webhook_outbox o SET dispatched_at = now() FROM events ev
-        WHERE o.organization_id = ev.organization_id AND o.id = ev.id
-       RETURNING 1`,
+         ON CONFLICT DO NOTHING),
+       dispatched AS (
+         UPDATE webhook_outbox o SET dispatched_at = now() FROM events ev
+          WHERE o.organization_id = ev.organization_id AND o.id = ev.id
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM dispatched`,
       [limit],
     );
-    return rows.length;
+    // a SELECT at the top: TypeORM answers an UPDATE's or DELETE's RETURNING rows as [rows, count]
+    return Number(rows[0]?.n ?? 0);
   }
 
   async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit): Promise<ClaimedDelivery[]> {
-    const rows: Array<{ organization_id: string; id: string; event_id: string; attempts: number; body: string; url: string; secret: string }> =
-      await this.dataSource.query(
-        `WITH endpoints AS (
-           -- every endpoint with work due, and how many of its deliveries are leased right now
-           SELECT endpoint_id, count(*) FILTER (WHERE locked_until >= now())::int AS busy
-             FROM webhook_deliveries
-            WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
-            GROUP BY endpoint_id),
-         due AS (
-           SELECT c.organization_id, c.id, c.next_attempt_at
-             FROM endpoints e
-             CROSS JOIN LATERAL (
-               SELECT d.organization_id, d.id, d.next_attempt_at FROM webhook_deliveries d
-                WHERE d.endpoint_id = e.endpoint_id AND d.delivered_at IS NULL AND d.failed_at IS NULL
-                  AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
-                ORDER BY d.next_attempt_at
-                LIMIT GREATEST($3::int - e.busy, 0)
-                FOR UPDATE SKIP LOCKED) c
-            ORDER BY c.next_attempt_at
-            LIMIT $1),
-         claimed AS (
-           UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1
-             FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
-           RETURNING d.organization_id, d.id, d.event_id, d.endpoint_id, d.attempts)
-         SELECT c.organization_id, c.id, c.event_id, c.attempts, o.body, e.url, e.secret
-           FROM claimed c
-           JOIN webhook_outbox o ON o.organization_id = c.organization_id AND o.id = c.event_id
-           JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
-        [limit, leaseMs, perEndpoint],
-      );
+    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string }> =
+      await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint]);
     return rows.map((r) => ({
-      organizationId: r.organization_id, id: r.id, eventId: r.event_id, attempt: r.attempts, body: r.body, url: r.url, secret: this.openSecret(r.secret),
+      organizationId: r.organization_id, id: r.id, eventId: r.event_id, endpointId: r.endpoint_id, attempt: r.attempts, body: r.body, url: r.url,
+      secret: this.openSecret(r.secret),
     }));
   }
 
   async renewLease(d: ClaimedDelivery, leaseMs: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
-        WHERE organization_id = $1 AND id = $2 AND attempts = $4 AND delivered_at IS NULL AND failed_at IS NULL
-          AND locked_until IS NOT NULL
-       RETURNING 1`,
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `WITH renewed AS (
+         UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
+          WHERE organization_id = $1 AND id = $2 AND attempts = $4 AND delivered_at IS NULL AND failed_at IS NULL
+            AND locked_until IS NOT NULL
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM renewed`,
       [d.organizationId, d.id, leaseMs, d.attempt],
+    );
+    return Number(rows[0]?.n ?? 0) > 0;
+  }
+
+  async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<void> {
+    if (attempts.length === 0) return;
+    const input = attempts.map(({ delivery: d, outcome: o }) => ({
+      organization_id: d.organizationId, id: d.id, endpoint_id: d.endpointId ?? null, attempt: d.attempt, attempted_at: o.attemptedAt.toISOString(),
+      status: o.status ?? null, error: o.error ?? null, duration_ms: Math.round(o.durationMs), ok: o.ok, retry_ms: o.retryInMs,
+    }));
+    await this.dataSource.query(RECORD_ATTEMPTS_SQL, [JSON.stringify(input), DISABLE_AFTER_HOURS]);
+  }
+
+  async enableEndpoint(endpointId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH endpoint AS (
+         UPDATE webhook_endpoints SET disabled_at = NULL, failing_since = NULL WHERE id = $1 AND active RETURNING id),
+       due AS (
+         UPDATE webhook_deliveries d SET next_attempt_at = now() FROM endpoint e
+          WHERE d.endpoint_id = e.id AND d.delivered_at IS NULL AND d.failed_at IS NULL AND d.next_attempt_at > now())
+       SELECT id FROM endpoint`,
+      [endpointId],
     );
     return rows.length > 0;
   }
 
-  async recordAttempt(
-    d: ClaimedDelivery,
-    o: { ok: boolean; status?: number; error?: string; durationMs: number; attemptedAt: Date; retryInMs: number | null },
-  ): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, error, duration_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-        [d.organizationId, d.id, d.attempt, o.attemptedAt, o.status ?? null, o.error ?? null, o.durationMs],
-      );
-      await m.query(
-        `UPDATE webhook_deliveries SET locked_until = NULL, last_status = $3, last_error = $4,
-                delivered_at = CASE WHEN $5 THEN now() END,
-                failed_at = CASE WHEN NOT $5 AND $6::bigint IS NULL THEN now() END,
-                next_attempt_at = CASE WHEN NOT $5 AND $6::bigint IS NOT NULL THEN now() + make_interval(secs => $6::double precision / 1000) ELSE next_attempt_at END
-          WHERE organization_id = $1 AND id = $2 AND attempts = $7`,
-        // attempts = ours: a dispatcher whose lease ran out (and was claimed again) leaves the newer claim alone
-        [d.organizationId, d.id, o.status ?? null, o.error ?? null, o.ok, o.retryInMs, d.attempt],
-      );
-    });
+  async endpointsOf(appId: string): Promise<Array<{ id: string; url: string; environment: Environment; disabled: boolean }>> {
+    return this.dataSource.query(
+      `SELECT id::text AS id, url, environment, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints
+        WHERE app_id = $1 AND active ORDER BY created_at, id`,
+      [appId],
+    );
+  }
+
+  async purgeBefore(createdBefore: Date, limit: number): Promise<number> {
+    const rows: Array<{ n: number }> = await this.dataSource.query(PURGE_SQL, [createdBefore, limit]);
+    return Number(rows[0]?.n ?? 0);
   }
 }
+
+/**
+ * Claims due deliveries of every enabled endpoint, at most $3 leased per endpoint at a time across all
+ * dispatchers (the leases held right now are counted on the endpoint's due range: a lease is taken only
+ * on a due delivery and ends when its attempt is recorded), oldest due first, $1 in all, leased for $2 ms.
+ * The endpoint row is locked for the claim (SKIP LOCKED: an endpoint another dispatcher is claiming for is
+ * left to it this time), so two instances never both count the same free slots.
+ */
+const CLAIM_DUE_SQL = `WITH endpoints AS (
+     SELECT e.id, GREATEST($3::int - (
+              SELECT count(*) FROM webhook_deliveries l
+               WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL AND l.failed_at IS NULL
+                 AND l.next_attempt_at <= now() AND l.locked_until >= now())::int, 0) AS room
+       FROM webhook_endpoints e
+      WHERE e.active AND e.disabled_at IS NULL
+      FOR NO KEY UPDATE OF e SKIP LOCKED),
+   due AS (
+     SELECT c.organization_id, c.id, c.next_attempt_at
+       FROM endpoints e
+       CROSS JOIN LATERAL (
+         SELECT d.organization_id, d.id, d.next_attempt_at FROM webhook_deliveries d
+          WHERE d.endpoint_id = e.id AND d.delivered_at IS NULL AND d.failed_at IS NULL
+            AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
+          ORDER BY d.next_attempt_at
+          LIMIT e.room
+          FOR UPDATE SKIP LOCKED) c
+      WHERE e.room > 0
+      ORDER BY c.next_attempt_at
+      LIMIT $1),
+   claimed AS (
+     UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1
+       FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
+     RETURNING d.organization_id, d.id, d.event_id, d.endpoint_id, d.attempts)
+   SELECT c.organization_id, c.id, c.event_id, c.endpoint_id, c.attempts, o.body, e.url, e.secret
+     FROM claimed c
+     JOIN webhook_outbox o ON o.organization_id = c.organization_id AND o.id = c.event_id
+     JOIN webhook_endpoints e ON e.id = c.endpoint_id`;
+
+/**
+ * Records a batch of attempts ($1, a JSON array) in one statement: the attempts, each delivery's outcome
+ * (only while it is still at that attempt), and per endpoint since when it has failed without a 2xx; an
+ * endpoint failing for $2 hours by its attempts' times is disabled. Endpoint rows are locked in id order
+ * (two recorders never deadlock) and only when something of them changes.
+ */
+const RECORD_ATTEMPTS_SQL = `WITH input AS (
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
+       organization_id uuid, id uuid, endpoint_id uuid, attempt int, attempted_at timestamptz, status int, error text,
+       duration_ms int, ok boolean, retry_ms double precision)),
+   attempts AS (
+     INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, error, duration_ms)
+     SELECT organization_id, id, attempt, attempted_at, status, error, duration_ms FROM input
+     ON CONFLICT DO NOTHING),
+   outcome AS (
+     SELECT endpoint_id, bool_or(ok) AS any_ok, min(attempted_at) FILTER (WHERE NOT ok) AS first_failure, max(attempted_at) AS last_attempt
+       FROM input WHERE endpoint_id IS NOT NULL GROUP BY endpoint_id),
+   locked AS (
+     SELECT e.id, e.failing_since, o.any_ok, o.first_failure, o.last_attempt
+       FROM webhook_endpoints e JOIN outcome o ON o.endpoint_id = e.id
+      WHERE (o.any_ok AND e.failing_since IS NOT NULL)
+         OR (NOT o.any_ok AND (e.failing_since IS NULL
+             OR (e.disabled_at IS NULL AND o.last_attempt - e.failing_since >= make_interval(hours => $2::int))))
+      ORDER BY e.id
+      FOR NO KEY UPDATE OF e),
+   endpoints AS (
+     UPDATE webhook_endpoints e
+        SET failing_since = CASE WHEN l.any_ok THEN NULL ELSE COALESCE(l.failing_since, l.first_failure) END,
+            disabled_at = CASE
+              WHEN NOT l.any_ok AND e.disabled_at IS NULL
+               AND l.last_attempt - COALESCE(l.failing_since, l.first_failure) >= make_interval(hours => $2::int) THEN l.last_attempt
+              ELSE e.disabled_at END
+       FROM locked l WHERE e.id = l.id)
+   UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error,
+          delivered_at = CASE WHEN i.ok THEN now() END,
+          failed_at = CASE WHEN NOT i.ok AND i.retry_ms IS NULL THEN now() END,
+          next_attempt_at = CASE WHEN NOT i.ok AND i.retry_ms IS NOT NULL THEN now() + make_interval(secs => i.retry_ms / 1000) ELSE d.next_attempt_at END
+     FROM input i
+    WHERE d.organization_id = i.organization_id AND d.id = i.id AND d.attempts = i.attempt`;
+
+/**
+ * Retention (CONTRACT §9): up to $2 events created before $1 of which nothing is pending (dispatched,
+ * every delivery delivered or given up), with their deliveries and attempts, in one statement. Only rows
+ * no write touches are locked (old events and what hangs off them; SKIP LOCKED: never waits for a
+ * dispatcher), so no write ever waits for it. Receipts are another table and stay.
+ */
+export const PURGE_SQL = `WITH events AS (
+     SELECT o.organization_id, o.id FROM webhook_outbox o
+      WHERE o.dispatched_at IS NOT NULL AND o.created_at < $1
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                         WHERE d.organization_id = o.organization_id AND d.event_id = o.id AND d.delivered_at IS NULL AND d.failed_at IS NULL)
+      ORDER BY o.created_at
+      LIMIT $2
+      FOR UPDATE SKIP LOCKED),
+   deliveries AS (
+     SELECT d.organization_id, d.id FROM webhook_deliveries d JOIN events e ON d.organization_id = e.organization_id AND d.event_id = e.id),
+   attempts AS (
+     DELETE FROM webhook_attempts a USING deliveries d WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id),
+   gone AS (
+     DELETE FROM webhook_deliveries x USING deliveries d WHERE x.organization_id = d.organization_id AND x.id = d.id),
+   purged AS (
+     DELETE FROM webhook_outbox o USING events e WHERE o.organization_id = e.organization_id AND o.id = e.id
+     RETURNING 1)
+   SELECT count(*)::int AS n FROM purged`;

@@ -5,6 +5,7 @@ import { OwnerConsent1765100000000 } from './1765100000000-owner-consent';
 import { SecondFactorLockout1765200000000 } from './1765200000000-second-factor-lockout';
 import { WebhookDeliveriesByEndpoint1765300000000 } from './1765300000000-webhook-deliveries-by-endpoint';
 import { EventsFeedCommitOrder1765423000000 } from './1765423000000-events-feed-commit-order';
+import { WebhookPaceLifecycle1765423700000 } from './1765423700000-webhook-pace-lifecycle';
 import { SecretsKeyFingerprints1766100000000 } from './1766100000000-secrets-key-fingerprints';
 import { WebSessions1766271137000 } from './1766271137000-web-sessions';
 
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   SecondFactorLockout1765200000000,
   WebhookDeliveriesByEndpoint1765300000000,
   EventsFeedCommitOrder1765423000000,
+  WebhookPaceLifecycle1765423700000,
   SecretsKeyFingerprints1766100000000,
   WebSessions1766271137000,
 ];

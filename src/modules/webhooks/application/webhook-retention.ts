@@ -1,0 +1,60 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
+import { Clock } from '../../../shared/domain/clock';
+import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
+import { WebhookRepository } from '../domain/webhook.repository';
+
+/** How often an instance purges (each purge runs batches until nothing old is left). */
+export const RETENTION_INTERVAL_MS = 60_000;
+/** Events per purge statement: small, so each statement's locks on old rows are held for milliseconds. */
+export const RETENTION_BATCH = 200;
+const DAY_MS = 86_400_000;
+
+/**
+ * CONTRACT §9, lifecycle: events, deliveries and attempts are kept WEBHOOK_RETENTION_DAYS after their
+ * event was created and nothing of it is pending, then purged in small batches (one statement each,
+ * SKIP LOCKED, only rows no write touches: see PURGE_SQL), on the partner listener of every instance.
+ * Receipts are not the webhooks module's and stay. "Now" is the Clock's.
+ */
+@Injectable()
+export class WebhookRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookRetention.name);
+  private timer: Repetition | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly clock: Clock,
+    private readonly scheduler: Scheduler,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = this.scheduler.every(RETENTION_INTERVAL_MS, () => {
+      if (this.running) return;
+      this.running = this.purge()
+        .catch((err) => {
+          this.logger.warn({ err }, 'webhook retention purge failed');
+          return 0;
+        })
+        .finally(() => (this.running = null));
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.timer?.cancel();
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Purges everything past retention, batch by batch; returns how many events went. */
+  async purge(batch = RETENTION_BATCH): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - this.config.webhookRetentionDays * DAY_MS);
+    let purged = 0;
+    for (;;) {
+      const n = await this.webhooks.purgeBefore(before, batch);
+      purged += n;
+      if (n < batch) return purged;
+    }
+  }
+}
