@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { clientAddress } from '../../../shared/http/client-address';
 import { ConsentService, DURATION_DAYS } from '../application/consent.service';
 import type { ConsentSession } from '../domain/consent.repository';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
@@ -40,7 +41,7 @@ export class AuthorizeController {
     const session = await this.authorizeSession(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     const body = req.body as Record<string, unknown>;
-    const result = await this.consent.signIn(session, body.email, body.password, body.code);
+    const result = await this.consent.signIn(session, body.email, body.password, body.code, clientAddress(req));
     const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
     const appName = await this.consent.appName(session.request?.clientId ?? '');
     if (result.kind === 'locked') {
