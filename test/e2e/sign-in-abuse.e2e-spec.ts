@@ -1,3 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { generateAccessToken } from '../../src/modules/access/domain/access-token';
+import { AccessRepository } from '../../src/modules/access/domain/access.repository';
+import { ConsentService } from '../../src/modules/consent/application/consent.service';
+import { OAuthClientService } from '../../src/modules/consent/application/oauth-client.service';
+import { WebSessions } from '../../src/shared/web';
+import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { aConsentSetup, authorizeQuery, nextCode, PageDriver, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -99,5 +106,128 @@ describe('without TRUST_PROXY the peer is the client address (CONTRACT §2)', ()
     }
     driver.headers = { 'X-Forwarded-For': '192.0.2.1' };
     expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(429);
+  });
+});
+
+/**
+ * Issue 27 finding 5 (CONTRACT §12): calls without a known identity are limited per client address,
+ * across the sign-in POSTs, /oauth/token, /oauth/revoke and partner calls with a missing, malformed or
+ * unknown token, and refused before any password hash or database look-up.
+ */
+describe('the anonymous limit per client address (CONTRACT §12)', () => {
+  let app: TestApp;
+  const clock = new ManualClock(Date.UTC(2026, 10, 22, 11, 0, 10));
+  const LIMIT = 6;
+
+  beforeAll(async () => {
+    app = await createTestApp({ trustProxy: 'loopback', rateLimitAnonymousPerMinute: LIMIT }, { clock });
+  });
+  afterAll(() => app.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  let addresses = 0;
+  const anAddress = () => `203.0.113.${++addresses}`;
+  const strangerEmail = () => `stranger-${randomBytes(4).toString('hex')}@example.dk`;
+
+  it('counts sign-in POSTs of both pages; the 7th is a 429 page with Retry-After, before the session or a password is looked at', async () => {
+    const s = await aConsentSetup(app);
+    const address = anAddress();
+    const authorize = new PageDriver(app);
+    authorize.headers = { 'X-Forwarded-For': address };
+    await authorize.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    const connections = new PageDriver(app);
+    connections.headers = { 'X-Forwarded-For': address };
+    await connections.get('/account/connections');
+    for (let i = 0; i < LIMIT; i++) {
+      const driver = i % 2 === 0 ? authorize : connections;
+      const path = i % 2 === 0 ? '/oauth/authorize/sign-in' : '/account/connections/sign-in';
+      expect((await driver.post(path, { email: strangerEmail(), password: 'guess', code: '000000' })).status).toBe(401);
+    }
+    const load = jest.spyOn(app.apps.partner.get(WebSessions), 'load');
+    const signIn = jest.spyOn(app.apps.partner.get(ConsentService), 'signIn');
+    const refused = await authorize.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(120); // the sliding window: the current minute's calls still count, weighted, in the next
+    expect(refused.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(refused.text).toContain('Too many');
+    expect(load).not.toHaveBeenCalled();
+    expect(signIn).not.toHaveBeenCalled();
+    jest.restoreAllMocks();
+
+    // another address is not affected: the owner signs in from it
+    const elsewhere = new PageDriver(app);
+    elsewhere.headers = { 'X-Forwarded-For': anAddress() };
+    await elsewhere.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    const ok = await elsewhere.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain('Allow access');
+  });
+
+  it('counts POST /oauth/token and /oauth/revoke together; over it 429 rate_limited with Retry-After before the client is authenticated', async () => {
+    const s = await aConsentSetup(app);
+    const address = anAddress();
+    const wrong = () => ({ client_id: s.client.client_id, client_secret: 'hcs_wrong' });
+    for (let i = 0; i < LIMIT; i++) {
+      const path = i % 2 === 0 ? '/oauth/token' : '/oauth/revoke';
+      const form = i % 2 === 0 ? { grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43), ...wrong() } : { token: 'hat_x', ...wrong() };
+      const res = await app.partner().post(path).set('X-Forwarded-For', address).type('form').send(form);
+      expect(res.status).toBe(401);
+    }
+    const authenticate = jest.spyOn(app.apps.partner.get(OAuthClientService), 'authenticate');
+    const refused = await app.partner().post('/oauth/token').set('X-Forwarded-For', address).type('form').send({ grant_type: 'authorization_code', code: 'x', ...wrong() });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('rate_limited');
+    expect(refused.body.code).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(authenticate).not.toHaveBeenCalled();
+    // another address still gets the usual answer
+    expect((await app.partner().post('/oauth/token').set('X-Forwarded-For', anAddress()).type('form').send(wrong())).status).toBe(401);
+  });
+
+  it('counts partner calls with a missing, malformed or unknown token; over it 429 before the look-up; a known token still works; health, documents and metadata are not limited', async () => {
+    const p = await aSandboxProject(app);
+    const address = anAddress();
+    const body = aJournal(p.accounts.map((a) => a.id));
+    const call = (authorization?: string) => {
+      const r = app.partner().post(`${SANDBOX}/journal/prepare`).set('X-Forwarded-For', address);
+      return (authorization === undefined ? r : r.set('Authorization', authorization)).send(body);
+    };
+    // the known token, used once from this address before the flood
+    expect((await call(`Bearer ${p.token}`)).status).toBe(200);
+    const wrongChecksum = `Bearer ${p.token.slice(0, -6)}AAAAAA`;
+    // a well-formed token (right checksum) that was never issued: found unknown only by the look-up
+    const wellFormedUnknown = generateAccessToken('sandbox');
+    const tries = [undefined, 'Bearer not-a-token', wrongChecksum, `Bearer ${wellFormedUnknown}`, undefined, `Bearer ${generateAccessToken('production')}`];
+    for (const authorization of tries) expect((await call(authorization)).status).toBe(401);
+    const findToken = jest.spyOn(app.apps.partner.get(AccessRepository), 'findToken');
+    const refused = await call(`Bearer ${wellFormedUnknown}`);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate_limited');
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.headers['ratelimit']).toBeUndefined();
+    expect(findToken).not.toHaveBeenCalled();
+    expect((await call()).status).toBe(429);
+    // a token this instance knows is a known identity: not refused by the anonymous limit
+    const known = await call(`Bearer ${p.token}`);
+    expect(known.status).toBe(200);
+    for (const path of ['/health/live', '/health/ready', '/api/partner/v1/openapi.json', `${SANDBOX}/openapi.json`, '/.well-known/oauth-authorization-server', '/docs']) {
+      const res = await app.partner().get(path).set('X-Forwarded-For', address).redirects(1);
+      expect([path, res.status]).toEqual([path, 200]);
+    }
+  });
+});
+
+describe('RATE_LIMIT_ANONYMOUS_PER_MINUTE=0 turns the anonymous limit off (CONTRACT §2)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ rateLimitAnonymousPerMinute: 0 });
+  });
+  afterAll(() => app.close());
+
+  it('answers 401 to 40 calls without a token from one address', async () => {
+    for (let i = 0; i < 40; i++) expect((await app.partner().post(`${SANDBOX}/journal/prepare`).send({})).status).toBe(401);
   });
 });
