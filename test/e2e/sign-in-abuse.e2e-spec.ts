@@ -3,9 +3,9 @@ import { generateAccessToken } from '../../src/modules/access/domain/access-toke
 import { AccessRepository } from '../../src/modules/access/domain/access.repository';
 import { ConsentService } from '../../src/modules/consent/application/consent.service';
 import { OAuthClientService } from '../../src/modules/consent/application/oauth-client.service';
-import { WebSessions } from '../../src/shared/web';
+import { sessionIdHash, signInKey, WebPurge, WebSessions } from '../../src/shared/web';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
-import { aConsentSetup, authorizeQuery, nextCode, PageDriver, PASSWORD, pkcePair } from '../support/consent-fixtures';
+import { aConsentSetup, authorizeQuery, consentOverHttp, nextCode, PageDriver, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -229,5 +229,110 @@ describe('RATE_LIMIT_ANONYMOUS_PER_MINUTE=0 turns the anonymous limit off (CONTR
 
   it('answers 401 to 40 calls without a token from one address', async () => {
     for (let i = 0; i < 40; i++) expect((await app.partner().post(`${SANDBOX}/journal/prepare`).send({})).status).toBe(401);
+  });
+});
+
+/**
+ * Issue 27 finding 5 (CONTRACT §12): no session row is written before a form is posted (every cookieless
+ * page view wrote one), and sessions, sign-in failures and lockouts are purged once expired.
+ */
+describe('what unauthenticated routes write (CONTRACT §12)', () => {
+  let app: TestApp;
+  const clock = new ManualClock(Date.UTC(2026, 10, 23, 9, 0, 10));
+  const count = async (sql: string, params: unknown[] = []) => Number((await app.apps.dataSource.query(sql, params))[0].n);
+  const sessions = () => count('SELECT count(*) AS n FROM web_sessions');
+
+  beforeAll(async () => {
+    app = await createTestApp({ trustProxy: 'loopback' }, { clock });
+  });
+  afterAll(() => app.close());
+
+  it('cookieless page views and failed sign-ins write no session row; a successful sign-in writes one and the flow completes', async () => {
+    const s = await aConsentSetup(app);
+    const before = await sessions();
+    for (let i = 0; i < 5; i++) {
+      const page = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+      expect(page.status).toBe(200);
+      expect((page.headers['set-cookie'] as unknown as string[]).some((c) => c.startsWith('consent_session='))).toBe(true);
+      expect((await app.partner().get('/account/connections')).status).toBe(200);
+    }
+    expect(await sessions()).toBe(before);
+
+    const driver = new PageDriver(app);
+    await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: 'wrong', code: '000000' })).status).toBe(401);
+    expect(await sessions()).toBe(before);
+    const signedIn = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect(signedIn.status).toBe(200);
+    expect(await sessions()).toBe(before + 1);
+    expect(await count('SELECT count(*) AS n FROM web_sessions WHERE id_hash = $1', [sessionIdHash(decodeURIComponent(driver.cookies.get('consent_session') as string))])).toBe(1);
+
+    const { location } = await consentOverHttp(app, clock, s, { challenge: pkcePair().challenge });
+    expect(new URL(location).searchParams.get('code')).toMatch(/.{20,}/);
+  });
+
+  it('a pending session cookie that was tampered with, or sealed for another purpose, is refused (403)', async () => {
+    const s = await aConsentSetup(app);
+    const driver = new PageDriver(app);
+    await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    const cookie = decodeURIComponent(driver.cookies.get('consent_session') as string);
+    expect(cookie.startsWith('p.')).toBe(true);
+    const tampered = cookie.slice(0, -3) + (cookie.endsWith('AAA') ? 'BBB' : 'AAA');
+    driver.cookies.set('consent_session', encodeURIComponent(tampered));
+    expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(403);
+    // the connections page's pending session does not open the authorize flow
+    const other = new PageDriver(app);
+    await other.get('/account/connections');
+    driver.cookies.set('consent_session', other.cookies.get('consent_session') as string);
+    expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(403);
+  });
+
+  it('a pending session expires after 30 minutes like a stored one', async () => {
+    const s = await aConsentSetup(app);
+    const driver = new PageDriver(app);
+    await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    clock.advance(30 * 60_000 + 1_000);
+    expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(403);
+  });
+
+  it('purges expired sessions, failures out of the window and ended lockouts in batches, and keeps what still counts', async () => {
+    const s = await aConsentSetup(app);
+    const key = signInKey('owner', s.owner.email);
+    const address = '198.51.100.80';
+    const driver = new PageDriver(app);
+    driver.headers = { 'X-Forwarded-For': address };
+    await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    for (let i = 0; i < 5; i++) await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' });
+    // a signed-in session from elsewhere, and 600 expired sessions (more than one batch)
+    const owner = new PageDriver(app);
+    await owner.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    expect((await owner.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(200);
+    const signedInHash = sessionIdHash(decodeURIComponent(owner.cookies.get('consent_session') as string));
+    await app.apps.dataSource.query(
+      `INSERT INTO web_sessions (id_hash, csrf_secret, purpose, data, expires_at)
+       SELECT 'expired-' || g, 'x', 'authorize', '{}', $1::timestamptz FROM generate_series(1, 600) g`,
+      [new Date(clock.nowMs() - 1_000)],
+    );
+    const purge = app.apps.partner.get(WebPurge);
+    const first = await purge.purgeExpired();
+    expect(first.sessions).toBeGreaterThanOrEqual(600);
+    expect(await count(`SELECT count(*) AS n FROM web_sessions WHERE id_hash LIKE 'expired-%'`)).toBe(0);
+    // still in force: the lockout of the pair, its failures, the signed-in session
+    expect(await count('SELECT count(*) AS n FROM sign_in_lockouts WHERE email_key = $1 AND client_address = $2', [key, address])).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM sign_in_failures WHERE email_key = $1', [key])).toBe(5);
+    expect(await count('SELECT count(*) AS n FROM web_sessions WHERE id_hash = $1', [signedInHash])).toBe(1);
+
+    clock.advance(31 * 60_000);
+    const later = await purge.purgeExpired();
+    expect(later.failures).toBeGreaterThanOrEqual(5);
+    expect(later.lockouts).toBeGreaterThanOrEqual(1);
+    expect(await count('SELECT count(*) AS n FROM sign_in_lockouts WHERE email_key = $1', [key])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM sign_in_failures WHERE email_key = $1', [key])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM web_sessions WHERE id_hash = $1', [signedInHash])).toBe(0);
+    // and the owner signs in from that address again
+    const again = new PageDriver(app);
+    again.headers = { 'X-Forwarded-For': address };
+    await again.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    expect((await again.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(200);
   });
 });
