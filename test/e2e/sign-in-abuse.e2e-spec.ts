@@ -254,7 +254,10 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
       const page = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
       expect(page.status).toBe(200);
       expect((page.headers['set-cookie'] as unknown as string[]).some((c) => c.startsWith('consent_session='))).toBe(true);
-      expect((await app.partner().get('/account/connections')).status).toBe(200);
+      const connections = await app.partner().get('/account/connections');
+      expect(connections.status).toBe(200);
+      // CONTRACT §11: its forms post to this origin only
+      expect(connections.headers['content-security-policy']).toContain("form-action 'self';");
     }
     expect(await sessions()).toBe(before);
 

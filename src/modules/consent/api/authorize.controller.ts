@@ -72,6 +72,7 @@ export class AuthorizeController {
       return this.http.seeOther(res, step.location);
     }
     const csrf = this.http.csrfToken(req, res);
+    this.formsLeadTo(res, session);
     if (step.kind === 'choose') {
       return this.http.page(res, 200, 'organization', { title: 'Choose an organization', appName: step.appName, organizations: step.organizations, csrf });
     }
@@ -109,6 +110,7 @@ export class AuthorizeController {
     });
     if (result === null) return this.http.seeOther(res, '/oauth/authorize/continue');
     if (result.kind === 'invalid') {
+      this.formsLeadTo(res, session);
       return this.http.page(res, 422, 'consent', {
         title: `${result.view.appName} asks for access`,
         view: result.view,
@@ -129,8 +131,17 @@ export class AuthorizeController {
     return req.webSession;
   }
 
+  /**
+   * CONTRACT §11: the flow's forms (sign-in, organization, consent) may be answered by a 303 to the
+   * app's redirect URI (the code, or access_denied), so their pages' form-action allows its origin.
+   */
+  private formsLeadTo(res: Response, session: ConsentSession | null | undefined): void {
+    if (session?.request) this.http.allowFormTargets(res, [session.request.redirectUri]);
+  }
+
   private signInPage(req: ConsentRequest, res: Response, status: number, appName: string, email: string, error: string | null): void {
     const csrf = this.http.csrfToken(req, res);
+    this.formsLeadTo(res, req.webSession);
     this.http.page(res, status, 'sign-in', { title: 'Sign in', appName, email, error, csrf, action: '/oauth/authorize/sign-in' });
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { DomainError } from '../../../shared/domain/errors';
@@ -113,6 +114,7 @@ export class ConsentService {
     private readonly clock: Clock,
     private readonly sessions: WebSessions,
     private readonly lockouts: SignInLockouts,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** CONTRACT §11's error rules of `GET /oauth/authorize`, in its order. */
@@ -128,7 +130,7 @@ export class ConsentService {
     const state = typeof stateValue === 'string' ? stateValue : null;
     const fail = (error: string, description: string) => ({
       kind: 'redirect' as const,
-      location: withParams(redirectUri, { error, error_description: description, state }),
+      location: withParams(redirectUri, { error, error_description: description, state, iss: this.config.publicOrigin }),
     });
     if (stateValue === null) return fail('invalid_request', 'state is repeated');
     const responseType = single(query, 'response_type');
@@ -338,12 +340,13 @@ export class ConsentService {
         }
         throw err;
       }
-      return { kind: 'redirect' as const, location: withParams(request.redirectUri, { code, state: request.state }) };
+      // RFC 9207: the issuer goes with the code (and with every error below)
+      return { kind: 'redirect' as const, location: withParams(request.redirectUri, { code, state: request.state, iss: this.config.publicOrigin }) };
     });
   }
 
   errorLocation(request: AuthorizationRequest, error: string, description: string): string {
-    return withParams(request.redirectUri, { error, error_description: description, state: request.state });
+    return withParams(request.redirectUri, { error, error_description: description, state: request.state, iss: this.config.publicOrigin });
   }
 
   private async consentView(m: unknown, appName: string, organizationName: string, org: string, scopes: Scope[]): Promise<ConsentView> {
