@@ -83,18 +83,25 @@ export class AnonymousRateLimit implements OnModuleDestroy {
   }
 }
 
+/** Counts the request on its address's anonymous limit: next() when it may run, else Retry-After and `refuse`. */
+function takeOrRefuse(limit: AnonymousRateLimit, req: Request, res: Response, next: NextFunction, refuse: (retryAfter: number) => void): void {
+  limit.take(clientAddress(req)).then((retryAfter) => {
+    if (retryAfter === null) return next();
+    res.setHeader('Retry-After', String(retryAfter));
+    refuse(retryAfter);
+  }, next);
+}
+
 /** The anonymous limit in front of a page's sign-in (or sign-up) POST: over it, a 429 page with Retry-After. */
 @Injectable()
 export class AnonymousFormLimitMiddleware implements NestMiddleware {
   constructor(private readonly limit: AnonymousRateLimit) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
-    this.limit.take(clientAddress(req)).then((retryAfter) => {
-      if (retryAfter === null) return next();
+    takeOrRefuse(this.limit, req, res, next, (retryAfter) => {
       for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
-      res.setHeader('Retry-After', String(retryAfter));
       res.status(429).type('html').send(renderPage('message', { title: 'Too many requests', message: `Too many attempts from your address. Try again in ${retryAfter} seconds.` }));
-    }, next);
+    });
   }
 }
 
@@ -108,11 +115,9 @@ export class AnonymousClientLimitMiddleware implements NestMiddleware {
   constructor(private readonly limit: AnonymousRateLimit) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
-    this.limit.take(clientAddress(req)).then((retryAfter) => {
-      if (retryAfter === null) return next();
-      res.setHeader('Retry-After', String(retryAfter));
+    takeOrRefuse(this.limit, req, res, next, () => {
       res.setHeader('Cache-Control', 'no-store');
       res.status(429).json({ error: 'rate_limited', error_description: 'too many requests; retry after the time in Retry-After', code: 'rate_limited' });
-    }, next);
+    });
   }
 }
