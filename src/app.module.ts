@@ -18,6 +18,7 @@ import { RateLimitModule } from './modules/rate-limit';
 import { OrganizationsModule } from './modules/organizations';
 import { SandboxModule } from './modules/sandbox';
 import { EmptyStatisticsWatch } from './shared/database/empty-statistics-watch';
+import { WebPurgeModule } from './shared/web';
 
 /** Controllers of the partner API that take a JSON body. */
 export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsController];
@@ -29,7 +30,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, RateLimitModule, OrganizationsModule, SandboxModule],
+      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, OrganizationsModule, SandboxModule],
       // EmptyStatisticsWatch: on the partner listener only, so once per instance
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };

@@ -80,6 +80,8 @@ async function createHttpApp(deps: HttpAppDeps, module: DynamicModule, listener:
  * partner listener's JSON answers are observed for the log line and the metrics (answer-observation.ts).
  */
 export function configureHttpApp(deps: HttpAppDeps, app: INestApplication, listener: Listener): void {
+  // CONTRACT §2 TRUST_PROXY: req.ip is the peer, or the client address the trusted proxies name in X-Forwarded-For
+  (app.getHttpAdapter().getInstance() as express.Express).set('trust proxy', deps.config.trustProxy);
   app.use(securityHeaders());
   app.use(requestIdMiddleware({ noStore: true }));
   app.use(deps.shutdown.middleware());

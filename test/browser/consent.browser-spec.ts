@@ -142,9 +142,13 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Tab');
     await page.keyboard.type(code(s));
+    const consentPage = page.waitForResponse((r) => r.url().endsWith('/oauth/authorize/sign-in'));
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /asks for access/ }).waitFor();
     expect(page.url()).toBe(`${base}/oauth/authorize/sign-in`);
+    // CONTRACT §11: forms post to this origin, and the consent form's 303 may go to the app's origin only
+    const csp = (await consentPage).headers()['content-security-policy'];
+    expect(csp).toContain(`form-action 'self' ${new URL(callbackUri).origin};`);
     const boxes = page.getByRole('checkbox');
     expect(await boxes.count()).toBe(4); // three accounts and the mandate
     for (let i = 0; i < 4; i++) expect(await boxes.nth(i).isChecked()).toBe(false);
@@ -156,9 +160,12 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await page.getByRole('button', { name: 'Allow access' }).click();
     await page.waitForURL(/\/callback\?/);
     await shot('03-back-at-app');
+    // Chromium followed the 303 under that form-action (a CSP violation would have stopped it here)
     const location = new URL(page.url());
     expect(location.searchParams.get('state')).toBe('b-state');
-    expect([...location.searchParams.keys()].sort()).toEqual(['code', 'state']);
+    // RFC 9207: the issuer (PUBLIC_ORIGIN) comes with the code
+    expect([...location.searchParams.keys()]).toEqual(['code', 'state', 'iss']);
+    expect(location.searchParams.get('iss')).toBe('http://localhost:3000');
     const token = await exchange(s, page.url(), verifier);
     expect((await prepare(token.access_token, [s.organization.accounts[0].id, s.organization.accounts[1].id])).status).toBe(200);
     const other = await prepare(token.access_token, [s.organization.accounts[2].id]);

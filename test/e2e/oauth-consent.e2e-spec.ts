@@ -169,9 +169,28 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      authorization_response_iss_parameter_supported: true,
     });
     const discovered = await oauth.processDiscoveryResponse(new URL(ISSUER), new Response(res.text, { status: 200, headers: { 'content-type': 'application/json' } }));
     expect(discovered.issuer).toBe(ISSUER);
+  });
+
+  it('RFC 9207: the authorization response carries iss, and oauth4webapi (which then requires it) accepts it', async () => {
+    const s = await setup();
+    const { location } = await consentOverHttp(app, clock, s, { challenge: pkcePair().challenge });
+    const loc = new URL(location);
+    expect(`${loc.origin}${loc.pathname}`).toBe(REDIRECT_URI);
+    expect([...loc.searchParams.keys()]).toEqual(['code', 'state', 'iss']);
+    expect(loc.searchParams.get('iss')).toBe(ISSUER);
+    const strict = { ...as, authorization_response_iss_parameter_supported: true };
+    expect(oauth.validateAuthResponse(strict, clientOf(s), loc, 'st-123').get('code')).toBe(loc.searchParams.get('code'));
+    // a response without iss, or from another issuer, is refused by such a client
+    const without = new URL(location);
+    without.searchParams.delete('iss');
+    expect(() => oauth.validateAuthResponse(strict, clientOf(s), without, 'st-123')).toThrow();
+    const mixedUp = new URL(location);
+    mixedUp.searchParams.set('iss', 'https://other-issuer.example');
+    expect(() => oauth.validateAuthResponse(strict, clientOf(s), mixedUp, 'st-123')).toThrow();
   });
 
   describe('/oauth/authorize error rules', () => {
@@ -222,6 +241,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(loc.searchParams.get('error')).toBe(error);
       expect(loc.searchParams.get('state')).toBe('st-123');
       expect(loc.searchParams.get('code')).toBeNull();
+      expect(loc.searchParams.get('iss')).toBe(ISSUER); // RFC 9207: error responses too
     });
 
     it('a valid request shows the sign-in form with the pinned labels, security headers and a session cookie', async () => {
@@ -230,6 +250,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      // the sign-in form may be answered by a 303 to the app (access_denied): its origin is allowed too
+      expect(res.headers['content-security-policy']).toContain("form-action 'self' http://127.0.0.1:8765;");
       expect(res.headers['cache-control']).toBe('no-store');
       for (const label of ['Email', 'Password', 'Authenticator code']) expect(res.text).toMatch(new RegExp(`<label for="[a-z]+">${label}</label>`));
       expect(res.text).toContain('<button type="submit">Sign in</button>');

@@ -57,6 +57,27 @@ describe('the OpenAPI documents (CONTRACT §13)', () => {
     }
   });
 
+  it('closes the 201 bodies (additionalProperties: false) and describes errors[] in the Problem schema (issue 27)', () => {
+    const schemas = checkedIn('partner').components.schemas;
+    for (const name of ['JournalPostResult', 'ProductCreateResult']) {
+      expect([name, schemas[name].type, schemas[name].additionalProperties]).toEqual([name, 'object', false]);
+    }
+    const entry = schemas.Problem.properties.errors.items;
+    expect(entry).toMatchObject({ type: 'object', additionalProperties: false, required: ['pointer', 'code', 'detail'] });
+    expect(entry.properties.code.enum).toEqual(['invalid_input', 'invalid_amount', 'reference_not_allowed']);
+    expect(Object.keys(entry.properties)).toEqual(['pointer', 'code', 'detail']);
+    // a first execution, a replay, and neither (an extra member, or a replay with environment)
+    const headers = { 'content-type': 'application/json', 'x-request-id': 'r' };
+    const id = '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+    const posted = { id, posted: true, voucher_number: 7, operation_id: id, replayed: false, environment: 'production' };
+    const path = '/api/partner/v1/journal';
+    const check = (body: unknown) => checkResponse('partner', 'POST', path, 201, headers, Buffer.from(JSON.stringify(body)));
+    expect(check(posted)).toBeNull();
+    expect(check({ ...posted, replayed: true, environment: undefined })).toBeNull();
+    expect(check({ ...posted, replayed: true })).toMatch(/does not match/);
+    expect(check({ ...posted, note: 'x' })).toMatch(/does not match/);
+  });
+
   it('the response check fails on a body the document does not allow and on an undeclared status', () => {
     const headers = { 'content-type': 'application/json', 'x-request-id': 'r' };
     const receipt = { operation_id: '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b', kind: 'product.create', status: 'completed', resource: { type: 'product', id: '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b' }, completed_at: '2026-11-23T23:00:00.000Z', environment: 'sandbox' };

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Redis from 'ioredis';
+import { AnonymousRateLimit } from '../../src/modules/rate-limit/anonymous-rate-limit';
 import { RateLimitService } from '../../src/modules/rate-limit/rate-limit.service';
 import { hashAccessToken } from '../../src/modules/access/domain/access-token';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
@@ -93,6 +94,35 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
   });
 });
 
+describe('the anonymous limit through Redis (CONTRACT §12)', () => {
+  it('counts in Redis: another instance\'s limiter on the same Redis sees the calls of this one', async () => {
+    const prefix = `partner-api-test-${randomUUID()}:`;
+    const app = await createTestApp({ rateLimitAnonymousPerMinute: 4, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
+    const other = new AnonymousRateLimit(testConfig({ rateLimitAnonymousPerMinute: 4, redisUrl: REDIS_URL, redisKeyPrefix: prefix }));
+    try {
+      const limiter = app.apps.partner.get(AnonymousRateLimit);
+      for (let i = 0; i < 100 && !(limiter.storeReady && other.storeReady); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(limiter.storeReady && other.storeReady).toBe(true);
+      if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 200));
+      const call = () => app.partner().post(`${SANDBOX}/journal/prepare`).send({});
+      for (let i = 0; i < 2; i++) expect((await call()).status).toBe(401);
+      // the 3rd anonymous call of 127.0.0.1, counted by a second instance
+      expect(await other.take('127.0.0.1')).toBeNull();
+      expect((await call()).status).toBe(401);
+      const fifth = await call();
+      expect(fifth.status).toBe(429);
+      expect(fifth.body.code).toBe('rate_limited');
+      expect(fifth.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      // and the other instance refuses the address too
+      expect(await other.take('127.0.0.1')).toBeGreaterThanOrEqual(1);
+    } finally {
+      await other.onModuleDestroy();
+      await app.close();
+      await deleteKeys(prefix);
+    }
+  });
+});
+
 (onPostgres() ? describe : describeNothing)('two service instances share one limit through Redis (PostgreSQL)', () => {
   const prefix = `partner-api-test-${randomUUID()}:`;
   const consoleKey = `shared-limit-console-key-${randomUUID()}`;
@@ -107,7 +137,7 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
       instances.push(startService({
         DATABASE_URL: process.env.TEST_DATABASE_URL!, PORT: String(port), CONSOLE_PORT: String(consolePort), HOST: '127.0.0.1',
         CONSOLE_API_KEY: consoleKey, DATA_DIR: mkdtempSync(join(tmpdir(), 'partner-api-limit-')),
-        REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '100',
+        REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '10',
         SECRETS_KEY: `v1:${Buffer.alloc(32, 0x5a).toString('base64url')}`,
       }));
     }
@@ -151,6 +181,24 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
     expect(byInstance[0]).toBeGreaterThan(0);
     expect(byInstance[1]).toBeGreaterThan(0);
   }, 60_000);
+
+  // last: it leaves 127.0.0.1 over the anonymous limit, which refuses tokens these instances have not seen yet
+  it('shares the anonymous limit: 10 calls without a token over both instances, the 11th is 429 on either', async () => {
+    if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 200));
+    const call = async (i: number) => {
+      const r = await fetch(`http://127.0.0.1:${ports[2 * (i % 2)]}${SANDBOX}/journal/prepare`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      await r.arrayBuffer();
+      return { status: r.status, retryAfter: r.headers.get('retry-after') };
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await call(i)).status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    for (const i of [0, 1]) {
+      const over = await call(i);
+      expect(over.status).toBe(429);
+      expect(over.retryAfter).toMatch(/^[1-9]\d*$/);
+    }
+  });
 });
 
 describe('finding 6: the embedded store\'s files under a common umask (CONTRACT §8)', () => {

@@ -70,6 +70,8 @@ export const SEEN = { bodies: [] as string[], locations: [] as string[] };
 export class PageDriver {
   readonly cookies = new Map<string, string>();
   lastCsrf = '';
+  /** sent with every request (e.g. X-Forwarded-For under TRUST_PROXY) */
+  headers: Record<string, string> = {};
 
   constructor(private readonly app: TestApp) {}
 
@@ -94,7 +96,7 @@ export class PageDriver {
   }
 
   async get(path: string) {
-    const res = await this.app.partner().get(path).set('Cookie', this.cookieHeader());
+    const res = await this.app.partner().get(path).set(this.headers).set('Cookie', this.cookieHeader());
     this.remember(res as never);
     return res;
   }
@@ -107,6 +109,7 @@ export class PageDriver {
     const res = await this.app
       .partner()
       .post(path)
+      .set(this.headers)
       .set('Cookie', this.cookieHeader())
       .type('form')
       .send(body.toString());

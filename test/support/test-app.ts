@@ -55,6 +55,9 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     maxConnections: 1000,
     secretsKey: TEST_SECRETS_KEY,
     shutdownGraceSeconds: 10,
+    trustProxy: false,
+    // the contract's default (CONTRACT §12): suites stay under it per app instance
+    rateLimitAnonymousPerMinute: 300,
     ...overrides,
   };
 }

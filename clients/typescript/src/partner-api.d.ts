@@ -244,7 +244,18 @@ export interface components {
             /** @constant */
             replayed: true;
         };
-        ProductCreateResult: components["schemas"]["ProductCreated"] | components["schemas"]["ProductReplayed"];
+        /** @description The answer of POST /products: its first execution or a replay. */
+        ProductCreateResult: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            created: true;
+            /** Format: uuid */
+            operation_id: string;
+            replayed: boolean;
+            /** @enum {string} */
+            environment?: "sandbox" | "production";
+        } & (components["schemas"]["ProductCreated"] | components["schemas"]["ProductReplayed"]);
         /** @description First execution of POST /journal. */
         JournalPosted: {
             /** Format: uuid */
@@ -272,7 +283,19 @@ export interface components {
             /** @constant */
             replayed: true;
         };
-        JournalPostResult: components["schemas"]["JournalPosted"] | components["schemas"]["JournalReplayed"];
+        /** @description The answer of POST /journal: its first execution or a replay. */
+        JournalPostResult: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            posted: true;
+            voucher_number: number;
+            /** Format: uuid */
+            operation_id: string;
+            replayed: boolean;
+            /** @enum {string} */
+            environment?: "sandbox" | "production";
+        } & (components["schemas"]["JournalPosted"] | components["schemas"]["JournalReplayed"]);
         /** @description The receipt of a completed write (CONTRACT §7). */
         OperationReceipt: {
             /** Format: uuid */
@@ -340,19 +363,22 @@ export interface components {
             code: "invalid_input" | "invalid_amount" | "idempotency_key_required" | "invalid_idempotency_key" | "missing_token" | "invalid_token" | "token_environment_mismatch" | "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope" | "mandate_required" | "aal2_required" | "not_found" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_grant_changed" | "resource_conflict" | "app_not_approved" | "payload_too_large" | "unsupported_media_type" | "journal_unbalanced" | "reference_not_allowed" | "period_locked" | "rate_limited" | "internal_error" | "service_unavailable";
             detail: string;
             /** @description one entry per offending field (invalid_input, invalid_amount, reference_not_allowed), in body order */
-            errors?: components["schemas"]["ProblemViolation"][];
+            errors?: {
+                /**
+                 * @description RFC 6901 JSON Pointer into the request body (or /after, /limit for a query parameter)
+                 * @example /lines/0/debit_minor
+                 */
+                pointer: string;
+                /**
+                 * @description the kind of this violation
+                 * @enum {string}
+                 */
+                code: "invalid_input" | "invalid_amount" | "reference_not_allowed";
+                /** @description what is wrong with the value, in words */
+                detail: string;
+            }[];
             /** @description equals the X-Request-Id response header */
             request_id: string;
-        };
-        ProblemViolation: {
-            /**
-             * @description RFC 6901 JSON Pointer into the request body
-             * @example /lines/0/debit_minor
-             */
-            pointer: string;
-            /** @enum {string} */
-            code: "invalid_input" | "invalid_amount" | "reference_not_allowed";
-            detail: string;
         };
     };
     responses: never;

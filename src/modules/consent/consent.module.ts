@@ -1,7 +1,8 @@
-import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { Module, type MiddlewareConsumer, type NestModule, RequestMethod } from '@nestjs/common';
 import { AppsModule } from '../apps';
 import { GrantsModule } from '../grants';
 import { OrganizationsModule } from '../organizations';
+import { AnonymousClientLimitMiddleware, AnonymousFormLimitMiddleware, RateLimitModule } from '../rate-limit';
 import { WebKernelModule } from '../../shared/web';
 import { ConsentHttp, ConsentHttpMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
@@ -23,12 +24,19 @@ export class ConsentCoreModule {}
 
 /** The partner listener's OAuth endpoints and owner pages (CONTRACT §11). */
 @Module({
-  imports: [ConsentCoreModule],
+  imports: [ConsentCoreModule, RateLimitModule],
   controllers: [TokenController, AuthorizeController, ConnectionsController],
   providers: [ConsentHttp],
 })
 export class ConsentPagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(ConsentHttpMiddleware).forRoutes(TokenController, AuthorizeController, ConnectionsController);
+    // CONTRACT §12: the anonymous limit, before the session's look-up and any password hash
+    consumer
+      .apply(AnonymousFormLimitMiddleware)
+      .forRoutes({ path: 'oauth/authorize/sign-in', method: RequestMethod.POST }, { path: 'account/connections/sign-in', method: RequestMethod.POST });
+    consumer
+      .apply(AnonymousClientLimitMiddleware)
+      .forRoutes({ path: 'oauth/token', method: RequestMethod.POST }, { path: 'oauth/revoke', method: RequestMethod.POST });
   }
 }

@@ -20,6 +20,19 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.redisKeyPrefix).toBe('partner-api:');
     expect(c.maxConnections).toBe(1000);
     expect(c.secretsKey).toBeNull();
+    expect(c.trustProxy).toBe(false);
+    expect(c.rateLimitAnonymousPerMinute).toBe(300);
+  });
+
+  it('reads TRUST_PROXY as Express does (hop count, addresses, subnets) and RATE_LIMIT_ANONYMOUS_PER_MINUTE', () => {
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback,2001:db8::1' }).trustProxy).toBe('10.0.0.0/8,loopback,2001:db8::1');
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    for (const bad of ['proxy.example', '10.0.0.0/33', '10.0.0.1/8/1', '1,2']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/^TRUST_PROXY must be/);
+    }
+    expect(loadConfig({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0' }).rateLimitAnonymousPerMinute).toBe(0);
+    expect(() => loadConfig({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: '-1' })).toThrow(/RATE_LIMIT_ANONYMOUS_PER_MINUTE/);
   });
 
   it('reads the abuse-resistance variables (CONTRACT §2, §8, §12)', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { secretsKeyProblem } from '../crypto/secret-box';
 import { ConnectionUriError, parseConnectionUri } from '../database/connection-uri';
@@ -35,6 +36,14 @@ export interface AppConfig {
   secretsKey: string | null;
   /** CONTRACT §3: how long a stopping instance lets requests in flight finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
+  /**
+   * CONTRACT §2 TRUST_PROXY, Express's `trust proxy` value: false (the peer is the client), a hop
+   * count, or the trusted proxies' addresses and subnets (comma-separated; `loopback`, `linklocal`,
+   * `uniquelocal` name their ranges).
+   */
+  trustProxy: false | number | string;
+  /** CONTRACT §12: calls without a known identity per client address per minute; 0: no limit */
+  rateLimitAnonymousPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -56,6 +65,25 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY as Express takes it; anything Express would not read as intended is refused at start. */
+function trustProxy(env: NodeJS.ProcessEnv): false | number | string {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (/^\d{1,3}$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const e of entries) {
+    const [address, prefix, extra] = e.split('/');
+    const family = isIP(address ?? '');
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!(PROXY_RANGES.includes(e) || (family !== 0 && prefixOk && extra === undefined))) {
+      throw new ConfigError(`TRUST_PROXY must be a hop count or proxy addresses/subnets (e.g. 10.0.0.0/8,loopback), got "${e}"`);
+    }
+  }
+  return entries.join(',');
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -180,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxConnections,
     secretsKey,
     shutdownGraceSeconds,
+    trustProxy: trustProxy(env),
+    rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', 300, 0),
   };
 }
 

@@ -13,10 +13,32 @@ export interface CsrfBinding {
 /** A page request with the session it belongs to (set by the controller before a token is made or checked). */
 export type WebRequest<S extends CsrfBinding = CsrfBinding> = Request & { webSession?: S | null };
 
+/**
+ * The pages' CSP: no script, nothing from elsewhere, no framing, and forms that post to this origin
+ * only — plus `formTargets`, the sources a form's answer may redirect to (CONTRACT §11: the consent
+ * form's POST answers 303 to the app's redirect URI, which the browser follows only if form-action
+ * allows it).
+ */
+export function pageCsp(formTargets: readonly string[] = []): string {
+  const formAction = ["'self'", ...formTargets].join(' ');
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`;
+}
+
+/** The CSP source of a redirect URI: its origin (`https://app.example:8443`), or its scheme for an app's own (`com.example.app:`). */
+export function cspSourceOf(uri: string): string | null {
+  try {
+    const url = new URL(uri);
+    if (url.origin !== 'null') return url.origin;
+    return /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) ? url.protocol : null;
+  } catch {
+    return null;
+  }
+}
+
 /** CONTRACT §11 (and §15): every page (and every answer of the flow's endpoints) carries these. */
 export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Frame-Options': 'DENY',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy': pageCsp(),
   'Cache-Control': 'no-store',
   Pragma: 'no-cache',
   'Referrer-Policy': 'no-referrer',
@@ -99,6 +121,12 @@ export class PageHttp<Page extends string = string> {
   validPost(req: WebRequest): boolean {
     if (!req.webSession) return false;
     return this.csrf.validateRequest(req);
+  }
+
+  /** This page's forms may lead (by a 303 answering their POST) to these URIs: form-action allows their origins too. */
+  allowFormTargets(res: Response, uris: readonly string[]): void {
+    const sources = [...new Set(uris.map(cspSourceOf).filter((x): x is string => x !== null))];
+    res.setHeader('Content-Security-Policy', pageCsp(sources));
   }
 
   /** 303 with an empty body: Express's own redirect body would repeat the Location (and its code) in the page. */

@@ -1,4 +1,4 @@
-import { failuresInWindow, isLocked, lockoutAfterFailure, normalizeEmail, retryAfterSeconds } from './sign-in-lockout';
+import { failuresInWindow, isLocked, lockoutAfterFailure, normalizeEmail, retryAfterSeconds, slowdownMs } from './sign-in-lockout';
 
 const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);
 const at = (minutes: number, seconds = 0) => new Date(T0 + minutes * 60_000 + seconds * 1000);
@@ -29,5 +29,14 @@ describe('per-email sign-in lockout (CONTRACT §11: 5 failures in 15 minutes →
 
   it('counts an email in any case and with surrounding spaces as one', () => {
     expect(normalizeEmail('  Ejer@Example.DK ')).toBe('ejer@example.dk');
+  });
+
+  it("slows an email's sign-ins once 10 failures from all addresses are on record: 250 ms more each, at most 3 s", () => {
+    expect(slowdownMs(0)).toBe(0);
+    expect(slowdownMs(9)).toBe(0);
+    expect(slowdownMs(10)).toBe(250);
+    expect(slowdownMs(13)).toBe(1000);
+    expect(slowdownMs(21)).toBe(3000);
+    expect(slowdownMs(500)).toBe(3000);
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
+import { SecretBox } from '../crypto/secret-box';
 import { Clock } from '../domain/clock';
 import type { Transaction } from '../domain/transaction';
 import { managerOf, Transactions } from '../database/transactions';
@@ -32,6 +33,20 @@ export function sessionIdHash(cookie: string): string {
   return createHash('sha256').update(cookie, 'utf8').digest('hex');
 }
 
+/** A session before sign-in lives in its cookie, sealed with SECRETS_KEY (every instance has the same keys). */
+const PENDING_PREFIX = 'p.';
+const PENDING_CONTEXT = 'web_sessions.pending';
+/** Browsers keep cookies up to 4096 bytes (name and attributes included): a larger pending session gets a row. */
+const PENDING_MAX = 3_600;
+
+interface PendingCookie {
+  id: string;
+  csrf: string;
+  purpose: string;
+  data: unknown;
+  exp: number;
+}
+
 interface SessionRow {
   id_hash: string;
   csrf_secret: string;
@@ -43,41 +58,44 @@ interface SessionRow {
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
-/** Sessions of the server-rendered pages, in the database so that every instance shares them. */
+/**
+ * Sessions of the server-rendered pages. A signed-in session is a row (so every instance shares it and
+ * sign-out or a password change can end it); a session before sign-in is only its cookie, sealed
+ * (AES-GCM under SECRETS_KEY) with its id, CSRF secret, purpose, data and expiry — CONTRACT §12: no
+ * session row is written before a form is posted, so cookieless page views write nothing. Sign-in
+ * writes the row, under a new id.
+ */
 @Injectable()
 export class WebSessions {
   constructor(
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    private readonly secrets: SecretBox,
   ) {}
 
-  /** A new session; the returned cookie value is the only place its id exists in clear. */
+  /** A new session before sign-in; the returned cookie value is the only place its id exists in clear. */
   async start<D extends object>(purpose: string, data: D, lifetimeMs: number): Promise<{ cookie: string; session: WebSession<D> }> {
     const now = this.clock.now();
-    const cookie = newSessionId();
+    const id = newSessionId();
     const session: WebSession<D> = {
-      idHash: sessionIdHash(cookie),
+      idHash: sessionIdHash(id),
       csrfSecret: newCsrfSecret(),
       purpose,
       subjectId: null,
       data,
       expiresAt: new Date(now.getTime() + lifetimeMs),
     };
-    await this.transactions.run(async (tx) => {
-      const m = managerOf(tx);
-      // expired sessions go whenever a new one starts (indexed; a handful at a time)
-      await m.query(`DELETE FROM web_sessions WHERE expires_at < $1`, [now]);
-      await m.query(
-        `INSERT INTO web_sessions (id_hash, csrf_secret, purpose, subject_id, data, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
-        [session.idHash, session.csrfSecret, purpose, null, JSON.stringify(data), now, session.expiresAt],
-      );
-    });
-    return { cookie, session };
+    const pending: PendingCookie = { id, csrf: session.csrfSecret, purpose, data, exp: session.expiresAt.getTime() };
+    const cookie = PENDING_PREFIX + this.secrets.seal(JSON.stringify(pending), PENDING_CONTEXT);
+    if (encodeURIComponent(cookie).length <= PENDING_MAX) return { cookie, session };
+    // an authorization request too large for a cookie (a state of kilobytes): a row, as a signed-in session
+    await this.transactions.run((tx) => this.insert(tx, session, now));
+    return { cookie: id, session };
   }
 
   /** The session of the cookie, if it exists and has not expired. */
   async load<D extends object>(cookie: unknown): Promise<WebSession<D> | null> {
+    if (typeof cookie === 'string' && cookie.startsWith(PENDING_PREFIX)) return this.pending<D>(cookie);
     if (typeof cookie !== 'string' || cookie.length < 20 || cookie.length > 100) return null;
     const rows: SessionRow[] = await this.transactions.run((tx) =>
       managerOf(tx).query(`SELECT * FROM web_sessions WHERE id_hash = $1 AND expires_at > $2`, [sessionIdHash(cookie), this.clock.now()]),
@@ -96,19 +114,36 @@ export class WebSessions {
 
   /**
    * Sign-in: the subject and data under a new id and CSRF secret (no session fixation: an id set
-   * before sign-in is worth nothing after it), in the caller's transaction.
+   * before sign-in is worth nothing after it), in the caller's transaction: the session's row, if it
+   * had one, goes, and the signed-in session's row is written.
    */
   async signIn<D extends object>(tx: Transaction, session: WebSession<D>, subjectId: string, data: D): Promise<{ cookie: string; session: WebSession<D> }> {
     const cookie = newSessionId();
     const next: WebSession<D> = { ...session, idHash: sessionIdHash(cookie), csrfSecret: newCsrfSecret(), subjectId, data };
-    await managerOf(tx).query(`UPDATE web_sessions SET id_hash = $2, csrf_secret = $3, subject_id = $4, data = $5::jsonb WHERE id_hash = $1`, [
-      session.idHash,
-      next.idHash,
-      next.csrfSecret,
-      subjectId,
-      JSON.stringify(data),
-    ]);
+    await managerOf(tx).query(`DELETE FROM web_sessions WHERE id_hash = $1`, [session.idHash]);
+    await this.insert(tx, next, this.clock.now());
     return { cookie, session: next };
+  }
+
+  private async insert(tx: Transaction, s: WebSession<object>, now: Date): Promise<void> {
+    await managerOf(tx).query(
+      `INSERT INTO web_sessions (id_hash, csrf_secret, purpose, subject_id, data, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+      [s.idHash, s.csrfSecret, s.purpose, s.subjectId, JSON.stringify(s.data), now, s.expiresAt],
+    );
+  }
+
+  /** A pending session from its sealed cookie; null when it does not open (tampered, another key) or has expired. */
+  private pending<D extends object>(cookie: string): WebSession<D> | null {
+    if (cookie.length > 8_192) return null;
+    let p: PendingCookie;
+    try {
+      p = JSON.parse(this.secrets.open(cookie.slice(PENDING_PREFIX.length), PENDING_CONTEXT)) as PendingCookie;
+    } catch {
+      return null;
+    }
+    if (typeof p.id !== 'string' || typeof p.exp !== 'number' || p.exp <= this.clock.now().getTime()) return null;
+    return { idHash: sessionIdHash(p.id), csrfSecret: p.csrf, purpose: p.purpose, subjectId: null, data: p.data as D, expiresAt: new Date(p.exp) };
   }
 
   async setData(tx: Transaction, idHash: string, data: object): Promise<void> {

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { clientAddress } from '../../../shared/http/client-address';
 import { ConsentService, DURATION_DAYS } from '../application/consent.service';
 import type { ConsentSession } from '../domain/consent.repository';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
@@ -40,7 +41,7 @@ export class AuthorizeController {
     const session = await this.authorizeSession(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     const body = req.body as Record<string, unknown>;
-    const result = await this.consent.signIn(session, body.email, body.password, body.code);
+    const result = await this.consent.signIn(session, body.email, body.password, body.code, clientAddress(req));
     const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
     const appName = await this.consent.appName(session.request?.clientId ?? '');
     if (result.kind === 'locked') {
@@ -71,6 +72,7 @@ export class AuthorizeController {
       return this.http.seeOther(res, step.location);
     }
     const csrf = this.http.csrfToken(req, res);
+    this.formsLeadTo(res, session);
     if (step.kind === 'choose') {
       return this.http.page(res, 200, 'organization', { title: 'Choose an organization', appName: step.appName, organizations: step.organizations, csrf });
     }
@@ -108,6 +110,7 @@ export class AuthorizeController {
     });
     if (result === null) return this.http.seeOther(res, '/oauth/authorize/continue');
     if (result.kind === 'invalid') {
+      this.formsLeadTo(res, session);
       return this.http.page(res, 422, 'consent', {
         title: `${result.view.appName} asks for access`,
         view: result.view,
@@ -128,8 +131,17 @@ export class AuthorizeController {
     return req.webSession;
   }
 
+  /**
+   * CONTRACT §11: the flow's forms (sign-in, organization, consent) may be answered by a 303 to the
+   * app's redirect URI (the code, or access_denied), so their pages' form-action allows its origin.
+   */
+  private formsLeadTo(res: Response, session: ConsentSession | null | undefined): void {
+    if (session?.request) this.http.allowFormTargets(res, [session.request.redirectUri]);
+  }
+
   private signInPage(req: ConsentRequest, res: Response, status: number, appName: string, email: string, error: string | null): void {
     const csrf = this.http.csrfToken(req, res);
+    this.formsLeadTo(res, req.webSession);
     this.http.page(res, status, 'sign-in', { title: 'Sign in', appName, email, error, csrf, action: '/oauth/authorize/sign-in' });
   }
 }

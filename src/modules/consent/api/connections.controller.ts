@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { clientAddress } from '../../../shared/http/client-address';
 import { ConsentService } from '../application/consent.service';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
 
@@ -35,7 +36,7 @@ export class ConnectionsController {
     const session = await this.connectionsSession(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     const body = req.body as Record<string, unknown>;
-    const result = await this.consent.signIn(session, body.email, body.password, body.code);
+    const result = await this.consent.signIn(session, body.email, body.password, body.code, clientAddress(req));
     const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
     if (result.kind === 'locked') {
       res.setHeader('Retry-After', String(result.retryAfterSeconds));

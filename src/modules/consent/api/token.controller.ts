@@ -41,6 +41,8 @@ export class TokenController {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      // RFC 9207: every authorization response names the issuer (`iss`), a defence against mix-up attacks
+      authorization_response_iss_parameter_supported: true,
     });
   }
 

@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { DomainError } from '../../../shared/domain/errors';
@@ -15,7 +16,7 @@ import { type AuthorizationRequest, type ConnectionRow, ConsentRepository, type 
 import { isPkceValue } from '../domain/pkce';
 import { SCOPE_WORDS } from '../domain/scope-words';
 import { generateOpaque, sha256Hex } from '../domain/secrets';
-import { isLocked, retryAfterSeconds, SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../shared/web';
+import { SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../shared/web';
 import { OAuthClientService } from './oauth-client.service';
 
 /** How long a consent-page session lasts from its start. */
@@ -113,6 +114,7 @@ export class ConsentService {
     private readonly clock: Clock,
     private readonly sessions: WebSessions,
     private readonly lockouts: SignInLockouts,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** CONTRACT §11's error rules of `GET /oauth/authorize`, in its order. */
@@ -128,7 +130,7 @@ export class ConsentService {
     const state = typeof stateValue === 'string' ? stateValue : null;
     const fail = (error: string, description: string) => ({
       kind: 'redirect' as const,
-      location: withParams(redirectUri, { error, error_description: description, state }),
+      location: withParams(redirectUri, { error, error_description: description, state, iss: this.config.publicOrigin }),
     });
     if (stateValue === null) return fail('invalid_request', 'state is repeated');
     const responseType = single(query, 'response_type');
@@ -174,42 +176,58 @@ export class ConsentService {
 
   /**
    * Password, then the TOTP code through the shared second-factor service (used up only when sign-in
-   * succeeds). A failure says nothing of which factor failed; it is counted per email in its own
-   * committed transaction, and 5 within 15 minutes lock the email for 15 minutes, right code or not.
+   * succeeds). A failure says nothing of which factor failed. CONTRACT §11 (v4): the attempt is counted
+   * per (email, client address) and recorded as a failure before the password is checked (the page
+   * kernel's SignInLockouts, serialized by the database), and taken back only when sign-in succeeds; 5
+   * within 15 minutes lock the email from that address for 15 minutes, right code or not. Sign-ins from
+   * other addresses are slowed when failures for the email pile up, never refused.
    */
-  async signIn(session: ConsentSession, emailRaw: unknown, passwordRaw: unknown, codeRaw: unknown): Promise<SignInResult> {
-    const now = this.clock.now();
+  async signIn(session: ConsentSession, emailRaw: unknown, passwordRaw: unknown, codeRaw: unknown, clientAddress: string): Promise<SignInResult> {
     const email = typeof emailRaw === 'string' ? emailRaw.slice(0, 254) : '';
     const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
     const emailKey = signInKey('owner', email);
-    const lockedUntil = await this.transactions.run((m) => this.lockouts.lockedUntil(m, emailKey));
-    if (lockedUntil && isLocked(lockedUntil, now)) return { kind: 'locked', retryAfterSeconds: retryAfterSeconds(lockedUntil, now) };
+    const attempt = await this.lockouts.begin(emailKey, clientAddress);
+    if (attempt.kind === 'locked') return attempt;
+    if (attempt.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.slowMs));
 
+    let result: SignInResult | null = null;
+    try {
+      result = await this.checkFactors(session, email, password, codeRaw);
+    } finally {
+      // a fault (503) is no failure of the owner's: the attempt is taken back as for a success
+      if (result === null || result.kind !== 'failed') await this.lockouts.succeeded(attempt);
+    }
+    if (result.kind === 'failed') {
+      const lockedNow = await this.lockouts.failed(attempt);
+      if (lockedNow) this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures from one address');
+    }
+    return result;
+  }
+
+  private async checkFactors(session: ConsentSession, email: string, password: string, codeRaw: unknown): Promise<SignInResult> {
+    const now = this.clock.now();
     const user = email.trim() === '' ? null : await this.transactions.run((m) => this.repo.findUserByEmail(m, email.trim()));
     const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
-    if (user && passwordOk) {
-      try {
-        const signedIn = await this.transactions.run(async (m) => {
-          const owned = await this.repo.ownedOrganizations(m, user.userId);
-          const hinted = session.request?.organizationId ?? null;
-          const org = owned.find((o) => o.id === hinted) ?? owned.find((o) => o.environment === 'production') ?? owned[0];
-          if (!org) throw new Aal2RequiredError();
-          await this.secondFactor.consume(m, org.id, user.userId, codeRaw, now);
-          // a new id at the change of privilege: a session id set before sign-in is worth nothing after it
-          return this.sessions.signIn(m, webSession(session), user.userId, { request: session.request, organizationId: null });
-        });
-        return { kind: 'ok', cookie: signedIn.cookie, session: consentSession(signedIn.session) };
-      } catch (err) {
-        if (err instanceof DomainError && err.code === 'rate_limited') {
-          // the per-owner code lockout of CONTRACT §8 (built beside this flow) answers for itself
-          return { kind: 'locked', retryAfterSeconds: Number((err as DomainError & { retryAfterSeconds?: number }).retryAfterSeconds ?? 900) };
-        }
-        if (!(err instanceof Aal2RequiredError)) throw err;
+    if (!user || !passwordOk) return { kind: 'failed' };
+    try {
+      const signedIn = await this.transactions.run(async (m) => {
+        const owned = await this.repo.ownedOrganizations(m, user.userId);
+        const hinted = session.request?.organizationId ?? null;
+        const org = owned.find((o) => o.id === hinted) ?? owned.find((o) => o.environment === 'production') ?? owned[0];
+        if (!org) throw new Aal2RequiredError();
+        await this.secondFactor.consume(m, org.id, user.userId, codeRaw, now);
+        // a new id at the change of privilege: a session id set before sign-in is worth nothing after it
+        return this.sessions.signIn(m, webSession(session), user.userId, { request: session.request, organizationId: null });
+      });
+      return { kind: 'ok', cookie: signedIn.cookie, session: consentSession(signedIn.session) };
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'rate_limited') {
+        // the per-owner code lockout of CONTRACT §8 (built beside this flow) answers for itself
+        return { kind: 'locked', retryAfterSeconds: Number((err as DomainError & { retryAfterSeconds?: number }).retryAfterSeconds ?? 900) };
       }
+      if (err instanceof Aal2RequiredError) return { kind: 'failed' };
+      throw err;
     }
-    const lockedNow = await this.transactions.run((m) => this.lockouts.recordFailure(m, emailKey, now));
-    if (lockedNow) this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures');
-    return { kind: 'failed' };
   }
 
   /** After sign-in: the organization choice, the consent form, or access_denied back to the app. */
@@ -322,12 +340,13 @@ export class ConsentService {
         }
         throw err;
       }
-      return { kind: 'redirect' as const, location: withParams(request.redirectUri, { code, state: request.state }) };
+      // RFC 9207: the issuer goes with the code (and with every error below)
+      return { kind: 'redirect' as const, location: withParams(request.redirectUri, { code, state: request.state, iss: this.config.publicOrigin }) };
     });
   }
 
   errorLocation(request: AuthorizationRequest, error: string, description: string): string {
-    return withParams(request.redirectUri, { error, error_description: description, state: request.state });
+    return withParams(request.redirectUri, { error, error_description: description, state: request.state, iss: this.config.publicOrigin });
   }
 
   private async consentView(m: unknown, appName: string, organizationName: string, org: string, scopes: Scope[]): Promise<ConsentView> {

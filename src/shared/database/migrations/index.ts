@@ -8,6 +8,7 @@ import { EventsFeedCommitOrder1765423000000 } from './1765423000000-events-feed-
 import { WebhookPaceLifecycle1765423700000 } from './1765423700000-webhook-pace-lifecycle';
 import { SecretsKeyFingerprints1766100000000 } from './1766100000000-secrets-key-fingerprints';
 import { WebSessions1766271137000 } from './1766271137000-web-sessions';
+import { SignInPerAddress1766271138000 } from './1766271138000-sign-in-per-address';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   WebhookPaceLifecycle1765423700000,
   SecretsKeyFingerprints1766100000000,
   WebSessions1766271137000,
+  SignInPerAddress1766271138000,
 ];

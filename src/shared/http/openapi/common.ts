@@ -17,6 +17,17 @@ export function object(properties: Record<string, Schema>, required: string[] = 
   return { type: 'object', additionalProperties: false, required, properties, ...extra };
 }
 
+/** One entry of a problem's `errors[]`, as the validation pipe and the reference check write it (CONTRACT §4). */
+const PROBLEM_VIOLATION_SCHEMA: Schema = object(
+  {
+    pointer: { type: 'string', description: 'RFC 6901 JSON Pointer into the request body (or /after, /limit for a query parameter)', examples: ['/lines/0/debit_minor'] },
+    code: { type: 'string', enum: ['invalid_input', 'invalid_amount', 'reference_not_allowed'], description: 'the kind of this violation' },
+    detail: { type: 'string', description: 'what is wrong with the value, in words' },
+  },
+  undefined,
+  { description: 'One offending field of the request (CONTRACT §4).' },
+);
+
 /** The RFC 9457 problem body of CONTRACT §4. */
 export const PROBLEM_SCHEMA: Schema = object(
   {
@@ -29,7 +40,8 @@ export const PROBLEM_SCHEMA: Schema = object(
       type: 'array',
       maxItems: 100,
       description: 'one entry per offending field (invalid_input, invalid_amount, reference_not_allowed), in body order',
-      items: ref('ProblemViolation'),
+      // described in place (not by reference), so that the problem schema alone says what an entry holds
+      items: PROBLEM_VIOLATION_SCHEMA,
     },
     request_id: { type: 'string', description: 'equals the X-Request-Id response header' },
   },
@@ -37,11 +49,6 @@ export const PROBLEM_SCHEMA: Schema = object(
   { description: 'An error (RFC 9457, CONTRACT §4)' },
 );
 
-export const PROBLEM_VIOLATION_SCHEMA: Schema = object({
-  pointer: { type: 'string', description: 'RFC 6901 JSON Pointer into the request body', examples: ['/lines/0/debit_minor'] },
-  code: { type: 'string', enum: ['invalid_input', 'invalid_amount', 'reference_not_allowed'] },
-  detail: { type: 'string' },
-});
 
 /** Headers every listener sends (CONTRACT §3) and the partner API's rate-limit and auth headers (§4, §12). */
 export const HEADERS: Record<string, Record<string, unknown>> = {

@@ -7,7 +7,6 @@ import {
   jsonResponse,
   object,
   PROBLEM_SCHEMA,
-  PROBLEM_VIOLATION_SCHEMA,
   problemResponses,
   ref,
   type Schema,
@@ -96,7 +95,6 @@ const SCHEMAS: Record<string, Schema> = {
     last_status_code: { type: ['integer', 'null'], description: "the receiver's last HTTP status; null before the first answer" },
   }),
   Problem: PROBLEM_SCHEMA,
-  ProblemViolation: PROBLEM_VIOLATION_SCHEMA,
 };
 
 const TRANSPORT = ['invalid_input', 'payload_too_large', 'unsupported_media_type'];

@@ -8,7 +8,6 @@ import {
   jsonResponse,
   object,
   PROBLEM_SCHEMA,
-  PROBLEM_VIOLATION_SCHEMA,
   problemResponses,
   ref,
   type Responses,
@@ -52,7 +51,13 @@ const SCHEMAS: Record<string, Schema> = {
     undefined,
     { description: 'A replay (same Idempotency-Key, same input): the first execution\'s ids, without `environment`.' },
   ),
-  ProductCreateResult: { oneOf: [ref('ProductCreated'), ref('ProductReplayed')] },
+  // CONTRACT §13: the 201 body is closed itself (additionalProperties: false), and oneOf says which of
+  // the two it is: a first execution carries `environment`, a replay does not
+  ProductCreateResult: object(
+    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { type: 'boolean' }, environment },
+    ['id', 'created', 'operation_id', 'replayed'],
+    { oneOf: [ref('ProductCreated'), ref('ProductReplayed')], description: 'The answer of POST /products: its first execution or a replay.' },
+  ),
   JournalPosted: object(
     {
       id: uuid,
@@ -76,7 +81,18 @@ const SCHEMAS: Record<string, Schema> = {
     undefined,
     { description: 'A replay (same Idempotency-Key, same input): the first execution\'s ids, without `environment`.' },
   ),
-  JournalPostResult: { oneOf: [ref('JournalPosted'), ref('JournalReplayed')] },
+  JournalPostResult: object(
+    {
+      id: uuid,
+      posted: { const: true },
+      voucher_number: { type: 'integer', minimum: 1 },
+      operation_id: uuid,
+      replayed: { type: 'boolean' },
+      environment,
+    },
+    ['id', 'posted', 'voucher_number', 'operation_id', 'replayed'],
+    { oneOf: [ref('JournalPosted'), ref('JournalReplayed')], description: 'The answer of POST /journal: its first execution or a replay.' },
+  ),
   OperationReceipt: object(
     {
       operation_id: uuid,
@@ -109,7 +125,6 @@ const SCHEMAS: Record<string, Schema> = {
     { description: "A page of the app's events, in commit order (CONTRACT §14)." },
   ),
   Problem: PROBLEM_SCHEMA,
-  ProblemViolation: PROBLEM_VIOLATION_SCHEMA,
 };
 
 /** CONTRACT §3 step 0–2 and §12, §3: what any partner call can answer. */

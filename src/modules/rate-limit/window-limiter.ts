@@ -1,0 +1,95 @@
+import { Logger } from '@nestjs/common';
+import Redis from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { AppConfig } from '../../shared/config/app-config';
+import { decide, WINDOW_MS, type WindowDecision } from './sliding-window';
+
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * One sliding one-minute limit (CONTRACT §12), counted with rate-limiter-flexible: in this process by
+ * default, in Redis when REDIS_URL is set (then every instance shares the counters). Redis unreachable:
+ * calls are let through and a warning is logged at most once a minute.
+ *
+ * Each key has one counter per fixed minute (kept two minutes); the sliding window is estimated from
+ * the current and the previous one (sliding-window.ts). Both are read in parallel, so a call costs one
+ * Redis round trip of latency. A refused call is not counted.
+ */
+export class WindowLimiter {
+  private readonly logger = new Logger('rate-limit');
+  private readonly limiter: RateLimiterAbstract;
+  private readonly redis: Redis | null = null;
+  private lastWarningAt = -Infinity;
+
+  constructor(
+    config: AppConfig,
+    readonly limit: number,
+    keyPrefix: string,
+  ) {
+    const options = { points: limit, duration: (2 * WINDOW_MS) / 1000, keyPrefix };
+    if (config.redisUrl) {
+      this.redis = new Redis(config.redisUrl, {
+        // fail fast while Redis is away instead of queueing calls behind it
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: 500,
+        connectTimeout: 2_000,
+        retryStrategy: (times) => Math.min(times * 200, 2_000),
+        keyPrefix: config.redisKeyPrefix,
+      });
+      // ioredis reports each failed reconnect here; the warning comes from the calls let through
+      this.redis.on('error', () => undefined);
+      this.limiter = new RateLimiterRedis({ ...options, storeClient: this.redis, rejectIfRedisNotReady: true });
+    } else {
+      this.limiter = new RateLimiterMemory(options);
+    }
+  }
+
+  /** Whether counting works right now: true in memory, Redis's connection state otherwise. */
+  get storeReady(): boolean {
+    return this.redis === null || this.redis.status === 'ready';
+  }
+
+  /** Counts one call of `key` and says whether it may run; null when the store failed (let through). */
+  async take(key: string, nowMs: number = Date.now()): Promise<WindowDecision | null> {
+    const limiter = this.limiter;
+    const minute = Math.floor(nowMs / WINDOW_MS);
+    const currentKey = `${key}:${minute}`;
+    let previous: RateLimiterRes | null;
+    let current: RateLimiterRes;
+    try {
+      [previous, current] = await Promise.all([
+        limiter.get(`${key}:${minute - 1}`),
+        // rejects with a RateLimiterRes when over `points`, with an Error when the store fails
+        limiter.consume(currentKey, 1).catch((r: unknown) => {
+          if (r instanceof RateLimiterRes) return r;
+          throw r;
+        }),
+      ]);
+    } catch (err) {
+      this.warn(err as Error);
+      return null;
+    }
+    const d = decide(this.limit, {
+      previous: previous?.consumedPoints ?? 0,
+      current: current.consumedPoints,
+      elapsed: (nowMs - minute * WINDOW_MS) / WINDOW_MS,
+    });
+    if (!d.allowed) {
+      // a refused call executes nothing and is not counted
+      await limiter.reward(currentKey, 1).catch((err: Error) => this.warn(err));
+    }
+    return d;
+  }
+
+  private warn(err: Error): void {
+    const now = Date.now();
+    if (now - this.lastWarningAt < WARN_EVERY_MS) return;
+    this.lastWarningAt = now;
+    this.logger.warn(`rate-limit store unreachable, letting calls through: ${err.message}`);
+  }
+
+  close(): void {
+    if (this.redis) this.redis.disconnect();
+  }
+}

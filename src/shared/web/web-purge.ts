@@ -1,0 +1,75 @@
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { Sql } from '../database/sql';
+import { Clock } from '../domain/clock';
+import { SIGN_IN_WINDOW_MS } from './sign-in-lockout';
+
+const BATCH = 500;
+const PURGE_INTERVAL = 'web-purge';
+const PURGE_EVERY_MS = 5 * 60_000;
+
+/** One batch of expired rows, locked rows skipped (another instance's purge, or a sign-in holding its pair). */
+const PURGES = {
+  sessions: `DELETE FROM web_sessions WHERE ctid IN (
+      SELECT ctid FROM web_sessions WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
+  failures: `DELETE FROM sign_in_failures WHERE ctid IN (
+      SELECT ctid FROM sign_in_failures WHERE failed_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
+  // a pair no attempt touched within the window has no failure that still counts; its lockout, if any, has ended
+  lockouts: `DELETE FROM sign_in_lockouts WHERE ctid IN (
+      SELECT ctid FROM sign_in_lockouts WHERE updated_at <= $1 AND (locked_until IS NULL OR locked_until <= $3)
+       LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
+} as const;
+
+/**
+ * CONTRACT §12: what the unauthenticated routes write is purged once expired — sessions past their
+ * expiry, sign-in failures out of the 15-minute window, lockouts that have ended and have no failure
+ * left — in batches of 500, each its own statement, so a purge never holds many locks or a long
+ * transaction.
+ */
+@Injectable()
+export class WebPurge {
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  async purgeExpired(): Promise<{ sessions: number; failures: number; lockouts: number }> {
+    const now = this.clock.now();
+    const windowStart = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
+    return {
+      sessions: await this.drain(PURGES.sessions, [now]),
+      failures: await this.drain(PURGES.failures, [windowStart]),
+      lockouts: await this.drain(PURGES.lockouts, [windowStart], [now]),
+    };
+  }
+
+  private async drain(sql: string, before: unknown[], after: unknown[] = []): Promise<number> {
+    let total = 0;
+    for (;;) {
+      // straight on the pool: TypeORM's query() answers a DELETE with [rows, count], not the rows
+      const rows = await this.sql.query(sql, [...before, BATCH, ...after]);
+      total += rows.length;
+      if (rows.length < BATCH) return total;
+    }
+  }
+}
+
+/** Runs the purge every 5 minutes on the partner listener of every instance (instances skip each other's locked rows). */
+@Injectable()
+export class WebPurgeScheduler implements OnApplicationBootstrap {
+  private readonly logger = new Logger(WebPurgeScheduler.name);
+
+  constructor(
+    private readonly purge: WebPurge,
+    private readonly scheduler: SchedulerRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const timer = setInterval(() => {
+      this.purge.purgeExpired().catch((err) => this.logger.warn({ err }, 'purge of expired sessions and sign-in failures failed'));
+    }, PURGE_EVERY_MS);
+    // a pending purge never keeps the process alive
+    timer.unref();
+    this.scheduler.addInterval(PURGE_INTERVAL, timer);
+  }
+}
