@@ -53,6 +53,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     maxConnections: 1000,
     secretsKey: TEST_SECRETS_KEY,
     shutdownGraceSeconds: 10,
+    developerSignup: 'open',
     ...overrides,
   };
 }

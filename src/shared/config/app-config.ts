@@ -30,6 +30,8 @@ export interface AppConfig {
   secretsKey: string | null;
   /** CONTRACT §3: how long a stopping instance lets requests in flight finish (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
+  /** CONTRACT §2, §15: `open` lets anyone create a developer account; `closed` only the operator */
+  developerSignup: 'open' | 'closed';
 }
 
 export class ConfigError extends Error {}
@@ -153,6 +155,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (problem) throw new ConfigError(`SECRETS_KEY ${problem}`);
   }
 
+  const developerSignup = env.DEVELOPER_SIGNUP && env.DEVELOPER_SIGNUP !== '' ? env.DEVELOPER_SIGNUP : 'open';
+  if (developerSignup !== 'open' && developerSignup !== 'closed') {
+    throw new ConfigError(`DEVELOPER_SIGNUP must be open or closed, got "${developerSignup}"`);
+  }
+
   return {
     port: portValue,
     host,
@@ -171,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxConnections,
     secretsKey,
     shutdownGraceSeconds,
+    developerSignup,
   };
 }
 

@@ -4,6 +4,7 @@ import { SECRET_CONTEXT, SecretBox } from './secret-box';
 const COLUMNS = [
   { table: 'users', column: 'totp_secret', context: SECRET_CONTEXT.totp },
   { table: 'webhook_endpoints', column: 'secret', context: SECRET_CONTEXT.webhook },
+  { table: 'developers', column: 'totp_secret', context: SECRET_CONTEXT.developerTotp },
 ] as const;
 
 /**

@@ -106,4 +106,5 @@ export class SecretBox {
 export const SECRET_CONTEXT = {
   totp: 'users.totp_secret',
   webhook: 'webhook_endpoints.secret',
+  developerTotp: 'developers.totp_secret',
 } as const;

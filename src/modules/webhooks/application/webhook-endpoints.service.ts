@@ -37,6 +37,17 @@ export class WebhookEndpointsService {
     return { id: endpoint.id, secret: endpoint.secret };
   }
 
+  /** The active endpoints of these apps, oldest first (no secret). */
+  endpoints(appIds: string[]): Promise<Array<{ id: string; appId: string; url: string; environment: string }>> {
+    return this.webhooks.endpointsOf(appIds);
+  }
+
+  /** Deletes an endpoint of the app: no further attempts, its pending deliveries dropped (CONTRACT §15). */
+  async remove(appId: string, endpointId: string): Promise<void> {
+    const removed = await this.transactions.run((m) => this.webhooks.removeEndpoint(m, appId, endpointId, new Date()));
+    if (!removed) throw new NotFoundError('webhook endpoint');
+  }
+
   private async isPrivate(url: URL): Promise<boolean> {
     if (isLocalName(url)) return true;
     const literal = literalAddress(url);

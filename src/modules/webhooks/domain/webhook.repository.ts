@@ -39,4 +39,8 @@ export abstract class WebhookRepository {
     delivery: ClaimedDelivery,
     outcome: { ok: boolean; status?: number; error?: string; durationMs: number; attemptedAt: Date; retryInMs: number | null },
   ): Promise<void>;
+  /** The active endpoints of these apps (the developer console's list), oldest first; never a secret. */
+  abstract endpointsOf(appIds: string[]): Promise<Array<{ id: string; appId: string; url: string; environment: string }>>;
+  /** Deactivates an endpoint of the app and drops its pending deliveries; false when the app has no such active endpoint. */
+  abstract removeEndpoint(tx: Transaction, appId: string, endpointId: string, at: Date): Promise<boolean>;
 }

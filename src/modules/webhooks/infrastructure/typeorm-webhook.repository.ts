@@ -119,4 +119,27 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
       );
     });
   }
+
+  async endpointsOf(appIds: string[]): Promise<Array<{ id: string; appId: string; url: string; environment: string }>> {
+    if (appIds.length === 0) return [];
+    const rows: Array<{ id: string; app_id: string; url: string; environment: string }> = await this.dataSource.query(
+      `SELECT id, app_id, url, environment FROM webhook_endpoints WHERE app_id = ANY($1::uuid[]) AND active ORDER BY created_at, id`,
+      [appIds],
+    );
+    return rows.map((r) => ({ id: r.id, appId: r.app_id, url: r.url, environment: r.environment }));
+  }
+
+  async removeEndpoint(m: EntityManager, appId: string, endpointId: string, at: Date): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `UPDATE webhook_endpoints SET active = false WHERE id = $1 AND app_id = $2 AND active RETURNING id`,
+      [endpointId, appId],
+    );
+    if (rows.length === 0) return false;
+    await m.query(
+      `UPDATE webhook_deliveries SET failed_at = $2, last_error = 'endpoint deleted', locked_until = NULL
+        WHERE endpoint_id = $1 AND delivered_at IS NULL AND failed_at IS NULL`,
+      [endpointId, at],
+    );
+    return true;
+  }
 }

@@ -5,6 +5,7 @@ import { OwnerConsent1765100000000 } from './1765100000000-owner-consent';
 import { SecondFactorLockout1765200000000 } from './1765200000000-second-factor-lockout';
 import { WebhookDeliveriesByEndpoint1765300000000 } from './1765300000000-webhook-deliveries-by-endpoint';
 import { WebSessions1766271137000 } from './1766271137000-web-sessions';
+import { Developers1766290000000 } from './1766290000000-developers';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   SecondFactorLockout1765200000000,
   WebhookDeliveriesByEndpoint1765300000000,
   WebSessions1766271137000,
+  Developers1766290000000,
 ];
