@@ -44,7 +44,16 @@ nav.sections a { color: var(--accent); }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; }
 .badge.ok { color: var(--ok); }
 .badge.wait { color: #92400e; }
-@media (max-width: 600px) { th.wide, td.wide { display: none; } section.card { padding: .75rem; } }
+table.stack td code { word-break: normal; overflow-wrap: anywhere; }
+@media (max-width: 600px) {
+  section.card { padding: .75rem; }
+  main { padding: .75rem; }
+  table.stack thead { display: none; }
+  table.stack tr { display: block; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+  table.stack td { display: flex; gap: .75rem; border: 0; padding: .1rem 0; }
+  table.stack td::before { content: attr(data-label); flex: 0 0 6.5rem; color: var(--muted); font-weight: 600; }
+  table.stack td > form { margin: 0; }
+}
 `;
 
 definePage(
@@ -172,8 +181,8 @@ definePage(
 
 <section class="card" id="sandbox" aria-labelledby="h-sandbox"><h2 id="h-sandbox">Sandbox</h2>
 <p class="hint">Project <code><%= it.view.sandbox.projectId %></code>: sample books of your own. Call the sandbox base address with a sandbox token.</p>
-<div class="table"><table><thead><tr><th>Number</th><th>Name</th><th>Account id</th></tr></thead><tbody>
-<% it.view.sandbox.accounts.forEach(function (a) { %><tr><td><%= a.number %></td><td><%= a.name %></td><td><code><%= a.id %></code></td></tr>
+<div class="table"><table class="stack"><thead><tr><th>Number</th><th>Name</th><th>Account id</th></tr></thead><tbody>
+<% it.view.sandbox.accounts.forEach(function (a) { %><tr><td data-label="Number"><%= a.number %></td><td data-label="Name"><%= a.name %></td><td data-label="Account id"><code><%= a.id %></code></td></tr>
 <% }) %></tbody></table></div>
 <form method="post" action="/developers/apps/<%= it.view.id %>/sandbox-token">${CSRF}<button type="submit">New sandbox token</button></form>
 <p class="hint">A new token stops the previous one.</p>
@@ -193,9 +202,9 @@ ${FIELD_ERROR('redirect_uris')}
 
 <section class="card" id="webhooks" aria-labelledby="h-webhooks"><h2 id="h-webhooks">Webhooks</h2>
 <% if (it.view.endpoints.length === 0) { %><p>No endpoints.</p><% } else { %>
-<div class="table"><table><thead><tr><th>URL</th><th>Environment</th><th>State</th><th><span class="hint">Action</span></th></tr></thead><tbody>
-<% it.view.endpoints.forEach(function (e) { %><tr><td><code><%= e.url %></code></td><td><%= e.environment %></td><td>active</td>
-<td><form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Delete <%= e.url %> (<%= e.environment %>)">Delete</button></form></td></tr>
+<div class="table"><table class="stack"><thead><tr><th>URL</th><th>Environment</th><th>State</th><th><span class="hint">Action</span></th></tr></thead><tbody>
+<% it.view.endpoints.forEach(function (e) { %><tr><td data-label="URL"><code><%= e.url %></code></td><td data-label="Environment"><%= e.environment %></td><td data-label="State">active</td>
+<td data-label=""><form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Delete <%= e.url %> (<%= e.environment %>)">Delete</button></form></td></tr>
 <% }) %></tbody></table></div><% } %>
 <h3>Add endpoint</h3>
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints" novalidate>${CSRF}
@@ -211,9 +220,9 @@ ${FIELD_ERROR('environment')}
 </form>
 <h3>Latest deliveries</h3>
 <% if (it.view.deliveries.length === 0) { %><p>No deliveries yet.</p><% } else { %>
-<div class="table"><table><thead><tr><th>Event</th><th class="wide">Operation</th><th>Environment</th><th>Status</th><th>Attempts</th><th>Last code</th><th><span class="hint">Action</span></th></tr></thead><tbody>
-<% it.view.deliveries.forEach(function (d) { %><tr><td><code><%= d.event_id %></code></td><td class="wide"><code><%= d.operation_id %></code></td><td><%= d.environment %></td><td><%= d.status %></td><td><%= d.attempts %></td><td><%= d.last_status_code === null ? '–' : d.last_status_code %></td>
-<td><form method="post" action="/developers/apps/<%= it.view.id %>/deliveries/resend">${CSRF}<input type="hidden" name="event_id" value="<%= d.event_id %>"><input type="hidden" name="endpoint_id" value="<%= d.endpoint_id %>"><button type="submit" class="quiet small" aria-label="Resend <%= d.event_id %>">Resend</button></form></td></tr>
+<div class="table"><table class="stack"><thead><tr><th>Event</th><th>Operation</th><th>Environment</th><th>Status</th><th>Attempts</th><th>Last code</th><th><span class="hint">Action</span></th></tr></thead><tbody>
+<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="Event"><code><%= d.event_id %></code></td><td data-label="Operation"><code><%= d.operation_id %></code></td><td data-label="Environment"><%= d.environment %></td><td data-label="Status"><%= d.status %></td><td data-label="Attempts"><%= d.attempts %></td><td data-label="Last code"><%= d.last_status_code === null ? '–' : d.last_status_code %></td>
+<td data-label=""><form method="post" action="/developers/apps/<%= it.view.id %>/deliveries/resend">${CSRF}<input type="hidden" name="event_id" value="<%= d.event_id %>"><input type="hidden" name="endpoint_id" value="<%= d.endpoint_id %>"><button type="submit" class="quiet small" aria-label="Resend <%= d.event_id %>">Resend</button></form></td></tr>
 <% }) %></tbody></table></div><% } %>
 </section>
 
@@ -229,8 +238,8 @@ ${FIELD_ERROR('environment')}
 <section class="card" id="refused-calls" aria-labelledby="h-refused"><h2 id="h-refused">Refused calls</h2>
 <p class="hint">The latest 50 calls per environment answered 4xx or 5xx, newest first. No body, header or token is kept.</p>
 <% if (it.view.refusedCalls.length === 0) { %><p>No refused calls.</p><% } else { %>
-<div class="table"><table><thead><tr><th>Time</th><th>Environment</th><th>Call</th><th>Status</th><th>Code</th><th>Pointers</th><th class="wide">Request id</th></tr></thead><tbody>
-<% it.view.refusedCalls.forEach(function (c) { %><tr><td><time datetime="<%= c.at.toISOString() %>"><%= c.at.toISOString().slice(0, 19).replace('T', ' ') %></time></td><td><%= c.environment %></td><td><code><%= c.method %> <%= c.path %></code></td><td><%= c.status %></td><td><code><%= c.code %></code></td><td><%= c.pointers.join(', ') %></td><td class="wide"><code><%= c.requestId %></code></td></tr>
+<div class="table"><table class="stack"><thead><tr><th>Time</th><th>Environment</th><th>Call</th><th>Status</th><th>Code</th><th>Pointers</th><th>Request id</th></tr></thead><tbody>
+<% it.view.refusedCalls.forEach(function (c) { %><tr><td data-label="Time"><time datetime="<%= c.at.toISOString() %>"><%= c.at.toISOString().slice(0, 19).replace('T', ' ') %></time></td><td data-label="Environment"><%= c.environment %></td><td data-label="Call"><code><%= c.method %> <%= c.path %></code></td><td data-label="Status"><%= c.status %></td><td data-label="Code"><code><%= c.code %></code></td><td data-label="Pointers"><%= c.pointers.join(', ') %></td><td data-label="Request id"><code><%= c.requestId %></code></td></tr>
 <% }) %></tbody></table></div><% } %>
 </section>
 <%~ include('@foot', it) %>`,
