@@ -79,11 +79,16 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
   });
   beforeEach(async () => {
     context = await browser.newContext({ locale: 'da-DK', viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.on('response', async (r) => {
+    page = watched(await context.newPage());
+  });
+
+  /** Every developer page the browser gets is kept, for the no-leak check. */
+  function watched(p: Page): Page {
+    p.on('response', async (r) => {
       if (r.url().startsWith(`${base}/developers`) && (r.headers()['content-type'] ?? '').includes('text/html')) pages.push(await r.text().catch(() => ''));
     });
-  });
+    return p;
+  }
   afterEach(() => context.close());
 
   /** A screenshot at 1280 px and at 390 px of the page as it is. */
@@ -216,7 +221,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     expect((await prepare(second)).status).toBe(200);
 
     const stranger = await browser.newContext();
-    const strangerPage = await stranger.newPage();
+    const strangerPage = watched(await stranger.newPage());
     page = strangerPage;
     await signUp(`dev-${Date.now()}-b@example.dk`);
     const other = await strangerPage.goto(`${base}/developers/apps/${appId}`);
