@@ -16,7 +16,11 @@ describe('developer console (CONTRACT §15)', () => {
   });
   afterAll(() => app.close());
 
-  const accountIds = (html: string) => [...html.matchAll(/<td><code>([0-9a-f-]{36})<\/code><\/td><\/tr>/g)].map((m) => m[1]);
+  /** The account ids of the Sandbox section's table. */
+  const accountIds = (html: string) => {
+    const section = html.slice(html.indexOf('id="sandbox"'), html.indexOf('id="oauth"'));
+    return [...section.matchAll(/data-label="Account id"><code>([0-9a-f-]{36})<\/code>/g)].map((m) => m[1]);
+  };
   const issued = (html: string) => /id="issued-value">([^<]+)</.exec(html)?.[1] as string;
 
   it('redirects /developers without a session to the sign-in page (303)', async () => {
