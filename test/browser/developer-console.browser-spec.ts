@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import * as oauth from 'oauth4webapi';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
 import { RefusedCallsRecorder } from '../../src/modules/developers';
+import { captureLog, launchChromium } from '../support/browser';
 import { PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION, SANDBOX } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
@@ -55,20 +55,10 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await new Promise<void>((r) => callback.listen(0, '127.0.0.1', r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     callbackUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-    const logStream = new Writable({
-      write(chunk, _enc, done) {
-        logLines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
-    app = await createTestApp({ logLevel: 'info', publicOrigin: ISSUER }, { clock, logStream });
+    app = await createTestApp({ logLevel: 'info', publicOrigin: ISSUER }, { clock, logStream: captureLog(logLines) });
     await app.apps.partner.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.apps.partner.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     // a loaded machine (shared cores) takes long to start PGlite and Chromium
   }, 240_000);
   afterAll(async () => {

@@ -56,6 +56,22 @@ describe('developer console (CONTRACT §15)', () => {
     expect((await other.get('/developers/apps')).status).toBe(303);
   });
 
+  it('ends a session after 30 minutes idle, and after 12 hours however busy', async () => {
+    const idle = await aDeveloper(app, clock);
+    clock.advance(29 * 60_000);
+    expect((await idle.driver.get('/developers/apps')).status).toBe(200);
+    clock.advance(30 * 60_000);
+    expect((await idle.driver.get('/developers/apps')).status).toBe(303);
+    const busy = await aDeveloper(app, clock);
+    let statuses: number[] = [];
+    for (let elapsed = 0; elapsed < 12 * 60 + 40; elapsed += 20) {
+      statuses.push((await busy.driver.get('/developers/apps')).status);
+      clock.advance(20 * 60_000);
+    }
+    statuses = [...new Set(statuses)];
+    expect(statuses).toEqual([200, 303]);
+  });
+
   it('locks an email for 15 minutes after 5 failed sign-ins, right code or not', async () => {
     const d = await aDeveloper(app, clock);
     const other = new PageDriver(app);

@@ -26,7 +26,7 @@ button, a.button { display: inline-block; margin-top: 1rem; padding: .55rem 1rem
 button.quiet { color: var(--accent); background: #fff; }
 button.small { margin-top: 0; padding: .25rem .6rem; font-size: .9rem; }
 :focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
-.hint { color: var(--muted); font-size: .9rem; margin: .25rem 0 0; }
+.hint { display: block; color: var(--muted); font-size: .9rem; margin: .25rem 0 0; }
 .error { color: var(--bad); font-weight: 600; margin: .35rem 0 0; }
 .alert { border-left: 4px solid var(--bad); background: #fff5f5; padding: .5rem .75rem; }
 .issued { border: 2px solid var(--ok); background: #f0fdf4; border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
@@ -58,14 +58,7 @@ table.stack td code { word-break: normal; overflow-wrap: anywhere; }
 
 definePage(
   'developer-head',
-  `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title><%= it.title %> · Partner API developers</title>
-<style>${STYLE}</style>
+  `<%~ include('@document-start', { ...it, titleSuffix: ' · Partner API developers' }) %><style>${STYLE}</style>
 </head>
 <body>
 <header class="top"><div class="bar">
@@ -126,14 +119,7 @@ definePage(
 <% if (it.error) { %><p class="error alert" role="alert" id="form-error"><%= it.error %></p><% } %>
 <form method="post" action="/developers/signin" novalidate>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="<%= it.email %>"<% if (it.error) { %> aria-describedby="form-error"<% } %>>
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<label for="code">Authenticator code</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required aria-describedby="code-help">
-<p class="hint" id="code-help">The six digits your authenticator app shows now.</p>
-<button type="submit">Sign in</button>
+<%~ include('@sign-in-fields', it) %><button type="submit">Sign in</button>
 </form>
 <% if (it.signupOpen) { %><p>New here? <a href="/developers/signup">Create an account</a></p><% } %>
 <%~ include('@foot', it) %>`,
