@@ -132,7 +132,7 @@ definePage(
 <ul class="apps">
 <% it.apps.forEach(function (a) { %><li><a href="/developers/apps/<%= a.id %>"><%= a.name %></a></li>
 <% }) %></ul>
-<p><a class="button" href="/developers/apps/new">New app</a></p>
+<form method="get" action="/developers/apps/new"><button type="submit">New app</button></form>
 <%~ include('@foot', it) %>`,
 );
 
