@@ -36,6 +36,9 @@ export const TABLE_OWNERS = {
   webhook_endpoints: 'webhooks',
   webhook_deliveries: 'webhooks',
   webhook_attempts: 'webhooks',
+  developers: 'developers',
+  developer_apps: 'developers',
+  refused_calls: 'developers',
 };
 
 /**

@@ -17,6 +17,7 @@ import { ConsentPagesModule } from './modules/consent';
 import { RateLimitModule } from './modules/rate-limit';
 import { OrganizationsModule } from './modules/organizations';
 import { SandboxModule } from './modules/sandbox';
+import { DevelopersModule } from './modules/developers';
 import { EmptyStatisticsWatch } from './shared/database/empty-statistics-watch';
 import { WebPurgeModule } from './shared/web';
 
@@ -30,7 +31,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, OrganizationsModule, SandboxModule],
+      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, OrganizationsModule, SandboxModule, DevelopersModule],
       // EmptyStatisticsWatch: on the partner listener only, so once per instance
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };

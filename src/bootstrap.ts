@@ -26,6 +26,7 @@ import { PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
 import { createConsoleDocument, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
 import { createPartnerDocument } from './shared/http/openapi/partner-document';
 import { ProblemFilter } from './shared/http/problem.filter';
+import { RefusedCallsRecorder } from './modules/developers';
 import { requestIdMiddleware } from './shared/http/request-id.middleware';
 import { httpLogger } from './shared/logging/http-logger';
 import { PinoNestLogger } from './shared/logging/nest-logger';
@@ -88,7 +89,9 @@ export function configureHttpApp(deps: HttpAppDeps, app: INestApplication, liste
   app.use(httpLogger(deps.logger, listener));
   app.use(deps.metrics.middleware(listener));
   if (listener === 'partner') observeJsonAnswers(app.getHttpAdapter().getInstance());
-  app.useGlobalFilters(new ProblemFilter(listener === 'partner' ? 'partner-api' : 'console-api'));
+  // the partner listener's refusals of a known caller feed the developer console's refused calls (off the request's path)
+  const refusals = listener === 'partner' ? app.get(RefusedCallsRecorder, { strict: false }) : undefined;
+  app.useGlobalFilters(new ProblemFilter(listener === 'partner' ? 'partner-api' : 'console-api', refusals?.observe));
   app.useGlobalPipes(new BodyValidationPipe());
 }
 

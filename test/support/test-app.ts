@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     trustProxy: false,
     // the contract's default (CONTRACT §12): suites stay under it per app instance
     rateLimitAnonymousPerMinute: 300,
+    developerSignup: 'open',
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 // The apps module's public surface: other modules and the composition root import only this file.
 export { AppsModule } from './apps.module';
 export { AppService } from './application/app.service';
-export { AppRepository, type AppRecord } from './domain/app.repository';
+export { AppRepository, type AppRecord, type PendingRevision } from './domain/app.repository';
 export { AppReadRepository, type AppSummary } from './domain/app-read.repository';

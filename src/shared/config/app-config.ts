@@ -44,6 +44,8 @@ export interface AppConfig {
   trustProxy: false | number | string;
   /** CONTRACT §12: calls without a known identity per client address per minute; 0: no limit */
   rateLimitAnonymousPerMinute: number;
+  /** CONTRACT §2, §15: `open` lets anyone create a developer account; `closed` only the operator */
+  developerSignup: 'open' | 'closed';
 }
 
 export class ConfigError extends Error {}
@@ -188,6 +190,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (problem) throw new ConfigError(`SECRETS_KEY ${problem}`);
   }
 
+  const developerSignup = env.DEVELOPER_SIGNUP && env.DEVELOPER_SIGNUP !== '' ? env.DEVELOPER_SIGNUP : 'open';
+  if (developerSignup !== 'open' && developerSignup !== 'closed') {
+    throw new ConfigError(`DEVELOPER_SIGNUP must be open or closed, got "${developerSignup}"`);
+  }
+
   return {
     port: portValue,
     host,
@@ -210,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownGraceSeconds,
     trustProxy: trustProxy(env),
     rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', 300, 0),
+    developerSignup,
   };
 }
 

@@ -175,6 +175,7 @@ export class StoredSecretUnavailableError extends ServiceUnavailableError {
 export const SECRET_CONTEXT = {
   totp: 'users.totp_secret',
   webhook: 'webhook_endpoints.secret',
+  developerTotp: 'developers.totp_secret',
 } as const;
 
 /** Tag contexts (SecretBox.tag): what a tag vouches for. */
@@ -186,4 +187,5 @@ export const TAG_CONTEXT = {
 export const STORED_SECRET_COLUMNS = [
   { table: 'users', column: 'totp_secret', context: SECRET_CONTEXT.totp },
   { table: 'webhook_endpoints', column: 'secret', context: SECRET_CONTEXT.webhook },
+  { table: 'developers', column: 'totp_secret', context: SECRET_CONTEXT.developerTotp },
 ] as const;

@@ -125,6 +125,18 @@ export class WebSessions {
     return { cookie, session: next };
   }
 
+  /**
+   * A posted form gives a session before sign-in data to keep (a sign-up in progress): from now on it is
+   * a row, under a new id (its CSRF secret stays, so the page's form token stays good).
+   */
+  async persist<D extends object>(tx: Transaction, session: WebSession<D>, data: D): Promise<{ cookie: string; session: WebSession<D> }> {
+    const cookie = newSessionId();
+    const next: WebSession<D> = { ...session, idHash: sessionIdHash(cookie), data };
+    await managerOf(tx).query(`DELETE FROM web_sessions WHERE id_hash = $1`, [session.idHash]);
+    await this.insert(tx, next, this.clock.now());
+    return { cookie, session: next };
+  }
+
   private async insert(tx: Transaction, s: WebSession<object>, now: Date): Promise<void> {
     await managerOf(tx).query(
       `INSERT INTO web_sessions (id_hash, csrf_secret, purpose, subject_id, data, created_at, expires_at)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
 import { Transactions } from '../../../shared/database/transactions';
-import { AppRepository } from '../domain/app.repository';
+import { AppRepository, type PendingRevision } from '../domain/app.repository';
 import { NotFoundError } from '../../../shared/domain/errors';
 
 /** Console: apps, their numbered revisions and approval (CONTRACT §8 "Production", §10). */
@@ -44,5 +44,10 @@ export class AppService {
     });
     if (number === null) throw new NotFoundError('revision');
     return { id, number, approved: true };
+  }
+
+  /** Revisions submitted and not yet approved, oldest first (the operator's review queue). */
+  pendingRevisions(): Promise<PendingRevision[]> {
+    return this.transactions.run((m) => this.apps.pendingRevisions(m));
   }
 }

@@ -18,4 +18,14 @@ export abstract class AppRepository {
    * exist or belongs to another app.
    */
   abstract approveRevision(tx: Transaction, appId: string, revisionId: string, at: Date): Promise<number | null>;
+  /** Revisions awaiting approval (CONTRACT §10 `GET /console/v1/revisions?pending=true`), oldest first. */
+  abstract pendingRevisions(tx: Transaction): Promise<PendingRevision[]>;
+}
+
+export interface PendingRevision {
+  app_id: string;
+  app_name: string;
+  revision_id: string;
+  number: number;
+  submitted_at: string;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type AppRecord, AppRepository } from '../domain/app.repository';
+import { type AppRecord, AppRepository, type PendingRevision } from '../domain/app.repository';
 
 @Injectable()
 export class TypeOrmAppRepository extends AppRepository {
@@ -39,5 +39,24 @@ export class TypeOrmAppRepository extends AppRepository {
     if (rows.length === 0) return null;
     await m.query(`UPDATE apps SET approved_revision_id = $2 WHERE id = $1`, [appId, revisionId]);
     return rows[0].number;
+  }
+
+  async pendingRevisions(m: EntityManager): Promise<PendingRevision[]> {
+    // pending: not approved, and newer than the approved revision (an older one was passed over)
+    const rows: Array<{ app_id: string; app_name: string; revision_id: string; number: number; submitted_at: Date | string }> = await m.query(
+      `SELECT r.app_id, a.name AS app_name, r.id AS revision_id, r.number, r.created_at AS submitted_at
+         FROM app_revisions r JOIN apps a ON a.id = r.app_id
+         LEFT JOIN app_revisions ap ON ap.id = a.approved_revision_id
+        WHERE r.approved_at IS NULL AND (ap.id IS NULL OR r.number > ap.number)
+        ORDER BY r.created_at, r.app_id, r.number
+        LIMIT 1000`,
+    );
+    return rows.map((r) => ({
+      app_id: r.app_id,
+      app_name: r.app_name,
+      revision_id: r.revision_id,
+      number: Number(r.number),
+      submitted_at: (r.submitted_at instanceof Date ? r.submitted_at : new Date(r.submitted_at)).toISOString(),
+    }));
   }
 }

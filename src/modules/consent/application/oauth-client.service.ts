@@ -34,6 +34,33 @@ export class OAuthClientService {
     return { client_id: id, client_secret: secret, redirect_uris: uris };
   }
 
+  /**
+   * The developer console's **Save redirect URIs** (CONTRACT §15): replaces the URIs and keeps the
+   * secret. An app without a registration gets one whose secret nobody knows until **New client secret**.
+   */
+  async setRedirectUris(appId: string, redirectUris: unknown[]): Promise<string[]> {
+    const violations = redirectUriViolations(redirectUris);
+    if (violations.length > 0) throw toInputError(violations);
+    const uris = redirectUris as string[];
+    await this.transactions.run(async (m) => {
+      if (!(await this.apps.app(m, appId))) throw new NotFoundError('app');
+      const registration = await this.repo.findClientRegistration(m, appId);
+      await this.repo.saveClient(m, appId, registration?.secretHash ?? sha256Hex(generateClientSecret()), uris, this.clock.now());
+    });
+    return uris;
+  }
+
+  /** The developer console's **New client secret**: a new `hcs_` secret replaces the previous one, URIs kept; shown once. */
+  async newClientSecret(appId: string): Promise<{ client_id: string; client_secret: string }> {
+    const secret = generateClientSecret();
+    await this.transactions.run(async (m) => {
+      if (!(await this.apps.app(m, appId))) throw new NotFoundError('app');
+      const registration = await this.repo.findClientRegistration(m, appId);
+      await this.repo.saveClient(m, appId, sha256Hex(secret), registration?.redirectUris ?? [], this.clock.now());
+    });
+    return { client_id: appId, client_secret: secret };
+  }
+
   async readApp(appId: string) {
     const app = await this.transactions.run(async (m) => {
       const found = await this.apps.app(m, appId);

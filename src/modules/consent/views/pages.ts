@@ -11,14 +11,7 @@ definePage(
 <% if (it.error) { %><p class="error" role="alert" id="form-error"><%= it.error %></p><% } %>
 <form method="post" action="<%= it.action %>">
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="<%= it.email %>"<% if (it.error) { %> aria-describedby="form-error"<% } %>>
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<label for="code">Authenticator code</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required aria-describedby="code-help">
-<small id="code-help">The six digits your authenticator app shows now.</small>
-<div><button type="submit">Sign in</button></div>
+<%~ include('@sign-in-fields', it) %><div><button type="submit">Sign in</button></div>
 </form>
 <%~ include('@foot', it) %>`,
 );

@@ -2,6 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
+import { DomainError } from '../../../shared/domain/errors';
+import { AppService } from '../../apps';
 import { ConsoleReadService } from '../application/console-read.service';
 import { PathResourcesGuard } from './path-resources.guard';
 
@@ -10,7 +12,19 @@ import { PathResourcesGuard } from './path-resources.guard';
 @Controller('console/v1')
 @UseGuards(PathResourcesGuard)
 export class ConsoleReadsController {
-  constructor(private readonly reads: ConsoleReadService) {}
+  constructor(
+    private readonly reads: ConsoleReadService,
+    private readonly apps: AppService,
+  ) {}
+
+  /** Revisions submitted for review (the developer console's **Submit for review**) and not yet approved, oldest first. */
+  @Get('revisions')
+  pendingRevisions(@Query('pending') pending: unknown) {
+    if (pending !== 'true') {
+      throw new DomainError('invalid_input', 'pending must be true', [{ pointer: '/pending', code: 'invalid_input', detail: 'must be true' }]);
+    }
+    return this.apps.pendingRevisions();
+  }
 
   @Get('organizations/:organizationId')
   organization(@UuidParam('organizationId', 'organization') organizationId: string) {

@@ -157,6 +157,17 @@ describe('run', () => {
     expect(JSON.parse(t.out.join(''))).toEqual({ id: 'o-1' });
   });
 
+  it('revision pending GETs the review queue with the key and no body', async () => {
+    const t = io({ status: 200, body: '[{"app_id":"a-1","app_name":"Kassen","revision_id":"r-1","number":1,"submitted_at":"2026-11-20T12:00:00.000Z"}]' });
+    expect(await run(['revision', 'pending'], t.io)).toBe(0);
+    expect(t.requests).toHaveLength(1);
+    expect(t.requests[0].url).toBe('http://127.0.0.1:3999/console/v1/revisions?pending=true');
+    expect(t.requests[0].init.method).toBe('GET');
+    expect(t.requests[0].init.headers).toEqual({ Authorization: 'Bearer key-0123456789abcdef' });
+    expect(t.requests[0].init.body).toBeUndefined();
+    expect(JSON.parse(t.out.join(''))[0].app_name).toBe('Kassen');
+  });
+
   it('prints an error answer on stderr; exit 1', async () => {
     const t = io({ status: 404, body: '{"code":"not_found"}' });
     expect(await run(['grant', 'revoke', 'g-1'], t.io)).toBe(1);

@@ -68,6 +68,8 @@ const seg = encodeURIComponent;
 export interface ConsoleCall {
   path: string;
   body: Record<string, unknown>;
+  /** POST unless said; a GET sends no body */
+  method?: 'GET';
 }
 
 interface CommandSpec {
@@ -140,6 +142,11 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: 'revision approve --app APP --revision REVISION',
     required: ['app', 'revision'],
     call: (o) => ({ path: `/apps/${seg(o.app)}/revisions/${seg(o.revision)}/approve`, body: {} }),
+  },
+  'revision pending': {
+    usage: 'revision pending   (revisions submitted for review and not yet approved, oldest first)',
+    required: [],
+    call: () => ({ path: '/revisions?pending=true', body: {}, method: 'GET' }),
   },
   'grant create': {
     usage:
@@ -343,11 +350,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   let res: Response;
   try {
-    res = await io.fetch(`${conn.baseUrl}${p.call.path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${conn.apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(p.call.body),
-    });
+    res = await io.fetch(
+      `${conn.baseUrl}${p.call.path}`,
+      p.call.method === 'GET'
+        ? { method: 'GET', headers: { Authorization: `Bearer ${conn.apiKey}` } }
+        : { method: 'POST', headers: { Authorization: `Bearer ${conn.apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(p.call.body) },
+    );
   } catch (err) {
     io.err(`cannot reach the console API at ${conn.baseUrl}: ${(err as Error).message}\n`);
     return 1;

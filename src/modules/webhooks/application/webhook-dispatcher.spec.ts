@@ -20,6 +20,8 @@ class FakeRepository extends WebhookRepository {
   claimGate: Promise<void> | null = null;
   appExists = async () => true;
   insertEndpoint = async () => undefined;
+  endpointsOfApps = async () => [];
+  removeEndpoint = async () => false;
   async fanOut(): Promise<number> {
     this.fanOuts++;
     return 0;

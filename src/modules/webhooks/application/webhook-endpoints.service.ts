@@ -48,6 +48,17 @@ export class WebhookEndpointsService {
     return this.webhooks.endpointsOf(appId);
   }
 
+  /** The active endpoints of these apps, oldest first (no secret). */
+  endpointsOfApps(appIds: string[]): Promise<Array<{ id: string; appId: string; url: string; environment: string; disabled: boolean }>> {
+    return this.webhooks.endpointsOfApps(appIds);
+  }
+
+  /** Deletes an endpoint of the app: no further attempts, its pending deliveries dropped (CONTRACT §15). */
+  async remove(appId: string, endpointId: string): Promise<void> {
+    const removed = await this.transactions.run((m) => this.webhooks.removeEndpoint(m, appId, endpointId, new Date()));
+    if (!removed) throw new NotFoundError('webhook endpoint');
+  }
+
   private async isPrivate(url: URL): Promise<boolean> {
     if (isLocalName(url)) return true;
     const literal = literalAddress(url);

@@ -73,4 +73,8 @@ export abstract class WebhookRepository {
    * with their deliveries and attempts, in one short statement; returns how many events went.
    */
   abstract purgeBefore(createdBefore: Date, limit: number): Promise<number>;
+  /** The active endpoints of these apps (the developer console's list), oldest first; never a secret. */
+  abstract endpointsOfApps(appIds: string[]): Promise<Array<{ id: string; appId: string; url: string; environment: string; disabled: boolean }>>;
+  /** Deactivates an endpoint of the app and drops its pending deliveries; false when the app has no such active endpoint. */
+  abstract removeEndpoint(tx: Transaction, appId: string, endpointId: string, at: Date): Promise<boolean>;
 }

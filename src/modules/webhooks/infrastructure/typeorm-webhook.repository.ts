@@ -114,6 +114,30 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     const rows: Array<{ n: number }> = await this.dataSource.query(PURGE_SQL, [createdBefore, limit]);
     return Number(rows[0]?.n ?? 0);
   }
+
+  async endpointsOfApps(appIds: string[]): Promise<Array<{ id: string; appId: string; url: string; environment: string; disabled: boolean }>> {
+    if (appIds.length === 0) return [];
+    const rows: Array<{ id: string; app_id: string; url: string; environment: string; disabled: boolean }> = await this.dataSource.query(
+      `SELECT id, app_id, url, environment, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints
+        WHERE app_id = ANY($1::uuid[]) AND active ORDER BY created_at, id`,
+      [appIds],
+    );
+    return rows.map((r) => ({ id: r.id, appId: r.app_id, url: r.url, environment: r.environment, disabled: r.disabled }));
+  }
+
+  async removeEndpoint(m: EntityManager, appId: string, endpointId: string, at: Date): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `UPDATE webhook_endpoints SET active = false WHERE id = $1 AND app_id = $2 AND active RETURNING id`,
+      [endpointId, appId],
+    );
+    if (rows.length === 0) return false;
+    await m.query(
+      `UPDATE webhook_deliveries SET failed_at = $2, last_error = 'endpoint deleted', locked_until = NULL
+        WHERE endpoint_id = $1 AND delivered_at IS NULL AND failed_at IS NULL`,
+      [endpointId, at],
+    );
+    return true;
+  }
 }
 
 /**

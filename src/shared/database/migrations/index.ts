@@ -9,6 +9,7 @@ import { WebhookPaceLifecycle1765423700000 } from './1765423700000-webhook-pace-
 import { SecretsKeyFingerprints1766100000000 } from './1766100000000-secrets-key-fingerprints';
 import { WebSessions1766271137000 } from './1766271137000-web-sessions';
 import { SignInPerAddress1766271138000 } from './1766271138000-sign-in-per-address';
+import { Developers1766290000000 } from './1766290000000-developers';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   SecretsKeyFingerprints1766100000000,
   WebSessions1766271137000,
   SignInPerAddress1766271138000,
+  Developers1766290000000,
 ];

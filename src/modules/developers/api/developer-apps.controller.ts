@@ -1,0 +1,228 @@
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { DomainError } from '../../../shared/domain/errors';
+import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
+import { APP_NAME_MAX, DeveloperAppsService, TooManyAppsError } from '../application/developer-apps.service';
+import type { DeveloperApp } from '../domain/developer.repository';
+import { DeveloperHttp, type DeveloperRequest } from './developer-http';
+
+type Errors = Record<string, string>;
+interface FormState {
+  errors?: Errors;
+  issued?: { label: string; value: string } | null;
+  redirectText?: string;
+  endpointUrl?: string;
+  endpointEnvironment?: string;
+}
+
+/** The first violation's detail per field, from an invalid_input of an owner's service (e.g. `/redirect_uris/2` → redirect_uris). */
+function fieldErrors(err: unknown, field: string, label: string): Errors | null {
+  if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'invalid_amount')) return null;
+  const first = err.violations?.[0];
+  if (!first) return { [field]: err.detail };
+  const line = /^\/[a-z_]+\/(\d+)/.exec(first.pointer);
+  return { [field]: line ? `${label} line ${Number(line[1]) + 1}: ${first.detail}` : first.detail };
+}
+
+/**
+ * CONTRACT §15 "Apps" and "The app page". Every page needs a signed-in developer (else 303 to the
+ * sign-in page, or 403 for a POST), every form its CSRF token; an app of another developer is 404.
+ * A bad field answers the form again (422) with the error beside it; a secret is shown only on the
+ * answer of the action that issues it.
+ */
+@ApiExcludeController()
+@Controller('developers/apps')
+export class DeveloperAppsController {
+  constructor(
+    private readonly accounts: DeveloperAccountService,
+    private readonly apps: DeveloperAppsService,
+    private readonly http: DeveloperHttp,
+  ) {}
+
+  @Get()
+  async list(@Req() req: DeveloperRequest, @Res() res: Response): Promise<void> {
+    const session = await this.signedIn(req, res);
+    if (!session) return;
+    const apps = await this.apps.list(session.subjectId as string);
+    this.http.page(res, 200, 'apps', { title: 'Your apps', apps, signedIn: true, csrf: this.http.csrfToken(req, res) });
+  }
+
+  @Get('new')
+  async newApp(@Req() req: DeveloperRequest, @Res() res: Response): Promise<void> {
+    const session = await this.signedIn(req, res);
+    if (!session) return;
+    this.newAppForm(req, res, 200, '', {});
+  }
+
+  @Post()
+  @HttpCode(200)
+  async create(@Req() req: DeveloperRequest, @Res() res: Response): Promise<void> {
+    const session = await this.signedInPost(req, res);
+    if (!session) return;
+    const raw = (req.body as Record<string, unknown>).name;
+    const name = typeof raw === 'string' ? raw.trim() : '';
+    if (name.length === 0 || [...name].length > APP_NAME_MAX) {
+      return this.newAppForm(req, res, 422, typeof raw === 'string' ? raw.slice(0, 300) : '', { name: `Enter a name of 1 to ${APP_NAME_MAX} characters.` });
+    }
+    try {
+      const app = await this.apps.create(session.subjectId as string, name);
+      this.http.seeOther(res, `/developers/apps/${app.id}`);
+    } catch (err) {
+      if (err instanceof TooManyAppsError) return this.newAppForm(req, res, 422, name, { name: err.detail });
+      throw err;
+    }
+  }
+
+  @Get(':app')
+  async show(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const session = await this.signedIn(req, res);
+    if (!session) return;
+    const app = await this.own(session, appId, res);
+    if (app) await this.appPage(req, res, 200, app, {});
+  }
+
+  @Post(':app/sandbox-token')
+  @HttpCode(200)
+  async sandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const { token } = await this.apps.newSandboxToken(app);
+    await this.appPage(req, res, 200, app, { issued: { label: 'Sandbox token', value: token } });
+  }
+
+  @Post(':app/redirect-uris')
+  @HttpCode(200)
+  async redirectUris(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const raw = (req.body as Record<string, unknown>).redirect_uris;
+    const text = typeof raw === 'string' ? raw.slice(0, 20_000) : '';
+    try {
+      await this.apps.saveRedirectUris(app, text);
+    } catch (err) {
+      const errors = fieldErrors(err, 'redirect_uris', 'Redirect URIs');
+      if (!errors) throw err;
+      return this.appPage(req, res, 422, app, { errors, redirectText: text });
+    }
+    this.http.seeOther(res, `/developers/apps/${app.appId}#oauth`);
+  }
+
+  @Post(':app/client-secret')
+  @HttpCode(200)
+  async clientSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const { client_secret } = await this.apps.newClientSecret(app);
+    await this.appPage(req, res, 200, app, { issued: { label: 'Client secret', value: client_secret } });
+  }
+
+  @Post(':app/webhook-endpoints')
+  @HttpCode(200)
+  async addEndpoint(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const body = req.body as Record<string, unknown>;
+    const url = typeof body.url === 'string' ? body.url.trim() : '';
+    const environment = body.environment;
+    const errors: Errors = {};
+    if (url.length === 0 || url.length > 2000) errors.url = 'Enter an absolute http or https URL (up to 2,000 characters).';
+    if (environment !== 'sandbox' && environment !== 'production') errors.environment = 'Choose sandbox or production.';
+    const state = { endpointUrl: url.slice(0, 2000), endpointEnvironment: typeof environment === 'string' ? environment : 'sandbox' };
+    if (errors.url || errors.environment) return this.appPage(req, res, 422, app, { errors, ...state });
+    try {
+      const { secret } = await this.apps.addEndpoint(app, url, environment as 'sandbox' | 'production');
+      await this.appPage(req, res, 200, app, { issued: { label: 'Webhook signing secret', value: secret } });
+    } catch (err) {
+      const fieldErrs = fieldErrors(err, 'url', 'URL');
+      if (!fieldErrs) throw err;
+      return this.appPage(req, res, 422, app, { errors: fieldErrs, ...state });
+    }
+  }
+
+  @Post(':app/webhook-endpoints/delete')
+  @HttpCode(200)
+  async deleteEndpoint(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    await this.apps.deleteEndpoint(app, (req.body as Record<string, unknown>).endpoint_id);
+    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+  }
+
+  @Post(':app/deliveries/resend')
+  @HttpCode(200)
+  async resend(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const body = req.body as Record<string, unknown>;
+    await this.apps.resend(app, body.event_id, body.endpoint_id);
+    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+  }
+
+  @Post(':app/revisions')
+  @HttpCode(200)
+  async submit(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    await this.apps.submitRevision(app);
+    this.http.seeOther(res, `/developers/apps/${app.appId}#revisions`);
+  }
+
+  private async appPage(req: DeveloperRequest, res: Response, status: number, app: DeveloperApp, state: FormState): Promise<void> {
+    const view = await this.apps.page(app);
+    this.http.page(res, status, 'app', {
+      title: view.name,
+      view,
+      signedIn: true,
+      csrf: this.http.csrfToken(req, res),
+      errors: state.errors ?? {},
+      issued: state.issued ?? null,
+      redirectText: state.redirectText ?? view.redirectUris.join('\n'),
+      endpointUrl: state.endpointUrl ?? '',
+      endpointEnvironment: state.endpointEnvironment ?? 'sandbox',
+    });
+  }
+
+  private newAppForm(req: DeveloperRequest, res: Response, status: number, name: string, errors: Errors): void {
+    this.http.page(res, status, 'new-app', { title: 'New app', narrow: true, name, errors, signedIn: true, csrf: this.http.csrfToken(req, res) });
+  }
+
+  /** The signed-in developer's session, or null after answering 303 to the sign-in page. */
+  private async signedIn(req: DeveloperRequest, res: Response): Promise<DeveloperSession | null> {
+    const session = await this.accounts.loadSession(this.http.sessionCookieValue(req));
+    req.webSession = session;
+    if (!session?.subjectId) {
+      this.http.seeOther(res, '/developers/signin');
+      return null;
+    }
+    return session;
+  }
+
+  /** A POST's signed-in session with a valid CSRF token, or null after answering 403 (nothing changed). */
+  private async signedInPost(req: DeveloperRequest, res: Response): Promise<DeveloperSession | null> {
+    const session = await this.accounts.loadSession(this.http.sessionCookieValue(req));
+    req.webSession = session;
+    if (!session?.subjectId || !this.http.validPost(req)) {
+      this.http.forbidden(res);
+      return null;
+    }
+    return session;
+  }
+
+  private async own(session: DeveloperSession, appId: string, res: Response): Promise<DeveloperApp | null> {
+    try {
+      return await this.apps.own(session.subjectId as string, appId);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'not_found') {
+        this.http.page(res, 404, 'message', { title: 'Not found', message: 'There is no such app among yours.' });
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  private async ownPost(req: DeveloperRequest, res: Response, appId: string): Promise<DeveloperApp | null> {
+    const session = await this.signedInPost(req, res);
+    return session ? this.own(session, appId, res) : null;
+  }
+}

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
+import { Transactions } from '../../../shared/database/transactions';
+import { DomainError, NotFoundError } from '../../../shared/domain/errors';
+import type { Environment } from '../../../shared/domain/caller-context';
+import { baseUrl } from '../../../shared/http/partner-paths';
+import { isUuid } from '../../../shared/http/validation/constraints';
+import { AppReadRepository, AppService } from '../../apps';
+import { OAuthClientService } from '../../consent';
+import { OrganizationReadRepository } from '../../organizations';
+import { SandboxService } from '../../sandbox';
+import { WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
+import { type DeveloperApp, DeveloperRepository, type RefusedCall } from '../domain/developer.repository';
+
+/** CONTRACT §15: at most 25 apps per developer; an app name as the console takes it. */
+export const MAX_APPS_PER_DEVELOPER = 25;
+export const APP_NAME_MAX = 200;
+/** CONTRACT §15: the latest 20 deliveries, the latest 50 refused calls per environment. */
+export const DELIVERIES_SHOWN = 20;
+export const REFUSED_CALLS_KEPT = 50;
+
+export class TooManyAppsError extends DomainError {
+  constructor() {
+    super('resource_conflict', `A developer has at most ${MAX_APPS_PER_DEVELOPER} apps`);
+  }
+}
+
+/** Everything the app page shows (never a secret: those are shown by the action that issues them). */
+export interface AppPageView {
+  id: string;
+  name: string;
+  baseUrls: { sandbox: string; production: string };
+  sandbox: { projectId: string; organizationId: string; accounts: Array<{ id: string; number: string; name: string }> };
+  redirectUris: string[];
+  revisions: Array<{ id: string; number: number; approved: boolean }>;
+  endpoints: Array<{ id: string; url: string; environment: Environment }>;
+  deliveries: Array<{ event_id: string; endpoint_id: string; operation_id: string; attempts: number; status: string; last_status_code: number | null; environment: Environment }>;
+  refusedCalls: Array<RefusedCall & { environment: Environment }>;
+}
+
+/**
+ * A developer's apps (CONTRACT §15), through the owners' services: the app (apps), its sandbox project
+ * (sandbox, made as §10 makes one), its OAuth client (consent), its webhook endpoints and deliveries
+ * (webhooks). This module owns only who made which app, and the refused calls.
+ */
+@Injectable()
+export class DeveloperAppsService {
+  constructor(
+    private readonly repo: DeveloperRepository,
+    private readonly transactions: Transactions,
+    private readonly apps: AppService,
+    private readonly appReads: AppReadRepository,
+    private readonly sandbox: SandboxService,
+    private readonly organizations: OrganizationReadRepository,
+    private readonly oauth: OAuthClientService,
+    private readonly endpointsService: WebhookEndpointsService,
+    private readonly deliveryReads: WebhookDeliveryReadRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(developerId: string): Promise<Array<{ id: string; name: string }>> {
+    return this.transactions.run(async (m) => {
+      const mine = await this.repo.appsOf(m, developerId);
+      const names = new Map((await this.appReads.names(m, mine.map((a) => a.appId))).map((a) => [a.id, a.name]));
+      return mine.map((a) => ({ id: a.appId, name: names.get(a.appId) ?? '' }));
+    });
+  }
+
+  /** **Create app**: a place of the 25 is reserved first, then the app and its sandbox project are made. */
+  async create(developerId: string, name: string): Promise<{ id: string }> {
+    const reservation = randomUUID();
+    const reserved = await this.transactions.run((m) => this.repo.reserveApp(m, developerId, reservation, MAX_APPS_PER_DEVELOPER));
+    if (!reserved) throw new TooManyAppsError();
+    try {
+      const app = await this.apps.createApp(name);
+      const project = await this.sandbox.provisionProject(name);
+      await this.transactions.run((m) =>
+        this.repo.completeApp(m, reservation, {
+          appId: app.id,
+          sandboxProjectId: project.project_id,
+          sandboxOrganizationId: project.organization_id,
+          sandboxAppId: project.app_id,
+        }),
+      );
+      return { id: app.id };
+    } catch (err) {
+      await this.transactions.run((m) => this.repo.dropReservation(m, reservation));
+      throw err;
+    }
+  }
+
+  /** The developer's app, or 404 (an unknown app and another developer's app look the same). */
+  async own(developerId: string, appIdRaw: string): Promise<DeveloperApp> {
+    if (!isUuid(appIdRaw)) throw new NotFoundError('app');
+    const found = await this.transactions.run((m) => this.repo.appOf(m, developerId, appIdRaw.toLowerCase()));
+    if (!found) throw new NotFoundError('app');
+    return found;
+  }
+
+  async page(app: DeveloperApp): Promise<AppPageView> {
+    const read = await this.oauth.readApp(app.appId);
+    const org = await this.organizations.organization(app.sandboxOrganizationId);
+    const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
+    const production = await this.deliveryReads.deliveries(app.appId, DELIVERIES_SHOWN);
+    const sandbox = await this.deliveryReads.deliveries(app.sandboxAppId, DELIVERIES_SHOWN);
+    const refused = await this.transactions.run((m) => this.repo.refusedCalls(m, [app.appId, app.sandboxAppId], REFUSED_CALLS_KEPT));
+    return {
+      id: app.appId,
+      name: read.name,
+      baseUrls: { sandbox: baseUrl(this.config.publicOrigin, 'sandbox'), production: baseUrl(this.config.publicOrigin, 'production') },
+      sandbox: {
+        projectId: app.sandboxProjectId,
+        organizationId: app.sandboxOrganizationId,
+        accounts: (org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name })),
+      },
+      redirectUris: read.redirect_uris,
+      revisions: read.revisions,
+      endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment })),
+      deliveries: [
+        ...sandbox.map((d) => ({ ...d, environment: 'sandbox' as const })),
+        ...production.map((d) => ({ ...d, environment: 'production' as const })),
+      ],
+      refusedCalls: refused.map((c) => ({ ...c, environment: c.environment as Environment })),
+    };
+  }
+
+  /** **New sandbox token**: a new generation of the app's sandbox project; the previous one's tokens stop working. */
+  newSandboxToken(app: DeveloperApp): Promise<{ token: string }> {
+    return this.sandbox.provisionGeneration(app.sandboxProjectId);
+  }
+
+  /** **Save redirect URIs**: one per line; blank lines are ignored. Throws invalid_input with `/redirect_uris/N` pointers. */
+  saveRedirectUris(app: DeveloperApp, text: string): Promise<string[]> {
+    const uris = text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    return this.oauth.setRedirectUris(app.appId, uris);
+  }
+
+  newClientSecret(app: DeveloperApp): Promise<{ client_id: string; client_secret: string }> {
+    return this.oauth.newClientSecret(app.appId);
+  }
+
+  /** **Add endpoint**: a sandbox endpoint belongs to the sandbox project's app, whose tokens make the sandbox events. */
+  addEndpoint(app: DeveloperApp, url: string, environment: Environment): Promise<{ id: string; secret: string }> {
+    return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment);
+  }
+
+  async deleteEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<void> {
+    if (typeof endpointIdRaw !== 'string' || !isUuid(endpointIdRaw)) throw new NotFoundError('webhook endpoint');
+    const id = endpointIdRaw.toLowerCase();
+    const mine = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
+    const endpoint = mine.find((e) => e.id === id);
+    if (!endpoint) throw new NotFoundError('webhook endpoint');
+    await this.endpointsService.remove(endpoint.appId, id);
+  }
+
+  /** **Resend**: one more attempt at once (the console's resend), for a delivery of this app's endpoints only. */
+  async resend(app: DeveloperApp, eventIdRaw: unknown, endpointIdRaw: unknown): Promise<void> {
+    if (typeof eventIdRaw !== 'string' || typeof endpointIdRaw !== 'string' || !isUuid(eventIdRaw) || !isUuid(endpointIdRaw)) throw new NotFoundError('webhook delivery');
+    const endpointId = endpointIdRaw.toLowerCase();
+    const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
+    if (!endpoints.some((e) => e.id === endpointId)) throw new NotFoundError('webhook delivery');
+    if (!(await this.deliveryReads.resend(eventIdRaw.toLowerCase(), endpointId))) throw new NotFoundError('webhook delivery');
+  }
+
+  /** **Submit for review**: the next revision, not approved; the operator approves it (CONTRACT §10). */
+  submitRevision(app: DeveloperApp): Promise<{ id: string; number: number }> {
+    return this.apps.createRevision(app.appId);
+  }
+}

@@ -1,0 +1,41 @@
+import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { WebKernelModule } from '../../shared/web';
+import { AppsModule } from '../apps';
+import { ConsentCoreModule } from '../consent';
+import { OrganizationsModule } from '../organizations';
+import { AnonymousFormLimitMiddleware, RateLimitModule } from '../rate-limit';
+import { SandboxModule } from '../sandbox';
+import { WebhooksModule } from '../webhooks';
+import { DeveloperAccountController } from './api/developer-account.controller';
+import { DeveloperAppsController } from './api/developer-apps.controller';
+import { DeveloperHttp, DeveloperHttpMiddleware } from './api/developer-http';
+import { DeveloperAccountService } from './application/developer-account.service';
+import { DeveloperAppsService } from './application/developer-apps.service';
+import { RefusedCallsRecorder } from './application/refused-calls.recorder';
+import { DeveloperRepository } from './domain/developer.repository';
+import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.repository';
+
+/** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, refused calls. */
+@Module({
+  imports: [WebKernelModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule],
+  controllers: [DeveloperAccountController, DeveloperAppsController],
+  providers: [
+    DeveloperHttp,
+    DeveloperAccountService,
+    DeveloperAppsService,
+    RefusedCallsRecorder,
+    { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository },
+  ],
+  exports: [RefusedCallsRecorder],
+})
+export class DevelopersModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(DeveloperHttpMiddleware).forRoutes(DeveloperAccountController, DeveloperAppsController);
+    // CONTRACT §12: the anonymous limit per client address, before the session's look-up and any password hash
+    consumer.apply(AnonymousFormLimitMiddleware).forRoutes(
+      { path: 'developers/signin', method: RequestMethod.POST },
+      { path: 'developers/signup', method: RequestMethod.POST },
+      { path: 'developers/signup/confirm', method: RequestMethod.POST },
+    );
+  }
+}

@@ -1,0 +1,219 @@
+import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { RefusedCallsRecorder } from '../../src/modules/developers';
+import { PageDriver } from '../support/consent-fixtures';
+import { aDeveloper, anAppOnThePage, DEV_PASSWORD } from '../support/developer-fixtures';
+import { aJournal, SANDBOX } from '../support/fixtures';
+import { ManualClock } from '../support/production-fixtures';
+import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
+
+/** CONTRACT §15 over HTTP (the rules a browser does not add to): accounts, forms, isolation, the operator's revisions call. */
+describe('developer console (CONTRACT §15)', () => {
+  let app: TestApp;
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 12, 0, 10));
+
+  beforeAll(async () => {
+    app = await createTestApp({}, { clock });
+  });
+  afterAll(() => app.close());
+
+  /** The account ids of the Sandbox section's table. */
+  const accountIds = (html: string) => {
+    const section = html.slice(html.indexOf('id="sandbox"'), html.indexOf('id="oauth"'));
+    return [...section.matchAll(/data-label="Account id"><code>([0-9a-f-]{36})<\/code>/g)].map((m) => m[1]);
+  };
+  const issued = (html: string) => /id="issued-value">([^<]+)</.exec(html)?.[1] as string;
+
+  it('redirects /developers without a session to the sign-in page (303)', async () => {
+    const res = await app.partner().get('/developers');
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/developers/signin');
+    const apps = await app.partner().get('/developers/apps');
+    expect(apps.status).toBe(303);
+  });
+
+  it('signs up with TOTP enrolment, signs in with a fresh code, refuses a reused or wrong code alike, and signs out', async () => {
+    const d = await aDeveloper(app, clock);
+    expect((await d.driver.get('/developers/apps')).status).toBe(200);
+    const other = new PageDriver(app);
+    await other.get('/developers/signin');
+    const before = other.cookies.get('developer_session');
+    // the code of the confirm's step again: refused (one use per code)
+    const reused = await other.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) });
+    expect(reused.status).toBe(401);
+    const wrongPassword = await other.post('/developers/signin', { email: d.email, password: 'not the password!', code: totpCodeAt(d.secret, clock.nowMs() + 30_000) });
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.text).toContain('Sign-in failed');
+    expect(reused.text.replace(/value="[^"]*"/g, '')).toBe(wrongPassword.text.replace(/value="[^"]*"/g, ''));
+    clock.advance(30_000);
+    const ok = await other.post('/developers/signin', { email: d.email.toUpperCase(), password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.location).toBe('/developers/apps');
+    expect(other.cookies.get('developer_session')).not.toBe(before); // the id rotates at sign-in
+    await other.get('/developers/apps');
+    const out = await other.post('/developers/signout', {});
+    expect(out.status).toBe(303);
+    other.cookies.set('developer_session', other.cookies.get('developer_session') ?? 'gone');
+    expect((await other.get('/developers/apps')).status).toBe(303);
+  });
+
+  it('ends a session after 30 minutes idle, and after 12 hours however busy', async () => {
+    const idle = await aDeveloper(app, clock);
+    clock.advance(29 * 60_000);
+    expect((await idle.driver.get('/developers/apps')).status).toBe(200);
+    clock.advance(30 * 60_000);
+    expect((await idle.driver.get('/developers/apps')).status).toBe(303);
+    const busy = await aDeveloper(app, clock);
+    let statuses: number[] = [];
+    for (let elapsed = 0; elapsed < 12 * 60 + 40; elapsed += 20) {
+      statuses.push((await busy.driver.get('/developers/apps')).status);
+      clock.advance(20 * 60_000);
+    }
+    statuses = [...new Set(statuses)];
+    expect(statuses).toEqual([200, 303]);
+  });
+
+  it('locks an email for 15 minutes after 5 failed sign-ins, right code or not', async () => {
+    const d = await aDeveloper(app, clock);
+    const other = new PageDriver(app);
+    await other.get('/developers/signin');
+    for (let i = 0; i < 5; i++) {
+      expect((await other.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: '000000' })).status).toBe(401);
+    }
+    clock.advance(30_000);
+    const locked = await other.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('gives an email that has an account the same answer to Create account, and makes no second account', async () => {
+    const d = await aDeveloper(app, clock);
+    const again = new PageDriver(app);
+    await again.get('/developers/signup');
+    const res = await again.post('/developers/signup', { email: d.email, password: 'another password 123' });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('Set up your authenticator');
+    const secret = /id="totp-secret">([A-Z2-7]+)</.exec(res.text)?.[1] as string;
+    clock.advance(30_000);
+    const confirmed = await again.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
+    expect(confirmed.status).toBe(200); // not signed in
+    const rows = await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM developers WHERE lower(email) = lower($1)`, [d.email]);
+    expect(rows[0].n).toBe(1);
+    // the new password does not open the account
+    clock.advance(30_000);
+    const signIn = await again.post('/developers/signin', { email: d.email, password: 'another password 123', code: totpCodeAt(secret, clock.nowMs()) });
+    expect(signIn.status).toBe(401);
+  });
+
+  it('answers a bad field with the form again (422) and the error beside it', async () => {
+    const driver = new PageDriver(app);
+    await driver.get('/developers/signup');
+    const bad = await driver.post('/developers/signup', { email: 'not-an-email', password: 'short' });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('id="email-error"');
+    expect(bad.text).toContain('id="password-error"');
+    const d = await aDeveloper(app, clock);
+    await d.driver.get('/developers/apps/new');
+    const noName = await d.driver.post('/developers/apps', { name: '   ' });
+    expect(noName.status).toBe(422);
+    expect(noName.text).toContain('id="name-error"');
+    const id = await anAppOnThePage(d);
+    await d.driver.get(`/developers/apps/${id}`);
+    const badUri = await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: 'https://ok.example/cb\nftp://nope/cb' });
+    expect(badUri.status).toBe(422);
+    expect(badUri.text).toMatch(/id="redirect_uris-error">Redirect URIs line 2:/);
+    const badUrl = await d.driver.post(`/developers/apps/${id}/webhook-endpoints`, { url: 'not a url', environment: 'sandbox' });
+    expect(badUrl.status).toBe(422);
+    expect(badUrl.text).toContain('id="url-error"');
+    const badEnv = await d.driver.post(`/developers/apps/${id}/webhook-endpoints`, { url: 'http://127.0.0.1:9/x', environment: 'staging' });
+    expect(badEnv.status).toBe(422);
+    expect(badEnv.text).toContain('id="environment-error"');
+  });
+
+  it('refuses a POST without a valid CSRF token (403) and changes nothing; pages carry the §11 headers', async () => {
+    const d = await aDeveloper(app, clock);
+    const page = await d.driver.get('/developers/apps');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['cache-control']).toContain('no-store');
+    const res = await d.driver.post('/developers/apps', { name: 'Sneaky' }, { csrf: null });
+    expect(res.status).toBe(403);
+    expect((await d.driver.get('/developers/apps')).text).not.toContain('Sneaky');
+  });
+
+  it('shows an app only to its developer (404 for another), with both base addresses and a sandbox token that works until a new one', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d, 'Kasse & Co');
+    const page = await d.driver.get(`/developers/apps/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('http://localhost:3000/api/partner/sandbox/v1');
+    expect(page.text).toContain('http://localhost:3000/api/partner/v1');
+    expect(page.text).toContain('Kasse &amp; Co');
+    const accounts = accountIds(page.text);
+    expect(accounts.length).toBeGreaterThanOrEqual(8);
+    const first = await d.driver.post(`/developers/apps/${id}/sandbox-token`, {});
+    const token = issued(first.text);
+    expect(token).toMatch(/^hsk_/);
+    const prepare = (t: string) => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${t}`).send(aJournal(accounts));
+    expect((await prepare(token)).status).toBe(200);
+    const second = issued((await d.driver.post(`/developers/apps/${id}/sandbox-token`, {})).text);
+    expect((await prepare(token)).status).toBe(401);
+    expect((await prepare(second)).status).toBe(200);
+    expect((await d.driver.get(`/developers/apps/${id}`)).text).not.toContain(second);
+
+    const stranger = await aDeveloper(app, clock);
+    expect((await stranger.driver.get(`/developers/apps/${id}`)).status).toBe(404);
+    expect((await stranger.driver.get('/developers/apps')).text).not.toContain(id);
+    expect((await stranger.driver.post(`/developers/apps/${id}/sandbox-token`, {})).status).toBe(404);
+  });
+
+  it('lists a refused prepare under refused calls with its pointers, never the body', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    const token = issued((await d.driver.post(`/developers/apps/${id}/sandbox-token`, {})).text);
+    const refused = await app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ posting_date: 'secret-looking-value', lines: [] });
+    expect(refused.status).toBe(400);
+    await app.apps.partner.get(RefusedCallsRecorder, { strict: false }).settled();
+    const page = (await d.driver.get(`/developers/apps/${id}`)).text;
+    expect(page).toContain(`POST ${SANDBOX}/journal/prepare`);
+    expect(page).toContain(refused.body.request_id);
+    for (const e of refused.body.errors as Array<{ pointer: string }>) expect(page).toContain(e.pointer);
+    expect(page).not.toContain('secret-looking-value');
+    expect(page).not.toContain(token);
+  });
+
+  it('lists a submitted revision in GET /console/v1/revisions?pending=true until the operator approves it; the page then shows it approved', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d, 'Review me');
+    await d.driver.get(`/developers/apps/${id}`);
+    expect((await d.driver.post(`/developers/apps/${id}/revisions`, {})).status).toBe(303);
+    const pending = await app.console().get('/console/v1/revisions?pending=true').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
+    expect(pending.status).toBe(200);
+    const mine = (pending.body as Array<{ app_id: string; app_name: string; revision_id: string; number: number; submitted_at: string }>).find((r) => r.app_id === id);
+    expect(mine).toMatchObject({ app_name: 'Review me', number: 1 });
+    expect(new Date(mine?.submitted_at as string).toISOString()).toBe(mine?.submitted_at);
+    expect((await d.driver.get(`/developers/apps/${id}`)).text).toContain('not approved');
+    const approve = await app.console().post(`/console/v1/apps/${id}/revisions/${mine?.revision_id}/approve`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({});
+    expect(approve.status).toBe(200);
+    const after = await app.console().get('/console/v1/revisions?pending=true').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
+    expect((after.body as Array<{ app_id: string }>).some((r) => r.app_id === id)).toBe(false);
+    expect((await d.driver.get(`/developers/apps/${id}`)).text).toContain('badge ok');
+    const noFlag = await app.console().get('/console/v1/revisions').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
+    expect(noFlag.status).toBe(400);
+  });
+
+  it('keeps sign-up closed under DEVELOPER_SIGNUP=closed (404, no account)', async () => {
+    const closed = await createTestApp({ developerSignup: 'closed' }, { clock });
+    try {
+      expect((await closed.partner().get('/developers/signup')).status).toBe(404);
+      const post = await closed.partner().post('/developers/signup').type('form').send('email=a%40b.dk&password=abcdefghijklmnop');
+      expect(post.status).toBe(404);
+      expect((await closed.partner().get('/developers/signin')).status).toBe(200);
+    } finally {
+      await closed.close();
+    }
+  });
+});
