@@ -217,3 +217,46 @@ describe('developer console (CONTRACT §15)', () => {
     }
   });
 });
+
+/**
+ * The developer console's sign-in shares the owners' rules (CONTRACT §11, §12, §15): no session row before
+ * a form is posted, and failures counted per (email, client address), so a stranger elsewhere cannot lock
+ * the developer out.
+ */
+describe('developer console: what strangers can do (CONTRACT §12, §15)', () => {
+  let app: TestApp;
+  const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 10));
+  const sessions = async () => Number((await app.apps.dataSource.query('SELECT count(*) AS n FROM web_sessions'))[0].n);
+
+  beforeAll(async () => {
+    // the peer is 127.0.0.1 (loopback): X-Forwarded-For names the client
+    app = await createTestApp({ trustProxy: 'loopback' }, { clock });
+  });
+  afterAll(() => app.close());
+
+  it('writes no session row for cookieless views of the sign-in and sign-up pages', async () => {
+    const before = await sessions();
+    for (let i = 0; i < 5; i++) {
+      expect((await app.partner().get('/developers/signin')).status).toBe(200);
+      expect((await app.partner().get('/developers/signup')).status).toBe(200);
+    }
+    expect(await sessions()).toBe(before);
+  });
+
+  it('locks the email from the address that failed, not from another', async () => {
+    const d = await aDeveloper(app, clock);
+    const stranger = new PageDriver(app);
+    stranger.headers = { 'X-Forwarded-For': '198.51.100.7' };
+    await stranger.get('/developers/signin');
+    for (let i = 0; i < 5; i++) {
+      expect((await stranger.post('/developers/signin', { email: d.email, password: 'not the password!', code: '000000' })).status).toBe(401);
+    }
+    clock.advance(30_000);
+    expect((await stranger.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) })).status).toBe(429);
+    const owner = new PageDriver(app);
+    owner.headers = { 'X-Forwarded-For': '192.0.2.44' };
+    await owner.get('/developers/signin');
+    const ok = await owner.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) });
+    expect(ok.status).toBe(303);
+  });
+});
