@@ -310,6 +310,23 @@ describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
     expect(await recordsWithKey(key)).toBe(0);
     expect(await recordsWithKey(fresh)).toBe(1);
   });
+
+  it('purges every expired record, also more than one batch of 1,000 (it stopped after the first)', async () => {
+    const key = randomUUID();
+    expect((await post({ code: code(), name: 'template' }, key)).status).toBe(201);
+    // 2,500 expired copies of the record under other keys: 3 batches
+    await db.query(
+      `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response, created_at)
+       SELECT organization_id, environment, app_id, 'expired-' || g, operation, fingerprint, grant_id, response, now() - interval '25 hours'
+         FROM idempotency_records, generate_series(1, 2500) AS g WHERE idempotency_key = $1`,
+      [key],
+    );
+    const purged = await app.apps.partner.get(IdempotencyService).purgeExpired();
+    expect(purged).toBeGreaterThanOrEqual(2500);
+    const [left] = await db.query(`SELECT count(*)::int AS n FROM idempotency_records WHERE idempotency_key LIKE 'expired-%'`);
+    expect(left.n).toBe(0);
+    expect(await recordsWithKey(key)).toBe(1);
+  });
 });
 
 describe('scopes per route (CONTRACT §8)', () => {

@@ -53,12 +53,16 @@ export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
   }
 
   async purgeCreatedBefore(cutoff: Date, limit: number): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
-      `DELETE FROM idempotency_records WHERE ctid IN (
-         SELECT ctid FROM idempotency_records WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING 1`,
+    // counted by a SELECT at the top: TypeORM answers a DELETE's rows as [rows, count] on PostgreSQL, so
+    // the length of what a DELETE … RETURNING answered was always 2 and the purge stopped after one batch
+    const [row]: Array<{ n: number | string }> = await this.dataSource.query(
+      `WITH purged AS (
+         DELETE FROM idempotency_records WHERE ctid IN (
+           SELECT ctid FROM idempotency_records WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM purged`,
       [cutoff, limit],
     );
-    return rows.length;
+    return Number(row?.n ?? 0);
   }
 }
