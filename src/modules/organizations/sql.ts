@@ -22,6 +22,8 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   keyShareLock: (organizationId: string): string => `SELECT id FROM organizations WHERE id = ${organizationId} FOR KEY SHARE`,
   /** One row when the organization $1 exists. */
   organizationExists: `SELECT 1 FROM organizations WHERE id = $1`,
+  /** One row when a user $1 exists. */
+  userExists: `SELECT 1 FROM users WHERE id = $1`,
   /** One row when an account $1 exists (in any organization). */
   accountExists: `SELECT 1 FROM accounts WHERE id = $1 LIMIT 1`,
   /** The user (id, password_hash) signing in with the e-mail $1, matched without regard to case. */

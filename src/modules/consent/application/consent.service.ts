@@ -85,6 +85,11 @@ export class ConsentService {
     private readonly clock: Clock,
   ) {}
 
+  /** Ends the user's signed-in consent sessions inside the caller's transaction (a password change, CONTRACT §10). */
+  endSessionsOf(tx: Transaction, userId: string): Promise<void> {
+    return this.repo.deleteSessionsOfUser(tx, userId);
+  }
+
   /** CONTRACT §11's error rules of `GET /oauth/authorize`, in its order. */
   async checkAuthorize(query: Record<string, unknown>): Promise<AuthorizeCheck> {
     const clientId = single(query, 'client_id');

@@ -77,6 +77,8 @@ export abstract class ConsentRepository {
   abstract signInSession(tx: Transaction, idHash: string, next: { idHash: string; csrfSecret: string; userId: string; organizationId: string | null }): Promise<void>;
   abstract chooseOrganization(tx: Transaction, idHash: string, organizationId: string): Promise<void>;
   abstract deleteSession(tx: Transaction, idHash: string): Promise<void>;
+  /** Ends every session the user signed in to (their password changed: CONTRACT §10). */
+  abstract deleteSessionsOfUser(tx: Transaction, userId: string): Promise<void>;
 
   abstract findUserByEmail(tx: Transaction, email: string): Promise<{ userId: string; passwordHash: string | null } | null>;
   abstract ownedOrganizations(tx: Transaction, userId: string): Promise<Array<{ id: string; name: string; environment: string }>>;

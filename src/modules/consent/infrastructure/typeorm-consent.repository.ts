@@ -93,6 +93,10 @@ export class TypeOrmConsentRepository extends ConsentRepository {
     await m.query(`DELETE FROM consent_sessions WHERE id_hash = $1`, [idHash]);
   }
 
+  async deleteSessionsOfUser(m: EntityManager, userId: string): Promise<void> {
+    await m.query(`DELETE FROM consent_sessions WHERE user_id = $1`, [userId]);
+  }
+
   async findUserByEmail(m: EntityManager, email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
     const rows: Array<{ id: string; password_hash: string | null }> = await m.query(
       OrganizationsSql.userByEmail,
