@@ -1,6 +1,7 @@
 import { loadConfig } from '../config/app-config';
 import { secretsKeySpec, secureDataDir } from '../config/data-dir';
 import { SecretBox } from '../crypto/secret-box';
+import { lockDataDir } from '../runtime/data-dir-lock';
 import { sealStoredSecrets } from '../crypto/seal-stored-secrets';
 import { createDataSource, destroyDataSource } from './data-source';
 import { runMigrations } from './run-migrations';
@@ -12,6 +13,8 @@ import { runMigrations } from './run-migrations';
 async function main(): Promise<void> {
   const config = loadConfig();
   secureDataDir(config.dataDir);
+  // not beside a running service on the same store (CONTRACT §2)
+  const unlock = await lockDataDir(config.dataDir);
   const box = SecretBox.fromSpec(secretsKeySpec(config.secretsKey, config.dataDir));
   const dataSource = await createDataSource(config.database);
   try {
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${sealed} stored secret(s) sealed under SECRETS_KEY v${box.current.version}${unreadable ? `; ${unreadable} open with no listed key` : ''}\n`);
   } finally {
     await destroyDataSource(dataSource, config.database);
+    await unlock();
   }
 }
 
