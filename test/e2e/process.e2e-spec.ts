@@ -1,4 +1,6 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { withNewDatabase } from '../support/new-database';
+import { eventually } from '../support/wait';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,9 +38,12 @@ describe('the service process on the embedded store', () => {
       await waitForReady(`${origin}/health/ready`, 90_000, first);
       const out = first.stdout();
       const token = /token:\s+(hsk_[0-9A-Za-z]{46})/.exec(out)?.[1];
-      const accounts = [...out.matchAll(/= ([0-9a-f-]{36})/g)].map((m) => m[1]);
+      // every account of the sample chart, by number; rent (7000) and bank (12000) are the example's
+      const printed = new Map([...out.matchAll(/^\s+(?:accounts:\s+)?(\d+) [^=\n]+ = ([0-9a-f-]{36})$/gm)].map((m) => [m[1], m[2]]));
+      const accounts = [printed.get('7000'), printed.get('12000')];
       expect(token).toBeDefined();
-      expect(accounts).toHaveLength(2);
+      expect(printed.size).toBeGreaterThanOrEqual(8);
+      expect(accounts.every((a) => a !== undefined)).toBe(true);
       expect(out).toContain(`curl -s -X POST http://localhost:${port}/api/partner/sandbox/v1/journal/prepare`);
       expect(out).toMatch(/console API key \(generated/);
 
@@ -47,7 +52,13 @@ describe('the service process on the embedded store', () => {
       expect(out).toContain(`source ${envFile}`);
       expect(statSync(envFile).mode & 0o777).toBe(0o600);
       const exported = readFileSync(envFile, 'utf8');
-      expect(exported).toContain(`export BASE='http://localhost:${port}/api/partner/sandbox/v1' TOKEN='${token}' A1='${accounts[0]}' A2='${accounts[1]}' APP_ID='`);
+      expect(exported).toContain(`export BASE='http://localhost:${port}/api/partner/sandbox/v1' TOKEN='${token}' APP_ID='`);
+      // the accounts by meaning (issue 26), and the store it belongs to
+      expect(exported).toContain(` RENT_ACCOUNT='${accounts[0]}'`);
+      expect(exported).toContain(` BANK_ACCOUNT='${accounts[1]}'`);
+      expect(exported).toContain(` SALES_ACCOUNT='${printed.get('1000')}'`);
+      expect(exported).toMatch(/ SALES_TAX_CODE='[0-9a-f-]{36}'/);
+      expect(exported).toContain(`# store: pglite:${dataDir}`);
 
       const prepare = () =>
         fetch(`${origin}/api/partner/sandbox/v1/journal/prepare`, {
@@ -95,13 +106,23 @@ describe('the service process on the embedded store', () => {
   (url ? it : it.skip)(`uses PostgreSQL when DATABASE_URL is set${url ? '' : ` — ${SKIPPED_ON_PGLITE}`}`, async () => {
     const pgDataDir = tempDir('partner-api-pg-');
     const { env, origin } = await envFor(pgDataDir);
-    const proc = startService({ ...env, DATABASE_URL: url! });
-    try {
-      await waitForReady(`${origin}/health/ready`, 60_000, proc);
-      expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
-      expect(proc.stdout()).not.toContain('Provisioned a sandbox project');
-    } finally {
-      expect(await stopService(proc)).toBe(0);
-    }
+    // a sandbox.env left by an earlier run on the embedded store: its token means nothing on this server
+    writeFileSync(join(pgDataDir, 'sandbox.env'), `# store: pglite:${pgDataDir}\nexport TOKEN='hsk_stale'\n`, { mode: 0o600 });
+    await withNewDatabase('partner_first_start', async (database) => {
+      const proc = startService({ ...env, DATABASE_URL: database });
+      try {
+        await waitForReady(`${origin}/health/ready`, 60_000, proc);
+        await eventually(() => proc.stdout().includes('sandbox provision'), 'the start banner', 30_000);
+        expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
+        expect(proc.stdout()).not.toContain('Provisioned a sandbox project');
+        // issue 26: says how to get a sandbox here, and never leaves a stale sandbox.env to be sourced
+        expect(proc.stdout()).toContain('No sandbox project on this database yet');
+        expect(proc.stdout()).toContain("npm run -s console -- sandbox provision --name 'My integration'");
+        expect(existsSync(join(pgDataDir, 'sandbox.env'))).toBe(false);
+        expect(proc.stdout()).toContain('it was written for another store');
+      } finally {
+        expect(await stopService(proc)).toBe(0);
+      }
+    });
   }, 90_000);
 });
