@@ -1,9 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
-import { freePort } from '../support/free-port';
-import { startService, stopService, waitForReady } from '../support/service-process';
+import { serviceEnv, startService, stopService, tempDirsOfSpec, waitForReady } from '../support/service-process';
 import { eventually } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..');
@@ -16,19 +14,9 @@ const isAlive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.t
  * `npm start` left `node dist/src/main.js` running, holding the ports and the store).
  */
 describe('one process per DATA_DIR, and npm start as one process tree', () => {
-  const dirs: string[] = [];
-  const tempDir = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'partner-api-lock-'));
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  const envFor = async (dataDir: string) => {
-    const port = await freePort();
-    return { env: { DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: String(await freePort()), HOST: '127.0.0.1' }, origin: `http://127.0.0.1:${port}` };
-  };
+  const newDir = tempDirsOfSpec();
+  const tempDir = () => newDir('partner-api-lock-');
+  const envFor = serviceEnv;
 
   it('a second process on the same DATA_DIR stops at once with one line naming DATA_DIR and the pid; a killed holder does not block', async () => {
     const dataDir = tempDir();

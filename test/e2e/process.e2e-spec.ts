@@ -1,12 +1,10 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { withNewDatabase } from '../support/new-database';
 import { eventually } from '../support/wait';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../support/free-port';
 import { SKIPPED_ON_PGLITE } from '../support/test-app';
-import { startService, stopService, waitForReady } from '../support/service-process';
+import { serviceEnv, startService, stopService, tempDirsOfSpec, waitForReady } from '../support/service-process';
 
 /**
  * The first-start experience of `npm start` on the embedded store (issue 2, CONTRACT §10): ready with
@@ -14,19 +12,8 @@ import { startService, stopService, waitForReady } from '../support/service-proc
  * a restart. Runs the built service (npm test builds it first).
  */
 describe('the service process on the embedded store', () => {
-  const dirs: string[] = [];
-  const tempDir = (prefix: string) => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  const envFor = async (dataDir: string) => {
-    const port = await freePort();
-    return { env: { DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: String(await freePort()), HOST: '127.0.0.1' }, origin: `http://127.0.0.1:${port}`, port };
-  };
+  const tempDir = tempDirsOfSpec();
+  const envFor = serviceEnv;
 
   it('starts, provisions a sandbox, stops on SIGTERM and keeps its data across a restart', async () => {
     expect(existsSync(join(__dirname, '..', '..', 'dist', 'src', 'main.js'))).toBe(true);
