@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { OrganizationService } from './modules/organizations';
@@ -12,56 +12,106 @@ import type { AppConfig } from './shared/config/app-config';
  * 0600 file that holds it.
  */
 export async function firstStartSandbox(config: AppConfig, app: INestApplication, showSecrets: boolean): Promise<string[]> {
-  if (config.database.kind !== 'pglite') return [];
+  const store = storeOf(config);
+  // a sandbox.env of another store (PGlite's, then DATABASE_URL set) holds a token this one does not know
+  const stale = readSandboxEnvStore(config.dataDir);
+  const lines: string[] = [];
+  if (stale !== null && stale !== store) {
+    rmSync(join(config.dataDir, 'sandbox.env'), { force: true });
+    lines.push(`Removed ${join(config.dataDir, 'sandbox.env')}: it was written for another store (${stale}).`);
+  }
   const count = await app.get(OrganizationService).count();
-  if (count > 0) {
+  if (config.database.kind !== 'pglite' || count > 0) {
     const projectId = await app.get(SandboxService).firstProjectId();
-    return projectId
-      ? [
-          `Sandbox project ${projectId} exists; its token was shown at first start.`,
-          `  A new sandbox token (supersedes the old one): npm run console -- sandbox generation ${projectId}`,
-        ]
-      : [];
+    if (projectId) {
+      lines.push(
+        `Sandbox project ${projectId} exists; its token was shown when it was made.`,
+        `  A new sandbox token (supersedes the old one): npm run console -- sandbox generation ${projectId}`,
+      );
+    } else {
+      // CONTRACT §10 provisions one only on the embedded store; on a server, say how
+      lines.push(
+        'No sandbox project on this database yet. Provision one (prints its token once):',
+        `  npm run -s console -- sandbox provision --name 'My integration'`,
+      );
+    }
+    return lines;
   }
   const p = await app.get(SandboxService).provisionProject('First sandbox project');
-  const [debit, credit] = p.accounts;
-  const envFile = writeSandboxEnv(config.dataDir, { BASE: p.base_url, TOKEN: p.token, A1: debit.id, A2: credit.id, APP_ID: p.app_id });
-  const today = new Date().toISOString().slice(0, 10);
+  const byNumber = (number: string) => p.accounts.find((a) => a.number === number);
+  // the sample chart's accounts by meaning (SANDBOX_ACCOUNTS), so an example journal reads as bookkeeping
+  const meanings: Array<[string, string]> = [
+    ['SALES_ACCOUNT', '1000'], ['SERVICES_ACCOUNT', '1100'], ['PURCHASES_ACCOUNT', '5000'], ['RENT_ACCOUNT', '7000'],
+    ['OFFICE_ACCOUNT', '7500'], ['BANK_ACCOUNT', '12000'], ['RECEIVABLES_ACCOUNT', '13000'], ['PAYABLES_ACCOUNT', '15000'],
+  ];
+  const accounts: Record<string, string> = {};
+  for (const [name, number] of meanings) {
+    const account = byNumber(number);
+    if (account) accounts[name] = account.id;
+  }
+  const salesTax = p.tax_codes.find((t) => t.code === 'U25') ?? p.tax_codes[0];
+  const envFile = writeSandboxEnv(config.dataDir, store, {
+    BASE: p.base_url, TOKEN: p.token, APP_ID: p.app_id, PROJECT_ID: p.project_id, ORG_ID: p.organization_id,
+    ...accounts, ...(salesTax ? { SALES_TAX_CODE: salesTax.id } : {}),
+  });
+  const rent = byNumber('7000') ?? p.accounts[0];
+  const bank = byNumber('12000') ?? p.accounts[1];
   const body = JSON.stringify({
-    posting_date: today,
+    posting_date: new Date().toISOString().slice(0, 10),
+    description: 'Husleje',
     lines: [
-      { account_id: debit.id, debit_minor: 12500 },
-      { account_id: credit.id, credit_minor: 12500 },
+      { account_id: rent.id, debit_minor: 700000 },
+      { account_id: bank.id, credit_minor: 700000 },
     ],
   });
   if (!showSecrets) {
     return [
+      ...lines,
       `Provisioned a sandbox project ${p.project_id}: its base URL, token, account ids and app id are in ${envFile} (mode 0600; stdout is not a terminal, so the token is not printed)`,
-      `  try: source ${envFile} && curl -s -X POST "$BASE/journal/prepare" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "{\"posting_date\":\"${today}\",\"lines\":[{\"account_id\":\"$A1\",\"debit_minor\":12500},{\"account_id\":\"$A2\",\"credit_minor\":12500}]}"`,
+      `  try (rent paid from the bank): source ${envFile} && curl -s -X POST "$BASE/journal/prepare" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "{\"posting_date\":\"$(date +%F)\",\"lines\":[{\"account_id\":\"$RENT_ACCOUNT\",\"debit_minor\":700000},{\"account_id\":\"$BANK_ACCOUNT\",\"credit_minor\":700000}]}"`,
     ];
   }
   return [
+    ...lines,
     'Provisioned a sandbox project (shown once):',
     `  base URL:   ${p.base_url}`,
     `  token:      ${p.token}`,
-    `  accounts:   ${debit.number} ${debit.name} = ${debit.id}`,
-    `              ${credit.number} ${credit.name} = ${credit.id}`,
+    ...p.accounts.map((a, i) => `  ${i === 0 ? 'accounts:  ' : '           '} ${a.number.padStart(5)} ${a.name} = ${a.id}`),
     `  app id:     ${p.app_id} (register webhook endpoints for it: POST /console/v1/apps/${p.app_id}/webhook-endpoints)`,
-    `  the same as shell variables: source ${envFile}   (BASE, TOKEN, A1, A2, APP_ID)`,
-    '  try:',
+    `  the same as shell variables: source ${envFile}   (BASE, TOKEN, APP_ID, RENT_ACCOUNT, BANK_ACCOUNT, SALES_ACCOUNT, …, SALES_TAX_CODE)`,
+    '  try (rent paid from the bank):',
     `  curl -s -X POST ${p.base_url}/journal/prepare -H 'Authorization: Bearer ${p.token}' -H 'Content-Type: application/json' -d '${body}'`,
   ];
+}
+
+/** Which store the service runs on, as sandbox.env records it: `pglite:<DATA_DIR>` or the server URL without its password. */
+function storeOf(config: AppConfig): string {
+  const db = config.database;
+  if (db.kind === 'pglite') return db.dataDir === null ? 'pglite:memory' : `pglite:${db.dataDir}`;
+  return db.url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1@');
+}
+
+function readSandboxEnvStore(dataDir: string): string | null {
+  try {
+    return /^# store: (.*)$/m.exec(readFileSync(join(dataDir, 'sandbox.env'), 'utf8'))?.[1] ?? 'unknown';
+  } catch {
+    return null;
+  }
 }
 
 /**
  * `DATA_DIR/sandbox.env`: the first sandbox project as shell variables, for `source .data/sandbox.env`
  * (README). It holds the token, so it is the owner's alone (0600), like the console key beside it.
  */
-export function writeSandboxEnv(dataDir: string, values: Record<string, string>): string {
+export function writeSandboxEnv(dataDir: string, store: string, values: Record<string, string>): string {
   const file = join(dataDir, 'sandbox.env');
   mkdirSync(dataDir, { recursive: true });
   const quoted = Object.entries(values).map(([k, v]) => `${k}='${v.replace(/'/g, `'\\''`)}'`);
-  writeFileSync(file, `# written by the first start of the service: the first sandbox project (its token is shown once)\nexport ${quoted.join(' ')}\n`, { mode: 0o600 });
+  writeFileSync(
+    file,
+    `# written by the first start of the service: the first sandbox project (its token is shown once)\n# store: ${store}\nexport ${quoted.join(' ')}\n`,
+    { mode: 0o600 },
+  );
   chmodSync(file, 0o600);
   return file;
 }

@@ -5,6 +5,8 @@ import { firstStartSandbox } from './first-start';
 import { type AppConfig, ConfigError, loadConfig } from './shared/config/app-config';
 import { isServiceUnavailable } from './shared/database/database-failure';
 import { openWaitingListener, type WaitingListener } from './shared/http/waiting-listener';
+import { secureDataDir } from './shared/config/data-dir';
+import { lockDataDir } from './shared/runtime/data-dir-lock';
 import { baseUrl } from './shared/http/partner-paths';
 
 /** Boots the partner and console listeners; stops gracefully on SIGTERM/SIGINT. */
@@ -19,6 +21,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // CONTRACT §2: one process per DATA_DIR, decided before the store or any file in it is opened
+  secureDataDir(config.dataDir);
+  await lockDataDir(config.dataDir);
   const apps = await createApplicationsWhenWritable(config);
   await apps.partner.listen(config.port, config.host);
   if (apps.console) await apps.console.listen(config.consolePort, config.consoleHost);

@@ -87,9 +87,12 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
     it('enrols an owner with a password; the same email in another organization is the same user, with totp_secret null', async () => {
       const s = await setup();
       const other = await aProductionOrganization(app, { accounts: 1 });
-      const again = await consolePost(app, `/organizations/${other.id}/owners`, { email: s.owner.email.toUpperCase(), password: 'another password 123' });
+      const again = await consolePost(app, `/organizations/${other.id}/owners`, { email: s.owner.email.toUpperCase() });
       expect(again.status).toBe(201);
       expect(again.body).toEqual({ user_id: s.owner.user_id, totp_secret: null });
+      // contract v4: a password for a user that has one is 409, never silently dropped (owner-password.e2e-spec.ts)
+      const withPassword = await consolePost(app, `/organizations/${other.id}/owners`, { email: s.owner.email, password: 'another password 123' });
+      expect(withPassword.status).toBe(409);
     });
 
     it('refuses a password outside 12–128 characters at /password', async () => {

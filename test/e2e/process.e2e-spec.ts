@@ -1,11 +1,9 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../support/free-port';
-import { SKIPPED_ON_PGLITE, TEST_SECRETS_KEY } from '../support/test-app';
-import { startService, stopService, waitForReady } from '../support/service-process';
+import { withNewDatabase } from '../support/new-database';
 import { eventually } from '../support/wait';
+import { SKIPPED_ON_PGLITE, TEST_SECRETS_KEY } from '../support/test-app';
+import { serviceEnv, startService, stopService, tempDirsOfSpec, waitForReady } from '../support/service-process';
 
 /**
  * The first-start experience of `npm start` on the embedded store (issue 2, CONTRACT §10): ready with
@@ -13,19 +11,8 @@ import { eventually } from '../support/wait';
  * a restart. Runs the built service (npm test builds it first).
  */
 describe('the service process on the embedded store', () => {
-  const dirs: string[] = [];
-  const tempDir = (prefix: string) => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  const envFor = async (dataDir: string) => {
-    const port = await freePort();
-    return { env: { DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: String(await freePort()), HOST: '127.0.0.1' }, origin: `http://127.0.0.1:${port}`, port };
-  };
+  const tempDir = tempDirsOfSpec();
+  const envFor = serviceEnv;
 
   it('starts, provisions a sandbox, stops on SIGTERM and keeps its data across a restart', async () => {
     expect(existsSync(join(__dirname, '..', '..', 'dist', 'src', 'main.js'))).toBe(true);
@@ -48,10 +35,17 @@ describe('the service process on the embedded store', () => {
       expect(statSync(envFile).mode & 0o777).toBe(0o600);
       const exported = readFileSync(envFile, 'utf8');
       const token = /TOKEN='(hsk_[0-9A-Za-z]{46})'/.exec(exported)?.[1];
-      const accounts = [...exported.matchAll(/A[12]='([0-9a-f-]{36})'/g)].map((m) => m[1]);
+      // the sample chart's accounts by meaning (issue 26): rent (7000) and bank (12000) are the example's
+      const byMeaning = (name: string) => new RegExp(` ${name}='([0-9a-f-]{36})'`).exec(exported)?.[1];
+      const accounts = [byMeaning('RENT_ACCOUNT'), byMeaning('BANK_ACCOUNT')];
       expect(token).toBeDefined();
-      expect(accounts).toHaveLength(2);
-      expect(exported).toContain(`export BASE='http://localhost:${port}/api/partner/sandbox/v1' TOKEN='${token}' A1='${accounts[0]}' A2='${accounts[1]}' APP_ID='`);
+      expect(accounts.every((a) => a !== undefined)).toBe(true);
+      expect(byMeaning('SALES_ACCOUNT')).toBeDefined();
+      expect(exported).toContain(`export BASE='http://localhost:${port}/api/partner/sandbox/v1' TOKEN='${token}' APP_ID='`);
+      expect(exported).toMatch(/ SALES_TAX_CODE='[0-9a-f-]{36}'/);
+      // the store it belongs to
+      expect(exported).toContain(`# store: pglite:${dataDir}`);
+      expect(out).toContain('$RENT_ACCOUNT');
 
       const prepare = () =>
         fetch(`${origin}/api/partner/sandbox/v1/journal/prepare`, {
@@ -99,14 +93,24 @@ describe('the service process on the embedded store', () => {
   (url ? it : it.skip)(`uses PostgreSQL when DATABASE_URL is set${url ? '' : ` — ${SKIPPED_ON_PGLITE}`}`, async () => {
     const pgDataDir = tempDir('partner-api-pg-');
     const { env, origin } = await envFor(pgDataDir);
-    // the suites' key: a generated one would not be the key this shared database's secrets have (CONTRACT §8)
-    const proc = startService({ ...env, DATABASE_URL: url!, SECRETS_KEY: TEST_SECRETS_KEY });
-    try {
-      await waitForReady(`${origin}/health/ready`, 60_000, proc);
-      expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
-      expect(proc.stdout()).not.toContain('Provisioned a sandbox project');
-    } finally {
-      expect(await stopService(proc)).toBe(0);
-    }
+    // a sandbox.env left by an earlier run on the embedded store: its token means nothing on this server
+    writeFileSync(join(pgDataDir, 'sandbox.env'), `# store: pglite:${pgDataDir}\nexport TOKEN='hsk_stale'\n`, { mode: 0o600 });
+    await withNewDatabase('partner_first_start', async (database) => {
+      // the suites' key: a generated one would not be the key this shared database's secrets have (CONTRACT §8)
+      const proc = startService({ ...env, DATABASE_URL: database, SECRETS_KEY: TEST_SECRETS_KEY });
+      try {
+        await waitForReady(`${origin}/health/ready`, 60_000, proc);
+        await eventually(() => proc.stdout().includes('sandbox provision'), 'the start banner', 30_000);
+        expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
+        expect(proc.stdout()).not.toContain('Provisioned a sandbox project');
+        // issue 26: says how to get a sandbox here, and never leaves a stale sandbox.env to be sourced
+        expect(proc.stdout()).toContain('No sandbox project on this database yet');
+        expect(proc.stdout()).toContain("npm run -s console -- sandbox provision --name 'My integration'");
+        expect(existsSync(join(pgDataDir, 'sandbox.env'))).toBe(false);
+        expect(proc.stdout()).toContain('it was written for another store');
+      } finally {
+        expect(await stopService(proc)).toBe(0);
+      }
+    });
   }, 90_000);
 });

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -49,4 +52,23 @@ export async function waitForReady(url: string, timeoutMs: number, proc?: Servic
 export async function stopService(proc: ServiceProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
   if (proc.child.exitCode === null) proc.child.kill(signal);
   return proc.exited;
+}
+
+/** Temporary DATA_DIRs of a spec file, removed after all its tests. */
+export function tempDirsOfSpec(): (prefix: string) => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return (prefix) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+}
+
+/** The environment of a service process on `dataDir` with free ports, and its partner origin. */
+export async function serviceEnv(dataDir: string): Promise<{ env: Record<string, string>; origin: string; port: number }> {
+  const port = await freePort();
+  return { env: { DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: String(await freePort()), HOST: '127.0.0.1' }, origin: `http://127.0.0.1:${port}`, port };
 }

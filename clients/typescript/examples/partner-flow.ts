@@ -1,8 +1,8 @@
 /**
  * The README's partner flow with the generated client: prepare → post → look up the receipt → create a
- * product → read the events feed. Type-checked with `strict` and no cast in CI; run it against a local service with
- *   BASE_URL=http://localhost:3000/api/partner/sandbox/v1 TOKEN=hsk_… DEBIT_ACCOUNT=… CREDIT_ACCOUNT=… \
- *     node --experimental-strip-types clients/typescript/examples/partner-flow.ts
+ * product → read the events feed. Type-checked with `strict` and no cast in CI, and run there against a
+ * started service; with the variables `.data/sandbox.env` exports (BASE, TOKEN, RENT_ACCOUNT, BANK_ACCOUNT):
+ *   source .data/sandbox.env && npm exec -- node --experimental-strip-types clients/typescript/examples/partner-flow.ts
  */
 import { randomUUID } from 'node:crypto';
 import { createPartnerClient, type Problem, type Schemas } from '../src/index.ts';
@@ -19,15 +19,15 @@ function fail(step: string, problem: Problem | undefined, status: number): never
 }
 
 async function main(): Promise<void> {
-  const client = createPartnerClient(required('BASE_URL'), required('TOKEN'));
+  const client = createPartnerClient(required('BASE'), required('TOKEN'));
 
   // the README's journal: optional members (currency, amounts, tax code…) may be left out
   const journal: Schemas['JournalRequestDto'] = {
     posting_date: '2026-11-20',
-    description: 'Faktura 1001',
+    description: 'Husleje november',
     lines: [
-      { account_id: required('DEBIT_ACCOUNT'), debit_minor: 12500, line_text: 'Kontant' },
-      { account_id: required('CREDIT_ACCOUNT'), credit_minor: 12500, tax_code_id: null },
+      { account_id: required('RENT_ACCOUNT'), debit_minor: 700000, line_text: 'Husleje' },
+      { account_id: required('BANK_ACCOUNT'), credit_minor: 700000, tax_code_id: null },
     ],
   };
 

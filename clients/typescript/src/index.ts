@@ -1,7 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './partner-api';
+import type { components, paths } from './partner-api.js';
 
-export type { components, paths } from './partner-api';
+export type { components, paths } from './partner-api.js';
 export type Schemas = components['schemas'];
 export type Problem = Schemas['Problem'];
 

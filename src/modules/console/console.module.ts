@@ -24,6 +24,8 @@ import { ConsentCoreModule } from '../consent';
 import { OAuthClientsController } from './api/oauth-clients.controller';
 import { ConsoleReadsController } from './api/console-reads.controller';
 import { ConsoleReadService } from './application/console-read.service';
+import { OwnerPasswordService } from './application/owner-password.service';
+import { UsersController } from './api/users.controller';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
 const CONSOLE_CONTROLLERS: Type[] = [
@@ -38,6 +40,7 @@ const CONSOLE_CONTROLLERS: Type[] = [
   WebhookEndpointEnableController,
   OAuthClientsController,
   ConsoleReadsController,
+  UsersController,
 ];
 
 /** The operator API on its own listener, guarded by the console API key. */
@@ -55,6 +58,7 @@ export class ConsoleModule implements NestModule {
         ResourceLookupService,
         { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
         ConsoleReadService,
+        OwnerPasswordService,
       ],
     };
   }

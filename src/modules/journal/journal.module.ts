@@ -2,10 +2,13 @@ import { GrantsModule } from '../grants';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
+import { ChartController } from './api/chart.controller';
 import { JournalController } from './api/journal.controller';
 import { JournalService } from './application/journal.service';
 import { JournalPostingRepository } from './domain/journal-posting';
+import { ChartReadRepository } from './domain/chart';
 import { JournalReferenceRepository } from './domain/journal-references';
+import { TypeOrmChartReadRepository } from './infrastructure/typeorm-chart-read.repository';
 import { TypeOrmJournalPostingRepository } from './infrastructure/typeorm-journal-posting.repository';
 import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-journal-reference.repository';
 
@@ -21,6 +24,10 @@ import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-jour
 })
 export class JournalModule {}
 
-/** The journal routes of the partner listener. */
-@Module({ imports: [JournalModule], controllers: [JournalController] })
+/** The journal routes of the partner listener, and the accounts and tax codes a journal may reference. */
+@Module({
+  imports: [JournalModule],
+  controllers: [JournalController, ChartController],
+  providers: [{ provide: ChartReadRepository, useClass: TypeOrmChartReadRepository }],
+})
 export class JournalApiModule {}

@@ -22,6 +22,8 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   keyShareLock: (organizationId: string): string => `SELECT id FROM organizations WHERE id = ${organizationId} FOR KEY SHARE`,
   /** One row when the organization $1 exists. */
   organizationExists: `SELECT 1 FROM organizations WHERE id = $1`,
+  /** One row when a user $1 exists. */
+  userExists: `SELECT 1 FROM users WHERE id = $1`,
   /** One row when an account $1 exists (in any organization). */
   accountExists: `SELECT 1 FROM accounts WHERE id = $1 LIMIT 1`,
   /** The user (id, password_hash) signing in with the e-mail $1, matched without regard to case. */
@@ -31,6 +33,16 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
         WHERE o.user_id = $1 ORDER BY g.name, g.id`,
   /** One row when the user $2 owns the organization $1. */
   isOwner: `SELECT 1 FROM organization_owners WHERE organization_id = $1 AND user_id = $2`,
+  /**
+   * The organization's active accounts (id, number, name) for which `permitted(accountId)` holds, by
+   * number (CONTRACT §7 `GET /accounts`).
+   */
+  permittedActiveAccounts: (p: { organizationId: string; permitted: (accountId: string) => string }): string =>
+    `SELECT a.id, a.number, a.name FROM accounts a
+       WHERE a.organization_id = ${p.organizationId} AND a.active AND (${p.permitted('a.id')})
+       ORDER BY a.number COLLATE "C", a.id`,
+  /** The organization $1's tax codes (id, code, rate_basis_points), by code (CONTRACT §7 `GET /tax-codes`). */
+  taxCodesOf: `SELECT id, code, rate_basis_points FROM tax_codes WHERE organization_id = $1 ORDER BY code COLLATE "C", id`,
   /** The organization $1's active accounts (id, number, name), by number. */
   activeAccountsOf: `SELECT id, number, name FROM accounts WHERE organization_id = $1 AND active ORDER BY number, id`,
   /** Inserts a sandbox organization ($1 id, $2 name). */

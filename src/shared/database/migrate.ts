@@ -1,6 +1,7 @@
 import { loadConfig } from '../config/app-config';
 import { secretsKeySpec, secureDataDir } from '../config/data-dir';
 import { SecretBox } from '../crypto/secret-box';
+import { lockDataDir } from '../runtime/data-dir-lock';
 import { sealStoredSecrets } from '../crypto/seal-stored-secrets';
 import { checkSecretsKeys } from '../crypto/secrets-key-check';
 import { createDataSource, destroyDataSource } from './data-source';
@@ -13,6 +14,8 @@ import { runMigrations } from './run-migrations';
 async function main(): Promise<void> {
   const config = loadConfig();
   secureDataDir(config.dataDir);
+  // not beside a running service on the same store (CONTRACT §2)
+  const unlock = await lockDataDir(config.dataDir);
   const box = SecretBox.fromSpec(secretsKeySpec(config.secretsKey, config.dataDir));
   const dataSource = await createDataSource(config.database);
   try {
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${sealed} stored secret(s) sealed under SECRETS_KEY v${box.current.version}${unreadable ? `; ${unreadable} sealed under ${unreadableVersions.join(', ')} open with no listed key` : ''}\n`);
   } finally {
     await destroyDataSource(dataSource, config.database);
+    await unlock();
   }
 }
 

@@ -162,6 +162,11 @@ export class WebSessions {
     await managerOf(tx).query(`UPDATE web_sessions SET data = $2::jsonb WHERE id_hash = $1`, [idHash, JSON.stringify(data)]);
   }
 
+  /** Ends every signed-in session of `subjectId` for these purposes (a password changed: CONTRACT §10). */
+  async endAllOf(tx: Transaction, subjectId: string, purposes: readonly string[]): Promise<void> {
+    await managerOf(tx).query(`DELETE FROM web_sessions WHERE subject_id = $1 AND purpose = ANY($2::text[])`, [subjectId, [...purposes]]);
+  }
+
   async end(tx: Transaction, idHash: string): Promise<void> {
     await managerOf(tx).query(`DELETE FROM web_sessions WHERE id_hash = $1`, [idHash]);
   }

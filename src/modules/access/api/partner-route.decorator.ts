@@ -11,7 +11,7 @@ export const PARTNER_ROUTE = Symbol('partner-route');
  * reads in the token's statement for it (AccessRequirement.prefetch).
  */
 export function PartnerRoute(
-  scope: Scope,
+  scope: Scope | readonly Scope[],
   options: { mandate?: boolean; prefetch?: AccessRequirement['prefetch'] } = {},
 ) {
   const requirement: AccessRequirement = { scope, mandate: options.mandate ?? false, prefetch: options.prefetch ?? null };

@@ -16,7 +16,8 @@ import type { AccessLookups, CallerContext, Environment } from '../../../shared/
 import { isScope, SCOPES, type Scope } from '../../../shared/domain/scopes';
 
 export interface AccessRequirement {
-  scope: Scope;
+  /** the scope the route needs; several: any one of them (CONTRACT §7 `GET /accounts`) */
+  scope: Scope | readonly Scope[];
   mandate: boolean;
   /**
    * What to read in the token's statement besides (the body's references for a prepare, the key's
@@ -91,7 +92,8 @@ export class AccessCheckService {
     if (grant.expiresAt.getTime() <= this.clock.now().getTime()) throw new GrantExpiredError();
     if (!token.appRevisionId || token.appRevisionId !== token.approvedRevisionId) throw new AppRevisionChangedError();
     const scopes = new Set(grant.scopes.filter(isScope));
-    if (!scopes.has(required.scope)) throw new InsufficientScopeError(required.scope);
+    const anyOf: readonly Scope[] = typeof required.scope === 'string' ? [required.scope] : required.scope;
+    if (!anyOf.some((scope) => scopes.has(scope))) throw new InsufficientScopeError(anyOf.join(' '));
 
     const postingMandateId = mandate(token.mandateId, required);
     return Object.freeze({

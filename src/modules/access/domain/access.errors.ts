@@ -1,5 +1,4 @@
 import { DomainError } from '../../../shared/domain/errors';
-import type { Scope } from '../../../shared/domain/scopes';
 
 /** The 401/403 stops of CONTRACT §4 and §8. A rights stop is an error, never an empty result (seed 5.9). */
 export class MissingTokenError extends DomainError {
@@ -44,8 +43,9 @@ export class AppRevisionChangedError extends DomainError {
 }
 
 export class InsufficientScopeError extends DomainError {
-  constructor(readonly scope: Scope) {
-    super('insufficient_scope', `This operation needs the scope ${scope}`);
+  /** `scope`: the needed scope, or several separated by spaces when any one of them would do (RFC 6750 §3) */
+  constructor(readonly scope: string) {
+    super('insufficient_scope', scope.includes(' ') ? `This operation needs one of the scopes ${scope}` : `This operation needs the scope ${scope}`);
   }
 }
 

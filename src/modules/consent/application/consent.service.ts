@@ -117,6 +117,11 @@ export class ConsentService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Ends the user's signed-in consent sessions inside the caller's transaction (a password change, CONTRACT §10). */
+  endSessionsOf(tx: Transaction, userId: string): Promise<void> {
+    return this.sessions.endAllOf(tx, userId, ['authorize', 'connections']);
+  }
+
   /** CONTRACT §11's error rules of `GET /oauth/authorize`, in its order. */
   async checkAuthorize(query: Record<string, unknown>): Promise<AuthorizeCheck> {
     const clientId = single(query, 'client_id');

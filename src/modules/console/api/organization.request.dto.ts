@@ -28,6 +28,13 @@ export class CreateTaxCodeRequestDto {
   rate_basis_points: number;
 }
 
+/** CONTRACT §10 `POST /users/{user_id}/password`: sets or replaces the owner's password. */
+export class SetPasswordRequestDto {
+  @Required()
+  @IsTextField(12, 128, {}, { writeOnly: true })
+  password: string;
+}
+
 export class EnrolOwnerRequestDto {
   @Required()
   @IsEmailField()

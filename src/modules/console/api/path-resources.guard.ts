@@ -12,6 +12,7 @@ const PATH_PARAMS: ReadonlyArray<[string, PathResource, string]> = [
   ['grantId', 'grant', 'grant'],
   ['mandateId', 'mandate', 'mandate'],
   ['projectId', 'sandbox_project', 'sandbox project'],
+  ['userId', 'user', 'user'],
 ];
 
 /**

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connection, parseArgs, plan, run, UsageError } from './console-cli';
+import { readFileSync } from 'node:fs';
+import { connection, parseArgs, plan, run, usage, UsageError } from './console-cli';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
 
@@ -48,8 +49,50 @@ describe('plan', () => {
     [['token', 'issue', '--grant', 'g-1'], '/grants/g-1/tokens', {}],
     [['mandate', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--totp', '654321'], `/organizations/${ORG}/mandates`, { app_id: 'app-1', owner_user_id: 'u-1', totp_code: '654321' }],
     [['mandate', 'revoke', 'm-1'], '/mandates/m-1/revoke', {}],
+    [['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk', '--password', 'en lang sætning'], `/organizations/${ORG}/owners`, { email: 'e@x.dk', password: 'en lang sætning' }],
+    [['owner', 'password', 'u-1', '--password', 'en lang sætning'], '/users/u-1/password', { password: 'en lang sætning' }],
+    [['oauth', 'register', '--app', 'app-1', '--redirect-uris', 'http://127.0.0.1:8765/cb,https://x.dk/cb'], '/apps/app-1/oauth', { redirect_uris: ['http://127.0.0.1:8765/cb', 'https://x.dk/cb'] }],
+    [['period', 'close', '--org', ORG, '--period', '2026-10'], `/organizations/${ORG}/periods/2026-10/close`, {}],
+    [['webhook', 'create', '--app', 'app-1', '--url', 'https://x.dk/h', '--environment', 'sandbox'], '/apps/app-1/webhook-endpoints', { url: 'https://x.dk/h', environment: 'sandbox' }],
+    [['webhook', 'enable', 'e-1'], '/webhook-endpoints/e-1/enable', {}],
+    [['webhook', 'resend', '--event', 'ev-1', '--endpoint', 'e-1'], '/webhook-deliveries/ev-1/e-1/resend', {}],
   ])('%j → POST %s', (argv, path, body) => {
     expect(plan(argv)).toEqual({ kind: 'call', call: { path, body } });
+  });
+
+  it.each<[string[], string]>([
+    [['org', 'show', ORG], `/organizations/${ORG}`],
+    [['app', 'show', 'app-1'], '/apps/app-1'],
+    [['grant', 'list', ORG], `/organizations/${ORG}/grants`],
+    [['webhook', 'deliveries', 'app-1'], '/apps/app-1/webhook-deliveries'],
+    [['webhook', 'deliveries', 'app-1', '--limit', '5'], '/apps/app-1/webhook-deliveries?limit=5'],
+  ])('%j → GET %s', (argv, path) => {
+    expect(plan(argv)).toEqual({ kind: 'call', call: { method: 'GET', path, body: {} } });
+  });
+
+  it('has a command, listed in the help, for every call of the console API (openapi/console.json)', () => {
+    const document = JSON.parse(readFileSync(join(__dirname, '../../../../openapi/console.json'), 'utf8')) as { paths: Record<string, object> };
+    const help = usage().split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim()).filter((l) => !l.startsWith('totp ')); // local
+    // each help line, with a value for each of its placeholders, planned as the user would type it
+    const planned = help.map((line) => {
+      const argv = line
+        .split('   (')[0]
+        .replace(/\[(--\w[\w-]*) [^\]]*\]/g, '')
+        .replace(/\[--\w+\]/g, '')
+        .split(/\s+/)
+        .filter((w) => w !== '')
+        .map((w) => (/^<.*>$/.test(w) ? 'id-1' : w === 'YYYY-MM' ? '2026-10' : /^[A-Z][A-Z_,.…|0-9a-z:]*$/.test(w) || w.includes('|') || w.includes('…') ? 'v' : w));
+      const p = plan(argv);
+      return p.kind === 'call' ? `${(p.call.method ?? 'POST').toLowerCase()} ${p.call.path.split('?')[0]}` : null;
+    });
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
+      for (const method of Object.keys(item)) {
+        if (!planned.some((call) => call !== null && call.startsWith(`${method} `) && pattern.test(call.slice(method.length + 1)))) missing.push(`${method} ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('keeps a code with a leading zero a string, and sends a non-number duration as typed', () => {
@@ -179,6 +222,8 @@ describe('run', () => {
     const t = io(new Error('connect ECONNREFUSED'));
     expect(await run(['grant', 'revoke', 'g-1'], t.io)).toBe(1);
     expect(t.err.join('')).toContain('cannot reach the console API at http://127.0.0.1:3999/console/v1');
+    // the likely cause and the remedy
+    expect(t.err.join('')).toContain('Is the service running? Start it in the project folder with `npm start`');
   });
 
   it('exits 2 on a usage error without calling the server', async () => {

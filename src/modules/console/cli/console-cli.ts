@@ -66,11 +66,13 @@ const integer = (v: string): number | string => (/^[0-9]+$/.test(v) ? Number(v) 
 const seg = encodeURIComponent;
 
 export interface ConsoleCall {
+  /** a read; absent: POST with `body` (a GET sends no body) */
+  method?: 'GET';
   path: string;
   body: Record<string, unknown>;
-  /** POST unless said; a GET sends no body */
-  method?: 'GET';
 }
+
+const read = (path: string): ConsoleCall => ({ method: 'GET', path, body: {} });
 
 interface CommandSpec {
   usage: string;
@@ -122,15 +124,39 @@ const COMMANDS: Record<string, CommandSpec> = {
       body: { code: o.code, rate_basis_points: integer(o['rate-basis-points']) },
     }),
   },
+  'org show': {
+    usage: 'org show <org-id>   (accounts, tax codes, owners)',
+    required: ['org'],
+    positional: 'org',
+    call: (o) => read(`/organizations/${seg(o.org)}`),
+  },
   'owner enrol': {
-    usage: 'owner enrol --org ORG --email EMAIL   (prints the TOTP secret once)',
+    usage: 'owner enrol --org ORG --email EMAIL [--password PASSWORD]   (prints the TOTP secret once; the password, 12–128 characters, is for the consent pages)',
     required: ['org', 'email'],
-    call: (o) => ({ path: `/organizations/${seg(o.org)}/owners`, body: { email: o.email } }),
+    optional: ['password'],
+    call: (o) => ({ path: `/organizations/${seg(o.org)}/owners`, body: { email: o.email, ...(o.password !== undefined ? { password: o.password } : {}) } }),
+  },
+  'owner password': {
+    usage: "owner password <user-id> --password PASSWORD   (sets or replaces an owner's password; ends the owner's consent sessions)",
+    required: ['user', 'password'],
+    positional: 'user',
+    call: (o) => ({ path: `/users/${seg(o.user)}/password`, body: { password: o.password } }),
   },
   'app create': {
     usage: 'app create --name NAME',
     required: ['name'],
     call: (o) => ({ path: '/apps', body: { name: o.name } }),
+  },
+  'app show': {
+    usage: 'app show <app-id>   (revisions, redirect URIs, webhook endpoints)',
+    required: ['app'],
+    positional: 'app',
+    call: (o) => read(`/apps/${seg(o.app)}`),
+  },
+  'oauth register': {
+    usage: 'oauth register --app APP --redirect-uris URI,URI…   (prints the hcs_ client secret once; replaces the previous one)',
+    required: ['app', 'redirect-uris'],
+    call: (o) => ({ path: `/apps/${seg(o.app)}/oauth`, body: { redirect_uris: list(o['redirect-uris']) } }),
   },
   'revision create': {
     usage: 'revision create --app APP',
@@ -165,6 +191,12 @@ const COMMANDS: Record<string, CommandSpec> = {
       },
     }),
   },
+  'grant list': {
+    usage: "grant list <org-id>   (the organization's grants)",
+    required: ['org'],
+    positional: 'org',
+    call: (o) => read(`/organizations/${seg(o.org)}/grants`),
+  },
   'grant revoke': {
     usage: 'grant revoke <grant-id>',
     required: ['grant'],
@@ -191,6 +223,34 @@ const COMMANDS: Record<string, CommandSpec> = {
     required: ['mandate'],
     positional: 'mandate',
     call: (o) => ({ path: `/mandates/${seg(o.mandate)}/revoke`, body: {} }),
+  },
+  'period close': {
+    usage: 'period close --org ORG --period YYYY-MM   (postings dated in it are then 422 period_locked)',
+    required: ['org', 'period'],
+    call: (o) => ({ path: `/organizations/${seg(o.org)}/periods/${seg(o.period)}/close`, body: {} }),
+  },
+  'webhook create': {
+    usage: 'webhook create --app APP --url URL --environment sandbox|production   (prints the whsec_ secret once)',
+    required: ['app', 'url', 'environment'],
+    call: (o) => ({ path: `/apps/${seg(o.app)}/webhook-endpoints`, body: { url: o.url, environment: o.environment } }),
+  },
+  'webhook enable': {
+    usage: 'webhook enable <endpoint-id>   (a disabled endpoint; its pending deliveries become due at once)',
+    required: ['endpoint'],
+    positional: 'endpoint',
+    call: (o) => ({ path: `/webhook-endpoints/${seg(o.endpoint)}/enable`, body: {} }),
+  },
+  'webhook deliveries': {
+    usage: "webhook deliveries <app-id> [--limit N]   (the app's latest deliveries, newest first)",
+    required: ['app'],
+    optional: ['limit'],
+    positional: 'app',
+    call: (o) => read(`/apps/${seg(o.app)}/webhook-deliveries${o.limit !== undefined ? `?limit=${seg(o.limit)}` : ''}`),
+  },
+  'webhook resend': {
+    usage: 'webhook resend --event EVENT_ID --endpoint ENDPOINT_ID   (one more attempt at once, same webhook-id and body)',
+    required: ['event', 'endpoint'],
+    call: (o) => ({ path: `/webhook-deliveries/${seg(o.event)}/${seg(o.endpoint)}/resend`, body: {} }),
   },
   'totp code': {
     usage:
@@ -222,7 +282,8 @@ export function usage(): string {
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
     '',
     'Connects to http://CONSOLE_HOST:CONSOLE_PORT/console/v1 (127.0.0.1:3001) with CONSOLE_API_KEY',
-    'or the key kept in DATA_DIR/console-api-key (./.data). Prints the JSON answer; exits 1 on an error answer.',
+    'or the key kept in DATA_DIR/console-api-key (./.data): the service must be running (`npm start`).',
+    'Prints the JSON answer; exits 1 on an error answer or when the service cannot be reached, 2 on a bad command line.',
   ].join('\n');
 }
 
@@ -354,10 +415,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       `${conn.baseUrl}${p.call.path}`,
       p.call.method === 'GET'
         ? { method: 'GET', headers: { Authorization: `Bearer ${conn.apiKey}` } }
-        : { method: 'POST', headers: { Authorization: `Bearer ${conn.apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(p.call.body) },
+        : {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${conn.apiKey}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify(p.call.body),
+          },
     );
   } catch (err) {
-    io.err(`cannot reach the console API at ${conn.baseUrl}: ${(err as Error).message}\n`);
+    io.err(
+      `cannot reach the console API at ${conn.baseUrl} (${(err as Error).message}).\n` +
+        'Is the service running? Start it in the project folder with `npm start` (in another terminal, or `npm start &`);\n' +
+        'if it runs elsewhere, set CONSOLE_HOST and CONSOLE_PORT (and CONSOLE_API_KEY) to its console listener.\n',
+    );
     return 1;
   }
   const text = await res.text();

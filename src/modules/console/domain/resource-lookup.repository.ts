@@ -1,5 +1,5 @@
 /** The resources a console path can name. */
-export type PathResource = 'organization' | 'account' | 'app' | 'grant' | 'mandate' | 'sandbox_project';
+export type PathResource = 'organization' | 'account' | 'app' | 'grant' | 'mandate' | 'sandbox_project' | 'user';
 
 /** Port: whether a resource named in a path exists (one indexed look-up). Ids are lower-case uuids. */
 export abstract class ResourceLookupRepository {

@@ -14,6 +14,7 @@ const EXISTS_SQL: Readonly<Record<PathResource, string>> = {
   grant: GrantsSql.grantExists,
   mandate: GrantsSql.mandateExists,
   sandbox_project: SandboxSql.projectExists,
+  user: OrganizationsSql.userExists,
 };
 
 @Injectable()

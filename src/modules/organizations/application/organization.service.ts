@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { NotFoundError, ResourceConflictError } from '../../../shared/domain/errors';
 import { OrganizationRepository } from '../domain/organization.repository';
 import { OwnerRepository } from '../domain/owner.repository';
@@ -63,8 +64,9 @@ export class OrganizationService {
    * Enrols a user as an owner of the organization. A new email gets a new user with a fresh TOTP
    * secret, returned this once for the owner's authenticator app, and the password (argon2id) when
    * given. An email already enrolled (any organization, compared without regard to case) is the same
-   * user: it becomes an owner here too, its password and secret stay, and `totp_secret` is null
-   * (CONTRACT §10).
+   * user: it becomes an owner here too, its secret stays, and `totp_secret` is null; a password given
+   * for it is set when it has none, and is 409 `resource_conflict` when it has one — never silently
+   * dropped (CONTRACT §10; replacing one is `setPassword`'s job).
    */
   async enrolOwner(organizationId: string, email: string, password: string | null = null): Promise<{ user_id: string; totp_secret: string | null }> {
     const org = organizationId;
@@ -74,6 +76,12 @@ export class OrganizationService {
       if (!(await this.organizations.lock(m, org))) throw new NotFoundError('organization');
       const existing = await this.owners.findUserByEmailForEnrolment(m, email);
       if (existing) {
+        if (passwordHash !== null) {
+          if (existing.hasPassword) {
+            throw new ResourceConflictError('This user already has a password; POST /console/v1/users/{user_id}/password replaces it');
+          }
+          await this.owners.setPasswordHash(m, existing.userId, passwordHash);
+        }
         await this.owners.addOwner(m, org, existing.userId);
         return { user_id: existing.userId, totp_secret: null };
       }
@@ -82,5 +90,18 @@ export class OrganizationService {
       await this.owners.enrol(m, org, { userId, email, totpSecret, passwordHash });
       return { user_id: userId, totp_secret: totpSecret };
     });
+  }
+
+  /** The argon2id hash of an owner's password, made before the transaction that stores it (tens of ms). */
+  hashPassword(password: string): Promise<string> {
+    return hashPassword(password);
+  }
+
+  /**
+   * Sets or replaces the user's password inside `tx`, whose caller ends what the old password opened
+   * (CONTRACT §10: the owner's consent sessions). 404 for an unknown user.
+   */
+  async setPasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<void> {
+    if (!(await this.owners.setPasswordHash(tx, userId, passwordHash))) throw new NotFoundError('user');
   }
 }

@@ -18,7 +18,9 @@ export abstract class OwnerRepository {
    * The user enrolled with this email (compared without regard to case), serializing enrolments of
    * one email until the transaction ends; null when there is none.
    */
-  abstract findUserByEmailForEnrolment(tx: Transaction, email: string): Promise<{ userId: string } | null>;
+  abstract findUserByEmailForEnrolment(tx: Transaction, email: string): Promise<{ userId: string; hasPassword: boolean } | null>;
+  /** Sets or replaces the user's password hash; false when there is no such user. */
+  abstract setPasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<boolean>;
   /** Makes an existing user an owner of the organization too (nothing when it already is). */
   abstract addOwner(tx: Transaction, organizationId: string, userId: string): Promise<void>;
   /**

@@ -19,11 +19,19 @@ export class TypeOrmOwnerRepository extends OwnerRepository {
     await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2)`, [organizationId, o.userId]);
   }
 
-  async findUserByEmailForEnrolment(m: EntityManager, email: string): Promise<{ userId: string } | null> {
+  async findUserByEmailForEnrolment(m: EntityManager, email: string): Promise<{ userId: string; hasPassword: boolean } | null> {
     // two enrolments of one new email on two instances must not make two users
     await m.query(`SELECT pg_advisory_xact_lock(hashtext('user-email:' || lower($1)))`, [email]);
-    const rows: Array<{ id: string }> = await m.query(`SELECT id FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1`, [email]);
-    return rows[0] ? { userId: rows[0].id } : null;
+    const rows: Array<{ id: string; has_password: boolean }> = await m.query(
+      `SELECT id, password_hash IS NOT NULL AS has_password FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1 FOR UPDATE`,
+      [email],
+    );
+    return rows[0] ? { userId: rows[0].id, hasPassword: rows[0].has_password } : null;
+  }
+
+  async setPasswordHash(m: EntityManager, userId: string, passwordHash: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id`, [userId, passwordHash]);
+    return rows.length > 0;
   }
 
   async addOwner(m: EntityManager, organizationId: string, userId: string): Promise<void> {

@@ -40,6 +40,7 @@ const SCHEMAS: Record<string, Schema> = {
     user_id: uuid,
     totp_secret: { type: ['string', 'null'], description: 'base32, shown once; null when the email was already enrolled' },
   }),
+  PasswordSet: object({ user_id: uuid, password_set: { const: true } }),
   OAuthClient: object({
     client_id: uuid,
     client_secret: { type: 'string', pattern: '^hcs_[0-9A-Za-z]{40}$', description: 'shown once' },
@@ -186,6 +187,7 @@ const OPERATIONS: ConsoleOperation[] = [
   },
   { method: 'post', path: '/grants/{grantId}/revoke', operationId: 'revokeGrant', summary: 'Revoke a grant', status: 200, schema: ref('Revoked'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
   { method: 'post', path: '/grants/{grantId}/tokens', operationId: 'issueToken', summary: 'Issue a production access token under a grant', status: 201, schema: ref('TokenIssued'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
+  { method: 'post', path: '/users/{userId}/password', operationId: 'setOwnerPassword', summary: "Set or replace an owner's password (ends the owner's consent sessions)", status: 200, schema: ref('PasswordSet'), errors: [...TRANSPORT, 'not_found'] },
   { method: 'post', path: '/mandates/{mandateId}/revoke', operationId: 'revokeMandate', summary: 'Revoke a posting mandate', status: 200, schema: ref('Revoked'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
 ];
 

@@ -124,6 +124,26 @@ const SCHEMAS: Record<string, Schema> = {
     undefined,
     { description: "A page of the app's events, in commit order (CONTRACT §14)." },
   ),
+  AccountList: object(
+    {
+      data: {
+        type: 'array',
+        items: object({ id: uuid, number: { type: 'string', minLength: 1, maxLength: 20 }, name: { type: 'string' } }),
+      },
+    },
+    undefined,
+    { description: 'The active accounts the token may post to (sandbox: every active account of the project), by number.' },
+  ),
+  TaxCodeList: object(
+    {
+      data: {
+        type: 'array',
+        items: object({ id: uuid, code: { type: 'string' }, rate_basis_points: { type: 'integer', minimum: 0 } }),
+      },
+    },
+    undefined,
+    { description: "The organization's tax codes, by code." },
+  ),
   Problem: PROBLEM_SCHEMA,
 };
 
@@ -138,7 +158,8 @@ interface PartnerOperation {
   path: string;
   operationId: string;
   summary: string;
-  scope: (typeof SCOPES)[number];
+  /** several: any one of them */
+  scope: (typeof SCOPES)[number] | Array<(typeof SCOPES)[number]>;
   idempotent: boolean;
   success: Responses;
   errors: string[];
@@ -207,7 +228,30 @@ const OPERATIONS: PartnerOperation[] = [
       { name: 'limit', in: 'query', required: false, description: 'Events per page.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
     ],
   },
+  {
+    method: 'get',
+    path: '/accounts',
+    operationId: 'listAccounts',
+    summary: 'The accounts a journal may use',
+    scope: ['journal:prepare', 'journal:post'],
+    idempotent: false,
+    success: { '200': jsonResponse('The permitted active accounts, by number.', ref('AccountList'), 200, RATE) },
+    errors: [...ACCESS, ...ALWAYS],
+  },
+  {
+    method: 'get',
+    path: '/tax-codes',
+    operationId: 'listTaxCodes',
+    summary: 'The tax codes a journal may use',
+    scope: ['journal:prepare', 'journal:post'],
+    idempotent: false,
+    success: { '200': jsonResponse("The organization's tax codes, by code.", ref('TaxCodeList'), 200, RATE) },
+    errors: [...ACCESS, ...ALWAYS],
+  },
 ];
+
+const scopeWords = (scope: PartnerOperation['scope']): string =>
+  typeof scope === 'string' ? `Scope \`${scope}\`` : `Scope ${scope.map((s) => `\`${s}\``).join(' or ')}`;
 
 const SCOPE_WORDS: Record<(typeof SCOPES)[number], string> = {
   'journal:prepare': 'Check journals before posting (no writes)',
@@ -272,9 +316,10 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
       [op.method]: {
         operationId: op.operationId,
         summary: op.summary,
-        description: `Scope \`${op.scope}\`.${op.idempotent ? ' Exactly once per `Idempotency-Key` (CONTRACT §6).' : ''}`,
+        description: `${scopeWords(op.scope)}.${op.idempotent ? ' Exactly once per `Idempotency-Key` (CONTRACT §6).' : ''}`,
         tags: generated.tags,
-        security: [{ bearer: [] }, { oauth2: [op.scope] }],
+        // OpenAPI: the entries of `security` are alternatives; the scopes of one entry are all needed
+        security: [{ bearer: [] }, ...(typeof op.scope === 'string' ? [op.scope] : op.scope).map((scope) => ({ oauth2: [scope] }))],
         ...(parameters.length ? { parameters } : {}),
         ...(generated.requestBody ? { requestBody: { ...(generated.requestBody as object), required: true } } : {}),
         responses: { ...op.success, ...problemResponses(op.errors, RATE) },

@@ -1,0 +1,21 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
+import { OwnerPasswordService } from '../application/owner-password.service';
+import { SetPasswordRequestDto } from './organization.request.dto';
+import { PathResourcesGuard } from './path-resources.guard';
+
+/** Owners as users (CONTRACT §10): the consent pages' password. */
+@ApiTags('console')
+@Controller('console/v1/users')
+@UseGuards(PathResourcesGuard)
+export class UsersController {
+  constructor(private readonly passwords: OwnerPasswordService) {}
+
+  /** Sets or replaces the password; the owner's consent sessions end. */
+  @Post(':userId/password')
+  @HttpCode(200)
+  setPassword(@UuidParam('userId', 'user') userId: string, @Body() body: SetPasswordRequestDto) {
+    return this.passwords.setPassword(userId, body.password);
+  }
+}

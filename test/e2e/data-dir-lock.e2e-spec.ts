@@ -1,0 +1,87 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { delimiter, join, sep } from 'node:path';
+import { serviceEnv, startService, stopService, tempDirsOfSpec, waitForReady } from '../support/service-process';
+import { eventually } from '../support/wait';
+
+const ROOT = join(__dirname, '..', '..');
+const isAlive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+
+/**
+ * CONTRACT §2: one process per DATA_DIR — a second one stops before it opens anything, with one line
+ * naming DATA_DIR and the holder's pid; a lock left by a killed process does not block. And `npm start`
+ * is one process tree: stopping npm stops the service (issue 26: `kill -TERM` of a backgrounded
+ * `npm start` left `node dist/src/main.js` running, holding the ports and the store).
+ */
+describe('one process per DATA_DIR, and npm start as one process tree', () => {
+  const newDir = tempDirsOfSpec();
+  const tempDir = () => newDir('partner-api-lock-');
+  const envFor = serviceEnv;
+
+  it('a second process on the same DATA_DIR stops at once with one line naming DATA_DIR and the pid; a killed holder does not block', async () => {
+    const dataDir = tempDir();
+    const first = await envFor(dataDir);
+    const holder = startService(first.env);
+    try {
+      await waitForReady(`${first.origin}/health/ready`, 90_000, holder);
+      const before = readdirSync(dataDir).sort();
+
+      const second = startService((await envFor(dataDir)).env);
+      expect(await second.exited).toBe(1);
+      const lines = second.stderr().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`DATA_DIR ${dataDir}`);
+      expect(lines[0]).toContain(`pid ${holder.child.pid}`);
+      expect(second.stdout()).toBe('');
+      // it opened nothing: no file came or went, and the holder still serves
+      expect(readdirSync(dataDir).sort()).toEqual(before);
+      expect((await fetch(`${first.origin}/health/ready`)).status).toBe(200);
+
+      // kill -9: no chance to release the lock; the next start takes it over at once
+      holder.child.kill('SIGKILL');
+      await holder.exited;
+      const next = await envFor(dataDir);
+      const third = startService(next.env);
+      try {
+        await waitForReady(`${next.origin}/health/ready`, 60_000, third);
+      } finally {
+        expect(await stopService(third)).toBe(0);
+      }
+      expect(third.stderr()).not.toContain('in use');
+    } finally {
+      if (holder.child.exitCode === null) holder.child.kill('SIGKILL');
+    }
+  }, 180_000);
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('npm start stops with its service on %s to npm: no orphan', async (signal) => {
+    const dataDir = tempDir();
+    const { env, origin } = await envFor(dataDir);
+    // a user's shell: the project's node_modules/.bin comes from npm itself
+    const path = (process.env.PATH ?? '').split(delimiter).filter((p) => !p.endsWith(`node_modules${sep}.bin`)).join(delimiter);
+    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { PATH: path, HOME: process.env.HOME ?? dataDir, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    npm.stderr!.on('data', (d) => (err += String(d)));
+    npm.stdout!.resume();
+    const npmExited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    let service: number | undefined;
+    try {
+      await waitForReady(`${origin}/health/ready`, 120_000);
+      // the process serving: the holder of DATA_DIR's lock, below npm
+      service = Number(readFileSync(join(dataDir, 'service.pid'), 'utf8'));
+      const ancestors = spawnSync('ps', ['-o', 'ppid=', '-p', String(service)], { encoding: 'utf8' }).stdout.trim();
+      expect([String(npm.pid), ...spawnSync('ps', ['-o', 'pid=', '--ppid', String(npm.pid)], { encoding: 'utf8' }).stdout.trim().split(/\s+/)]).toContain(ancestors);
+
+      npm.kill(signal); // the npm process only, as `kill -TERM %1` of a backgrounded `npm start` does
+      // npm itself ends too (without the fix, on SIGINT npm kept waiting on its shell)
+      let npmDone = false;
+      void npmExited.then(() => (npmDone = true));
+      await eventually(() => npmDone, 'npm to exit', 20_000);
+      await eventually(() => !isAlive(service!), 'the service stops with npm', 15_000);
+      await expect(fetch(`${origin}/health/live`)).rejects.toThrow();
+    } finally {
+      if (service !== undefined && isAlive(service)) process.kill(service, 'SIGKILL');
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+    }
+    expect(err).not.toContain('start failed');
+  }, 180_000);
+});
