@@ -1,4 +1,7 @@
+import { DataSource } from 'typeorm';
+import { DeveloperRepository } from '../../src/modules/developers/domain/developer.repository';
 import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { Transactions } from '../../src/shared/database/transactions';
 import { RefusedCallsRecorder } from '../../src/modules/developers';
 import { PageDriver } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, DEV_PASSWORD } from '../support/developer-fixtures';
@@ -54,6 +57,22 @@ describe('developer console (CONTRACT §15)', () => {
     expect(out.status).toBe(303);
     other.cookies.set('developer_session', other.cookies.get('developer_session') ?? 'gone');
     expect((await other.get('/developers/apps')).status).toBe(303);
+  });
+
+  it('takes a TOTP step only once in the store: a step not later than the last accepted one is refused (the repository counted 2 rows)', async () => {
+    const d = await aDeveloper(app, clock);
+    const db = app.apps.partner.get(DataSource);
+    const [row] = await db.query(`SELECT id, totp_last_step::int AS step FROM developers WHERE lower(email) = lower($1)`, [d.email]);
+    expect(typeof row.step).toBe('number');
+    const consume = (step: number) =>
+      app.apps.partner.get(Transactions).run((tx) => app.apps.partner.get(DeveloperRepository).consumeStep(tx, row.id, step));
+    // the guard under the sign-in's row lock: what a sign-in racing another one with the same code relies on
+    expect(await consume(row.step)).toBe(false);
+    expect(await consume(row.step - 1)).toBe(false);
+    expect(await consume(row.step + 1)).toBe(true);
+    expect(await consume(row.step + 1)).toBe(false);
+    const [after] = await db.query(`SELECT totp_last_step::int AS step FROM developers WHERE id = $1`, [row.id]);
+    expect(after.step).toBe(row.step + 1);
   });
 
   it('ends a session after 30 minutes idle, and after 12 hours however busy', async () => {

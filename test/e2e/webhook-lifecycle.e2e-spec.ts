@@ -3,12 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { WebhookRetention } from '../../src/modules/webhooks';
+import { WebhookEndpointsService, WebhookRetention } from '../../src/modules/webhooks';
 import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
 import { WebhookSender } from '../../src/modules/webhooks/domain/webhook-sender';
 import { WebhookRepository } from '../../src/modules/webhooks/domain/webhook.repository';
 import { PURGE_SQL } from '../../src/modules/webhooks/infrastructure/typeorm-webhook.repository';
 import { Clock } from '../../src/shared/domain/clock';
+import { NotFoundError } from '../../src/shared/domain/errors';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, itOnPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -161,6 +162,17 @@ describe('webhook endpoint lifecycle and retention', () => {
     const malformed = await consolePost(app, `/webhook-endpoints/not-a-uuid/enable`);
     expect(malformed.status).toBe(404);
     expect(malformed.body.code).toBe('not_found');
+  });
+
+  it('removing an endpoint answers not found when it was removed already or is unknown (the repository counted 2 on PostgreSQL and PGlite)', async () => {
+    const { p, endpointId } = await withEndpoint('http://127.0.0.1:9/hook');
+    const endpoints = app.apps.partner.get(WebhookEndpointsService);
+    await endpoints.remove(p.app_id, endpointId);
+    const [row] = await db.query(`SELECT active FROM webhook_endpoints WHERE id = $1`, [endpointId]);
+    expect(row.active).toBe(false);
+    // a second removal (e.g. two console deletes at once, both past the read) finds no active endpoint
+    await expect(endpoints.remove(p.app_id, endpointId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(endpoints.remove(p.app_id, randomUUID())).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('purges events, deliveries and attempts WEBHOOK_RETENTION_DAYS after their event once nothing is pending; keeps pending ones and receipts', async () => {

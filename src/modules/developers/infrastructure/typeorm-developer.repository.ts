@@ -65,8 +65,10 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
   }
 
   async consumeStep(m: EntityManager, id: string, step: number): Promise<boolean> {
+    // a SELECT at the top: a bare UPDATE … RETURNING is answered as [rows, count] (always 2 long)
     const rows: unknown[] = await m.query(
-      `UPDATE developers SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
+      `WITH used AS (UPDATE developers SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id)
+       SELECT id FROM used`,
       [id, step],
     );
     return rows.length > 0;

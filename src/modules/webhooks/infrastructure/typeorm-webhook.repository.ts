@@ -126,8 +126,10 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async removeEndpoint(m: EntityManager, appId: string, endpointId: string, at: Date): Promise<boolean> {
+    // a SELECT at the top: a bare UPDATE … RETURNING is answered as [rows, count] (always 2 long)
     const rows: unknown[] = await m.query(
-      `UPDATE webhook_endpoints SET active = false WHERE id = $1 AND app_id = $2 AND active RETURNING id`,
+      `WITH removed AS (UPDATE webhook_endpoints SET active = false WHERE id = $1 AND app_id = $2 AND active RETURNING id)
+       SELECT id FROM removed`,
       [endpointId, appId],
     );
     if (rows.length === 0) return false;
