@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { aJournal, type SandboxProject } from '../support/fixtures';
 import { freePort } from '../support/free-port';
 import { type ServiceProcess, startService, stopService, waitForReady } from '../support/service-process';
-import { describeOnPostgres } from '../support/test-app';
+import { describeOnPostgres, TEST_SECRETS_KEY } from '../support/test-app';
 
 /** Writers run this long, and on a loaded machine on until MIN_WRITES were answered (at most MAX_WRITE_MS). */
 const WRITE_MS = 8_000;
@@ -50,7 +50,8 @@ describeOnPostgres('the events feed under concurrent writes on two instances', (
       instances.push(startService({
         DATABASE_URL: url, PORT: String(port), CONSOLE_PORT: String(console), HOST: '127.0.0.1',
         CONSOLE_API_KEY: key, DATA_DIR: dirs[i], RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0',
-        SECRETS_KEY: `v1:${Buffer.alloc(32, 0x11).toString('base64url')}`,
+        // the suites' key: this worker's database has secrets sealed under it (CONTRACT §8)
+        SECRETS_KEY: TEST_SECRETS_KEY,
       }));
     }
     await Promise.all(ports.map((p, i) => waitForReady(`http://127.0.0.1:${p}/health/ready`, 60_000, instances[i])));

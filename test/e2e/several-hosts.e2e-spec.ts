@@ -9,7 +9,7 @@ import { aSandboxProject, SANDBOX } from '../support/fixtures';
 import { freePort } from '../support/free-port';
 import { withNewDatabase } from '../support/new-database';
 import { startService, stopService, waitForReady } from '../support/service-process';
-import { createTestApp, describeOnPostgres } from '../support/test-app';
+import { createTestApp, describeOnPostgres, TEST_SECRETS_KEY } from '../support/test-app';
 
 /**
  * CONTRACT §16, several hosts: `DATABASE_URL` lists hosts as libpq does; the service uses the one that
@@ -104,7 +104,8 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
       await admin.query(`ALTER DATABASE ${db} SET default_transaction_read_only = on`);
       const port = await freePort();
       const origin = `http://127.0.0.1:${port}`;
-      const proc = startService({ DATABASE_URL: await multiHost(url), HOST: '127.0.0.1', PORT: String(port), CONSOLE_PORT: String(await freePort()), DATA_DIR: dataDir });
+      // the suites' key: this worker's database has secrets sealed under it (CONTRACT §8)
+      const proc = startService({ DATABASE_URL: await multiHost(url), HOST: '127.0.0.1', PORT: String(port), CONSOLE_PORT: String(await freePort()), DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY });
       try {
         let ready: Response | null = null;
         const end = Date.now() + 30_000;

@@ -54,6 +54,9 @@ describe('webhook endpoint lifecycle and retention', () => {
     app = await createTestApp({ webhookRetentionDays: 30 }, { clock });
     db = app.apps.partner.get(DataSource);
     await app.apps.partner.get(WebhookDispatcher).onApplicationShutdown(); // rounds are the test's
+    // the rounds count what they claim: deliveries earlier suites left pending in this jest worker's
+    // database (PostgreSQL runs share one per worker) are not this test's (a round once claimed 41)
+    await db.query(`UPDATE webhook_deliveries SET failed_at = now() WHERE delivered_at IS NULL AND failed_at IS NULL`);
     dispatcher = new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get(WebhookSender), {
       retryDelayMs: () => HOUR,
     });
