@@ -1,4 +1,4 @@
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { RefusedCallsRecorder } from '../../src/modules/developers';
 import { PageDriver } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, DEV_PASSWORD } from '../support/developer-fixtures';
