@@ -21,11 +21,22 @@ function* files(dir) {
   }
 }
 
+/**
+ * The module a file (relative to src/) belongs to: its folder under modules/, or under modules/auth/ for
+ * the six auth modules (modules/auth/grants/… → grants); the auth group's own files (modules/auth/*.ts)
+ * are `auth`, which owns no table; shared/web/… is the page kernel.
+ */
+function moduleOf(rel) {
+  const parts = rel.split('/');
+  if (parts[0] === 'modules') return parts[1] === 'auth' && parts.length > 3 ? parts[2] : parts[1];
+  return rel.startsWith('shared/web/') ? 'shared/web' : null;
+}
+
 const found = [];
 for (const file of files(src)) {
   const rel = relative(src, file).split(sep).join('/');
   if (rel.startsWith('shared/database/migrations/')) continue;
-  const module = rel.startsWith('modules/') ? rel.split('/')[1] : rel.startsWith('shared/web/') ? 'shared/web' : null;
+  const module = moduleOf(rel);
   const text = readFileSync(file, 'utf8');
   const seen = new Set();
   for (const [, name] of text.matchAll(SQL_NAME)) {

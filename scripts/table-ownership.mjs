@@ -1,6 +1,8 @@
 /**
  * Which module (or `shared/web`, the page kernel) owns which table (docs/architecture.md): only the owner names its table in SQL. Other
  * modules reach its data through its index.ts (services, ports) or compose its SQL parts (sql.ts).
+ * A module is named by its folder: src/modules/<name>/, or src/modules/auth/<name>/ for the six auth
+ * modules (access, organizations, apps, grants, sandbox, consent).
  * Checked by scripts/check-table-ownership.mjs (npm run lint:deps, part of npm test).
  */
 export const TABLE_OWNERS = {

@@ -2,8 +2,7 @@ import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, t
 import type { DestinationStream } from 'pino';
 import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
 import { APP_GUARD } from '@nestjs/core';
-import { AccessModule } from './modules/access';
-import { PartnerAuthGuard } from './modules/access';
+import { AuthModule, ConsentPagesModule, PartnerAuthGuard } from './modules/auth';
 import { HealthModule } from './modules/health';
 import { JournalController } from './modules/journal';
 import { JournalApiModule } from './modules/journal';
@@ -13,10 +12,7 @@ import { ReceiptsApiModule } from './modules/receipts';
 import { ProductsController } from './modules/products';
 import { ProductsModule } from './modules/products';
 import { EventsFeedApiModule, WebhookDispatchModule } from './modules/webhooks';
-import { ConsentPagesModule } from './modules/consent';
 import { RateLimitModule } from './modules/rate-limit';
-import { OrganizationsModule } from './modules/organizations';
-import { SandboxModule } from './modules/sandbox';
 import { DevelopersModule } from './modules/developers';
 import { EmptyStatisticsWatch } from './shared/database/empty-statistics-watch';
 import { WebPurgeModule } from './shared/web';
@@ -31,7 +27,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AccessModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, OrganizationsModule, SandboxModule, DevelopersModule],
+      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, DevelopersModule],
       // EmptyStatisticsWatch: on the partner listener only, so once per instance
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };

@@ -1,8 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { OrganizationService } from './modules/organizations';
-import { SandboxService } from './modules/sandbox';
+import { OrganizationService, SandboxService } from './modules/auth';
 import type { AppConfig } from './shared/config/app-config';
 
 /**

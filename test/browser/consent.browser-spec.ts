@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { aConsentSetup, type ConsentSetup, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { RefusedCallsRecorder } from '../../src/modules/developers';
 import { captureLog, launchChromium } from '../support/browser';
 import { PASSWORD, pkcePair } from '../support/consent-fixtures';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { createApplications } from '../../src/bootstrap';
 import { SecretBox } from '../../src/shared/crypto/secret-box';
 import { sealStoredSecrets } from '../../src/shared/crypto/seal-stored-secrets';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { generateAccessToken } from '../../src/modules/access/domain/access-token';
-import { AccessRepository } from '../../src/modules/access/domain/access.repository';
+import { generateAccessToken } from '../../src/modules/auth/access/domain/access-token';
+import { AccessRepository } from '../../src/modules/auth/access/domain/access.repository';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import {
   aProductionAccess,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ConsentService } from '../../src/modules/consent/application/consent.service';
-import type { ConsentSession } from '../../src/modules/consent/domain/consent.repository';
+import { ConsentService } from '../../src/modules/auth/consent/application/consent.service';
+import type { ConsentSession } from '../../src/modules/auth/consent/domain/consent.repository';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { run as runCli } from '../../src/modules/console/cli/console-cli';
 import { aJournal, PRODUCTION, SANDBOX } from '../support/fixtures';
 import {

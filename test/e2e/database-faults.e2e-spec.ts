@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import { OrganizationRepository } from '../../src/modules/organizations/domain/organization.repository';
+import { OrganizationRepository } from '../../src/modules/auth/organizations/domain/organization.repository';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { createTestApp, describeNothing, onPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 

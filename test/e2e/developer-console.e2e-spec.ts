@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DeveloperRepository } from '../../src/modules/developers/domain/developer.repository';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { Transactions } from '../../src/shared/database/transactions';
 import { RefusedCallsRecorder } from '../../src/modules/developers';
 import { PageDriver } from '../support/consent-fixtures';

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
-import { generateAccessToken } from '../../src/modules/access/domain/access-token';
+import { generateAccessToken } from '../../src/modules/auth/access/domain/access-token';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { aConsentSetup, authorizeQuery, type ConsentSetup, PageDriver, pkcePair } from '../support/consent-fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';

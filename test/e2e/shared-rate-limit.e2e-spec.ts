@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import Redis from 'ioredis';
 import { AnonymousRateLimit } from '../../src/modules/rate-limit/anonymous-rate-limit';
 import { RateLimitService } from '../../src/modules/rate-limit/rate-limit.service';
-import { hashAccessToken } from '../../src/modules/access/domain/access-token';
+import { hashAccessToken } from '../../src/modules/auth/access/domain/access-token';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { type ServiceProcess, startService, stopService, waitForReady } from '../support/service-process';
 import { createTestApp, describeNothing, onPostgres, testConfig } from '../support/test-app';

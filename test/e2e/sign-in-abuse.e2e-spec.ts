@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { generateAccessToken } from '../../src/modules/access/domain/access-token';
-import { AccessRepository } from '../../src/modules/access/domain/access.repository';
-import { ConsentService } from '../../src/modules/consent/application/consent.service';
-import { OAuthClientService } from '../../src/modules/consent/application/oauth-client.service';
+import { generateAccessToken } from '../../src/modules/auth/access/domain/access-token';
+import { AccessRepository } from '../../src/modules/auth/access/domain/access.repository';
+import { ConsentService } from '../../src/modules/auth/consent/application/consent.service';
+import { OAuthClientService } from '../../src/modules/auth/consent/application/oauth-client.service';
 import { sessionIdHash, signInKey, WebPurge, WebSessions } from '../../src/shared/web';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { aConsentSetup, authorizeQuery, consentOverHttp, nextCode, PageDriver, PASSWORD, pkcePair } from '../support/consent-fixtures';

@@ -1,12 +1,12 @@
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { TypeOrmAccessRepository } from '../../src/modules/access/infrastructure/typeorm-access.repository';
+import { TypeOrmAccessRepository } from '../../src/modules/auth/access/infrastructure/typeorm-access.repository';
 import { NamedStatementClient } from '../../src/shared/database/named-statement-client';
 import { Sql } from '../../src/shared/database/sql';
 import type { AccessLookups } from '../../src/shared/domain/caller-context';
 import { aSandboxProject } from '../support/fixtures';
 import { aProductionAccess } from '../support/production-fixtures';
-import { hashAccessToken } from '../../src/modules/access/domain/access-token';
+import { hashAccessToken } from '../../src/modules/auth/access/domain/access-token';
 import { withNewDatabase } from '../support/new-database';
 import { createTestApp, itOnPostgres } from '../support/test-app';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { aJournal } from '../support/fixtures';
 import { freePort } from '../support/free-port';
 import { withNewDatabase } from '../support/new-database';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { anApprovedApp, aProductionOrganization, consolePost, type ManualClock, type ProductionOrganization } from './production-fixtures';
 import type { TestApp } from './test-app';
 

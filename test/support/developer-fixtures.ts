@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { PageDriver } from './consent-fixtures';
 import type { ManualClock } from './production-fixtures';
 import type { TestApp } from './test-app';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { totpCodeAt } from '../../src/modules/organizations/domain/totp';
+import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { Clock } from '../../src/shared/domain/clock';
 import type { TestApp } from './test-app';
 import { TEST_CONSOLE_KEY } from './test-app';

@@ -1,10 +1,10 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { WebKernelModule } from '../../shared/web';
-import { AppsModule } from '../apps';
-import { ConsentCoreModule } from '../consent';
-import { OrganizationsModule } from '../organizations';
+import { AppsModule } from '../auth/apps';
+import { ConsentCoreModule } from '../auth/consent';
+import { OrganizationsModule } from '../auth/organizations';
 import { AnonymousFormLimitMiddleware, RateLimitModule } from '../rate-limit';
-import { SandboxModule } from '../sandbox';
+import { SandboxModule } from '../auth/sandbox';
 import { WebhooksModule } from '../webhooks';
 import { DeveloperAccountController } from './api/developer-account.controller';
 import { DeveloperAppsController } from './api/developer-apps.controller';

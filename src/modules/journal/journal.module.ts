@@ -1,4 +1,4 @@
-import { GrantsModule } from '../grants';
+import { GrantsModule } from '../auth/grants';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { AppService } from '../../apps';
+import { AppService } from '../../auth/apps';
 import { CreateAppRequestDto } from './app.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 

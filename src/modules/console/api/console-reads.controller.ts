@@ -3,7 +3,7 @@ import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { DomainError } from '../../../shared/domain/errors';
-import { AppService } from '../../apps';
+import { AppService } from '../../auth/apps';
 import { ConsoleReadService } from '../application/console-read.service';
 import { PathResourcesGuard } from './path-resources.guard';
 

@@ -1,6 +1,6 @@
 import { IsArrayField, IsIntegerField, IsUuidField } from '../../../shared/http/validation/constraints';
 import { CanonicalId, CheckedByUseCase, Optional, Required } from '../../../shared/http/validation/fields';
-import { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from '../../grants';
+import { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from '../../auth/grants';
 import { SCOPES } from '../../../shared/domain/scopes';
 
 /** A posting mandate: an owner's consent for (organization, app), signed with a current one-time code. */

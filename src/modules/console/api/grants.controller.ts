@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
-import { GrantService } from '../../grants';
+import { GrantService } from '../../auth/grants';
 import { CreateGrantRequestDto } from './grant.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 

@@ -4,8 +4,8 @@ import { ApiTags } from '@nestjs/swagger';
 import { IsArrayField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
 import { PathResourcesGuard } from './path-resources.guard';
-import { OAuthClientService } from '../../consent';
-import { MAX_REDIRECT_URIS } from '../../consent';
+import { OAuthClientService } from '../../auth/consent';
+import { MAX_REDIRECT_URIS } from '../../auth/consent';
 import { WebhookEndpointsService } from '../../webhooks';
 
 export class RegisterOAuthClientRequestDto {

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
-import { OrganizationService } from '../../organizations';
+import { OrganizationService } from '../../auth/organizations';
 import {
   CreateAccountRequestDto,
   CreateOrganizationRequestDto,

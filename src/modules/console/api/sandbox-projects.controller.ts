@@ -4,7 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { IsTextField } from '../../../shared/http/validation/constraints';
 import { Optional } from '../../../shared/http/validation/fields';
-import { SandboxService } from '../../sandbox';
+import { SandboxService } from '../../auth/sandbox';
 import { PathResourcesGuard } from './path-resources.guard';
 
 export class CreateSandboxProjectRequestDto {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { GrantReadRepository, type GrantView } from '../../grants';
-import { OrganizationReadRepository, type OrganizationView } from '../../organizations';
+import { GrantReadRepository, type GrantView } from '../../auth/grants';
+import { OrganizationReadRepository, type OrganizationView } from '../../auth/organizations';
 import { WebhookDeliveryReadRepository, type WebhookDeliveryView } from '../../webhooks';
 
 export const DEFAULT_DELIVERY_LIMIT = 20;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
-import { ConsentService } from '../../consent';
-import { OrganizationService } from '../../organizations';
+import { ConsentService } from '../../auth/consent';
+import { OrganizationService } from '../../auth/organizations';
 
 /**
  * CONTRACT §10 `POST /console/v1/users/{user_id}/password`: the new password and the end of the owner's

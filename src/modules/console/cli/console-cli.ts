@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { totpCodeAt } from '../../organizations';
+import { totpCodeAt } from '../../auth/organizations';
 
 export interface ParsedArgs {
   words: string[];

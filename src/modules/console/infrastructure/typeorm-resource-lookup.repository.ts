@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppsSql } from '../../apps/sql';
-import { GrantsSql } from '../../grants/sql';
-import { OrganizationsSql } from '../../organizations/sql';
-import { SandboxSql } from '../../sandbox/sql';
+import { AppsSql } from '../../auth/apps/sql';
+import { GrantsSql } from '../../auth/grants/sql';
+import { OrganizationsSql } from '../../auth/organizations/sql';
+import { SandboxSql } from '../../auth/sandbox/sql';
 import { type PathResource, ResourceLookupRepository } from '../domain/resource-lookup.repository';
 
 /** Each look-up is one primary-key or indexed equality (accounts_id_idx, grants_id_idx, mandates_id_idx). */

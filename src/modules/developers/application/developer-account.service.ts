@@ -5,7 +5,7 @@ import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../shared/web';
-import { generateTotpSecret, hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword, verifyTotp } from '../../organizations';
+import { generateTotpSecret, hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword, verifyTotp } from '../../auth/organizations';
 import { DeveloperRepository } from '../domain/developer.repository';
 
 /** CONTRACT §15: a developer session lasts at most 12 hours, and ends after 30 minutes without a request. */

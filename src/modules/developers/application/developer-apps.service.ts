@@ -6,10 +6,10 @@ import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { AppReadRepository, AppService } from '../../apps';
-import { OAuthClientService } from '../../consent';
-import { OrganizationReadRepository } from '../../organizations';
-import { SandboxService } from '../../sandbox';
+import { AppReadRepository, AppService } from '../../auth/apps';
+import { OAuthClientService } from '../../auth/consent';
+import { OrganizationReadRepository } from '../../auth/organizations';
+import { SandboxService } from '../../auth/sandbox';
 import { WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
 import { type DeveloperApp, DeveloperRepository, type RefusedCall } from '../domain/developer.repository';
 

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
-import { Caller, PartnerRoute } from '../../access';
+import { Caller, PartnerRoute } from '../../auth/access';
 import { type ChartAccount, ChartReadRepository, type ChartTaxCode } from '../domain/chart';
 
 /** Either scope that builds journals may read what a journal may reference (CONTRACT §7). */

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
 import { calendarMonthOf, calendarYearOf } from '../../../shared/domain/calendar-date';
 import { Clock } from '../../../shared/domain/clock';
-import { WriteAccessService } from '../../grants';
+import { WriteAccessService } from '../../auth/grants';
 import type { CallerContext, Environment } from '../../../shared/domain/caller-context';
 import { IdempotencyService } from '../../idempotency';
 import { ReceiptsService } from '../../receipts';

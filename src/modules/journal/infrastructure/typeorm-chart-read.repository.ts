@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../../shared/database/sql';
 import type { PermittedAccounts } from '../../../shared/domain/caller-context';
-import { GrantsSql } from '../../grants/sql';
-import { OrganizationsSql } from '../../organizations/sql';
+import { GrantsSql } from '../../auth/grants/sql';
+import { OrganizationsSql } from '../../auth/organizations/sql';
 import { type ChartAccount, ChartReadRepository, type ChartTaxCode } from '../domain/chart';
 
 /** sandbox: every active account of the project's organization ($2 is null); production: the grant $2's selection. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { GrantsSql } from '../../grants/sql';
-import { OrganizationsSql } from '../../organizations/sql';
+import { GrantsSql } from '../../auth/grants/sql';
+import { OrganizationsSql } from '../../auth/organizations/sql';
 import type { PermittedAccounts } from '../../../shared/domain/caller-context';
 import { JournalReferenceRepository } from '../domain/journal-references';
 

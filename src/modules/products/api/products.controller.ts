@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
-import { Caller, PartnerRoute } from '../../access';
+import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency';
 import { idempotencyRecordPrefetch } from '../../idempotency';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../shared/domain/clock';
-import { WriteAccessService } from '../../grants';
+import { WriteAccessService } from '../../auth/grants';
 import type { CallerContext, Environment } from '../../../shared/domain/caller-context';
 import { IdempotencyService } from '../../idempotency';
 import { ReceiptsService } from '../../receipts';

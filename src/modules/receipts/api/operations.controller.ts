@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
-import { Caller, PartnerRoute } from '../../access';
+import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { ReceiptsService } from '../application/receipts.service';
 import type { OperationReceiptView } from '../domain/operation-receipt';

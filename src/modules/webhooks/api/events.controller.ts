@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
-import { Caller, PartnerRoute } from '../../access';
+import { Caller, PartnerRoute } from '../../auth/access';
 import { EventsFeedService, type EventsPage, type EventsQuery } from '../application/events-feed.service';
 
 /** `GET {base}/events` (CONTRACT §14) under both partner bases. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AppsSql } from '../../apps/sql';
+import { AppsSql } from '../../auth/apps/sql';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, WebhookRepository } from '../domain/webhook.repository';

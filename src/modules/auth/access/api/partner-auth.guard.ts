@@ -1,0 +1,66 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { DomainError, RateLimitedError } from '../../../../shared/domain/errors';
+import { clientAddress } from '../../../../shared/http/client-address';
+import { AnonymousRateLimit, RateLimitService } from '../../../rate-limit';
+import { environmentOfPath, PARTNER_BASES } from '../../../../shared/http/partner-paths';
+import type { RequestWithContext } from '../../../../shared/http/request-context';
+import { type AccessRequirement, AccessCheckService } from '../application/access-check.service';
+import { hashAccessToken } from '../domain/access-token';
+import { PARTNER_ROUTE, type RequestWithCaller } from './partner-route.decorator';
+
+/** CONTRACT §12: a call answered with one of these has no known identity and counts towards its address's anonymous limit. */
+const ANONYMOUS_CODES = new Set(['missing_token', 'token_environment_mismatch', 'invalid_token']);
+
+/**
+ * Global guard of the partner listener. Every route under a partner base path needs a token; one that
+ * forgot to declare its scope fails closed (500) rather than open.
+ */
+@Injectable()
+export class PartnerAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly access: AccessCheckService,
+    private readonly rateLimit: RateLimitService,
+    private readonly anonymous: AnonymousRateLimit,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<RequestWithContext & RequestWithCaller>();
+    const requirement = this.reflector.get<AccessRequirement | undefined>(PARTNER_ROUTE, context.getHandler());
+    // routing is exact and case-sensitive (server-limits.ts), so this prefix test agrees with the
+    // router; a route that declares a scope is checked wherever it is mounted (fail closed)
+    const isPartnerPath = PARTNER_BASES.some((base) => req.path.startsWith(`/${base}/`));
+    if (!isPartnerPath && !requirement) return true;
+    if (!requirement) throw new Error(`partner route ${req.method} ${req.path} declares no scope`);
+    const authorization = req.headers.authorization;
+    req.tokenSent = authorization !== undefined && /^Bearer +\S/i.test(authorization);
+    const res = context.switchToHttp().getResponse<Response>();
+    // CONTRACT §12: an address over the anonymous limit is refused before the token's look-up
+    const address = clientAddress(req);
+    const refusing = this.anonymous.refusing(address);
+    if (refusing !== null) {
+      const bearer = authorization === undefined ? null : /^Bearer +(\S+) *$/i.exec(authorization);
+      if (!bearer || !this.anonymous.isKnown(hashAccessToken(bearer[1]))) throw new RateLimitedError(refusing);
+    }
+    try {
+      req.caller = await this.access.authenticate(authorization, environmentOfPath(req.path), requirement, requirement.prefetch?.(req), async (tokenHash) => {
+        this.anonymous.markKnown(tokenHash);
+        // CONTRACT §12: after the token is known, before grant and scope
+        const outcome = await this.rateLimit.take(tokenHash);
+        if (!outcome) return;
+        res.setHeader('RateLimit-Policy', outcome.headers['RateLimit-Policy']);
+        res.setHeader('RateLimit', outcome.headers.RateLimit);
+        if (!outcome.allowed) throw new RateLimitedError(outcome.retryAfterSeconds);
+      });
+    } catch (err) {
+      if (err instanceof DomainError && ANONYMOUS_CODES.has(err.code)) {
+        const retryAfter = await this.anonymous.take(address);
+        if (retryAfter !== null) throw new RateLimitedError(retryAfter);
+      }
+      throw err;
+    }
+    return true;
+  }
+}

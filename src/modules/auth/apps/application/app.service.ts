@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../../shared/domain/clock';
+import { Transactions } from '../../../../shared/database/transactions';
+import { AppRepository, type PendingRevision } from '../domain/app.repository';
+import { NotFoundError } from '../../../../shared/domain/errors';
+
+/** Console: apps, their numbered revisions and approval (CONTRACT §8 "Production", §10). */
+@Injectable()
+export class AppService {
+  constructor(
+    private readonly apps: AppRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
+
+  async createApp(name: string): Promise<{ id: string }> {
+    const id = randomUUID();
+    await this.transactions.run((m) => this.apps.create(m, { id, name }));
+    return { id };
+  }
+
+  /** Revisions are numbered 1, 2, 3, … per app; the app row is locked so numbers never collide. */
+  async createRevision(appId: string): Promise<{ id: string; number: number }> {
+    const app = appId;
+    const id = randomUUID();
+    const number = await this.transactions.run(async (m) => {
+      if (!(await this.apps.find(m, app, { lock: true }))) throw new NotFoundError('app');
+      return this.apps.createRevision(m, app, id);
+    });
+    return { id, number };
+  }
+
+  /**
+   * Makes the revision THE approved revision of the app. Tokens issued under the previously approved
+   * revision are refused from then on with 403 app_revision_changed (CONTRACT §8).
+   */
+  async approveRevision(appId: string, revisionId: string): Promise<{ id: string; number: number; approved: true }> {
+    const app = appId;
+    const id = revisionId;
+    const number = await this.transactions.run(async (m) => {
+      if (!(await this.apps.find(m, app, { lock: true }))) throw new NotFoundError('app');
+      return this.apps.approveRevision(m, app, id, this.clock.now());
+    });
+    if (number === null) throw new NotFoundError('revision');
+    return { id, number, approved: true };
+  }
+
+  /** Revisions submitted and not yet approved, oldest first (the operator's review queue). */
+  pendingRevisions(): Promise<PendingRevision[]> {
+    return this.transactions.run((m) => this.apps.pendingRevisions(m));
+  }
+}

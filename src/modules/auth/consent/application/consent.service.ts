@@ -1,0 +1,455 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../../shared/config/app-config';
+import { Transactions } from '../../../../shared/database/transactions';
+import { Clock } from '../../../../shared/domain/clock';
+import { DomainError } from '../../../../shared/domain/errors';
+import type { Transaction } from '../../../../shared/domain/transaction';
+import { isUuid } from '../../../../shared/http/validation/constraints';
+import { AppReadRepository } from '../../apps';
+import { GrantReadRepository, GrantService } from '../../grants';
+import { MandateService } from '../../grants';
+import { SecondFactorService } from '../../organizations';
+import { Aal2RequiredError } from '../../../../shared/domain/errors';
+import { OrganizationReadRepository, verifyPassword } from '../../organizations';
+import { isScope, SCOPES, type Scope } from '../../../../shared/domain/scopes';
+import { type AuthorizationRequest, type ConnectionRow, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
+import { isPkceValue } from '../domain/pkce';
+import { SCOPE_WORDS } from '../domain/scope-words';
+import { generateOpaque, sha256Hex } from '../domain/secrets';
+import { SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../../shared/web';
+import { OAuthClientService } from './oauth-client.service';
+
+/** How long a consent-page session lasts from its start. */
+export const SESSION_LIFETIME_MS = 30 * 60_000;
+export const DURATION_DAYS = [90, 60, 30] as const;
+
+/** What a consent session keeps besides who signed in (the web session's `data`). */
+interface ConsentSessionData {
+  request: AuthorizationRequest | null;
+  organizationId: string | null;
+}
+
+function consentSession(s: WebSession<ConsentSessionData>): ConsentSession {
+  return {
+    idHash: s.idHash,
+    csrfSecret: s.csrfSecret,
+    purpose: s.purpose as ConsentSession['purpose'],
+    request: s.data.request ?? null,
+    userId: s.subjectId,
+    organizationId: s.data.organizationId ?? null,
+    expiresAt: s.expiresAt,
+  };
+}
+
+function webSession(s: ConsentSession): WebSession<ConsentSessionData> {
+  return {
+    idHash: s.idHash,
+    csrfSecret: s.csrfSecret,
+    purpose: s.purpose,
+    subjectId: s.userId,
+    data: { request: s.request, organizationId: s.organizationId },
+    expiresAt: s.expiresAt,
+  };
+}
+
+export type AuthorizeCheck =
+  | { kind: 'page'; status: 400; message: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'ok'; request: AuthorizationRequest; appName: string };
+
+export type SignInResult =
+  | { kind: 'ok'; cookie: string; session: ConsentSession }
+  | { kind: 'failed' }
+  | { kind: 'locked'; retryAfterSeconds: number };
+
+export interface ConsentView {
+  appName: string;
+  organizationName: string;
+  scopes: Array<{ name: string; title: string; text: string }>;
+  accounts: Array<{ id: string; number: string; name: string }>;
+  mandateOffered: boolean;
+}
+
+export type NextStep =
+  | { kind: 'choose'; appName: string; organizations: Array<{ id: string; name: string }> }
+  | { kind: 'consent'; view: ConsentView }
+  | { kind: 'redirect'; location: string };
+
+export type Decision = { kind: 'redirect'; location: string } | { kind: 'invalid'; view: ConsentView; error: string; checked: string[]; durationDays: number; mandate: boolean };
+
+/** The query value when given exactly once; `undefined` when absent; `null` when repeated or not text. */
+function single(query: Record<string, unknown>, name: string): string | null | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  return typeof v === 'string' ? v : null;
+}
+
+/** `uri` with the parameters appended to its query (RFC 6749 §4.1.2: the registered query is kept). */
+export function withParams(uri: string, params: Record<string, string | null>): string {
+  const url = new URL(uri);
+  for (const [k, v] of Object.entries(params)) if (v !== null) url.searchParams.append(k, v);
+  return url.toString();
+}
+
+/**
+ * The owner's side of CONTRACT §11: the authorization request's checks, sign-in (password and a
+ * current, unused TOTP code through the shared second-factor service = aal2), the organization and
+ * the consent decision. Grants and mandates are made by the grants module's services, so every rule
+ * of §8 holds for them as for the console's.
+ */
+@Injectable()
+export class ConsentService {
+  private readonly logger = new Logger('consent');
+
+  constructor(
+    private readonly repo: ConsentRepository,
+    private readonly clients: OAuthClientService,
+    private readonly grants: GrantService,
+    private readonly mandates: MandateService,
+    private readonly secondFactor: SecondFactorService,
+    private readonly organizationReads: OrganizationReadRepository,
+    private readonly grantReads: GrantReadRepository,
+    private readonly appReads: AppReadRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+    private readonly sessions: WebSessions,
+    private readonly lockouts: SignInLockouts,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Ends the user's signed-in consent sessions inside the caller's transaction (a password change, CONTRACT §10). */
+  endSessionsOf(tx: Transaction, userId: string): Promise<void> {
+    return this.sessions.endAllOf(tx, userId, ['authorize', 'connections']);
+  }
+
+  /** CONTRACT §11's error rules of `GET /oauth/authorize`, in its order. */
+  async checkAuthorize(query: Record<string, unknown>): Promise<AuthorizeCheck> {
+    const clientId = single(query, 'client_id');
+    const client = typeof clientId === 'string' ? await this.clients.find(clientId) : null;
+    if (!client) return { kind: 'page', status: 400, message: 'The app (client_id) is not known.' };
+    const redirectUri = single(query, 'redirect_uri');
+    if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {
+      return { kind: 'page', status: 400, message: 'The redirect_uri is missing or is not registered for this app.' };
+    }
+    const stateValue = single(query, 'state');
+    const state = typeof stateValue === 'string' ? stateValue : null;
+    const fail = (error: string, description: string) => ({
+      kind: 'redirect' as const,
+      location: withParams(redirectUri, { error, error_description: description, state, iss: this.config.publicOrigin }),
+    });
+    if (stateValue === null) return fail('invalid_request', 'state is repeated');
+    const responseType = single(query, 'response_type');
+    if (responseType === undefined || responseType === null) return fail('invalid_request', 'response_type is missing');
+    if (responseType !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
+    const challenge = single(query, 'code_challenge');
+    if (!isPkceValue(challenge)) return fail('invalid_request', 'code_challenge is missing or malformed (PKCE is required)');
+    if (single(query, 'code_challenge_method') !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+    const organizationId = single(query, 'organization_id');
+    if (organizationId === null || (organizationId !== undefined && !isUuid(organizationId))) return fail('invalid_request', 'organization_id is malformed');
+    const scope = single(query, 'scope');
+    const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s !== '') : [];
+    if (scopes.length === 0 || !scopes.every(isScope)) return fail('invalid_scope', `scope must name one or more of ${SCOPES.join(' ')}`);
+    if (!client.approvedRevisionId) return fail('unauthorized_client', 'the app has no approved revision');
+    return {
+      kind: 'ok',
+      appName: client.appName,
+      request: {
+        clientId: client.appId,
+        redirectUri,
+        scopes: SCOPES.filter((s) => scopes.includes(s)),
+        state,
+        codeChallenge: challenge,
+        organizationId: organizationId ? organizationId.toLowerCase() : null,
+      },
+    };
+  }
+
+  /** A new session; the returned cookie value is the only place its id exists in clear. */
+  async startSession(purpose: ConsentSession['purpose'], request: AuthorizationRequest | null): Promise<{ cookie: string; session: ConsentSession }> {
+    const { cookie, session } = await this.sessions.start<ConsentSessionData>(purpose, { request, organizationId: null }, SESSION_LIFETIME_MS);
+    return { cookie, session: consentSession(session) };
+  }
+
+  async loadSession(cookie: unknown): Promise<ConsentSession | null> {
+    const session = await this.sessions.load<ConsentSessionData>(cookie);
+    return session && (session.purpose === 'authorize' || session.purpose === 'connections') ? consentSession(session) : null;
+  }
+
+  async appName(clientId: string): Promise<string> {
+    return (await this.clients.find(clientId))?.appName ?? '';
+  }
+
+  /**
+   * Password, then the TOTP code through the shared second-factor service (used up only when sign-in
+   * succeeds). A failure says nothing of which factor failed. CONTRACT §11 (v4): the attempt is counted
+   * per (email, client address) and recorded as a failure before the password is checked (the page
+   * kernel's SignInLockouts, serialized by the database), and taken back only when sign-in succeeds; 5
+   * within 15 minutes lock the email from that address for 15 minutes, right code or not. Sign-ins from
+   * other addresses are slowed when failures for the email pile up, never refused.
+   */
+  async signIn(session: ConsentSession, emailRaw: unknown, passwordRaw: unknown, codeRaw: unknown, clientAddress: string): Promise<SignInResult> {
+    const email = typeof emailRaw === 'string' ? emailRaw.slice(0, 254) : '';
+    const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
+    const emailKey = signInKey('owner', email);
+    const attempt = await this.lockouts.begin(emailKey, clientAddress);
+    if (attempt.kind === 'locked') return attempt;
+    if (attempt.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.slowMs));
+
+    let result: SignInResult | null = null;
+    try {
+      result = await this.checkFactors(session, email, password, codeRaw);
+    } finally {
+      // a fault (503) is no failure of the owner's: the attempt is taken back as for a success
+      if (result === null || result.kind !== 'failed') await this.lockouts.succeeded(attempt);
+    }
+    if (result.kind === 'failed') {
+      const lockedNow = await this.lockouts.failed(attempt);
+      if (lockedNow) this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures from one address');
+    }
+    return result;
+  }
+
+  private async checkFactors(session: ConsentSession, email: string, password: string, codeRaw: unknown): Promise<SignInResult> {
+    const now = this.clock.now();
+    const user = email.trim() === '' ? null : await this.transactions.run((m) => this.repo.findUserByEmail(m, email.trim()));
+    const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
+    if (!user || !passwordOk) return { kind: 'failed' };
+    try {
+      const signedIn = await this.transactions.run(async (m) => {
+        const owned = await this.repo.ownedOrganizations(m, user.userId);
+        const hinted = session.request?.organizationId ?? null;
+        const org = owned.find((o) => o.id === hinted) ?? owned.find((o) => o.environment === 'production') ?? owned[0];
+        if (!org) throw new Aal2RequiredError();
+        await this.secondFactor.consume(m, org.id, user.userId, codeRaw, now);
+        // a new id at the change of privilege: a session id set before sign-in is worth nothing after it
+        return this.sessions.signIn(m, webSession(session), user.userId, { request: session.request, organizationId: null });
+      });
+      return { kind: 'ok', cookie: signedIn.cookie, session: consentSession(signedIn.session) };
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'rate_limited') {
+        // the per-owner code lockout of CONTRACT §8 (built beside this flow) answers for itself
+        return { kind: 'locked', retryAfterSeconds: Number((err as DomainError & { retryAfterSeconds?: number }).retryAfterSeconds ?? 900) };
+      }
+      if (err instanceof Aal2RequiredError) return { kind: 'failed' };
+      throw err;
+    }
+  }
+
+  /** After sign-in: the organization choice, the consent form, or access_denied back to the app. */
+  async nextStep(session: ConsentSession): Promise<NextStep> {
+    const request = session.request as AuthorizationRequest;
+    const userId = session.userId as string;
+    const client = await this.clients.find(request.clientId);
+    const denied = (description: string) => ({ kind: 'redirect' as const, location: this.errorLocation(request, 'access_denied', description) });
+    if (!client) return denied('the app is gone');
+    return this.transactions.run(async (m) => {
+      const owned = (await this.repo.ownedOrganizations(m, userId)).filter((o) => o.environment === 'production');
+      let orgId = session.organizationId;
+      if (orgId !== null && !owned.some((o) => o.id === orgId)) orgId = null;
+      if (orgId === null && request.organizationId !== null) {
+        if (!owned.some((o) => o.id === request.organizationId)) return denied('you do not own the requested organization');
+        orgId = request.organizationId;
+      }
+      if (orgId === null && owned.length === 0) return denied('you own no organization this app can use');
+      if (orgId === null && owned.length === 1) orgId = owned[0].id;
+      if (orgId === null) return { kind: 'choose' as const, appName: client.appName, organizations: owned.map((o) => ({ id: o.id, name: o.name })) };
+      if (orgId !== session.organizationId) await this.sessions.setData(m, session.idHash, { request, organizationId: orgId });
+      session.organizationId = orgId;
+      const org = owned.find((o) => o.id === orgId) as { name: string };
+      return { kind: 'consent' as const, view: await this.consentView(m, client.appName, org.name, orgId, request.scopes as Scope[]) };
+    });
+  }
+
+  /** The owner's organization choice; false when it is not one of theirs. */
+  async chooseOrganization(session: ConsentSession, organizationId: unknown): Promise<boolean> {
+    if (!isUuid(organizationId) || session.userId === null) return false;
+    const id = organizationId.toLowerCase();
+    return this.transactions.run(async (m) => {
+      const owned = (await this.repo.ownedOrganizations(m, session.userId as string)).filter((o) => o.environment === 'production');
+      if (!owned.some((o) => o.id === id)) return false;
+      if (session.request?.organizationId && session.request.organizationId !== id) return false;
+      await this.sessions.setData(m, session.idHash, { request: session.request, organizationId: id });
+      return true;
+    });
+  }
+
+  /**
+   * "Allow access": the grant (selected accounts, requested scopes, chosen duration; superseding the
+   * previous grant of the organization and app), the mandate when its box is checked, and a code
+   * (single-use, 60 s, bound to client, redirect URI and PKCE challenge) — one transaction. "Deny":
+   * access_denied. The session ends either way.
+   */
+  async decide(session: ConsentSession, form: { decision: unknown; accountIds: unknown; durationDays: unknown; mandate: unknown }): Promise<Decision | null> {
+    const request = session.request;
+    if (!request || session.userId === null || session.organizationId === null) return null;
+    const userId = session.userId;
+    const org = session.organizationId;
+    if (form.decision !== 'allow') {
+      await this.transactions.run((m) => this.sessions.end(m, session.idHash));
+      return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the owner denied access') };
+    }
+    const chosen = (Array.isArray(form.accountIds) ? form.accountIds : form.accountIds === undefined ? [] : [form.accountIds]).filter(
+      (v): v is string => typeof v === 'string',
+    );
+    const days = Number(form.durationDays);
+    const durationDays = (DURATION_DAYS as readonly number[]).includes(days) ? days : 90;
+    const mandate = form.mandate === 'yes' && request.scopes.includes('journal:post');
+    const now = this.clock.now();
+    const code = generateOpaque();
+    const client = await this.clients.find(request.clientId);
+    if (!client) return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the app is gone') };
+    return this.transactions.run(async (m) => {
+      const accounts = await this.repo.activeAccounts(m, org);
+      const active = new Set(accounts.map((a) => a.id));
+      const ids = [...new Set(chosen.map((c) => c.toLowerCase()))];
+      if (ids.length === 0 || !ids.every((id) => active.has(id))) {
+        const orgName = (await this.repo.ownedOrganizations(m, userId)).find((o) => o.id === org)?.name ?? '';
+        return {
+          kind: 'invalid' as const,
+          view: await this.consentView(m, client.appName, orgName, org, request.scopes as Scope[]),
+          error: ids.length === 0 ? 'Choose at least one account the app may use.' : 'Choose accounts from the list.',
+          checked: ids.filter((id) => active.has(id)),
+          durationDays,
+          mandate,
+        };
+      }
+      const stillOwner = async () => {
+        if (!(await this.repo.isOwner(m, org, userId))) throw new Aal2RequiredError();
+      };
+      try {
+        const grant = await this.grants.grantWithin(
+          m,
+          org,
+          { appId: request.clientId, ownerUserId: userId, accountIds: ids, scopes: request.scopes, durationSeconds: durationDays * 86_400 },
+          now,
+          stillOwner,
+        );
+        if (mandate) await this.mandates.mandateWithin(m, org, request.clientId, userId, now, stillOwner);
+        await this.repo.insertCode(m, {
+          codeHash: sha256Hex(code),
+          organizationId: org,
+          grantId: grant.id,
+          appId: request.clientId,
+          redirectUri: request.redirectUri,
+          codeChallenge: request.codeChallenge,
+          scopes: request.scopes,
+          issuedAt: now,
+        });
+        await this.sessions.end(m, session.idHash);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'app_not_approved') {
+          return { kind: 'redirect' as const, location: this.errorLocation(request, 'unauthorized_client', 'the app has no approved revision') };
+        }
+        if (err instanceof Aal2RequiredError) {
+          return { kind: 'redirect' as const, location: this.errorLocation(request, 'access_denied', 'you no longer own the organization') };
+        }
+        throw err;
+      }
+      // RFC 9207: the issuer goes with the code (and with every error below)
+      return { kind: 'redirect' as const, location: withParams(request.redirectUri, { code, state: request.state, iss: this.config.publicOrigin }) };
+    });
+  }
+
+  errorLocation(request: AuthorizationRequest, error: string, description: string): string {
+    return withParams(request.redirectUri, { error, error_description: description, state: request.state, iss: this.config.publicOrigin });
+  }
+
+  private async consentView(m: unknown, appName: string, organizationName: string, org: string, scopes: Scope[]): Promise<ConsentView> {
+    const accounts = await this.repo.activeAccounts(m as never, org);
+    return {
+      appName,
+      organizationName,
+      scopes: scopes.map((s) => ({ name: s, ...SCOPE_WORDS[s] })),
+      accounts,
+      mandateOffered: scopes.includes('journal:post'),
+    };
+  }
+
+  /** Connected apps: per organization, each app with a grant in force. */
+  async connections(session: ConsentSession) {
+    if (session.userId === null) return [];
+    const rows = await this.transactions.run((m) => this.connectionRows(m, session.userId as string, this.clock.now()));
+    const byOrg = new Map<string, { name: string; apps: typeof rows }>();
+    for (const r of rows) {
+      const entry = byOrg.get(r.organizationId) ?? { name: r.organizationName, apps: [] };
+      entry.apps.push(r);
+      byOrg.set(r.organizationId, entry);
+    }
+    return [...byOrg.values()];
+  }
+
+  /** Revokes a grant of an organization the signed-in owner owns; false for any other id. */
+  async revokeConnection(session: ConsentSession, grantId: unknown): Promise<boolean> {
+    if (session.userId === null || !isUuid(grantId)) return false;
+    const id = grantId.toLowerCase();
+    const org = await this.transactions.run((m) => this.grantOwnedBy(m, id, session.userId as string));
+    if (!org) return false;
+    await this.grants.revokeGrant(id);
+    return true;
+  }
+
+  /**
+   * The grants in force of the organizations the user owns, with organization, app and accounts, ordered
+   * by organization name and id, app name, grant id. The names are ordered by the database (its text
+   * collation), so they are never compared here: organizations come in the owners' order (name, id) and
+   * apps are ranked by their position in the apps' order (name, id), equal names sharing a rank; only the
+   * grant ids (lower-case uuids, whose text order is the uuid order) are compared here.
+   */
+  private async connectionRows(tx: Transaction, userId: string, now: Date): Promise<ConnectionRow[]> {
+    const organizations = await this.organizationReads.ownedBy(tx, userId);
+    if (organizations.length === 0) return [];
+    const grants = await this.grantReads.grantsInForce(
+      tx,
+      organizations.map((o) => o.id),
+      now,
+    );
+    if (grants.length === 0) return [];
+    const apps = await this.appReads.names(tx, [...new Set(grants.map((g) => g.appId))]);
+    const appName = new Map<string, string>();
+    const appRank = new Map<string, number>();
+    let rank = -1;
+    let previous: string | undefined;
+    for (const a of apps) {
+      if (a.name !== previous) rank += 1;
+      previous = a.name;
+      appName.set(a.id, a.name);
+      appRank.set(a.id, rank);
+    }
+    const pairs = new Map<string, { organizationId: string; accountId: string }>();
+    for (const g of grants) for (const accountId of g.accountIds) pairs.set(`${g.organizationId}/${accountId}`, { organizationId: g.organizationId, accountId });
+    const accounts = await this.organizationReads.accounts(
+      tx,
+      [...pairs.values()].map((p) => p.organizationId),
+      [...pairs.values()].map((p) => p.accountId),
+    );
+    const rows: ConnectionRow[] = [];
+    for (const o of organizations) {
+      const ofOrganization = grants
+        .filter((g) => g.organizationId === o.id && appRank.has(g.appId))
+        .sort((x, y) => (appRank.get(x.appId) as number) - (appRank.get(y.appId) as number) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      for (const g of ofOrganization) {
+        const selected = new Set(g.accountIds);
+        rows.push({
+          organizationId: g.organizationId,
+          organizationName: o.name,
+          grantId: g.id,
+          appName: appName.get(g.appId) as string,
+          scopes: g.scopes,
+          expiresAt: g.expiresAt,
+          accounts: accounts
+            .filter((a) => a.organizationId === g.organizationId && selected.has(a.id))
+            .map((a) => ({ number: a.number, name: a.name })),
+        });
+      }
+    }
+    return rows;
+  }
+
+  /** The grant's organization if the user owns it, else null. */
+  private async grantOwnedBy(tx: Transaction, grantId: string, userId: string): Promise<string | null> {
+    for (const organizationId of await this.grantReads.organizationsOfGrant(tx, grantId)) {
+      if (await this.organizationReads.isOwner(tx, organizationId, userId)) return organizationId;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
+import { Transactions } from '../../../../shared/database/transactions';
+import { Clock } from '../../../../shared/domain/clock';
+import { isUuid } from '../../../../shared/http/validation/constraints';
+import { NotFoundError, toInputError } from '../../../../shared/domain/errors';
+import type { Transaction } from '../../../../shared/domain/transaction';
+import { AppReadRepository } from '../../apps';
+import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
+import { redirectUriViolations } from '../domain/redirect-uri';
+import { generateClientSecret, sha256Hex } from '../domain/secrets';
+
+/** Console: an app's OAuth client registration (CONTRACT §10) and the app read; client authentication (§11). */
+@Injectable()
+export class OAuthClientService {
+  constructor(
+    private readonly repo: ConsentRepository,
+    private readonly apps: AppReadRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A new client secret replaces the previous one and is shown this once; only its hash is kept. */
+  async register(appId: string, redirectUris: unknown[]): Promise<{ client_id: string; client_secret: string; redirect_uris: string[] }> {
+    const id = appId;
+    const violations = redirectUriViolations(redirectUris);
+    if (violations.length > 0) throw toInputError(violations);
+    const uris = redirectUris as string[];
+    const secret = generateClientSecret();
+    await this.transactions.run(async (m) => {
+      if (!(await this.findClient(m, id))) throw new NotFoundError('app');
+      await this.repo.saveClient(m, id, sha256Hex(secret), uris, this.clock.now());
+    });
+    return { client_id: id, client_secret: secret, redirect_uris: uris };
+  }
+
+  /**
+   * The developer console's **Save redirect URIs** (CONTRACT §15): replaces the URIs and keeps the
+   * secret. An app without a registration gets one whose secret nobody knows until **New client secret**.
+   */
+  async setRedirectUris(appId: string, redirectUris: unknown[]): Promise<string[]> {
+    const violations = redirectUriViolations(redirectUris);
+    if (violations.length > 0) throw toInputError(violations);
+    const uris = redirectUris as string[];
+    await this.transactions.run(async (m) => {
+      if (!(await this.apps.app(m, appId))) throw new NotFoundError('app');
+      const registration = await this.repo.findClientRegistration(m, appId);
+      await this.repo.saveClient(m, appId, registration?.secretHash ?? sha256Hex(generateClientSecret()), uris, this.clock.now());
+    });
+    return uris;
+  }
+
+  /** The developer console's **New client secret**: a new `hcs_` secret replaces the previous one, URIs kept; shown once. */
+  async newClientSecret(appId: string): Promise<{ client_id: string; client_secret: string }> {
+    const secret = generateClientSecret();
+    await this.transactions.run(async (m) => {
+      if (!(await this.apps.app(m, appId))) throw new NotFoundError('app');
+      const registration = await this.repo.findClientRegistration(m, appId);
+      await this.repo.saveClient(m, appId, sha256Hex(secret), registration?.redirectUris ?? [], this.clock.now());
+    });
+    return { client_id: appId, client_secret: secret };
+  }
+
+  async readApp(appId: string) {
+    const app = await this.transactions.run(async (m) => {
+      const found = await this.apps.app(m, appId);
+      if (!found) return null;
+      const revisions = await this.apps.revisions(m, appId);
+      const registration = await this.repo.findClientRegistration(m, appId);
+      return { id: found.id, name: found.name, revisions, redirect_uris: registration?.redirectUris ?? [] };
+    });
+    if (!app) throw new NotFoundError('app');
+    return app;
+  }
+
+  /** The registered client whose secret this is, or null (unknown client, no registration, wrong secret). */
+  async authenticate(clientId: string, secret: string): Promise<OAuthClient | null> {
+    if (!isUuid(clientId)) return null;
+    const client = await this.transactions.run((m) => this.findClient(m, clientId.toLowerCase()));
+    if (!client?.secretHash) return null;
+    const given = Buffer.from(sha256Hex(secret));
+    const stored = Buffer.from(client.secretHash);
+    return given.length === stored.length && timingSafeEqual(given, stored) ? client : null;
+  }
+
+  async find(clientId: string): Promise<OAuthClient | null> {
+    if (!isUuid(clientId)) return null;
+    return this.transactions.run((m) => this.findClient(m, clientId.toLowerCase()));
+  }
+
+  /** The app and its OAuth registration (secret hash and redirect URIs null/empty when unregistered). */
+  private async findClient(tx: Transaction, appId: string): Promise<OAuthClient | null> {
+    const app = await this.apps.app(tx, appId);
+    if (!app) return null;
+    const registration = await this.repo.findClientRegistration(tx, appId);
+    return {
+      appId: app.id,
+      appName: app.name,
+      approvedRevisionId: app.approvedRevisionId,
+      secretHash: registration?.secretHash ?? null,
+      redirectUris: registration?.redirectUris ?? [],
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { Module, type MiddlewareConsumer, type NestModule, RequestMethod } from '@nestjs/common';
+import { AppsModule } from '../apps';
+import { GrantsModule } from '../grants';
+import { OrganizationsModule } from '../organizations';
+import { AnonymousClientLimitMiddleware, AnonymousFormLimitMiddleware, RateLimitModule } from '../../rate-limit';
+import { WebKernelModule } from '../../../shared/web';
+import { ConsentHttp, ConsentHttpMiddleware } from './api/consent-http';
+import { AuthorizeController } from './api/authorize.controller';
+import { ConnectionsController } from './api/connections.controller';
+import { TokenController } from './api/token.controller';
+import { ConsentService } from './application/consent.service';
+import { OAuthClientService } from './application/oauth-client.service';
+import { TokenService } from './application/token.service';
+import { ConsentRepository } from './domain/consent.repository';
+import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repository';
+
+/** The consent flow's services, for both listeners (the console registers clients and reads apps). */
+@Module({
+  imports: [AppsModule, GrantsModule, OrganizationsModule, WebKernelModule],
+  providers: [ConsentService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
+  exports: [ConsentService, OAuthClientService, TokenService],
+})
+export class ConsentCoreModule {}
+
+/** The partner listener's OAuth endpoints and owner pages (CONTRACT §11). */
+@Module({
+  imports: [ConsentCoreModule, RateLimitModule],
+  controllers: [TokenController, AuthorizeController, ConnectionsController],
+  providers: [ConsentHttp],
+})
+export class ConsentPagesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ConsentHttpMiddleware).forRoutes(TokenController, AuthorizeController, ConnectionsController);
+    // CONTRACT §12: the anonymous limit, before the session's look-up and any password hash
+    consumer
+      .apply(AnonymousFormLimitMiddleware)
+      .forRoutes({ path: 'oauth/authorize/sign-in', method: RequestMethod.POST }, { path: 'account/connections/sign-in', method: RequestMethod.POST });
+    consumer
+      .apply(AnonymousClientLimitMiddleware)
+      .forRoutes({ path: 'oauth/token', method: RequestMethod.POST }, { path: 'oauth/revoke', method: RequestMethod.POST });
+  }
+}

@@ -1,0 +1,86 @@
+import type { Transaction } from '../../../../shared/domain/transaction';
+
+/** What `/oauth/authorize` was asked for; kept in the session while the owner signs in and decides. */
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  state: string | null;
+  codeChallenge: string;
+  organizationId: string | null;
+}
+
+/** A consent-page session (a web session of src/shared/web: `userId` is its subject, the rest its data). */
+export interface ConsentSession {
+  idHash: string;
+  csrfSecret: string;
+  purpose: 'authorize' | 'connections';
+  request: AuthorizationRequest | null;
+  userId: string | null;
+  organizationId: string | null;
+  expiresAt: Date;
+}
+
+/** An app's OAuth registration (consent's own row). */
+export interface OAuthClientRegistration {
+  secretHash: string;
+  redirectUris: string[];
+}
+
+/** The app (read from the apps module) with its OAuth registration, if any. */
+export interface OAuthClient {
+  appId: string;
+  appName: string;
+  approvedRevisionId: string | null;
+  secretHash: string | null;
+  redirectUris: string[];
+}
+
+export interface StoredCode {
+  codeHash: string;
+  organizationId: string;
+  grantId: string;
+  appId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  scopes: string[];
+  issuedAt: Date;
+  usedAt: Date | null;
+  tokenHash: string | null;
+  /** when the code's grant expires (read with the code) */
+  grantExpiresAt: Date;
+}
+
+export interface ConnectionRow {
+  organizationId: string;
+  organizationName: string;
+  grantId: string;
+  appName: string;
+  scopes: string[];
+  expiresAt: Date;
+  accounts: Array<{ number: string; name: string }>;
+}
+
+/**
+ * Port: the consent flow's own tables (OAuth clients, codes) and the
+ * single-owner reads its pages need (from the owners' sql.ts). Apps, grants and organizations are read
+ * through their modules' read ports (the services compose them in one transaction); grants, mandates
+ * and tokens are written through the grants module's services. Sessions and sign-in lockouts are the
+ * page kernel's (src/shared/web).
+ */
+export abstract class ConsentRepository {
+  /** The app's OAuth registration, or null when it has none. */
+  abstract findClientRegistration(tx: Transaction, appId: string): Promise<OAuthClientRegistration | null>;
+  abstract saveClient(tx: Transaction, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void>;
+
+  abstract findUserByEmail(tx: Transaction, email: string): Promise<{ userId: string; passwordHash: string | null } | null>;
+  abstract ownedOrganizations(tx: Transaction, userId: string): Promise<Array<{ id: string; name: string; environment: string }>>;
+  abstract isOwner(tx: Transaction, organizationId: string, userId: string): Promise<boolean>;
+  abstract activeAccounts(tx: Transaction, organizationId: string): Promise<Array<{ id: string; number: string; name: string }>>;
+
+  abstract insertCode(tx: Transaction, code: Omit<StoredCode, 'usedAt' | 'tokenHash' | 'grantExpiresAt'>): Promise<void>;
+  abstract findCodeForUpdate(tx: Transaction, codeHash: string): Promise<StoredCode | null>;
+  abstract markCodeUsed(tx: Transaction, codeHash: string, at: Date, tokenHash: string): Promise<void>;
+  /** Forgets an access token, so that it is unknown (401 invalid_token); only a token of `appId`. */
+  abstract deleteToken(tx: Transaction, tokenHash: string, appId: string): Promise<void>;
+}

@@ -1,0 +1,34 @@
+import type { Transaction } from '../../../../shared/domain/transaction';
+
+/** What the operator sees of a grant (CONTRACT §10). */
+export interface GrantView {
+  id: string;
+  app_id: string;
+  scopes: string[];
+  account_ids: string[];
+  expires_at: string;
+  revoked: boolean;
+}
+
+/** A grant in force (neither revoked nor superseded nor expired), as the owner's connections page shows it. */
+export interface GrantInForce {
+  organizationId: string;
+  id: string;
+  appId: string;
+  scopes: string[];
+  expiresAt: Date;
+  /** the accounts the grant selected */
+  accountIds: string[];
+}
+
+/**
+ * Port (reads for other modules): the console's read of an organization's grants, newest first, and
+ * the consent pages' reads, which run inside the caller's transaction. Ids are lower-case uuids.
+ */
+export abstract class GrantReadRepository {
+  abstract grants(organizationId: string): Promise<GrantView[]>;
+  /** The grants of the organizations `organizationIds` in force at `now` (in no particular order). */
+  abstract grantsInForce(tx: Transaction, organizationIds: string[], now: Date): Promise<GrantInForce[]>;
+  /** The organizations holding a grant with the id (a grant's key is organization and id; one in practice). */
+  abstract organizationsOfGrant(tx: Transaction, grantId: string): Promise<string[]>;
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { managerOf } from '../../../../shared/database/transactions';
+import { GATE_AFTER, type StatementGate } from '../../../../shared/domain/row-insert';
+import type { Transaction } from '../../../../shared/domain/transaction';
+import { AppsSql } from '../../apps/sql';
+import { OrganizationsSql } from '../../organizations/sql';
+import { SandboxSql } from '../../sandbox/sql';
+import { type GrantWriteState, WriteAccessRepository, type WriteCheck } from '../domain/write-access.repository';
+
+interface GrantRow {
+  revoked_at: Date | null;
+  superseded_at: Date | null;
+  expires_at: Date;
+}
+
+
+@Injectable()
+export class TypeOrmWriteAccessRepository extends WriteAccessRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async grantForWrite(tx: Transaction | null, organizationId: string, grantId: string): Promise<GrantWriteState | null> {
+    const m = tx ? managerOf(tx) : this.dataSource.manager;
+    const rows: GrantRow[] = await m.query(
+      `SELECT revoked_at, superseded_at, expires_at FROM grants WHERE organization_id = $1 AND id = $2 FOR SHARE`,
+      [organizationId, grantId],
+    );
+    const row = rows[0];
+    return row ? { revokedAt: row.revoked_at, supersededAt: row.superseded_at, expiresAt: new Date(row.expires_at) } : null;
+  }
+
+  async mandateInForceForWrite(tx: Transaction | null, organizationId: string, appId: string): Promise<boolean> {
+    const rows: unknown[] = await (tx ? managerOf(tx) : this.dataSource.manager).query(
+      `SELECT id FROM mandates WHERE organization_id = $1 AND app_id = $2 AND revoked_at IS NULL LIMIT 1 FOR SHARE`,
+      [organizationId, appId],
+    );
+    return rows.length > 0;
+  }
+
+  async revisionStillApproved(appId: string, revisionId: string): Promise<boolean> {
+    return (await this.dataSource.query<unknown[]>(AppsSql.approvedRevisionIs, [appId, revisionId])).length > 0;
+  }
+
+  async generationStillCurrent(generationId: string): Promise<boolean> {
+    return (await this.dataSource.query<unknown[]>(SandboxSql.generationIsCurrent, [generationId])).length > 0;
+  }
+
+  /**
+   * Each part judges its row on the statement's snapshot and then locks it FOR SHARE, and only after
+   * `{after}` (GATE_AFTER): a revocation, approval or new generation committed while the statement
+   * waited before that (e.g. on the voucher counter) is seen on the row's latest version, which
+   * READ COMMITTED re-checks when it locks a row updated since the snapshot; one that comes later waits
+   * only for the rest of this statement, never for the lock waits before it (CONTRACT §8).
+   */
+  writeGate(check: WriteCheck, explain: Pick<StatementGate, 'refusal' | 'failure'>): StatementGate {
+    const values: unknown[] = [check.organizationId];
+    const param = (value: unknown) => `$${values.push(value)}`;
+    const parts: Array<[name: string, sql: string]> = [];
+    if (check.generationId !== null) {
+      parts.push(['s', SandboxSql.lockCurrentGeneration(`${param(check.generationId)}::uuid`, GATE_AFTER)]);
+    }
+    if (check.grantId !== null) {
+      const grantId = param(check.grantId);
+      const now = param(check.now);
+      parts.push(['g', `SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
+             WHERE g.id = ${grantId} AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > ${now}
+               AND ${GATE_AFTER}
+             FOR SHARE OF g`]);
+    }
+    if (check.revision !== null) {
+      parts.push(['r', AppsSql.lockApprovedRevision(`${param(check.revision.appId)}::uuid`, `${param(check.revision.revisionId)}::uuid`, GATE_AFTER)]);
+    }
+    if (check.mandateAppId !== null) {
+      const appId = param(check.mandateAppId);
+      parts.push(['m', `SELECT 1 FROM org JOIN mandates m ON m.organization_id = org.id
+             WHERE m.app_id = ${appId} AND m.revoked_at IS NULL AND ${GATE_AFTER} LIMIT 1 FOR SHARE OF m`]);
+    }
+    if (parts.length === 0) throw new Error('a write gate needs something to check');
+    // The organization's key lock (which the write's foreign keys take anyway, and which a revocation
+    // never waits for) comes first.
+    const sql = `WITH org AS (${OrganizationsSql.keyShareLock('$1')}),
+            ${parts.map(([name, part]) => `${name} AS (${part})`).join(',\n            ')}
+            SELECT 1 FROM ${parts.map(([name]) => name).join(', ')}`;
+    return { sql, values, ...explain };
+  }
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { SECRET_CONTEXT, SecretBox } from '../../../../shared/crypto/secret-box';
+import { OwnerRepository, type OwnerSecondFactor } from '../domain/owner.repository';
+
+@Injectable()
+export class TypeOrmOwnerRepository extends OwnerRepository {
+  /** TOTP secrets are stored sealed (CONTRACT §8). */
+  constructor(private readonly box: SecretBox) {
+    super();
+  }
+
+  async enrol(
+    m: EntityManager,
+    organizationId: string,
+    o: { userId: string; email: string; totpSecret: string; passwordHash: string | null },
+  ): Promise<void> {
+    await m.query(`INSERT INTO users (id, email, totp_secret, password_hash) VALUES ($1, $2, $3, $4)`, [o.userId, o.email, this.box.seal(o.totpSecret, SECRET_CONTEXT.totp), o.passwordHash]);
+    await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2)`, [organizationId, o.userId]);
+  }
+
+  async findUserByEmailForEnrolment(m: EntityManager, email: string): Promise<{ userId: string; hasPassword: boolean } | null> {
+    // two enrolments of one new email on two instances must not make two users
+    await m.query(`SELECT pg_advisory_xact_lock(hashtext('user-email:' || lower($1)))`, [email]);
+    const rows: Array<{ id: string; has_password: boolean }> = await m.query(
+      `SELECT id, password_hash IS NOT NULL AS has_password FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1 FOR UPDATE`,
+      [email],
+    );
+    return rows[0] ? { userId: rows[0].id, hasPassword: rows[0].has_password } : null;
+  }
+
+  async setPasswordHash(m: EntityManager, userId: string, passwordHash: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id`, [userId, passwordHash]);
+    return rows.length > 0;
+  }
+
+  async addOwner(m: EntityManager, organizationId: string, userId: string): Promise<void> {
+    await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, userId]);
+  }
+
+  async findOwnerForUpdate(m: EntityManager, organizationId: string, userId: string): Promise<OwnerSecondFactor | null> {
+    const rows: Array<{ totp_secret: string; totp_last_step: string | null }> = await m.query(
+      `SELECT u.totp_secret, u.totp_last_step
+         FROM organization_owners o JOIN users u ON u.id = o.user_id
+        WHERE o.organization_id = $1 AND o.user_id = $2
+          FOR UPDATE OF u`,
+      [organizationId, userId],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return { totpSecret: this.box.openStored(r.totp_secret, SECRET_CONTEXT.totp), lastAcceptedStep: r.totp_last_step === null ? null : Number(r.totp_last_step) };
+  }
+
+  async consumeStep(m: EntityManager, userId: string, step: number): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `WITH used AS (
+         UPDATE users SET totp_last_step = $2
+          WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)
+          RETURNING id)
+       SELECT id FROM used`,
+      [userId, step],
+    );
+    return rows.length > 0;
+  }
+}
