@@ -64,6 +64,31 @@ export class SignInLockouts {
     });
   }
 
+  /**
+   * One sign-in under the lockout (CONTRACT §11): counted and recorded as a failure before `check` (the
+   * password and the code) runs, slowed first when failures for the email pile up from many addresses,
+   * and taken back unless `check` answers `{ kind: 'failed' }` — a fault (503) is no failure of the
+   * person's. `onLocked` hears when this failure locked the (email, address) pair.
+   */
+  async attempt<R extends { kind: string }>(
+    key: string,
+    clientAddress: string,
+    check: () => Promise<R>,
+    onLocked: () => void,
+  ): Promise<R | Extract<SignInAttempt, { kind: 'locked' }>> {
+    const attempt = await this.begin(key, clientAddress);
+    if (attempt.kind === 'locked') return attempt;
+    if (attempt.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.slowMs));
+    let result: R | null = null;
+    try {
+      result = await check();
+    } finally {
+      if (result === null || result.kind !== 'failed') await this.succeeded(attempt);
+    }
+    if (result.kind === 'failed' && (await this.failed(attempt)) !== null) onLocked();
+    return result;
+  }
+
   /** The attempt was not a failure (signed in, or refused for another reason): its record goes. */
   async succeeded(attempt: Extract<SignInAttempt, { kind: 'go' }>): Promise<void> {
     await this.transactions.run((tx) => managerOf(tx).query(`DELETE FROM sign_in_failures WHERE id = $1`, [attempt.failureId]));

@@ -135,22 +135,9 @@ export class DeveloperAccountService {
     const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
     const key = signInKey('developer', email);
     // counted and recorded before the password is checked, per (email, client address) (CONTRACT §11, §15)
-    const attempt = await this.lockouts.begin(key, clientAddress);
-    if (attempt.kind === 'locked') return attempt;
-    if (attempt.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.slowMs));
-
-    let result: SignInResult | null = null;
-    try {
-      result = await this.checkFactors(session, email, password, codeRaw);
-    } finally {
-      // a fault (503) is no failure of the developer's: the attempt is taken back as for a success
-      if (result === null || result.kind !== 'failed') await this.lockouts.succeeded(attempt);
-    }
-    if (result.kind === 'failed') {
-      const lockedNow = await this.lockouts.failed(attempt);
-      if (lockedNow) this.logger.warn({ email_key: key.slice(0, 12) }, 'developer sign-in locked for 15 minutes after 5 failures from one address');
-    }
-    return result;
+    return this.lockouts.attempt(key, clientAddress, () => this.checkFactors(session, email, password, codeRaw), () =>
+      this.logger.warn({ email_key: key.slice(0, 12) }, 'developer sign-in locked for 15 minutes after 5 failures from one address'),
+    );
   }
 
   private async checkFactors(session: DeveloperSession, email: string, password: string, codeRaw: unknown): Promise<SignInResult> {

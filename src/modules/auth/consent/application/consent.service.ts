@@ -191,22 +191,9 @@ export class ConsentService {
     const email = typeof emailRaw === 'string' ? emailRaw.slice(0, 254) : '';
     const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
     const emailKey = signInKey('owner', email);
-    const attempt = await this.lockouts.begin(emailKey, clientAddress);
-    if (attempt.kind === 'locked') return attempt;
-    if (attempt.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.slowMs));
-
-    let result: SignInResult | null = null;
-    try {
-      result = await this.checkFactors(session, email, password, codeRaw);
-    } finally {
-      // a fault (503) is no failure of the owner's: the attempt is taken back as for a success
-      if (result === null || result.kind !== 'failed') await this.lockouts.succeeded(attempt);
-    }
-    if (result.kind === 'failed') {
-      const lockedNow = await this.lockouts.failed(attempt);
-      if (lockedNow) this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures from one address');
-    }
-    return result;
+    return this.lockouts.attempt(emailKey, clientAddress, () => this.checkFactors(session, email, password, codeRaw), () =>
+      this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures from one address'),
+    );
   }
 
   private async checkFactors(session: ConsentSession, email: string, password: string, codeRaw: unknown): Promise<SignInResult> {
