@@ -201,9 +201,15 @@ describeOnPostgres('instances with different SECRETS_KEYs on one PostgreSQL data
         const wrong = await migrate(url, second.dataDir, null);
         expect(wrong.code).toBe(1);
         expectKeyRefusal(wrong.stderr, 'v1', [firstKey, secondKey]);
-        const right = await migrate(url, first.dataDir, null);
-        expect(right.stderr).toBe('');
-        expect(right.code).toBe(0);
+        // the first instance holds its DATA_DIR (one process per DATA_DIR): migrate with its key from another one
+        const migrateDir = mkdtempSync(join(tmpdir(), 'partner-api-two-migrate-'));
+        try {
+          const right = await migrate(url, migrateDir, firstKey);
+          expect(right.stderr).toBe('');
+          expect(right.code).toBe(0);
+        } finally {
+          rmSync(migrateDir, { recursive: true, force: true });
+        }
 
         // rotation: v2 listed first with the first instance's v1 serves, reseals, and signs with the owner's secret
         const v2 = `v2:${Buffer.alloc(32, 0x42).toString('base64url')}`;
