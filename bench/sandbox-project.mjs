@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // Shared by the bench scripts that start the service themselves: wait until it is ready, provision a
 // sandbox project through the console API, and hand back what a load generator needs.
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -14,4 +15,11 @@ export async function readySandboxProject(port, consolePort, consoleKey, name = 
   const headers = { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' };
   const [a, b] = project.accounts.map((x) => x.id);
   return { base, headers, accounts: [a, b] };
+}
+
+/** The node flags and entry file of package.json's `start` script (`node [flags] FILE`), as `npm start` runs it. */
+export function startScriptArgs(packageJson = 'package.json') {
+  const words = JSON.parse(readFileSync(packageJson, 'utf8')).scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`the start script is not \`node [flags] FILE\`: ${words.join(' ')}`);
+  return words.slice(1);
 }

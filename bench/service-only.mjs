@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { readySandboxProject } from './sandbox-project.mjs';
+import { readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -25,7 +25,7 @@ const [port, consolePort] = [await freePort(), await freePort()];
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-svc-'));
 const key = `ck_${randomBytes(16).toString('hex')}`;
 // as `npm start` runs it: the node flags and entry file of package.json's start script
-const startArgs = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start.trim().split(/\s+/).slice(1);
+const startArgs = startScriptArgs('package.json');
 const service = spawn(process.execPath, startArgs, {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${DB}`,
     LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },

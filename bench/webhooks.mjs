@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { startScriptArgs } from './sandbox-project.mjs';
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
@@ -30,7 +31,7 @@ const RECEIVER = fileURLToPath(new URL('./webhook-receiver.mjs', import.meta.url
 const psql = (db, sql) => execFileSync('psql', [`${PG}/${db}`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
 const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const startArgs = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.trim().split(/\s+/).slice(1);
+const startArgs = startScriptArgs(join(ROOT, 'package.json'));
 const CONSOLE_KEY = `ck_${randomBytes(16).toString('hex')}`;
 const SECRETS_KEY = `v1:${randomBytes(32).toString('base64url')}`;
 const started = [];

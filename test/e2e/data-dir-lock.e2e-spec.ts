@@ -53,6 +53,19 @@ describe('one process per DATA_DIR, and npm start as one process tree', () => {
     }
   }, 180_000);
 
+  it('npm start runs `node [flags] FILE`, the form the shared yardstick reads, so the bench runs the service with its flags', () => {
+    // ../shared/bench/run.mjs takes a start script's flags only from `node [flags] FILE`; with `exec node …` it
+    // fell back to dist/src/main.js without the young-generation flags (peak RSS 281 MB instead of ~190 MB)
+    const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+    const words = start.trim().split(/\s+/);
+    expect(words[0]).toBe('node');
+    expect(start).not.toMatch(/[;&|$`]/);
+    expect(existsSync(join(ROOT, words[words.length - 1]))).toBe(true);
+    expect(words).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--min-semi-space-size=16']));
+    // and the one-process tree then comes from bash, which execs a one-command script (dash does not)
+    expect(readFileSync(join(ROOT, '.npmrc'), 'utf8')).toMatch(/^script-shell=\/bin\/bash$/m);
+  });
+
   it.each(['SIGTERM', 'SIGINT'] as const)('npm start stops with its service on %s to npm: no orphan', async (signal) => {
     const dataDir = tempDir();
     const { env, origin } = await envFor(dataDir);

@@ -1,0 +1,79 @@
+// A CPU profile of the service under one scenario of the yardstick (issue 28: "profile first").
+// Starts the built service as `npm start` runs it, with --cpu-prof, on a fresh PostgreSQL database;
+// warms up, loads one scenario, stops the service (the profile is written at exit) and prints the
+// self time per function and per package, largest first.
+//   node bench/profile.mjs [--scenario prepare2|prepare500|create|replay|posting] [--duration 8] [--out DIR]
+import { spawn, execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
+const SCENARIO = arg('scenario', 'prepare2');
+const DURATION = Number(arg('duration', '8'));
+const OUT = arg('out', mkdtempSync(join(tmpdir(), 'profile-')));
+const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
+const DB = `bench_profile_${process.pid}`;
+const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
+const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
+
+psql(`CREATE DATABASE ${DB}`);
+const [port, consolePort] = [await freePort(), await freePort()];
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-prof-'));
+const key = `ck_${randomBytes(16).toString('hex')}`;
+const startArgs = startScriptArgs('package.json');
+const service = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', OUT, ...startArgs], {
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${DB}`,
+    LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+try {
+  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key);
+  const line = (i) => (i % 2 === 0 ? { account_id: a, debit_minor: 100 } : { account_id: b, credit_minor: 100 });
+  const journal = (n) => ({ posting_date: '2026-06-15', lines: Array.from({ length: n }, (_, i) => line(i)) });
+  const replayKey = randomUUID();
+  const replayBody = JSON.stringify({ code: `R-${replayKey.slice(0, 8)}`, name: 'Replay' });
+  await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
+  const scenarios = {
+    prepare2: { path: '/journal/prepare', body: JSON.stringify(journal(2)) },
+    prepare500: { path: '/journal/prepare', body: JSON.stringify(journal(500)) },
+    replay: { path: '/products', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody },
+    create: { path: '/products', setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } },
+    posting: { path: '/journal', body: JSON.stringify(journal(2)), setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } },
+  };
+  const s = scenarios[SCENARIO];
+  const u = new URL(base);
+  const req = { method: 'POST', headers, ...s, path: `${u.pathname}${s.path}` };
+  await autocannon({ url: u.origin, connections: 16, duration: 3, requests: [req] });
+  const r = await autocannon({ url: u.origin, connections: 16, duration: DURATION, requests: [req] });
+  process.stdout.write(`${SCENARIO}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}\n`);
+} finally {
+  service.kill('SIGTERM');
+  await new Promise((r) => service.once('exit', r));
+  psql(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+const file = readdirSync(OUT).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(OUT, f)).at(-1);
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const dt = new Map();
+for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+const fn = new Map(); const pkg = new Map(); let total = 0; let idle = 0;
+const where = (url) => { const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url); if (m) return m[1]; if (url.includes('/dist/src/')) return `src:${url.split('/dist/src/')[1].split('/').slice(0, 2).join('/')}`; if (url.startsWith('node:')) return 'node:'; return url || '(native)'; };
+for (const [id, us] of dt) {
+  const n = byId.get(id); const c = n.callFrame;
+  if (c.functionName === '(idle)' || c.functionName === '(program)') { idle += us; if (c.functionName === '(idle)') continue; }
+  total += us;
+  const k = `${c.functionName || '(anon)'} ${where(c.url)}:${c.lineNumber + 1}`;
+  fn.set(k, (fn.get(k) ?? 0) + us);
+  const p = c.url ? where(c.url) : c.functionName;
+  pkg.set(p, (pkg.get(p) ?? 0) + us);
+}
+const top = (m, n) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `${(100 * v / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
+process.stdout.write(`profile ${file}\nbusy ${(total / 1e6).toFixed(2)} s\n-- by package --\n${top(pkg, 25)}\n-- by function --\n${top(fn, 45)}\n`);
