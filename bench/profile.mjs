@@ -18,6 +18,9 @@ const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); r
 const SCENARIO = arg('scenario', 'prepare2');
 const DURATION = Number(arg('duration', '8'));
 const OUT = arg('out', mkdtempSync(join(tmpdir(), 'profile-')));
+// --cpu-only: no profiler; prints the service's CPU time per request over the measured run (utime + stime)
+const CPU_ONLY = process.argv.includes('--cpu-only');
+const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
 const DB = `bench_profile_${process.pid}`;
 const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
@@ -28,7 +31,7 @@ const [port, consolePort] = [await freePort(), await freePort()];
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-prof-'));
 const key = `ck_${randomBytes(16).toString('hex')}`;
 const startArgs = startScriptArgs('package.json');
-const service = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', OUT, ...startArgs], {
+const service = spawn(process.execPath, [...(CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', OUT]), ...startArgs], {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${DB}`,
     LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -51,21 +54,24 @@ try {
   const u = new URL(base);
   const req = { method: 'POST', headers, ...s, path: `${u.pathname}${s.path}` };
   await autocannon({ url: u.origin, connections: 16, duration: 3, requests: [req] });
+  const ticks = cpuTicks(service.pid);
   const r = await autocannon({ url: u.origin, connections: 16, duration: DURATION, requests: [req] });
-  process.stdout.write(`${SCENARIO}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}\n`);
+  const cpuUs = ((cpuTicks(service.pid) - ticks) * 10_000) / r.requests.total;
+  process.stdout.write(`${SCENARIO}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, service CPU ${cpuUs.toFixed(0)} µs/request\n`);
 } finally {
   service.kill('SIGTERM');
   await new Promise((r) => service.once('exit', r));
   psql(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
   rmSync(dataDir, { recursive: true, force: true });
 }
+if (CPU_ONLY) process.exit(0);
 const file = readdirSync(OUT).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(OUT, f)).at(-1);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const dt = new Map();
 for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
 const fn = new Map(); const pkg = new Map(); let total = 0; let idle = 0;
-const where = (url) => { const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url); if (m) return m[1]; if (url.includes('/dist/src/')) return `src:${url.split('/dist/src/')[1].split('/').slice(0, 2).join('/')}`; if (url.startsWith('node:')) return 'node:'; return url || '(native)'; };
+const where = (url) => { const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url); if (m) return m[1]; if (url.includes('/dist/src/')) return `src/${url.split('/dist/src/')[1]}`; if (url.startsWith('node:')) return 'node:'; return url || '(native)'; };
 for (const [id, us] of dt) {
   const n = byId.get(id); const c = n.callFrame;
   if (c.functionName === '(idle)' || c.functionName === '(program)') { idle += us; if (c.functionName === '(idle)') continue; }
@@ -75,5 +81,19 @@ for (const [id, us] of dt) {
   const p = c.url ? where(c.url) : c.functionName;
   pkg.set(p, (pkg.get(p) ?? 0) + us);
 }
+// inclusive time per function: a sample counts once for every distinct function on its stack
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const frameKey = (n) => { const c = n.callFrame; return `${c.functionName || '(anon)'} ${where(c.url)}:${c.lineNumber + 1}`; };
+const incl = new Map();
+for (const [id, us] of dt) {
+  const seen = new Set();
+  for (let at = id; at !== undefined; at = parent.get(at)) {
+    const n = byId.get(at);
+    if (n.callFrame.functionName === '(idle)') break;
+    const k = frameKey(n);
+    if (!seen.has(k)) { seen.add(k); incl.set(k, (incl.get(k) ?? 0) + us); }
+  }
+}
 const top = (m, n) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `${(100 * v / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
-process.stdout.write(`profile ${file}\nbusy ${(total / 1e6).toFixed(2)} s\n-- by package --\n${top(pkg, 25)}\n-- by function --\n${top(fn, 45)}\n`);
+process.stdout.write(`profile ${file}\nbusy ${(total / 1e6).toFixed(2)} s\n-- by package --\n${top(pkg, 25)}\n-- by function --\n${top(fn, 45)}\n-- inclusive (src and packages) --\n${top(new Map([...incl].filter(([k]) => !k.includes(' node:') && !k.startsWith('(root)'))), Number(arg('inclusive', '70')))}\n`);

@@ -21,6 +21,7 @@ export class WebhookRetention implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger(WebhookRetention.name);
   private timer: Repetition | null = null;
   private running: Promise<number> | null = null;
+  private stopping = false;
 
   constructor(
     private readonly webhooks: WebhookRepository,
@@ -42,19 +43,21 @@ export class WebhookRetention implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // the purge ends after its current batch: a long backlog must not hold the stop past its grace
+    this.stopping = true;
     this.timer?.cancel();
     this.timer = null;
     await this.running;
   }
 
-  /** Purges everything past retention, batch by batch; returns how many events went. */
+  /** Purges everything past retention, batch by batch, until the instance stops; returns how many events went. */
   async purge(batch = RETENTION_BATCH): Promise<number> {
     const before = new Date(this.clock.now().getTime() - this.config.webhookRetentionDays * DAY_MS);
     let purged = 0;
     for (;;) {
       const n = await this.webhooks.purgeBefore(before, batch);
       purged += n;
-      if (n < batch) return purged;
+      if (n < batch || this.stopping) return purged;
     }
   }
 }

@@ -1,0 +1,84 @@
+// A/B of two builds of the service on one scenario, in one sitting: both started as `npm start` runs them,
+// each on a fresh PostgreSQL database, measured in alternating rounds (A B A B …) so that the machine's
+// drift falls on both; prints median req/s, p99 and the service's CPU per request of each.
+//   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting] [--rounds 4] [--duration 8]
+import { spawn, execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
+const DIRS = { A: resolve(arg('a', '.')), B: resolve(arg('b', '.')) };
+const SCENARIOS = arg('scenario', 'prepare2').split(',');
+const ROUNDS = Number(arg('rounds', '4'));
+const DURATION = Number(arg('duration', '8'));
+const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
+const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
+const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
+const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+async function start(name, dir) {
+  const db = `bench_ab_${name.toLowerCase()}_${process.pid}`;
+  psql(`CREATE DATABASE ${db}`);
+  const [port, consolePort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-ab-${name}-`));
+  const key = `ck_${randomBytes(16).toString('hex')}`;
+  const proc = spawn(process.execPath, startScriptArgs(join(dir, 'package.json')), {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${db}`,
+      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key, name);
+  const line = (i) => (i % 2 === 0 ? { account_id: a, debit_minor: 100 } : { account_id: b, credit_minor: 100 });
+  const journal = (n) => JSON.stringify({ posting_date: '2026-06-15', lines: Array.from({ length: n }, (_, i) => line(i)) });
+  const replayKey = randomUUID();
+  const replayBody = JSON.stringify({ code: `R-${replayKey.slice(0, 8)}`, name: 'Replay' });
+  const first = await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
+  if (first.status !== 201) throw new Error(`${name}: replay seed answered ${first.status}`);
+  const u = new URL(base);
+  const scenarios = {
+    prepare2: { path: '/journal/prepare', body: journal(2), status: 200 },
+    prepare500: { path: '/journal/prepare', body: journal(500), status: 200 },
+    replay: { path: '/products', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody, status: 201 },
+    create: { path: '/products', status: 201, setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } },
+    posting: { path: '/journal', body: journal(2), status: 201, setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } },
+  };
+  return { name, proc, db, dataDir, origin: u.origin, request: (s) => { const { status, ...x } = scenarios[s]; return [{ method: 'POST', headers, ...x, path: `${u.pathname}${x.path}` }, status]; } };
+}
+
+const systems = [];
+try {
+  for (const [name, dir] of Object.entries(DIRS)) systems.push(await start(name, dir));
+  for (const scenario of SCENARIOS) {
+    const out = { A: [], B: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const sys of round % 2 ? [...systems].reverse() : systems) {
+        const [req, status] = sys.request(scenario);
+        await autocannon({ url: sys.origin, connections: 16, duration: 2, requests: [req] });
+        const t = cpuTicks(sys.proc.pid);
+        const r = await autocannon({ url: sys.origin, connections: 16, duration: DURATION, requests: [req] });
+        const ok = r.statusCodeStats?.[String(status)]?.count ?? 0;
+        if (ok !== r.requests.total) process.stderr.write(`!! ${sys.name} ${scenario}: ${r.requests.total - ok} answers not ${status}\n`);
+        out[sys.name].push({ rps: r.requests.average, p99: r.latency.p99, cpu: ((cpuTicks(sys.proc.pid) - t) * 10_000) / r.requests.total });
+      }
+    }
+    const f = (xs) => `${median(xs.map((x) => x.rps)).toFixed(0)} req/s, p99 ${median(xs.map((x) => x.p99))} ms, CPU ${median(xs.map((x) => x.cpu)).toFixed(0)} µs/req`;
+    process.stdout.write(`${scenario}: A ${f(out.A)} | B ${f(out.B)} | B/A req/s ${(median(out.B.map((x) => x.rps)) / median(out.A.map((x) => x.rps))).toFixed(3)}\n`);
+  }
+} finally {
+  for (const sys of systems) {
+    const exited = new Promise((r) => sys.proc.once('exit', r));
+    sys.proc.kill('SIGTERM');
+    await exited;
+    psql(`DROP DATABASE IF EXISTS ${sys.db} WITH (FORCE)`);
+    rmSync(sys.dataDir, { recursive: true, force: true });
+  }
+}
