@@ -389,6 +389,32 @@ describe('webhook dispatch rounds driven by the test', () => {
     }
   });
 
+  it('a claim locks only endpoints with a due delivery: 200 idle endpoints are not touched (CONTRACT §16, cost grows with the work, not the endpoints)', async () => {
+    const receiver = await aReceiver();
+    const idle = await aSandboxProject(app);
+    try {
+      // 200 active, enabled endpoints with nothing to deliver (an app that writes nothing)
+      await db.query(
+        `INSERT INTO webhook_endpoints (id, app_id, environment, url, secret)
+         SELECT gen_random_uuid(), $1, 'sandbox', 'http://127.0.0.1:9/idle', 'unused' FROM generate_series(1, 200)`,
+        [idle.app_id],
+      );
+      const { p } = await aProjectWithEndpoint(receiver.url);
+      await postJournal(p);
+      await aDispatcher().runOnce();
+      expect(receiver.received).toHaveLength(1);
+      // a row lock (FOR NO KEY UPDATE) writes the locker into the row's xmax: an untouched row keeps 0
+      const [counts] = await db.query(
+        `SELECT count(*)::int AS endpoints, count(*) FILTER (WHERE xmax::text <> '0')::int AS locked FROM webhook_endpoints WHERE app_id = $1`,
+        [idle.app_id],
+      );
+      expect(counts).toEqual({ endpoints: 200, locked: 0 });
+    } finally {
+      await db.query(`UPDATE webhook_endpoints SET active = false WHERE app_id = $1`, [idle.app_id]);
+      await receiver.close();
+    }
+  });
+
   it('sends nothing for an event whose app has no endpoint of that environment', async () => {
     const receiver = await aReceiver();
     try {

@@ -143,20 +143,43 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
 }
 
 /**
- * Claims due deliveries of every enabled endpoint, at most $3 leased per endpoint at a time across all
+ * Claims due deliveries of enabled endpoints, at most $3 leased per endpoint at a time across all
  * dispatchers (the leases held right now are counted on the endpoint's due range: a lease is taken only
  * on a due delivery and ends when its attempt is recorded), oldest due first, $1 in all, leased for $2 ms.
+ *
+ * Only endpoints with work are looked at: `pending` walks the distinct endpoints that have a pending
+ * delivery on the pending partial index webhook_deliveries_endpoint_due_idx (one index descent per such
+ * endpoint, a loose index scan), and of those only the ones with a due, unleased delivery (one probe of
+ * the same index each) are locked. An idle endpoint — however many there are — costs nothing, so a poll
+ * when nothing is due reads a few index pages and writes nothing (docs/scaling.md).
  * The endpoint row is locked for the claim (SKIP LOCKED: an endpoint another dispatcher is claiming for is
  * left to it this time), so two instances never both count the same free slots.
  */
-const CLAIM_DUE_SQL = `WITH endpoints AS (
-     SELECT e.id, GREATEST($3::int - (
-              SELECT count(*) FROM webhook_deliveries l
-               WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL AND l.failed_at IS NULL
-                 AND l.next_attempt_at <= now() AND l.locked_until >= now())::int, 0) AS room
-       FROM webhook_endpoints e
-      WHERE e.active AND e.disabled_at IS NULL
-      FOR NO KEY UPDATE OF e SKIP LOCKED),
+const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
+     (SELECT d.endpoint_id FROM webhook_deliveries d
+       WHERE d.delivered_at IS NULL AND d.failed_at IS NULL
+       ORDER BY d.endpoint_id LIMIT 1)
+     UNION ALL
+     SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+              WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.endpoint_id > p.endpoint_id
+              ORDER BY d.endpoint_id LIMIT 1)
+       FROM pending p WHERE p.endpoint_id IS NOT NULL),
+   endpoints AS (
+     SELECT e.id, e.room
+       FROM pending p
+       CROSS JOIN LATERAL (
+         SELECT 1 FROM webhook_deliveries d
+          WHERE d.endpoint_id = p.endpoint_id AND d.delivered_at IS NULL AND d.failed_at IS NULL
+            AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
+          LIMIT 1) has_due
+       CROSS JOIN LATERAL (
+         SELECT e.id, GREATEST($3::int - (
+                  SELECT count(*) FROM webhook_deliveries l
+                   WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL AND l.failed_at IS NULL
+                     AND l.next_attempt_at <= now() AND l.locked_until >= now())::int, 0) AS room
+           FROM webhook_endpoints e
+          WHERE e.id = p.endpoint_id AND e.active AND e.disabled_at IS NULL
+          FOR NO KEY UPDATE SKIP LOCKED) e),
    due AS (
      SELECT c.organization_id, c.id, c.next_attempt_at
        FROM endpoints e
