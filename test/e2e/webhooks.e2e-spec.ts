@@ -297,6 +297,8 @@ describe('webhook dispatch rounds driven by the test', () => {
       expect((await attemptsOf(db, p.app_id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       await d.runOnce();
       expect(receiver.received).toHaveLength(10);
+      // metrics (partner_webhook_deliveries_finished_total): one delivery given up, none delivered
+      expect(d.finishedDeliveries()).toEqual({ delivered: 0, failed: 1 });
     } finally {
       await receiver.close();
     }
@@ -343,7 +345,10 @@ describe('webhook dispatch rounds driven by the test', () => {
       expect(receiver.received[0].headers['webhook-id']).toBe(ours[0].eventId);
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, leased: false, delivered: true })]);
       // the dead dispatcher's late record (attempt 1) does not undo the newer outcome
-      await repo.recordAttempt(ours[0], { ok: false, status: 500, error: 'http_500', durationMs: 1, attemptedAt: new Date(), retryInMs: 5000 });
+      // and counts no finished delivery (metrics): only the record that decided it does
+      expect(await repo.recordAttempt(ours[0], { ok: false, status: 500, error: 'http_500', durationMs: 1, attemptedAt: new Date(), retryInMs: null }))
+        .toEqual({ delivered: 0, failed: 0 });
+      expect(d.finishedDeliveries()).toEqual({ delivered: 1, failed: 0 });
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, delivered: true })]);
       await d.runOnce();
       expect(receiver.received).toHaveLength(1);

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppsSql } from '../../auth/apps/sql';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
-import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, WebhookRepository } from '../domain/webhook.repository';
+import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
 
 @Injectable()
 export class TypeOrmWebhookRepository extends WebhookRepository {
@@ -80,13 +80,14 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return Number(rows[0]?.n ?? 0) > 0;
   }
 
-  async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<void> {
-    if (attempts.length === 0) return;
+  async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<FinishedDeliveries> {
+    if (attempts.length === 0) return { delivered: 0, failed: 0 };
     const input = attempts.map(({ delivery: d, outcome: o }) => ({
       organization_id: d.organizationId, id: d.id, endpoint_id: d.endpointId ?? null, attempt: d.attempt, attempted_at: o.attemptedAt.toISOString(),
       status: o.status ?? null, error: o.error ?? null, duration_ms: Math.round(o.durationMs), ok: o.ok, retry_ms: o.retryInMs,
     }));
-    await this.dataSource.query(RECORD_ATTEMPTS_SQL, [JSON.stringify(input), DISABLE_AFTER_HOURS]);
+    const rows: Array<{ delivered: number; failed: number }> = await this.dataSource.query(RECORD_ATTEMPTS_SQL, [JSON.stringify(input), DISABLE_AFTER_HOURS]);
+    return { delivered: Number(rows[0]?.delivered ?? 0), failed: Number(rows[0]?.failed ?? 0) };
   }
 
   async enableEndpoint(endpointId: string): Promise<boolean> {
@@ -206,7 +207,8 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
  * Records a batch of attempts ($1, a JSON array) in one statement: the attempts, each delivery's outcome
  * (only while it is still at that attempt), and per endpoint since when it has failed without a 2xx; an
  * endpoint failing for $2 hours by its attempts' times is disabled. Endpoint rows are locked in id order
- * (two recorders never deadlock) and only when something of them changes.
+ * (two recorders never deadlock) and only when something of them changes. Answers how many deliveries
+ * it finished (delivered, failed: given up), for the dispatcher's counter (metrics).
  */
 const RECORD_ATTEMPTS_SQL = `WITH input AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
@@ -234,13 +236,17 @@ const RECORD_ATTEMPTS_SQL = `WITH input AS (
               WHEN NOT l.any_ok AND e.disabled_at IS NULL
                AND l.last_attempt - COALESCE(l.failing_since, l.first_failure) >= make_interval(hours => $2::int) THEN l.last_attempt
               ELSE e.disabled_at END
-       FROM locked l WHERE e.id = l.id)
-   UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error,
-          delivered_at = CASE WHEN i.ok THEN now() END,
-          failed_at = CASE WHEN NOT i.ok AND i.retry_ms IS NULL THEN now() END,
-          next_attempt_at = CASE WHEN NOT i.ok AND i.retry_ms IS NOT NULL THEN now() + make_interval(secs => i.retry_ms / 1000) ELSE d.next_attempt_at END
-     FROM input i
-    WHERE d.organization_id = i.organization_id AND d.id = i.id AND d.attempts = i.attempt`;
+       FROM locked l WHERE e.id = l.id),
+   recorded AS (
+     UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error,
+            delivered_at = CASE WHEN i.ok THEN now() END,
+            failed_at = CASE WHEN NOT i.ok AND i.retry_ms IS NULL THEN now() END,
+            next_attempt_at = CASE WHEN NOT i.ok AND i.retry_ms IS NOT NULL THEN now() + make_interval(secs => i.retry_ms / 1000) ELSE d.next_attempt_at END
+       FROM input i
+      WHERE d.organization_id = i.organization_id AND d.id = i.id AND d.attempts = i.attempt
+     RETURNING d.delivered_at, d.failed_at)
+   SELECT count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered, count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
+     FROM recorded`;
 
 /**
  * Retention (CONTRACT §9): up to $2 events created before $1 of which nothing is pending (dispatched,
