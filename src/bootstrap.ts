@@ -132,6 +132,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   const shutdown = new GracefulShutdown();
   const http = { config, logger, metrics, shutdown };
   const partner = await createHttpApp(http, PartnerAppModule.forRoot(core, config.logLevel, options.logStream), 'partner');
+  metrics.countWebhookDeliveriesOf(partner.get(WebhookDispatcher));
   const plain = plainHttpOrigin(config.publicOrigin);
   if (plain) logger.warn(plain);
   if (secrets.sealed > 0) logger.info(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { WebhooksSql } from '../../src/modules/webhooks/sql';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
+import { consolePost } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
+import { eventually } from '../support/wait';
 
 /** Issue 15: request logs per listener with the caller's ids, and the Prometheus metrics. */
 describe('logs and metrics', () => {
@@ -53,14 +59,15 @@ describe('logs and metrics', () => {
     expect(raw.join('\n')).not.toContain(p.token);
   });
 
+  const metric = async (pattern: RegExp): Promise<number> => {
+    const res = await app.console().get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const line = res.text.split('\n').find((l) => pattern.test(l));
+    return line === undefined ? 0 : Number(line.split(' ').pop());
+  };
+
   it('serves Prometheus text on the console listener, without the console key', async () => {
-    const metric = async (pattern: RegExp): Promise<number> => {
-      const res = await app.console().get('/metrics');
-      expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-      const line = res.text.split('\n').find((l) => pattern.test(l));
-      return line === undefined ? 0 : Number(line.split(' ').pop());
-    };
     const route = `/${SANDBOX.slice(1)}/products`;
     const created = new RegExp(`^partner_http_requests_total\\{listener="partner",method="POST",route="${route}",status="201"\\} `);
     const replays = new RegExp(`^partner_idempotency_replays_total\\{route="${route}"\\} `);
@@ -87,7 +94,54 @@ describe('logs and metrics', () => {
     expect(text).toMatch(/^partner_db_pool_connections\{state="in_use"\} \d+$/m);
     expect(text).toMatch(/^partner_db_pool_waiting \d+$/m);
     expect(text).toMatch(/^partner_webhook_deliveries\{outcome="pending"\} \d+$/m);
+    expect(text).toMatch(/^# TYPE partner_webhook_deliveries_finished_total counter$/m);
+    expect(text).toMatch(/^partner_webhook_deliveries_finished_total\{outcome="delivered"\} \d+$/m);
+    expect(text).toMatch(/^partner_webhook_deliveries_finished_total\{outcome="failed"\} \d+$/m);
     expect(text).toMatch(/^partner_webhook_queue_age_seconds [0-9.e+-]+$/m);
     expect(text).toMatch(/^# TYPE partner_rate_limit_rejections_total counter$/m);
+  });
+
+  it('counts a delivered webhook in partner_webhook_deliveries_finished_total, and no longer counts history from the database (CONTRACT §16)', async () => {
+    const received: string[] = [];
+    const server = createServer((req, res) => {
+      received.push(String(req.headers['webhook-id']));
+      req.resume();
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const delivered = /^partner_webhook_deliveries_finished_total\{outcome="delivered"\} /;
+      const failed = /^partner_webhook_deliveries_finished_total\{outcome="failed"\} /;
+      const before = { delivered: await metric(delivered), failed: await metric(failed) };
+      const p = await aSandboxProject(app);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      expect((await consolePost(app, `/apps/${p.app_id}/webhook-endpoints`, { url, environment: 'sandbox' })).status).toBe(201);
+      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+        .send(aJournal(p.accounts.map((a) => a.id)));
+      expect(res.status).toBe(201);
+      // the app's own dispatcher sends it; the counter moves when the outcome is recorded
+      await eventually(async () => (await metric(delivered)) > before.delivered, 'the delivered counter to move');
+      expect(received).toHaveLength(1);
+      expect(await metric(delivered)).toBe(before.delivered + 1);
+      expect(await metric(failed)).toBe(before.failed);
+      const text = (await app.console().get('/metrics')).text;
+      // the all-time counts read from the table on every scrape are gone
+      expect(text).not.toMatch(/^partner_webhook_deliveries\{outcome="(delivered|failed)"\}/m);
+      expect(text).toMatch(/^partner_webhook_deliveries\{outcome="pending"\} \d+$/m);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('reads the pending count through a pending partial index of webhook_deliveries (its cost follows the backlog, not the history)', async () => {
+    const db = app.apps.partner.get(DataSource);
+    // the plan the index makes possible (on a near-empty test table the planner may prefer a scan either way)
+    const plan = await db.transaction(async (m) => {
+      await m.query('SET LOCAL enable_seqscan = off');
+      const rows: Array<Record<string, unknown>> = await m.query(`EXPLAIN (FORMAT JSON) ${WebhooksSql.pendingDeliveries}`);
+      return JSON.stringify(rows[0]['QUERY PLAN']);
+    });
+    expect(plan).toMatch(/"Index Name":"webhook_deliveries_(endpoint_)?due_idx"/);
+    expect(plan).not.toContain('Seq Scan');
   });
 });

@@ -297,6 +297,8 @@ describe('webhook dispatch rounds driven by the test', () => {
       expect((await attemptsOf(db, p.app_id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       await d.runOnce();
       expect(receiver.received).toHaveLength(10);
+      // metrics (partner_webhook_deliveries_finished_total): one delivery given up, none delivered
+      expect(d.finishedDeliveries()).toEqual({ delivered: 0, failed: 1 });
     } finally {
       await receiver.close();
     }
@@ -343,7 +345,10 @@ describe('webhook dispatch rounds driven by the test', () => {
       expect(receiver.received[0].headers['webhook-id']).toBe(ours[0].eventId);
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, leased: false, delivered: true })]);
       // the dead dispatcher's late record (attempt 1) does not undo the newer outcome
-      await repo.recordAttempt(ours[0], { ok: false, status: 500, error: 'http_500', durationMs: 1, attemptedAt: new Date(), retryInMs: 5000 });
+      // and counts no finished delivery (metrics): only the record that decided it does
+      expect(await repo.recordAttempt(ours[0], { ok: false, status: 500, error: 'http_500', durationMs: 1, attemptedAt: new Date(), retryInMs: null }))
+        .toEqual({ delivered: 0, failed: 0 });
+      expect(d.finishedDeliveries()).toEqual({ delivered: 1, failed: 0 });
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, delivered: true })]);
       await d.runOnce();
       expect(receiver.received).toHaveLength(1);
@@ -386,6 +391,32 @@ describe('webhook dispatch rounds driven by the test', () => {
     } finally {
       release();
       await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('a claim locks only endpoints with a due delivery: 200 idle endpoints are not touched (CONTRACT §16, cost grows with the work, not the endpoints)', async () => {
+    const receiver = await aReceiver();
+    const idle = await aSandboxProject(app);
+    try {
+      // 200 active, enabled endpoints with nothing to deliver (an app that writes nothing)
+      await db.query(
+        `INSERT INTO webhook_endpoints (id, app_id, environment, url, secret)
+         SELECT gen_random_uuid(), $1, 'sandbox', 'http://127.0.0.1:9/idle', 'unused' FROM generate_series(1, 200)`,
+        [idle.app_id],
+      );
+      const { p } = await aProjectWithEndpoint(receiver.url);
+      await postJournal(p);
+      await aDispatcher().runOnce();
+      expect(receiver.received).toHaveLength(1);
+      // a row lock (FOR NO KEY UPDATE) writes the locker into the row's xmax: an untouched row keeps 0
+      const [counts] = await db.query(
+        `SELECT count(*)::int AS endpoints, count(*) FILTER (WHERE xmax::text <> '0')::int AS locked FROM webhook_endpoints WHERE app_id = $1`,
+        [idle.app_id],
+      );
+      expect(counts).toEqual({ endpoints: 200, locked: 0 });
+    } finally {
+      await db.query(`UPDATE webhook_endpoints SET active = false WHERE app_id = $1`, [idle.app_id]);
+      await receiver.close();
     }
   });
 

@@ -31,6 +31,11 @@ export function routeLabel(req: Request): string {
   return '(unmatched)';
 }
 
+/** What a webhook dispatcher reports (WebhookDispatcher.finishedDeliveries): deliveries it finished since it started. */
+export interface FinishedDeliveriesSource {
+  finishedDeliveries(): { delivered: number; failed: number };
+}
+
 interface PoolLike {
   totalCount?: number;
   idleCount?: number;
@@ -41,7 +46,8 @@ interface PoolLike {
 /**
  * The service's Prometheus metrics, one registry per set of applications (tests build many in one
  * process). Request counters are filled by an Express middleware on each listener; the database pool
- * and the webhook queue are read when scraped.
+ * and the webhook backlog (pending rows only: bounded by the backlog, not by history) are read when
+ * scraped, finished deliveries are counted by this instance's dispatcher.
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -50,6 +56,7 @@ export class ServiceMetrics {
   private readonly replays: Counter<'route'>;
   private readonly conflicts: Counter<'route' | 'code'>;
   private readonly rateLimited: Counter<'listener' | 'route'>;
+  private webhookDispatcher: FinishedDeliveriesSource | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -111,15 +118,32 @@ export class ServiceMetrics {
     const query = (sql: string) => this.query(sql);
     new Gauge({
       name: 'partner_webhook_deliveries',
-      help: 'Webhook deliveries by outcome: delivered, failed (gave up), pending (to be attempted or retried)',
+      help: 'Webhook deliveries pending (to be attempted or retried), in the database (all instances)',
       labelNames: ['outcome'],
       registers,
       async collect() {
-        const rows = await query(WebhooksSql.deliveryCounts);
+        const rows = await query(WebhooksSql.pendingDeliveries);
         if (!rows) return;
-        for (const outcome of ['delivered', 'failed', 'pending']) this.set({ outcome }, Number(rows[0][outcome]));
+        this.set({ outcome: 'pending' }, Number(rows[0].pending));
       },
     });
+    const dispatcher = () => this.webhookDispatcher;
+    const seen = { delivered: 0, failed: 0 };
+    const finished = new Counter({
+      name: 'partner_webhook_deliveries_finished_total',
+      help: "Webhook deliveries this instance's dispatcher finished: delivered (2xx) or failed (gave up after the retry schedule)",
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        const now = dispatcher()?.finishedDeliveries();
+        if (!now) return;
+        for (const outcome of ['delivered', 'failed'] as const) {
+          if (now[outcome] > seen[outcome]) this.inc({ outcome }, now[outcome] - seen[outcome]);
+          seen[outcome] = now[outcome];
+        }
+      },
+    });
+    for (const outcome of ['delivered', 'failed']) finished.inc({ outcome }, 0);
     new Gauge({
       name: 'partner_webhook_queue_age_seconds',
       help: 'Age of the oldest event not yet delivered or given up (outbox or pending delivery); 0 when none',
@@ -130,6 +154,11 @@ export class ServiceMetrics {
         this.set(Math.max(0, Number(rows[0].age ?? 0)));
       },
     });
+  }
+
+  /** The dispatcher whose finished deliveries partner_webhook_deliveries_finished_total counts (the partner app's). */
+  countWebhookDeliveriesOf(dispatcher: FinishedDeliveriesSource): void {
+    this.webhookDispatcher = dispatcher;
   }
 
   /** Counts every answered request of one listener. */

@@ -39,12 +39,12 @@ export const WebhooksSql = {
   insertOutboxEvent: (e: { [K in keyof OutboxEvent]: string }): string =>
     `INSERT INTO webhook_outbox (${OUTBOX_COLUMNS.map(([c]) => c).join(', ')})
        VALUES (${[e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt].join(', ')})`,
-  /** Deliveries by outcome: one row of delivered, failed, pending counts (metrics). */
-  deliveryCounts: `SELECT
-            count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered,
-            count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed,
-            count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL)::int AS pending
-          FROM webhook_deliveries`,
+  /**
+   * Deliveries still to be attempted or retried, as column pending (metrics): only the pending rows, read
+   * through the pending partial index (webhook_deliveries_due_idx), so its cost follows the backlog, never
+   * the history. Delivered and failed deliveries are counted by the dispatcher as it records them.
+   */
+  pendingDeliveries: `SELECT count(*)::int AS pending FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL`,
   /** The age in seconds of the oldest event not yet delivered or given up, as column age (metrics). */
   queueAge: `SELECT EXTRACT(EPOCH FROM (now() - min(created_at)))::float8 AS age FROM (
             SELECT min(created_at) AS created_at FROM webhook_outbox WHERE dispatched_at IS NULL

@@ -33,8 +33,12 @@ class FakeRepository extends WebhookRepository {
   async renewLease(): Promise<boolean> {
     return true;
   }
-  async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: Outcome }>): Promise<void> {
+  async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: Outcome }>): Promise<{ delivered: number; failed: number }> {
     this.recorded.push(...attempts);
+    return {
+      delivered: attempts.filter((a) => a.outcome.ok).length,
+      failed: attempts.filter((a) => !a.outcome.ok && a.outcome.retryInMs === null).length,
+    };
   }
   enableEndpoint = async () => true;
   endpointsOf = async () => [];
@@ -91,6 +95,18 @@ describe('WebhookDispatcher', () => {
     const byId = Object.fromEntries(repo.recorded.map((r) => [r.delivery.id, r.outcome]));
     expect(byId.d1).toMatchObject({ ok: false, error: 'invalid_url', retryInMs: 100, attemptedAt: new FixedClock().now() });
     expect(byId.d10).toMatchObject({ ok: false, retryInMs: null }); // given up
+  });
+
+  it('counts the deliveries its recorded statements finished, across rounds (metrics: partner_webhook_deliveries_finished_total)', async () => {
+    const repo = new FakeRepository();
+    const d = new WebhookDispatcher(repo, new FixedClock(), sender, { retryDelayMs: (n) => (n < 10 ? 100 : null) });
+    expect(d.finishedDeliveries()).toEqual({ delivered: 0, failed: 0 });
+    repo.queue = [failing(1), failing(10)]; // a retry and a give-up
+    await d.runOnce();
+    expect(d.finishedDeliveries()).toEqual({ delivered: 0, failed: 1 });
+    repo.queue = [failing(10)];
+    await d.runOnce();
+    expect(d.finishedDeliveries()).toEqual({ delivered: 0, failed: 2 });
   });
 
   it('uses the CONTRACT §9 schedule by default: 5 s ±10 % after the first failure', async () => {

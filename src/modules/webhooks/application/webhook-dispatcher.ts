@@ -3,7 +3,7 @@ import { LiveSet } from '../../../shared/collections/live-set';
 import { Clock } from '../../../shared/domain/clock';
 import { type Repetition, Scheduler, TimerScheduler } from '../../../shared/domain/scheduler';
 import { nextAttemptDelayMs } from '../domain/retry-schedule';
-import { type AttemptOutcome, type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
+import { type AttemptOutcome, type ClaimedDelivery, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
 import { WebhookSender } from '../domain/webhook-sender';
 
 /**
@@ -79,6 +79,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private unrecorded: Array<{ delivery: ClaimedDelivery; outcome: AttemptOutcome; done: (err?: unknown) => void }> = [];
   private recording = false;
   private stopped = false;
+  /** Deliveries this dispatcher finished since it was made (metrics: partner_webhook_deliveries_finished_total). */
+  private readonly finished: FinishedDeliveries = { delivered: 0, failed: 0 };
 
   constructor(
     private readonly webhooks: WebhookRepository,
@@ -159,6 +161,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     return sent;
   }
 
+  /**
+   * How many deliveries this dispatcher has finished since it was made — delivered (2xx) and failed (given
+   * up after the retry schedule) — as its recorded statements reported them: a counter per instance
+   * (Prometheus sums them across instances), so that a scrape never counts the history in the database.
+   */
+  finishedDeliveries(): FinishedDeliveries {
+    return { ...this.finished };
+  }
+
   private track<T>(claim: Promise<T>): Promise<T> {
     const forget = this.claiming.add(claim);
     claim.then(forget, forget);
@@ -230,7 +241,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.unrecorded = [];
       let failure: unknown;
       try {
-        await this.webhooks.recordAttempts(batch.map(({ delivery, outcome }) => ({ delivery, outcome })));
+        const done = await this.webhooks.recordAttempts(batch.map(({ delivery, outcome }) => ({ delivery, outcome })));
+        this.finished.delivered += done.delivered;
+        this.finished.failed += done.failed;
       } catch (err) {
         failure = err ?? new Error('recording failed');
       }

@@ -23,6 +23,12 @@ export interface AttemptOutcome {
   retryInMs: number | null;
 }
 
+/** How many deliveries a recordAttempts statement finished: delivered (2xx), or failed (given up). */
+export interface FinishedDeliveries {
+  delivered: number;
+  failed: number;
+}
+
 /** CONTRACT §9: an endpoint that answered no attempt with 2xx for this long while attempts were made is disabled. */
 export const DISABLE_AFTER_HOURS = 120;
 
@@ -53,11 +59,12 @@ export abstract class WebhookRepository {
    * delivery is still at that attempt: a late recorder whose lease expired and was claimed again by
    * another round does not overwrite that newer claim. An endpoint that has answered no attempt with
    * 2xx for DISABLE_AFTER_HOURS (by the attempts' `attemptedAt`, i.e. the Clock) is disabled.
+   * Returns how many deliveries it finished (a late record that changed nothing counts nothing).
    */
-  abstract recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<void>;
+  abstract recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<FinishedDeliveries>;
 
   /** One attempt (tests, tools): recordAttempts of one. */
-  recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+  recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<FinishedDeliveries> {
     return this.recordAttempts([{ delivery, outcome }]);
   }
 

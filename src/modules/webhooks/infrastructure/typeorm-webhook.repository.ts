@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppsSql } from '../../auth/apps/sql';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
-import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, WebhookRepository } from '../domain/webhook.repository';
+import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
 
 @Injectable()
 export class TypeOrmWebhookRepository extends WebhookRepository {
@@ -80,13 +80,14 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return Number(rows[0]?.n ?? 0) > 0;
   }
 
-  async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<void> {
-    if (attempts.length === 0) return;
+  async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<FinishedDeliveries> {
+    if (attempts.length === 0) return { delivered: 0, failed: 0 };
     const input = attempts.map(({ delivery: d, outcome: o }) => ({
       organization_id: d.organizationId, id: d.id, endpoint_id: d.endpointId ?? null, attempt: d.attempt, attempted_at: o.attemptedAt.toISOString(),
       status: o.status ?? null, error: o.error ?? null, duration_ms: Math.round(o.durationMs), ok: o.ok, retry_ms: o.retryInMs,
     }));
-    await this.dataSource.query(RECORD_ATTEMPTS_SQL, [JSON.stringify(input), DISABLE_AFTER_HOURS]);
+    const rows: Array<{ delivered: number; failed: number }> = await this.dataSource.query(RECORD_ATTEMPTS_SQL, [JSON.stringify(input), DISABLE_AFTER_HOURS]);
+    return { delivered: Number(rows[0]?.delivered ?? 0), failed: Number(rows[0]?.failed ?? 0) };
   }
 
   async enableEndpoint(endpointId: string): Promise<boolean> {
@@ -143,20 +144,43 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
 }
 
 /**
- * Claims due deliveries of every enabled endpoint, at most $3 leased per endpoint at a time across all
+ * Claims due deliveries of enabled endpoints, at most $3 leased per endpoint at a time across all
  * dispatchers (the leases held right now are counted on the endpoint's due range: a lease is taken only
  * on a due delivery and ends when its attempt is recorded), oldest due first, $1 in all, leased for $2 ms.
+ *
+ * Only endpoints with work are looked at: `pending` walks the distinct endpoints that have a pending
+ * delivery on the pending partial index webhook_deliveries_endpoint_due_idx (one index descent per such
+ * endpoint, a loose index scan), and of those only the ones with a due, unleased delivery (one probe of
+ * the same index each) are locked. An idle endpoint — however many there are — costs nothing, so a poll
+ * when nothing is due reads a few index pages and writes nothing (docs/scaling.md).
  * The endpoint row is locked for the claim (SKIP LOCKED: an endpoint another dispatcher is claiming for is
  * left to it this time), so two instances never both count the same free slots.
  */
-const CLAIM_DUE_SQL = `WITH endpoints AS (
-     SELECT e.id, GREATEST($3::int - (
-              SELECT count(*) FROM webhook_deliveries l
-               WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL AND l.failed_at IS NULL
-                 AND l.next_attempt_at <= now() AND l.locked_until >= now())::int, 0) AS room
-       FROM webhook_endpoints e
-      WHERE e.active AND e.disabled_at IS NULL
-      FOR NO KEY UPDATE OF e SKIP LOCKED),
+const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
+     (SELECT d.endpoint_id FROM webhook_deliveries d
+       WHERE d.delivered_at IS NULL AND d.failed_at IS NULL
+       ORDER BY d.endpoint_id LIMIT 1)
+     UNION ALL
+     SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+              WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.endpoint_id > p.endpoint_id
+              ORDER BY d.endpoint_id LIMIT 1)
+       FROM pending p WHERE p.endpoint_id IS NOT NULL),
+   endpoints AS (
+     SELECT e.id, e.room
+       FROM pending p
+       CROSS JOIN LATERAL (
+         SELECT 1 FROM webhook_deliveries d
+          WHERE d.endpoint_id = p.endpoint_id AND d.delivered_at IS NULL AND d.failed_at IS NULL
+            AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
+          LIMIT 1) has_due
+       CROSS JOIN LATERAL (
+         SELECT e.id, GREATEST($3::int - (
+                  SELECT count(*) FROM webhook_deliveries l
+                   WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL AND l.failed_at IS NULL
+                     AND l.next_attempt_at <= now() AND l.locked_until >= now())::int, 0) AS room
+           FROM webhook_endpoints e
+          WHERE e.id = p.endpoint_id AND e.active AND e.disabled_at IS NULL
+          FOR NO KEY UPDATE SKIP LOCKED) e),
    due AS (
      SELECT c.organization_id, c.id, c.next_attempt_at
        FROM endpoints e
@@ -183,7 +207,8 @@ const CLAIM_DUE_SQL = `WITH endpoints AS (
  * Records a batch of attempts ($1, a JSON array) in one statement: the attempts, each delivery's outcome
  * (only while it is still at that attempt), and per endpoint since when it has failed without a 2xx; an
  * endpoint failing for $2 hours by its attempts' times is disabled. Endpoint rows are locked in id order
- * (two recorders never deadlock) and only when something of them changes.
+ * (two recorders never deadlock) and only when something of them changes. Answers how many deliveries
+ * it finished (delivered, failed: given up), for the dispatcher's counter (metrics).
  */
 const RECORD_ATTEMPTS_SQL = `WITH input AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
@@ -211,13 +236,17 @@ const RECORD_ATTEMPTS_SQL = `WITH input AS (
               WHEN NOT l.any_ok AND e.disabled_at IS NULL
                AND l.last_attempt - COALESCE(l.failing_since, l.first_failure) >= make_interval(hours => $2::int) THEN l.last_attempt
               ELSE e.disabled_at END
-       FROM locked l WHERE e.id = l.id)
-   UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error,
-          delivered_at = CASE WHEN i.ok THEN now() END,
-          failed_at = CASE WHEN NOT i.ok AND i.retry_ms IS NULL THEN now() END,
-          next_attempt_at = CASE WHEN NOT i.ok AND i.retry_ms IS NOT NULL THEN now() + make_interval(secs => i.retry_ms / 1000) ELSE d.next_attempt_at END
-     FROM input i
-    WHERE d.organization_id = i.organization_id AND d.id = i.id AND d.attempts = i.attempt`;
+       FROM locked l WHERE e.id = l.id),
+   recorded AS (
+     UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error,
+            delivered_at = CASE WHEN i.ok THEN now() END,
+            failed_at = CASE WHEN NOT i.ok AND i.retry_ms IS NULL THEN now() END,
+            next_attempt_at = CASE WHEN NOT i.ok AND i.retry_ms IS NOT NULL THEN now() + make_interval(secs => i.retry_ms / 1000) ELSE d.next_attempt_at END
+       FROM input i
+      WHERE d.organization_id = i.organization_id AND d.id = i.id AND d.attempts = i.attempt
+     RETURNING d.delivered_at, d.failed_at)
+   SELECT count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered, count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed
+     FROM recorded`;
 
 /**
  * Retention (CONTRACT §9): up to $2 events created before $1 of which nothing is pending (dispatched,
