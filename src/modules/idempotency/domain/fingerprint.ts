@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /**
@@ -8,5 +8,5 @@ import canonicalize from 'canonicalize';
 export function requestFingerprint(operation: string, normalizedInput: unknown): string {
   const canonical = canonicalize({ operation, input: normalizedInput });
   if (canonical === undefined) throw new Error('input cannot be canonicalized');
-  return createHash('sha256').update(canonical).digest('hex');
+  return hash('sha256', canonical, 'hex');
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Environment } from '../../../../shared/domain/caller-context';
 
@@ -86,5 +86,6 @@ export function parseAccessToken(raw: string): ParsedAccessToken {
  * token carries ≈238 random bits, and it keeps the look-up a single indexed equality.
  */
 export function hashAccessToken(raw: string): string {
-  return createHash('sha256').update(raw, 'utf8').digest('hex');
+  // one-shot: no Hash object per request (Node's crypto.hash, for small inputs at hand)
+  return hash('sha256', raw, 'hex');
 }
