@@ -32,6 +32,8 @@ if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
   process.exit(2);
 }
 
+// --webhooks-only: (re)fill just the three webhook tables of a database filled before (their rows are replaced)
+const WEBHOOKS_ONLY = process.argv.includes('--webhooks-only');
 const ORGS = Math.max(10, Math.round(10_000 * scale));
 const PRODUCTS = Math.round(1_000_000 * scale);
 const ENTRIES = Math.round(1_000_000 * scale);
@@ -42,7 +44,7 @@ await client.connect();
 await client.query(`SET synchronous_commit = off`);
 await client.query(`SET maintenance_work_mem = '256MB'`);
 const { rows: existing } = await client.query(`SELECT count(*)::int AS n FROM organizations WHERE name LIKE 'Fill org %'`);
-if (existing[0].n > 0) {
+if (existing[0].n > 0 && !WEBHOOKS_ONLY) {
   process.stderr.write('this database is filled already (organizations "Fill org …"); use a new one\n');
   process.exit(2);
 }
@@ -70,7 +72,11 @@ const O = `((i - 1) % ${ORGS} + 1)`;
 const N = `((i - 1) / ${ORGS} + 1)`;
 // products are writes 1…PRODUCTS, postings PRODUCTS+1…PRODUCTS+ENTRIES: their operation ids, keys, events
 const when = `now() - ((i % 525600) || ' minutes')::interval`; // spread over the last year
+// webhook events, deliveries and attempts inside WEBHOOK_RETENTION_DAYS (30): spread over the last 29 days, so the
+// service's retention purge finds no backlog when it starts (an older spread had it purging 1.8 M events first)
+const recent = `now() - ((i % 41760) || ' minutes')::interval`;
 
+if (!WEBHOOKS_ONLY) {
 await step('apps', ORGS, `INSERT INTO apps (id, name) SELECT ${app('i')}, 'Fill app ' || i FROM generate_series($1::int, $2::int) i`);
 await step('organizations', ORGS, `INSERT INTO organizations (id, name, environment) SELECT ${org('i')}, 'Fill org ' || i, 'sandbox' FROM generate_series($1::int, $2::int) i`);
 await step('accounts (2 per organization)', ORGS, `INSERT INTO accounts (organization_id, id, number, name)
@@ -89,32 +95,34 @@ await step('journal_lines (2 per entry)', ENTRIES, `INSERT INTO journal_lines (o
   UNION ALL SELECT ${org(O)}, md5('j' || i)::uuid, 2, ${acc(O, 2)}, 0, 12500, '[]'::jsonb FROM generate_series($1::int, $2::int) i`);
 await step('voucher_counters', ORGS, `INSERT INTO voucher_counters (organization_id, year, last_number)
   SELECT ${org('i')}, 2026, ${ENTRIES} / ${ORGS} + (CASE WHEN i <= ${ENTRIES} % ${ORGS} THEN 1 ELSE 0 END) FROM generate_series($1::int, $2::int) i`);
+}
 const WRITES = PRODUCTS + ENTRIES;
 const isProduct = `i <= ${PRODUCTS}`;
 const resource = `CASE WHEN ${isProduct} THEN md5('p' || i)::uuid ELSE md5('j' || (i - ${PRODUCTS}))::uuid END`;
-await step('idempotency_records', WRITES, `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, response, created_at)
+if (!WEBHOOKS_ONLY) await step('idempotency_records', WRITES, `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, response, created_at)
   SELECT ${org(O)}, 'sandbox', ${app(O)}, 'fill-' || i, CASE WHEN ${isProduct} THEN 'product.create' ELSE 'journal.post' END,
     encode(sha256(('f' || i)::bytea), 'hex'),
     jsonb_build_object('id', ${resource}, CASE WHEN ${isProduct} THEN 'created' ELSE 'posted' END, true, 'replayed', false, 'environment', 'sandbox', 'operation_id', md5('op' || i)::uuid),
     now() - ((i % 72000) || ' seconds')::interval
   FROM generate_series($1::int, $2::int) i`);
-await step('operation_receipts', WRITES, `INSERT INTO operation_receipts (organization_id, id, environment, app_id, kind, status, resource_type, resource_id, completed_at)
+if (!WEBHOOKS_ONLY) await step('operation_receipts', WRITES, `INSERT INTO operation_receipts (organization_id, id, environment, app_id, kind, status, resource_type, resource_id, completed_at)
   SELECT ${org(O)}, md5('op' || i)::uuid, 'sandbox', ${app(O)}, CASE WHEN ${isProduct} THEN 'product.create' ELSE 'journal.post' END, 'completed',
     CASE WHEN ${isProduct} THEN 'product' ELSE 'journal_entry' END, ${resource}, ${when}
   FROM generate_series($1::int, $2::int) i`);
+if (WEBHOOKS_ONLY) await client.query('TRUNCATE webhook_attempts, webhook_deliveries, webhook_outbox');
 await step('webhook_outbox', WRITES, `INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at, dispatched_at)
   SELECT ${org(O)}, md5('ev' || i)::uuid, 'sandbox', ${app(O)}, 'operation.completed',
-    json_build_object('type', 'operation.completed', 'timestamp', ${when}, 'data', json_build_object('operation_id', md5('op' || i)::uuid,
+    json_build_object('type', 'operation.completed', 'timestamp', ${recent}, 'data', json_build_object('operation_id', md5('op' || i)::uuid,
       'kind', CASE WHEN ${isProduct} THEN 'product.create' ELSE 'journal.post' END, 'status', 'completed',
       'resource', json_build_object('type', CASE WHEN ${isProduct} THEN 'product' ELSE 'journal_entry' END, 'id', ${resource}),
-      'completed_at', ${when}, 'environment', 'sandbox'))::text,
-    ${when}, ${when}
+      'completed_at', ${recent}, 'environment', 'sandbox'))::text,
+    ${recent}, ${recent}
   FROM generate_series($1::int, $2::int) i`);
 await step('webhook_deliveries', WRITES, `INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, attempts, next_attempt_at, delivered_at, last_status)
-  SELECT ${org(O)}, md5('d' || i)::uuid, md5('ev' || i)::uuid, md5('ep' || ${O})::uuid, 1, ${when}, ${when}, 200
+  SELECT ${org(O)}, md5('d' || i)::uuid, md5('ev' || i)::uuid, md5('ep' || ${O})::uuid, 1, ${recent}, ${recent}, 200
   FROM generate_series($1::int, $2::int) i`);
 await step('webhook_attempts', WRITES, `INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, duration_ms)
-  SELECT ${org(O)}, md5('d' || i)::uuid, 1, ${when}, 200, 40 + i % 200
+  SELECT ${org(O)}, md5('d' || i)::uuid, 1, ${recent}, 200, 40 + i % 200
   FROM generate_series($1::int, $2::int) i`);
 
 process.stdout.write('VACUUM ANALYZE …\n');

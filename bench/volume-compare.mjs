@@ -25,6 +25,8 @@ const arg = (name, fallback) => {
 const systems = { empty: arg('empty'), filled: arg('filled') };
 const DURATION = Number(arg('duration', '5'));
 const ROUNDS = Number(arg('rounds', '2'));
+// --only S2,S5: just those scenarios (by their ids)
+const ONLY = arg('only', '').split(',').filter(Boolean);
 if (!systems.empty || !systems.filled) {
   process.stderr.write('usage: node bench/volume-compare.mjs --empty URL --filled URL [--duration 5] [--rounds 2]\n');
   process.exit(2);
@@ -71,7 +73,7 @@ const results = {};
 const running = [];
 try {
   for (const [name, url] of Object.entries(systems)) running.push(await start(name, url));
-  for (const scenario of Object.keys(running[0].scenarios)) {
+  for (const scenario of Object.keys(running[0].scenarios).filter((s) => ONLY.length === 0 || ONLY.includes(s.split(' ')[0]))) {
     for (let round = 0; round < ROUNDS; round++) {
       for (const sys of running) {
         const { url, status = 201, ...request } = sys.scenarios[scenario];
@@ -96,7 +98,7 @@ try {
 }
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 process.stdout.write(`| scenario | empty req/s | filled req/s | ratio | empty p99 ms | filled p99 ms | ratio | not as expected |\n|---|---:|---:|---:|---:|---:|---:|---:|\n`);
-for (const scenario of Object.keys(running[0].scenarios)) {
+for (const scenario of Object.keys(running[0].scenarios).filter((s) => results[`${s}|empty`])) {
   const e = results[`${scenario}|empty`], f = results[`${scenario}|filled`];
   const [er, fr, ep, fp] = [median(e.map((x) => x.rps)), median(f.map((x) => x.rps)), median(e.map((x) => x.p99)), median(f.map((x) => x.p99))];
   const bad = [...e, ...f].reduce((n, x) => n + x.bad, 0);

@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { IdempotencyService } from '../../src/modules/idempotency/application/idempotency.service';
 import { aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { aProductionAccess, anOwner, codeOf, consolePost, aToken } from '../support/production-fixtures';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { createTestApp, itOnPostgres, type TestApp } from '../support/test-app';
+import { PURGE_SQL } from '../../src/modules/idempotency/infrastructure/typeorm-idempotency.repository';
 
 describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
   let app: TestApp;
@@ -326,6 +327,35 @@ describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
     const [left] = await db.query(`SELECT count(*)::int AS n FROM idempotency_records WHERE idempotency_key LIKE 'expired-%'`);
     expect(left.n).toBe(0);
     expect(await recordsWithKey(key)).toBe(1);
+  });
+
+  // issue 25: on 2 M records, a purge statement planned as a sequential scan read the whole table (830 MB,
+  // 730 ms) for its last, empty batch of every run, and for every batch while old rows were few and scattered
+  itOnPostgres('finds expired records through the created_at index, never by scanning the table', async () => {
+    const key = randomUUID();
+    expect((await post({ code: code(), name: 'template' }, key)).status).toBe(201);
+    // statistics that make a scan look cheap: 40 % of 50,000 records expired
+    await db.query(
+      `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response, created_at)
+       SELECT organization_id, environment, app_id, 'plan-' || g, operation, fingerprint, grant_id, response,
+              now() - CASE WHEN g % 5 < 2 THEN interval '30 hours' ELSE interval '1 hour' END
+         FROM idempotency_records, generate_series(1, 50000) AS g WHERE idempotency_key = $1`,
+      [key],
+    );
+    try {
+      await db.query('ANALYZE idempotency_records');
+      const [plan] = await db.query(`EXPLAIN (FORMAT JSON) ${PURGE_SQL}`, [new Date(Date.now() - 24 * 3_600_000), 1000]);
+      const scans: string[] = [];
+      const walk = (node: { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: unknown[] }) => {
+        if (node['Relation Name'] === 'idempotency_records') scans.push(`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim());
+        for (const child of node.Plans ?? []) walk(child as typeof node);
+      };
+      walk(plan['QUERY PLAN'][0].Plan);
+      expect(scans).toContain('Index Scan idempotency_records_created_at_idx');
+      expect(scans.filter((s) => s.startsWith('Seq Scan'))).toEqual([]);
+    } finally {
+      await db.query(`DELETE FROM idempotency_records WHERE idempotency_key LIKE 'plan-%'`);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { OneStatementWrite } from '../../../shared/database/one-statement-write';
 import type { NumberedStep, RowInsert, StatementGate } from '../../../shared/domain/row-insert';
+import { pacedBatches } from '../../../shared/database/paced-batches';
 import { Clock } from '../../../shared/domain/clock';
 import { DomainError, LockTimeoutError, ServiceUnavailableError } from '../../../shared/domain/errors';
 import type { CallerContext } from '../../../shared/domain/caller-context';
@@ -152,12 +153,8 @@ export class IdempotencyService {
   /** Deletes records older than the retention, in batches; safe on several instances at once. */
   async purgeExpired(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.config.idempotencyRetentionHours * 3_600_000);
-    let total = 0;
-    for (;;) {
-      const n = await this.records.purgeCreatedBefore(cutoff, 1000);
-      total += n;
-      if (n < 1000) return total;
-    }
+    // paced (pacedBatches): a backlog is worked off at half speed rather than crowding out the writes
+    return pacedBatches(1000, (size) => this.records.purgeCreatedBefore(cutoff, size));
   }
 }
 

@@ -16,6 +16,19 @@ interface Row {
 const SELECT_SQL = `SELECT operation, fingerprint, grant_id, response FROM idempotency_records
   WHERE organization_id = $1 AND environment = $2 AND app_id = $3 AND idempotency_key = $4`;
 
+/**
+ * One purge batch: at most $2 records created before $1, oldest first, rows a write holds skipped (SKIP
+ * LOCKED), so the purge never waits for a write nor a write for it. The ORDER BY keeps the plan on
+ * idempotency_records_created_at_idx: without it PostgreSQL chose a sequential scan whenever its
+ * statistics counted many expired rows, and on 2 M records that read the whole table (830 MB, 730 ms)
+ * for the run's last, empty batch (issue 25). bench/purge-at-volume.mjs runs this same statement.
+ */
+export const PURGE_SQL = `WITH purged AS (
+     DELETE FROM idempotency_records WHERE ctid IN (
+       SELECT ctid FROM idempotency_records WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING 1)
+   SELECT count(*)::int AS n FROM purged`;
+
 const CLAIM_COLUMNS = [
   ['organization_id', 'uuid'],
   ['environment', 'text'],
@@ -55,14 +68,7 @@ export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
   async purgeCreatedBefore(cutoff: Date, limit: number): Promise<number> {
     // counted by a SELECT at the top: TypeORM answers a DELETE's rows as [rows, count] on PostgreSQL, so
     // the length of what a DELETE … RETURNING answered was always 2 and the purge stopped after one batch
-    const [row]: Array<{ n: number | string }> = await this.dataSource.query(
-      `WITH purged AS (
-         DELETE FROM idempotency_records WHERE ctid IN (
-           SELECT ctid FROM idempotency_records WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS n FROM purged`,
-      [cutoff, limit],
-    );
+    const [row]: Array<{ n: number | string }> = await this.dataSource.query(PURGE_SQL, [cutoff, limit]);
     return Number(row?.n ?? 0);
   }
 }

@@ -18,7 +18,7 @@ class EndlessBacklog extends WebhookRepository {
   fanOut = async () => 0;
   claimDue = async () => [];
   renewLease = async () => true;
-  recordAttempts = async () => undefined;
+  recordAttempts = async () => ({ delivered: 0, failed: 0 });
   enableEndpoint = async () => true;
   endpointsOf = async () => [];
   endpointsOfApps = async () => [];

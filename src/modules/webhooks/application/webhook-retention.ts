@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
+import { pacedBatches } from '../../../shared/database/paced-batches';
 import { Clock } from '../../../shared/domain/clock';
 import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
 import { WebhookRepository } from '../domain/webhook.repository';
@@ -50,14 +51,9 @@ export class WebhookRetention implements OnApplicationBootstrap, OnApplicationSh
     await this.running;
   }
 
-  /** Purges everything past retention, batch by batch, until the instance stops; returns how many events went. */
+  /** Purges everything past retention, batch by batch (paced: pacedBatches), until the instance stops; returns how many events went. */
   async purge(batch = RETENTION_BATCH): Promise<number> {
     const before = new Date(this.clock.now().getTime() - this.config.webhookRetentionDays * DAY_MS);
-    let purged = 0;
-    for (;;) {
-      const n = await this.webhooks.purgeBefore(before, batch);
-      purged += n;
-      if (n < batch || this.stopping) return purged;
-    }
+    return pacedBatches(batch, (size) => this.webhooks.purgeBefore(before, size), () => this.stopping);
   }
 }
