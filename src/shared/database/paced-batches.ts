@@ -15,7 +15,7 @@ export async function pacedBatches(size: number, batch: (size: number) => Promis
     const n = await batch(size);
     total += n;
     if (n < size || stopping()) return total;
-    await sleep(performance.now() - started);
+    await sleep(performance.now() - started, undefined, { ref: false }); // a rest never keeps the process alive
     if (stopping()) return total;
   }
 }
