@@ -501,6 +501,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(page.text).toContain('>Allow access</button>');
       expect(page.text).toContain('>Deny</button>');
       for (const scope of ['journal:prepare', 'journal:post', 'products:create', 'operations:read']) expect(page.text).toContain(`<code>${scope}</code>`);
+      // operations:read also reads the events feed (CONTRACT §14): the owner is told so, in words
+      expect(page.text).toContain('Look up the receipts of its own operations and read the feed of their events.');
       expect(page.text).toContain('Bager Hansen ApS');
 
       const none = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90' });
