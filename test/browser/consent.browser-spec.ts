@@ -1,15 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
+import { launchChromium, screenshotsAtTwoWidths } from '../support/browser';
 import { aConsentSetup, type ConsentSetup, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
 
 /**
  * The owner's pages in a real browser (Debian's Chromium through playwright-core): what a person
@@ -26,7 +24,6 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     callback = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>App</title><h1>Back at the app</h1>');
@@ -36,20 +33,7 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     app = await createTestApp({}, { clock });
     await app.apps.partner.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.apps.partner.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -62,7 +46,8 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
   });
   afterEach(() => context.close());
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  /** The page as it is at 1280 px and at 390 px (`<name>-1280.png`, `<name>-390.png`). */
+  const shot = (name: string) => screenshotsAtTwoWidths(page, name);
 
   async function setup(): Promise<ConsentSetup> {
     return aConsentSetup(app, { accounts: 3, redirectUris: [callbackUri] });

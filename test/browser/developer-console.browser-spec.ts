@@ -1,20 +1,17 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { RefusedCallsRecorder } from '../../src/modules/developers';
-import { captureLog, launchChromium } from '../support/browser';
+import { captureLog, launchChromium, screenshotsAtTwoWidths } from '../support/browser';
 import { PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION, SANDBOX } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 import { eventually } from '../support/wait';
 
-const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
 const DEV_PASSWORD = 'udvikler hest batteri 42';
 const ISSUER = 'http://localhost:3000';
 /** A journey of many pages and argon2 hashes: minutes on a loaded machine with shared cores. */
@@ -43,7 +40,6 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -84,13 +80,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
   afterEach(() => context.close());
 
   /** A screenshot at 1280 px and at 390 px of the page as it is. */
-  async function shots(name: string): Promise<void> {
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: join(SCREENSHOTS, `developers-${name}-1280.png`), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: join(SCREENSHOTS, `developers-${name}-390.png`), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const shots = (name: string) => screenshotsAtTwoWidths(page, `developers-${name}`);
 
   function nextCode(secret: string): string {
     clock.advance(30_000);

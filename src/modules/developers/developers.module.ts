@@ -8,7 +8,7 @@ import { SandboxModule } from '../auth/sandbox';
 import { WebhooksModule } from '../webhooks';
 import { DeveloperAccountController } from './api/developer-account.controller';
 import { DeveloperAppsController } from './api/developer-apps.controller';
-import { DeveloperHttp, DeveloperHttpMiddleware } from './api/developer-http';
+import { DeveloperHttp, developerPageMiddleware } from './api/developer-http';
 import { DeveloperAccountService } from './application/developer-account.service';
 import { DeveloperAppsService } from './application/developer-apps.service';
 import { RefusedCallsRecorder } from './application/refused-calls.recorder';
@@ -30,7 +30,7 @@ import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.r
 })
 export class DevelopersModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(DeveloperHttpMiddleware).forRoutes(DeveloperAccountController, DeveloperAppsController);
+    consumer.apply(developerPageMiddleware).forRoutes(DeveloperAccountController, DeveloperAppsController);
     // CONTRACT §12: the anonymous limit per client address, before the session's look-up and any password hash
     consumer.apply(AnonymousFormLimitMiddleware).forRoutes(
       { path: 'developers/signin', method: RequestMethod.POST },

@@ -4,7 +4,7 @@ import { GrantsModule } from '../grants';
 import { OrganizationsModule } from '../organizations';
 import { AnonymousClientLimitMiddleware, AnonymousFormLimitMiddleware, RateLimitModule } from '../../rate-limit';
 import { WebKernelModule } from '../../../shared/web';
-import { ConsentHttp, ConsentHttpMiddleware } from './api/consent-http';
+import { ConsentHttp, consentPageMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
 import { ConnectionsController } from './api/connections.controller';
 import { TokenController } from './api/token.controller';
@@ -30,7 +30,7 @@ export class ConsentCoreModule {}
 })
 export class ConsentPagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ConsentHttpMiddleware).forRoutes(TokenController, AuthorizeController, ConnectionsController);
+    consumer.apply(consentPageMiddleware).forRoutes(TokenController, AuthorizeController, ConnectionsController);
     // CONTRACT §12: the anonymous limit, before the session's look-up and any password hash
     consumer
       .apply(AnonymousFormLimitMiddleware)

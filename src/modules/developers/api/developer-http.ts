@@ -1,5 +1,4 @@
-import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { badFormPage, PageHttp, pageMiddleware, type WebRequest } from '../../../shared/web';
 import type { DeveloperSession } from '../application/developer-account.service';
@@ -7,15 +6,8 @@ import { type DeveloperPage, renderPage } from '../views/pages';
 
 export type DeveloperRequest = WebRequest<DeveloperSession>;
 
-const developerPageMiddleware = pageMiddleware(badFormPage);
-
-/** Security headers, cookies and form bodies for the developer pages only (routing comes first). */
-@Injectable()
-export class DeveloperHttpMiddleware implements NestMiddleware {
-  use(req: Request, res: Response, next: NextFunction): void {
-    developerPageMiddleware(req, res, next);
-  }
-}
+/** Security headers, cookies and form bodies for the developer pages only (routing comes first; a plain function middleware). */
+export const developerPageMiddleware = pageMiddleware(badFormPage);
 
 /** The developer console's session cookie (`developer_session`), CSRF tokens and answers (src/shared/web). */
 @Injectable()

@@ -1,5 +1,4 @@
-import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../../shared/config/app-config';
 import { badFormPage, PageHttp, pageMiddleware, type WebRequest } from '../../../../shared/web';
 import type { ConsentSession } from '../domain/consent.repository';
@@ -7,7 +6,11 @@ import { type ConsentPage, renderPage } from '../views/pages';
 
 export type ConsentRequest = WebRequest<ConsentSession>;
 
-const consentPageMiddleware = pageMiddleware((req, res) => {
+/**
+ * Security headers, cookies and form bodies for the consent routes only (routing comes first): a plain
+ * function, which Nest's MiddlewareConsumer applies as it is.
+ */
+export const consentPageMiddleware = pageMiddleware((req, res) => {
   // the client endpoints answer in RFC 6749 §5.2 JSON, the pages in HTML
   if (req.path === '/oauth/token' || req.path === '/oauth/revoke') {
     res.status(400).json({ error: 'invalid_request', error_description: 'the body could not be read' });
@@ -15,14 +18,6 @@ const consentPageMiddleware = pageMiddleware((req, res) => {
     badFormPage(req, res);
   }
 });
-
-/** Security headers, cookies and form bodies for the consent routes only (routing comes first). */
-@Injectable()
-export class ConsentHttpMiddleware implements NestMiddleware {
-  use(req: Request, res: Response, next: NextFunction): void {
-    consentPageMiddleware(req, res, next);
-  }
-}
 
 /** The consent pages' session cookie (`consent_session`), CSRF tokens and answers (src/shared/web). */
 @Injectable()
