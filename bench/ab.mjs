@@ -3,13 +3,12 @@
 // drift falls on both; prints median req/s, p99 and the service's CPU per request of each.
 //   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting] [--rounds 4] [--duration 8]
 import { spawn, execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+import { freePort, readySandboxProject, startScriptArgs, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -20,7 +19,6 @@ const ROUNDS = Number(arg('rounds', '4'));
 const DURATION = Number(arg('duration', '8'));
 const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
 const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
-const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
@@ -36,22 +34,9 @@ async function start(name, dir) {
       LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key, name);
-  const line = (i) => (i % 2 === 0 ? { account_id: a, debit_minor: 100 } : { account_id: b, credit_minor: 100 });
-  const journal = (n) => JSON.stringify({ posting_date: '2026-06-15', lines: Array.from({ length: n }, (_, i) => line(i)) });
-  const replayKey = randomUUID();
-  const replayBody = JSON.stringify({ code: `R-${replayKey.slice(0, 8)}`, name: 'Replay' });
-  const first = await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
-  if (first.status !== 201) throw new Error(`${name}: replay seed answered ${first.status}`);
-  const u = new URL(base);
-  const scenarios = {
-    prepare2: { path: '/journal/prepare', body: journal(2), status: 200 },
-    prepare500: { path: '/journal/prepare', body: journal(500), status: 200 },
-    replay: { path: '/products', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody, status: 201 },
-    create: { path: '/products', status: 201, setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } },
-    posting: { path: '/journal', body: journal(2), status: 201, setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } },
-  };
-  return { name, proc, db, dataDir, origin: u.origin, request: (s) => { const { status, ...x } = scenarios[s]; return [{ method: 'POST', headers, ...x, path: `${u.pathname}${x.path}` }, status]; } };
+  const project = await readySandboxProject(port, consolePort, key, name);
+  const scenarios = await yardstickScenarios(project);
+  return { name, proc, db, dataDir, origin: new URL(project.base).origin, scenarios };
 }
 
 const systems = [];
@@ -61,7 +46,7 @@ try {
     const out = { A: [], B: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const sys of round % 2 ? [...systems].reverse() : systems) {
-        const [req, status] = sys.request(scenario);
+        const { request: req, status } = sys.scenarios[scenario];
         await autocannon({ url: sys.origin, connections: 16, duration: 2, requests: [req] });
         const t = cpuTicks(sys.proc.pid);
         const r = await autocannon({ url: sys.origin, connections: 16, duration: DURATION, requests: [req] });

@@ -4,13 +4,12 @@
 // self time per function and per package, largest first.
 //   node bench/profile.mjs [--scenario prepare2|prepare500|create|replay|posting] [--duration 8] [--out DIR]
 import { spawn, execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+import { freePort, readySandboxProject, startScriptArgs, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -24,7 +23,6 @@ const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').
 const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
 const DB = `bench_profile_${process.pid}`;
 const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
-const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 
 psql(`CREATE DATABASE ${DB}`);
 const [port, consolePort] = [await freePort(), await freePort()];
@@ -37,22 +35,9 @@ const service = spawn(process.execPath, [...(CPU_ONLY ? [] : ['--cpu-prof', '--c
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 try {
-  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key);
-  const line = (i) => (i % 2 === 0 ? { account_id: a, debit_minor: 100 } : { account_id: b, credit_minor: 100 });
-  const journal = (n) => ({ posting_date: '2026-06-15', lines: Array.from({ length: n }, (_, i) => line(i)) });
-  const replayKey = randomUUID();
-  const replayBody = JSON.stringify({ code: `R-${replayKey.slice(0, 8)}`, name: 'Replay' });
-  await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
-  const scenarios = {
-    prepare2: { path: '/journal/prepare', body: JSON.stringify(journal(2)) },
-    prepare500: { path: '/journal/prepare', body: JSON.stringify(journal(500)) },
-    replay: { path: '/products', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody },
-    create: { path: '/products', setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } },
-    posting: { path: '/journal', body: JSON.stringify(journal(2)), setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } },
-  };
-  const s = scenarios[SCENARIO];
-  const u = new URL(base);
-  const req = { method: 'POST', headers, ...s, path: `${u.pathname}${s.path}` };
+  const project = await readySandboxProject(port, consolePort, key);
+  const { request: req } = (await yardstickScenarios(project))[SCENARIO];
+  const u = new URL(project.base);
   await autocannon({ url: u.origin, connections: 16, duration: 3, requests: [req] });
   const ticks = cpuTicks(service.pid);
   const r = await autocannon({ url: u.origin, connections: 16, duration: DURATION, requests: [req] });

@@ -12,10 +12,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+import { freePort, readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -35,7 +34,6 @@ if (!url || !['127.0.0.1', 'localhost'].includes(new URL(url).hostname)) {
   process.stderr.write('usage: node bench/purge-at-volume.mjs --database postgres://127.0.0.1/… (a filled database)\n');
   process.exit(2);
 }
-const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 const db = new pg.Client({ connectionString: url, application_name: 'purge-at-volume' });
 await db.connect();
 const count = async (sql) => Number((await db.query(sql)).rows[0].n);

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 // Shared by the bench scripts that start the service themselves: wait until it is ready, provision a
 // sandbox project through the console API, and hand back what a load generator needs.
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -22,4 +24,30 @@ export function startScriptArgs(packageJson = 'package.json') {
   const words = JSON.parse(readFileSync(packageJson, 'utf8')).scripts.start.trim().split(/\s+/);
   if (words[0] !== 'node') throw new Error(`the start script is not \`node [flags] FILE\`: ${words.join(' ')}`);
   return words.slice(1);
+}
+
+/** A free TCP port on 127.0.0.1. */
+export const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
+
+/**
+ * The yardstick's five scenarios against one sandbox project (readySandboxProject's answer), as autocannon
+ * requests with the status each must answer: prepare2 and prepare500 (S1, S2), create (S3, a new key and code
+ * per request), replay (S4, one key created once here) and posting (S5, a new key per request).
+ */
+export async function yardstickScenarios({ base, headers, accounts: [a, b] }) {
+  const line = (i) => (i % 2 === 0 ? { account_id: a, debit_minor: 100 } : { account_id: b, credit_minor: 100 });
+  const journal = (n) => JSON.stringify({ posting_date: '2026-06-15', lines: Array.from({ length: n }, (_, i) => line(i)) });
+  const replayKey = randomUUID();
+  const replayBody = JSON.stringify({ code: `R-${replayKey.slice(0, 8)}`, name: 'Replay' });
+  const first = await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
+  if (first.status !== 201) throw new Error(`the replay scenario's first create answered ${first.status}`);
+  const path = new URL(base).pathname;
+  const post = (p, status, rest) => ({ request: { method: 'POST', path: `${path}${p}`, headers, ...rest }, status });
+  return {
+    prepare2: post('/journal/prepare', 200, { body: journal(2) }),
+    prepare500: post('/journal/prepare', 200, { body: journal(500) }),
+    create: post('/products', 201, { setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } }),
+    replay: post('/products', 201, { headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody }),
+    posting: post('/journal', 201, { body: journal(2), setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } }),
+  };
 }

@@ -4,12 +4,11 @@
 //   node bench/service-only.mjs [--quick]
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+import { freePort, readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -17,7 +16,6 @@ const QUICK = process.argv.includes('--quick');
 const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
 const DB = `bench_svc_only_${process.pid}`;
 const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
-const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 psql(`CREATE DATABASE ${DB}`);

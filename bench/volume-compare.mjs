@@ -7,13 +7,12 @@
 //   node bench/volume-compare.mjs --empty postgres://…/empty --filled postgres://…/filled [--duration 5] [--rounds 2]
 // Both databases must be migrated; the filled one by bench/fill-volume.mjs. Loopback only.
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+import { freePort, readySandboxProject, startScriptArgs, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -31,7 +30,6 @@ if (!systems.empty || !systems.filled) {
   process.stderr.write('usage: node bench/volume-compare.mjs --empty URL --filled URL [--duration 5] [--rounds 2]\n');
   process.exit(2);
 }
-const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 const startArgs = startScriptArgs('package.json');
 
 async function start(name, url) {
@@ -43,22 +41,16 @@ async function start(name, url) {
       LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key, name);
-  const replayKey = randomUUID();
-  const replayBody = JSON.stringify({ code: `R-${replayKey}`, name: 'Replay' });
-  const first = await fetch(`${base}/products`, { method: 'POST', headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody });
-  if (first.status !== 201) throw new Error(`${name}: replay seed ${first.status}`);
-  const line = (i) => (i % 2 === 0 ? { account_id: a, debit_minor: 100 } : { account_id: b, credit_minor: 100 });
-  const journal = (n) => JSON.stringify({ posting_date: '2026-06-15', lines: Array.from({ length: n }, (_, i) => line(i)) });
+  const project = await readySandboxProject(port, consolePort, key, name);
+  const scenarios = await yardstickScenarios(project);
   return {
-    name, proc, dataDir, url,
+    name, proc, dataDir, url, origin: new URL(project.base).origin,
     scenarios: {
-      'S1 prepare, 2 lines': { url: `${base}/journal/prepare`, headers, body: journal(2), status: 200 },
-      'S2 prepare, 500 lines': { url: `${base}/journal/prepare`, headers, body: journal(500), status: 200 },
-      'S3 product create': { url: `${base}/products`, headers, setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } },
-      'S4 product replay': { url: `${base}/products`, headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody },
-      'S5 final posting': { url: `${base}/journal`, headers, body: JSON.stringify({ posting_date: '2026-06-15', lines: [{ account_id: a, debit_minor: 100 }, { account_id: b, credit_minor: 100 }] }),
-        setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } },
+      'S1 prepare, 2 lines': scenarios.prepare2,
+      'S2 prepare, 500 lines': scenarios.prepare500,
+      'S3 product create': scenarios.create,
+      'S4 product replay': scenarios.replay,
+      'S5 final posting': scenarios.posting,
     },
   };
 }
@@ -76,9 +68,8 @@ try {
   for (const scenario of Object.keys(running[0].scenarios).filter((s) => ONLY.length === 0 || ONLY.includes(s.split(' ')[0]))) {
     for (let round = 0; round < ROUNDS; round++) {
       for (const sys of running) {
-        const { url, status = 201, ...request } = sys.scenarios[scenario];
-        const u = new URL(url);
-        const load = { url: u.origin, connections: 16, requests: [{ method: 'POST', path: u.pathname, ...request }] };
+        const { request, status } = sys.scenarios[scenario];
+        const load = { url: sys.origin, connections: 16, requests: [request] };
         await psql(sys.url, 'CHECKPOINT');
         await autocannon({ ...load, duration: 2 });
         const r = await autocannon({ ...load, duration: DURATION });

@@ -11,12 +11,11 @@ import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { startScriptArgs } from './sandbox-project.mjs';
+import { freePort, startScriptArgs } from './sandbox-project.mjs';
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
@@ -29,7 +28,6 @@ const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RECEIVER = fileURLToPath(new URL('./webhook-receiver.mjs', import.meta.url));
 const psql = (db, sql) => execFileSync('psql', [`${PG}/${db}`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
-const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const startArgs = startScriptArgs(join(ROOT, 'package.json'));
 const CONSOLE_KEY = `ck_${randomBytes(16).toString('hex')}`;
