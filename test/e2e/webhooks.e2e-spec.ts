@@ -208,6 +208,18 @@ const deliveriesOf = (db: DataSource, appId: string) =>
     [appId],
   ) as Promise<Array<{ id: string; event_id: string; attempts: number; delivered: boolean; failed: boolean; leased: boolean; last_status: number | null; last_error: string | null; later: boolean }>>;
 
+/**
+ * Deliveries finished in the whole database (delivered, given up). The worker's database is shared by the
+ * suites it runs one after another, so a test dispatcher may also finish deliveries left due by earlier suites;
+ * what it counts is compared with what changed in the database while it ran.
+ */
+const finishedInDatabase = async (db: DataSource) => {
+  const [row] = (await db.query(
+    `SELECT count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered, count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed FROM webhook_deliveries`,
+  )) as Array<{ delivered: number; failed: number }>;
+  return row;
+};
+
 const attemptsOf = (db: DataSource, appId: string) =>
   db.query(
     `SELECT a.attempt, a.status, a.error FROM webhook_attempts a
@@ -284,9 +296,13 @@ describe('webhook dispatch rounds driven by the test', () => {
 
   it('gives up after ten attempts (the first and the nine retries of the schedule), every one with the same webhook-id and body', async () => {
     const receiver = await aReceiver(() => 500);
+    // another app's failing delivery in the same database, as an earlier suite may leave one due
+    const other = await aReceiver(() => 500);
     try {
+      const before = await finishedInDatabase(db);
       const { p } = await aProjectWithEndpoint(receiver.url);
       await postJournal(p);
+      await postJournal((await aProjectWithEndpoint(other.url)).p);
       // the schedule's length, with no waiting: retry at once while the schedule has a next delay
       const d = aDispatcher({ retryDelayMs: (n) => (n < 10 ? 0 : null) });
       for (let round = 0; round < 30 && !(await deliveriesOf(db, p.app_id))[0]?.failed; round++) await d.runOnce();
@@ -297,10 +313,14 @@ describe('webhook dispatch rounds driven by the test', () => {
       expect((await attemptsOf(db, p.app_id)).map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       await d.runOnce();
       expect(receiver.received).toHaveLength(10);
-      // metrics (partner_webhook_deliveries_finished_total): one delivery given up, none delivered
-      expect(d.finishedDeliveries()).toEqual({ delivered: 0, failed: 1 });
+      // metrics (partner_webhook_deliveries_finished_total): what this dispatcher finished, ours among them
+      const after = await finishedInDatabase(db);
+      expect(other.received).toHaveLength(10);
+      expect(after.failed - before.failed).toBeGreaterThanOrEqual(2);
+      expect(d.finishedDeliveries()).toEqual({ delivered: after.delivered - before.delivered, failed: after.failed - before.failed });
     } finally {
       await receiver.close();
+      await other.close();
     }
   });
 
@@ -336,6 +356,7 @@ describe('webhook dispatch rounds driven by the test', () => {
       const ours = claimed.filter((c) => c.url === receiver.url);
       expect(ours).toHaveLength(1);
       const d = aDispatcher();
+      const before = await finishedInDatabase(db);
       await d.runOnce();
       expect(receiver.received).toHaveLength(0);
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 1, leased: true, delivered: false })]);
@@ -348,7 +369,9 @@ describe('webhook dispatch rounds driven by the test', () => {
       // and counts no finished delivery (metrics): only the record that decided it does
       expect(await repo.recordAttempt(ours[0], { ok: false, status: 500, error: 'http_500', durationMs: 1, attemptedAt: new Date(), retryInMs: null }))
         .toEqual({ delivered: 0, failed: 0 });
-      expect(d.finishedDeliveries()).toEqual({ delivered: 1, failed: 0 });
+      const after = await finishedInDatabase(db);
+      expect(after.delivered - before.delivered).toBeGreaterThanOrEqual(1);
+      expect(d.finishedDeliveries()).toEqual({ delivered: after.delivered - before.delivered, failed: after.failed - before.failed });
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, delivered: true })]);
       await d.runOnce();
       expect(receiver.received).toHaveLength(1);
