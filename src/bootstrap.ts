@@ -22,7 +22,8 @@ import { runMigrations } from './shared/database/run-migrations';
 import type { Clock } from './shared/domain/clock';
 import { GracefulShutdown } from './shared/http/graceful-shutdown';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
-import { PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
+import { PARTNER_PATH_PREFIX, PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
+import { prefixedLayersFirst } from './shared/http/route-order';
 import { createConsoleDocument, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
 import { createPartnerDocument } from './shared/http/openapi/partner-document';
 import { ProblemFilter } from './shared/http/problem.filter';
@@ -146,6 +147,8 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   }
   SwaggerModule.setup('docs', partner, document, { jsonDocumentUrl: `${PRODUCTION_BASE}/openapi.json`, raw: false });
   await partner.init();
+  // a partner call no longer walks past the pages', the documentation's and health's layers (route-order.ts)
+  prefixedLayersFirst(partner.getHttpAdapter().getInstance(), PARTNER_PATH_PREFIX);
 
   const key = consoleApiKeyOf(config.consoleApiKey, config.dataDir);
   let consoleApp: INestApplication | null = null;

@@ -4,6 +4,8 @@ import type { Environment } from '../domain/caller-context';
 export const PRODUCTION_BASE = 'api/partner/v1';
 export const SANDBOX_BASE = 'api/partner/sandbox/v1';
 export const PARTNER_BASES = [PRODUCTION_BASE, SANDBOX_BASE];
+/** What the paths of both bases (and only they) start with. */
+export const PARTNER_PATH_PREFIX = '/api/partner/';
 
 export function environmentOfPath(path: string): Environment {
   return path.startsWith(`/${SANDBOX_BASE}/`) || path === `/${SANDBOX_BASE}` ? 'sandbox' : 'production';
