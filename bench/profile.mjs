@@ -2,7 +2,7 @@
 // Starts the built service as `npm start` runs it, with --cpu-prof, on a fresh PostgreSQL database;
 // warms up, loads one scenario, stops the service (the profile is written at exit) and prints the
 // self time per function and per package, largest first.
-//   node bench/profile.mjs [--scenario prepare2|prepare500|create|replay|posting] [--duration 8] [--out DIR]
+//   node bench/profile.mjs [--scenario prepare2|prepare500|create|replay|posting] [--duration 8] [--out DIR] [--rate N] [--cpu-only]
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +19,12 @@ const DURATION = Number(arg('duration', '8'));
 const OUT = arg('out', mkdtempSync(join(tmpdir(), 'profile-')));
 // --cpu-only: no profiler; prints the service's CPU time per request over the measured run (utime + stime)
 const CPU_ONLY = process.argv.includes('--cpu-only');
-const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+// --rate N: a fixed load of N requests/s instead of as many as 16 connections get through (the CPU per request
+// of a machine that is not saturated: no time is spent waiting for PostgreSQL or the load generator to get a core)
+const RATE = arg('rate', undefined);
+const load = RATE ? { overallRate: Number(RATE) } : {};
+// [user, system] CPU ticks (10 ms) of a process
+const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return [Number(f[11]), Number(f[12])]; };
 const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
 const DB = `bench_profile_${process.pid}`;
 const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
@@ -40,9 +45,9 @@ try {
   const u = new URL(project.base);
   await autocannon({ url: u.origin, connections: 16, duration: 3, requests: [req] });
   const ticks = cpuTicks(service.pid);
-  const r = await autocannon({ url: u.origin, connections: 16, duration: DURATION, requests: [req] });
-  const cpuUs = ((cpuTicks(service.pid) - ticks) * 10_000) / r.requests.total;
-  process.stdout.write(`${SCENARIO}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, service CPU ${cpuUs.toFixed(0)} µs/request\n`);
+  const r = await autocannon({ url: u.origin, connections: 16, duration: DURATION, requests: [req], ...load });
+  const [user, system] = cpuTicks(service.pid).map((t, i) => ((t - ticks[i]) * 10_000) / r.requests.total);
+  process.stdout.write(`${SCENARIO}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, service CPU ${(user + system).toFixed(0)} µs/request (user ${user.toFixed(0)}, system ${system.toFixed(0)})\n`);
 } finally {
   service.kill('SIGTERM');
   await new Promise((r) => service.once('exit', r));
