@@ -16,6 +16,14 @@ export async function withNewDatabase<T>(prefix: string, work: (url: string) => 
     await admin.query(`CREATE DATABASE "${name}"`);
     return await work(url.toString());
   } finally {
+    // pg's pool.end() resolves before its clients' sockets close: a FORCE drop in that moment terminates a
+    // client that no longer listens for errors (an unhandled 'error', seen in CI). Wait, at most 2 s, for
+    // the database's sessions to go; FORCE is for what is left after that.
+    for (let i = 0; i < 40; i++) {
+      const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (rows[0].n === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { pacedBatches } from '../database/paced-batches';
 import { Sql } from '../database/sql';
 import { Clock } from '../domain/clock';
 import { SIGN_IN_WINDOW_MS } from './sign-in-lockout';
@@ -43,14 +44,10 @@ export class WebPurge {
     };
   }
 
-  private async drain(sql: string, before: unknown[], after: unknown[] = []): Promise<number> {
-    let total = 0;
-    for (;;) {
-      // straight on the pool: TypeORM's query() answers a DELETE with [rows, count], not the rows
-      const rows = await this.sql.query(sql, [...before, BATCH, ...after]);
-      total += rows.length;
-      if (rows.length < BATCH) return total;
-    }
+  /** Batches of one purge statement until one comes back short, paced as the other purges are (pacedBatches). */
+  private drain(sql: string, before: unknown[], after: unknown[] = []): Promise<number> {
+    // straight on the pool: TypeORM's query() answers a DELETE with [rows, count], not the rows
+    return pacedBatches(BATCH, async (size) => (await this.sql.query(sql, [...before, size, ...after])).length);
   }
 }
 

@@ -150,11 +150,14 @@ export class IdempotencyService {
     return answerFromRecord<R>(caller, existing, operation, fingerprint);
   }
 
-  /** Deletes records older than the retention, in batches; safe on several instances at once. */
-  async purgeExpired(): Promise<number> {
+  /**
+   * Deletes records older than the retention, in batches, until none is left or `stopping()` says so;
+   * safe on several instances at once.
+   */
+  async purgeExpired(stopping?: () => boolean): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.config.idempotencyRetentionHours * 3_600_000);
     // paced (pacedBatches): a backlog is worked off at half speed rather than crowding out the writes
-    return pacedBatches(1000, (size) => this.records.purgeCreatedBefore(cutoff, size));
+    return pacedBatches(1000, (size) => this.records.purgeCreatedBefore(cutoff, size), stopping);
   }
 }
 
