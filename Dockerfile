@@ -21,4 +21,4 @@ VOLUME /data
 USER node
 # only the partner listener: the console (3001, plain HTTP, operator-only) is never to be published
 EXPOSE 3000
-CMD ["node", "--max-semi-space-size=16", "--min-semi-space-size=16", "dist/src/main.js"]
+CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=16", "--min-semi-space-size=16", "dist/src/main.js"]

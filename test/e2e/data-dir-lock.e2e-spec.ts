@@ -62,8 +62,17 @@ describe('one process per DATA_DIR, and npm start as one process tree', () => {
     expect(start).not.toMatch(/[;&|$`]/);
     expect(existsSync(join(ROOT, words[words.length - 1]))).toBe(true);
     expect(words).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--min-semi-space-size=16']));
+    // the old generation grows by half its live size between full collections (issue 28: peak RSS ~270 → ~210 MB)
+    expect(words).toContain('--heap-growing-percent=50');
     // and the one-process tree then comes from bash, which execs a one-command script (dash does not)
     expect(readFileSync(join(ROOT, '.npmrc'), 'utf8')).toMatch(/^script-shell=\/bin\/bash$/m);
+  });
+
+  it("the image runs the start script's command: the same node flags as npm start", () => {
+    const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+    expect(cmd).not.toBeNull();
+    expect(JSON.parse(cmd![1])).toEqual(start.trim().split(/\s+/));
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('npm start stops with its service on %s to npm: no orphan', async (signal) => {
