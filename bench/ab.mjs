@@ -2,13 +2,10 @@
 // each on a fresh PostgreSQL database, measured in alternating rounds (A B A B …) so that the machine's
 // drift falls on both; prints median req/s, p99 and the service's CPU per request of each.
 //   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting] [--rounds 4] [--duration 8]
-import { spawn, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { freePort, readySandboxProject, startScriptArgs, yardstickScenarios } from './sandbox-project.mjs';
+import { resolve } from 'node:path';
+import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -17,26 +14,17 @@ const DIRS = { A: resolve(arg('a', '.')), B: resolve(arg('b', '.')) };
 const SCENARIOS = arg('scenario', 'prepare2').split(',');
 const ROUNDS = Number(arg('rounds', '4'));
 const DURATION = Number(arg('duration', '8'));
-const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
-const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
 const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 async function start(name, dir) {
-  const db = `bench_ab_${name.toLowerCase()}_${process.pid}`;
-  psql(`CREATE DATABASE ${db}`);
-  const [port, consolePort] = [await freePort(), await freePort()];
-  const dataDir = mkdtempSync(join(tmpdir(), `bench-ab-${name}-`));
-  const key = `ck_${randomBytes(16).toString('hex')}`;
-  const proc = spawn(process.execPath, startScriptArgs(join(dir, 'package.json')), {
-    cwd: dir,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${db}`,
-      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const project = await readySandboxProject(port, consolePort, key, name);
-  const scenarios = await yardstickScenarios(project);
-  return { name, proc, db, dataDir, origin: new URL(project.base).origin, scenarios };
+  const { proc, project, stop } = await startServiceOnFreshDatabase({ dir, name: `ab_${name}` });
+  try {
+    return { name, proc, stop, origin: new URL(project.base).origin, scenarios: await yardstickScenarios(project) };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
 
 const systems = [];
@@ -59,11 +47,5 @@ try {
     process.stdout.write(`${scenario}: A ${f(out.A)} | B ${f(out.B)} | B/A req/s ${(median(out.B.map((x) => x.rps)) / median(out.A.map((x) => x.rps))).toFixed(3)}\n`);
   }
 } finally {
-  for (const sys of systems) {
-    const exited = new Promise((r) => sys.proc.once('exit', r));
-    sys.proc.kill('SIGTERM');
-    await exited;
-    psql(`DROP DATABASE IF EXISTS ${sys.db} WITH (FORCE)`);
-    rmSync(sys.dataDir, { recursive: true, force: true });
-  }
+  for (const sys of systems) await sys.stop();
 }

@@ -3,13 +3,11 @@
 // warms up, loads one scenario, stops the service (the profile is written at exit) and prints the
 // self time per function and per package, largest first.
 //   node bench/profile.mjs [--scenario prepare2|prepare500|create|replay|posting] [--duration 8] [--out DIR] [--rate N] [--cpu-only]
-import { spawn, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, readySandboxProject, startScriptArgs, yardstickScenarios } from './sandbox-project.mjs';
+import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -25,22 +23,8 @@ const RATE = arg('rate', undefined);
 const load = RATE ? { overallRate: Number(RATE) } : {};
 // [user, system] CPU ticks (10 ms) of a process
 const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return [Number(f[11]), Number(f[12])]; };
-const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
-const DB = `bench_profile_${process.pid}`;
-const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
-
-psql(`CREATE DATABASE ${DB}`);
-const [port, consolePort] = [await freePort(), await freePort()];
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-prof-'));
-const key = `ck_${randomBytes(16).toString('hex')}`;
-const startArgs = startScriptArgs('package.json');
-const service = spawn(process.execPath, [...(CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', OUT]), ...startArgs], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${DB}`,
-    LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const { proc: service, project, stop } = await startServiceOnFreshDatabase({ name: 'profile', nodeArgs: CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', OUT] });
 try {
-  const project = await readySandboxProject(port, consolePort, key);
   const { request: req } = (await yardstickScenarios(project))[SCENARIO];
   const u = new URL(project.base);
   await autocannon({ url: u.origin, connections: 16, duration: 3, requests: [req] });
@@ -49,10 +33,7 @@ try {
   const [user, system] = cpuTicks(service.pid).map((t, i) => ((t - ticks[i]) * 10_000) / r.requests.total);
   process.stdout.write(`${SCENARIO}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, service CPU ${(user + system).toFixed(0)} µs/request (user ${user.toFixed(0)}, system ${system.toFixed(0)})\n`);
 } finally {
-  service.kill('SIGTERM');
-  await new Promise((r) => service.once('exit', r));
-  psql(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop(); // the profile is written at exit
 }
 if (CPU_ONLY) process.exit(0);
 const file = readdirSync(OUT).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(OUT, f)).at(-1);

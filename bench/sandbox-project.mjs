@@ -1,6 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 // Shared by the bench scripts that start the service themselves: wait until it is ready, provision a
 // sandbox project through the console API, and hand back what a load generator needs.
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -50,4 +53,40 @@ export async function yardstickScenarios({ base, headers, accounts: [a, b] }) {
     replay: post('/products', 201, { headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody }),
     posting: post('/journal', 201, { body: journal(2), setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } }),
   };
+}
+
+const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
+const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
+
+/**
+ * The built service in `dir`, started as `npm start` runs it (`nodeArgs`, then its start script's node flags
+ * and entry file) on a fresh PostgreSQL database ($BENCH_PG_URL) with the yardstick's environment, and a
+ * sandbox project once it is ready; `databaseUrl` is its database. `stop()` ends it, drops that database and
+ * removes its DATA_DIR.
+ */
+export async function startServiceOnFreshDatabase({ dir = '.', name = 'service', nodeArgs = [] } = {}) {
+  const db = `bench_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}_${process.pid}`;
+  psql(`CREATE DATABASE ${db}`);
+  const [port, consolePort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+  const key = `ck_${randomBytes(16).toString('hex')}`;
+  const proc = spawn(process.execPath, [...nodeArgs, ...startScriptArgs(join(dir, 'package.json'))], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${db}`,
+      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((r) => proc.once('exit', r));
+  const stop = async () => {
+    proc.kill('SIGTERM');
+    await exited;
+    psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    return { proc, project: await readySandboxProject(port, consolePort, key, name), databaseUrl: `${PG}/${db}`, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

@@ -2,36 +2,22 @@
 // 20 concurrent identical creates ending in exactly one product. Starts the built service on a fresh
 // PostgreSQL database; loopback only; stops everything it started.
 //   node bench/service-only.mjs [--quick]
-import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { freePort, readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+import { startServiceOnFreshDatabase } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const QUICK = process.argv.includes('--quick');
-const PG = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432';
-const DB = `bench_svc_only_${process.pid}`;
-const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' }).trim();
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
-psql(`CREATE DATABASE ${DB}`);
-const [port, consolePort] = [await freePort(), await freePort()];
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-svc-'));
-const key = `ck_${randomBytes(16).toString('hex')}`;
 // as `npm start` runs it: the node flags and entry file of package.json's start script
-const startArgs = startScriptArgs('package.json');
-const service = spawn(process.execPath, startArgs, {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${DB}`,
-    LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const { proc: service, project, databaseUrl, stop } = await startServiceOnFreshDatabase({ name: 'svc_only' });
 let failed = false;
 try {
-  const { base, headers, accounts: [a, b] } = await readySandboxProject(port, consolePort, key);
+  const { base, headers, accounts: [a, b] } = project;
   const journal = { posting_date: new Date().toISOString().slice(0, 10), lines: [{ account_id: a, debit_minor: 100 }, { account_id: b, credit_minor: 100 }] };
 
   const rounds = [];
@@ -50,15 +36,12 @@ try {
     method: 'POST', headers: { ...headers, 'idempotency-key': code }, body: JSON.stringify({ code, name: 'Concurrent' }) })
     .then(async (res) => ({ status: res.status, body: await res.json() }))));
   const ids = new Set(answers.map((x) => x.body.id));
-  const rows = Number(execFileSync('psql', [`${PG}/${DB}`, '-qAtc', `SELECT count(*) FROM products WHERE code = '${code}'`], { encoding: 'utf8' }).trim());
+  const rows = Number(execFileSync('psql', [databaseUrl, '-qAtc', `SELECT count(*) FROM products WHERE code = '${code}'`], { encoding: 'utf8' }).trim());
   const firsts = answers.filter((x) => x.body.replayed === false).length;
   const ok = rows === 1 && ids.size === 1 && firsts === 1 && answers.every((x) => x.status === 201);
   console.log(`20 concurrent identical creates: ${rows} row, ${ids.size} id, ${firsts} first execution — ${ok ? 'exactly once' : 'WRONG'}`);
   if (!ok) failed = true;
 } finally {
-  service.kill('SIGTERM');
-  await new Promise((r) => service.once('exit', r));
-  psql(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }
 process.exitCode = failed ? 2 : 0;
