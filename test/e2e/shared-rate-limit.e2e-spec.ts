@@ -107,14 +107,14 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
       const call = () => app.partner().post(`${SANDBOX}/journal/prepare`).send({});
       for (let i = 0; i < 2; i++) expect((await call()).status).toBe(401);
       // the 3rd anonymous call of 127.0.0.1, counted by a second instance
-      expect(await other.take('127.0.0.1')).toBeNull();
+      expect((await other.take('partner', '127.0.0.1')).retryAfter).toBeNull();
       expect((await call()).status).toBe(401);
       const fifth = await call();
       expect(fifth.status).toBe(429);
       expect(fifth.body.code).toBe('rate_limited');
       expect(fifth.headers['retry-after']).toMatch(/^[1-9]\d*$/);
       // and the other instance refuses the address too
-      expect(await other.take('127.0.0.1')).toBeGreaterThanOrEqual(1);
+      expect((await other.take('partner', '127.0.0.1')).retryAfter).toBeGreaterThanOrEqual(1);
     } finally {
       await other.onModuleDestroy();
       await app.close();

@@ -186,7 +186,7 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
     expect((await app.partner().post('/oauth/token').set('X-Forwarded-For', anAddress()).type('form').send(wrong())).status).toBe(401);
   });
 
-  it('counts partner calls with a missing, malformed or unknown token; over it 429 before the look-up; a known token still works; health, documents and metadata are not limited', async () => {
+  it('counts partner calls with a missing, malformed or unknown token; over it a missing or malformed one is 429 before the look-up, a well-formed one after its one look-up; a known token still works; health, documents and metadata are not limited', async () => {
     const p = await aSandboxProject(app);
     const address = anAddress();
     const body = aJournal(p.accounts.map((a) => a.id));
@@ -194,29 +194,69 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
       const r = app.partner().post(`${SANDBOX}/journal/prepare`).set('X-Forwarded-For', address);
       return (authorization === undefined ? r : r.set('Authorization', authorization)).send(body);
     };
-    // the known token, used once from this address before the flood
-    expect((await call(`Bearer ${p.token}`)).status).toBe(200);
     const wrongChecksum = `Bearer ${p.token.slice(0, -6)}AAAAAA`;
     // a well-formed token (right checksum) that was never issued: found unknown only by the look-up
     const wellFormedUnknown = generateAccessToken('sandbox');
     const tries = [undefined, 'Bearer not-a-token', wrongChecksum, `Bearer ${wellFormedUnknown}`, undefined, `Bearer ${generateAccessToken('production')}`];
     for (const authorization of tries) expect((await call(authorization)).status).toBe(401);
     const findToken = jest.spyOn(app.apps.partner.get(AccessRepository), 'findToken');
-    const refused = await call(`Bearer ${wellFormedUnknown}`);
-    expect(refused.status).toBe(429);
-    expect(refused.body.code).toBe('rate_limited');
-    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(refused.headers['ratelimit']).toBeUndefined();
+    for (const authorization of [undefined, 'Bearer not-a-token', wrongChecksum]) {
+      const refused = await call(authorization);
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('rate_limited');
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(refused.headers['ratelimit']).toBeUndefined();
+    }
     expect(findToken).not.toHaveBeenCalled();
-    expect((await call()).status).toBe(429);
-    // a token this instance knows is a known identity: not refused by the anonymous limit
+    // CONTRACT v5 §12: a well-formed token with a valid checksum is looked up (once), and refused only as unknown
+    const unknown = await call(`Bearer ${wellFormedUnknown}`);
+    expect(unknown.status).toBe(429);
+    expect(findToken).toHaveBeenCalledTimes(1);
+    // a token never used from this address before is a known identity: not refused by the anonymous limit
     const known = await call(`Bearer ${p.token}`);
     expect(known.status).toBe(200);
+    expect(findToken).toHaveBeenCalledTimes(2);
     for (const path of ['/health/live', '/health/ready', '/api/partner/v1/openapi.json', `${SANDBOX}/openapi.json`, '/.well-known/oauth-authorization-server', '/docs']) {
       const res = await app.partner().get(path).set('X-Forwarded-For', address).redirects(1);
       expect([path, res.status]).toEqual([path, 200]);
     }
+  });
+
+  it('an IPv6 client is counted by its /64: another address of the same /64 is refused, the next /64 is not', async () => {
+    const call = (address: string) => app.partner().post(`${SANDBOX}/journal/prepare`).set('X-Forwarded-For', address).send({});
+    for (let i = 1; i <= LIMIT; i++) expect((await call(`2001:db8:35:1::${i.toString(16)}`)).status).toBe(401);
+    const sameSlash64 = await call('2001:db8:35:1:ffff:ffff:ffff:fffe');
+    expect(sameSlash64.status).toBe(429);
+    expect((await call('2001:db8:35:2::1')).status).toBe(401);
+  });
+
+  it('forms, OAuth clients and partner 401s each have their own budget: using one up leaves the others', async () => {
+    const s = await aConsentSetup(app);
+    const address = anAddress();
+    const token = (client_secret: string) => app.partner().post('/oauth/token').set('X-Forwarded-For', address).type('form').send({ client_id: s.client.client_id, client_secret, grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43) });
+    for (let i = 0; i < LIMIT; i++) expect((await token('hcs_wrong')).status).toBe(401);
+    expect((await token('hcs_wrong')).status).toBe(429);
+    // valid client credentials over the limit: looked up, not refused (the code is what is wrong here)
+    const valid = await token(s.client.client_secret);
+    expect([valid.status, valid.body.error]).toEqual([400, 'invalid_grant']);
+    // the partner budget of the same address is untouched
+    expect((await app.partner().post(`${SANDBOX}/journal/prepare`).set('X-Forwarded-For', address).send({})).status).toBe(401);
+    // and so is its forms budget
+    const page = new PageDriver(app);
+    page.headers = { 'X-Forwarded-For': address };
+    await page.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+    expect((await page.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(200);
+  });
+
+  it('valid client credentials do not count against the address; failed ones do', async () => {
+    const s = await aConsentSetup(app);
+    const address = anAddress();
+    const token = (client_secret: string) => app.partner().post('/oauth/token').set('X-Forwarded-For', address).type('form').send({ client_id: s.client.client_id, client_secret, grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43) });
+    // three times the limit of calls with valid credentials (wrong codes): none counted
+    for (let i = 0; i < 3 * LIMIT; i++) expect((await token(s.client.client_secret)).status).toBe(400);
+    for (let i = 0; i < LIMIT; i++) expect((await token('hcs_wrong')).status).toBe(401);
+    expect((await token('hcs_wrong')).status).toBe(429);
   });
 });
 

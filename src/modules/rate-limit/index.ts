@@ -1,4 +1,5 @@
 // The rate-limit module's public surface: other modules and the composition root import only this file.
 export { RateLimitModule } from './rate-limit.module';
 export { RateLimitService } from './rate-limit.service';
-export { AnonymousClientLimitMiddleware, AnonymousFormLimitMiddleware, AnonymousRateLimit } from './anonymous-rate-limit';
+export { type AnonymousAdmission, type AnonymousBudget, AnonymousFormLimitMiddleware, AnonymousRateLimit } from './anonymous-rate-limit';
+export { addressGroup } from './address-group';

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AnonymousClientLimitMiddleware, AnonymousFormLimitMiddleware, AnonymousRateLimit } from './anonymous-rate-limit';
+import { AnonymousFormLimitMiddleware, AnonymousRateLimit } from './anonymous-rate-limit';
 import { RateLimitService } from './rate-limit.service';
 
 /** The partner listener's per-token call limit and the per-address limit of anonymous calls (CONTRACT §12). */
 @Module({
-  providers: [RateLimitService, AnonymousRateLimit, AnonymousFormLimitMiddleware, AnonymousClientLimitMiddleware],
-  exports: [RateLimitService, AnonymousRateLimit, AnonymousFormLimitMiddleware, AnonymousClientLimitMiddleware],
+  providers: [RateLimitService, AnonymousRateLimit, AnonymousFormLimitMiddleware],
+  exports: [RateLimitService, AnonymousRateLimit, AnonymousFormLimitMiddleware],
 })
 export class RateLimitModule {}

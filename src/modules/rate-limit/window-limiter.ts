@@ -52,6 +52,14 @@ export class WindowLimiter {
 
   /** Counts one call of `key` and says whether it may run; null when the store failed (let through). */
   async take(key: string, nowMs: number = Date.now()): Promise<WindowDecision | null> {
+    return (await this.takeCounted(key, nowMs))?.decision ?? null;
+  }
+
+  /**
+   * As `take`, and for an allowed call a `giveBack` that takes its point back (from the minute it was
+   * counted in): a call found afterwards to have a known identity does not count (CONTRACT §12).
+   */
+  async takeCounted(key: string, nowMs: number = Date.now()): Promise<{ decision: WindowDecision; giveBack: () => Promise<void> } | null> {
     const limiter = this.limiter;
     const minute = Math.floor(nowMs / WINDOW_MS);
     const currentKey = `${key}:${minute}`;
@@ -75,11 +83,12 @@ export class WindowLimiter {
       current: current.consumedPoints,
       elapsed: (nowMs - minute * WINDOW_MS) / WINDOW_MS,
     });
-    if (!d.allowed) {
-      // a refused call executes nothing and is not counted
+    const giveBack = async (): Promise<void> => {
       await limiter.reward(currentKey, 1).catch((err: Error) => this.warn(err));
-    }
-    return d;
+    };
+    // a refused call executes nothing and is not counted
+    if (!d.allowed) await giveBack();
+    return { decision: d, giveBack: d.allowed ? giveBack : async () => undefined };
   }
 
   private warn(err: Error): void {

@@ -2,7 +2,7 @@ import { Module, type MiddlewareConsumer, type NestModule, RequestMethod } from 
 import { AppsModule } from '../apps';
 import { GrantsModule } from '../grants';
 import { OrganizationsModule } from '../organizations';
-import { AnonymousClientLimitMiddleware, AnonymousFormLimitMiddleware, RateLimitModule } from '../../rate-limit';
+import { AnonymousFormLimitMiddleware, RateLimitModule } from '../../rate-limit';
 import { WebKernelModule } from '../../../shared/web';
 import { ConsentHttp, consentPageMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
@@ -35,8 +35,6 @@ export class ConsentPagesModule implements NestModule {
     consumer
       .apply(AnonymousFormLimitMiddleware)
       .forRoutes({ path: 'oauth/authorize/sign-in', method: RequestMethod.POST }, { path: 'account/connections/sign-in', method: RequestMethod.POST });
-    consumer
-      .apply(AnonymousClientLimitMiddleware)
-      .forRoutes({ path: 'oauth/token', method: RequestMethod.POST }, { path: 'oauth/revoke', method: RequestMethod.POST });
+    // POST /oauth/token and /oauth/revoke count in TokenController: valid client credentials give their point back
   }
 }

@@ -7,7 +7,6 @@ import { AnonymousRateLimit, RateLimitService } from '../../../rate-limit';
 import { environmentOfPath, PARTNER_BASES } from '../../../../shared/http/partner-paths';
 import type { RequestWithContext } from '../../../../shared/http/request-context';
 import { type AccessRequirement, AccessCheckService } from '../application/access-check.service';
-import { hashAccessToken } from '../domain/access-token';
 import { PARTNER_ROUTE, type RequestWithCaller } from './partner-route.decorator';
 
 /** CONTRACT §12: a call answered with one of these has no known identity and counts towards its address's anonymous limit. */
@@ -37,16 +36,8 @@ export class PartnerAuthGuard implements CanActivate {
     const authorization = req.headers.authorization;
     req.tokenSent = authorization !== undefined && /^Bearer +\S/i.test(authorization);
     const res = context.switchToHttp().getResponse<Response>();
-    // CONTRACT §12: an address over the anonymous limit is refused before the token's look-up
-    const address = clientAddress(req);
-    const refusing = this.anonymous.refusing(address);
-    if (refusing !== null) {
-      const bearer = authorization === undefined ? null : /^Bearer +(\S+) *$/i.exec(authorization);
-      if (!bearer || !this.anonymous.isKnown(hashAccessToken(bearer[1]))) throw new RateLimitedError(refusing);
-    }
     try {
       req.caller = await this.access.authenticate(authorization, environmentOfPath(req.path), requirement, requirement.prefetch?.(req), async (tokenHash) => {
-        this.anonymous.markKnown(tokenHash);
         // CONTRACT §12: after the token is known, before grant and scope
         const outcome = await this.rateLimit.take(tokenHash);
         if (!outcome) return;
@@ -55,8 +46,11 @@ export class PartnerAuthGuard implements CanActivate {
         if (!outcome.allowed) throw new RateLimitedError(outcome.retryAfterSeconds);
       });
     } catch (err) {
+      // CONTRACT §12: only a call without a known identity counts, on its address's partner budget; a
+      // missing, malformed or wrong-checksum token got here without I/O, a well-formed one after its
+      // single look-up; a known token never reaches this (its own limit applies instead)
       if (err instanceof DomainError && ANONYMOUS_CODES.has(err.code)) {
-        const retryAfter = await this.anonymous.take(address);
+        const { retryAfter } = await this.anonymous.take('partner', clientAddress(req));
         if (retryAfter !== null) throw new RateLimitedError(retryAfter);
       }
       throw err;

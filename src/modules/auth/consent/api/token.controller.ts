@@ -3,11 +3,19 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../../../shared/config/app-config';
 import { SCOPES } from '../../../../shared/domain/scopes';
+import { clientAddress } from '../../../../shared/http/client-address';
+import { isUuid } from '../../../../shared/http/validation/constraints';
+import { AnonymousRateLimit } from '../../../rate-limit';
 import { OAuthClientService } from '../application/oauth-client.service';
 import { TokenService } from '../application/token.service';
 import type { OAuthClient } from '../domain/consent.repository';
+import { isWellFormedClientSecret } from '../domain/secrets';
 
-type ClientAuth = { ok: true; client: OAuthClient } | { ok: false; error: 'invalid_client' | 'invalid_request'; description: string };
+type ClientAuth =
+  | { ok: true; client: OAuthClient }
+  | { ok: false; error: 'invalid_client' | 'invalid_request'; description: string }
+  | { ok: false; error: 'rate_limited'; retryAfter: number };
+type Credentials = { ok: true; id: string; secret: string } | { ok: false; error: 'invalid_client' | 'invalid_request'; description: string };
 
 function formDecode(v: string): string | null {
   try {
@@ -24,6 +32,7 @@ export class TokenController {
   constructor(
     private readonly clients: OAuthClientService,
     private readonly tokens: TokenService,
+    private readonly anonymous: AnonymousRateLimit,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -52,7 +61,7 @@ export class TokenController {
     const form = this.form(req);
     if (!form) return this.error(res, 400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
     const auth = await this.authenticate(req, form);
-    if (!auth.ok) return this.error(res, auth.error === 'invalid_client' ? 401 : 400, auth.error, auth.description);
+    if (!auth.ok) return auth.error === 'rate_limited' ? this.refuse(res, auth.retryAfter) : this.error(res, auth.error === 'invalid_client' ? 401 : 400, auth.error, auth.description);
     const grantType = form.grant_type;
     if (typeof grantType !== 'string' || grantType === '') return this.error(res, 400, 'invalid_request', 'grant_type is required');
     if (grantType !== 'authorization_code') return this.error(res, 400, 'unsupported_grant_type', 'only authorization_code is supported');
@@ -67,7 +76,7 @@ export class TokenController {
     const form = this.form(req);
     if (!form) return this.error(res, 400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
     const auth = await this.authenticate(req, form);
-    if (!auth.ok) return this.error(res, auth.error === 'invalid_client' ? 401 : 400, auth.error, auth.description);
+    if (!auth.ok) return auth.error === 'rate_limited' ? this.refuse(res, auth.retryAfter) : this.error(res, auth.error === 'invalid_client' ? 401 : 400, auth.error, auth.description);
     if (typeof form.token !== 'string' || form.token === '') return this.error(res, 400, 'invalid_request', 'token is required');
     await this.tokens.revoke(auth.client, form.token);
     res.status(200).end();
@@ -79,8 +88,32 @@ export class TokenController {
     return (req.body ?? {}) as Record<string, unknown>;
   }
 
-  /** HTTP Basic (RFC 6749 §2.3.1: both parts form-encoded) or client_id + client_secret in the body, not both. */
+  /**
+   * CONTRACT §12 and issue 35: the client's authentication counts on its address's `oauth` budget
+   * first, and valid credentials give their point back — a partner's client is a known identity, so a
+   * stranger's failures from the same address never cut off its code exchange. Over the limit,
+   * credentials that are not well-formed (a client id that is no UUID, a secret not shaped as the
+   * service issues them) are refused before any work; well-formed ones cost their one look-up, and only
+   * failed ones are refused.
+   */
   private async authenticate(req: Request, form: Record<string, unknown>): Promise<ClientAuth> {
+    const { retryAfter, giveBack } = await this.anonymous.take('oauth', clientAddress(req));
+    const credentials = this.credentials(req, form);
+    if (retryAfter !== null) {
+      const refused: ClientAuth = { ok: false, error: 'rate_limited', retryAfter };
+      if (!credentials.ok || !isUuid(credentials.id) || !isWellFormedClientSecret(credentials.secret)) return refused;
+      const client = await this.clients.authenticate(credentials.id, credentials.secret);
+      return client ? { ok: true, client } : refused;
+    }
+    if (!credentials.ok) return credentials;
+    const client = await this.clients.authenticate(credentials.id, credentials.secret);
+    if (!client) return { ok: false, error: 'invalid_client', description: 'client authentication failed' };
+    await giveBack();
+    return { ok: true, client };
+  }
+
+  /** HTTP Basic (RFC 6749 §2.3.1: both parts form-encoded) or client_id + client_secret in the body, not both. */
+  private credentials(req: Request, form: Record<string, unknown>): Credentials {
     const header = req.headers.authorization;
     let id: unknown;
     let secret: unknown;
@@ -98,8 +131,14 @@ export class TokenController {
       secret = form.client_secret;
     }
     if (typeof id !== 'string' || typeof secret !== 'string') return { ok: false, error: 'invalid_client', description: 'client authentication failed' };
-    const client = await this.clients.authenticate(id, secret);
-    return client ? { ok: true, client } : { ok: false, error: 'invalid_client', description: 'client authentication failed' };
+    return { ok: true, id, secret };
+  }
+
+  /** Over the anonymous limit: 429 with Retry-After and the endpoints' JSON error body (RFC 6749 §5.2), the catalogue's code as `error` and `code`. */
+  private refuse(res: Response, retryAfter: number): void {
+    res.setHeader('Retry-After', String(retryAfter));
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(429).json({ error: 'rate_limited', error_description: 'too many requests; retry after the time in Retry-After', code: 'rate_limited' });
   }
 
   private error(res: Response, status: number, error: string, description: string): void {

@@ -6,6 +6,13 @@ export function generateClientSecret(): string {
   return `hcs_${randomBase62(40)}`;
 }
 
+const CLIENT_SECRET_SHAPE = /^hcs_[0-9A-Za-z]{40}$/;
+
+/** Shaped as `generateClientSecret` makes them: only such a secret is worth a look-up over the anonymous limit (CONTRACT §12). */
+export function isWellFormedClientSecret(secret: string): boolean {
+  return CLIENT_SECRET_SHAPE.test(secret);
+}
+
 /** An authorization code or session id: 256 random bits, URL-safe. */
 export function generateOpaque(): string {
   return randomBytes(32).toString('base64url');
