@@ -76,7 +76,17 @@ describe('loadConfig (CONTRACT §2)', () => {
     } catch (e) {
       message = (e as Error).message;
     }
-    expect(message).toBe('DATABASE_URL has an invalid port "54b3" for host 2');
+    expect(message).toBe('DATABASE_URL has an invalid port for host 2 (a number from 1 to 65535)');
+  });
+
+  it.each([
+    // issue 35 finding 6: these printed `invalid port "S3cr3tPa"` and `parameter without "=" ("x@db1:5432/partner")`
+    ['postgres://partner:S3cr3tPa/x@db1:5432/partner'],
+    ['postgres://partner:S3cr3tPa?x@db1:5432/partner'],
+  ])('a password with an unencoded "/" or "?" (%s) stops the start with one line that says to percent-encode it and quotes nothing', (url) => {
+    expect(() => loadConfig({ DATABASE_URL: url })).toThrow(
+      new Error('DATABASE_URL has an "@" after a "/" or "?": percent-encode the password (/ as %2F, ? as %3F, @ as %40, # as %23)'),
+    );
   });
 
   it('derives PUBLIC_ORIGIN from PORT and lets CONSOLE_PORT=0 disable the console', () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { ConnectionUriError, parseConnectionUri } from './connection-uri';
 
 describe('parseConnectionUri (libpq URI grammar, CONTRACT §16)', () => {
@@ -52,19 +53,61 @@ describe('parseConnectionUri (libpq URI grammar, CONTRACT §16)', () => {
 
   it.each([
     ['mysql://h/db', 'must start with postgres://'],
-    ['postgres://u@h1:54x2,h2/db', 'invalid port "54x2" for host 1'],
-    ['postgres://u@h1,h2:0/db', 'invalid port "0" for host 2'],
-    ['postgres://u@h1,h2:70000/db', 'invalid port "70000" for host 2'],
+    ['postgres://u@h1:54x2,h2/db', 'invalid port for host 1 (a number from 1 to 65535)'],
+    ['postgres://u@h1,h2:0/db', 'invalid port for host 2'],
+    ['postgres://u@h1,h2:70000/db', 'invalid port for host 2'],
     ['postgres://u@[::1:5432,h2/db', 'unclosed "[" in host 1'],
     ['postgres://u@[::1]x,h2/db', 'text after "]" in host 1'],
     ['postgres://u@h1,h%zz/db', 'invalid percent-encoding in host 2'],
-    ['postgres://u@h1,h2/db?target_session_attrs=readwrite', 'unknown target_session_attrs "readwrite"'],
+    ['postgres://u@h1,h2/db?target_session_attrs=readwrite', 'unknown target_session_attrs value (any, read-write or primary)'],
     ['postgres://u@h1,h2/db?target_session_attrs=standby', 'would put a service that writes on a standby'],
     ['postgres://u@h1,h2/db?port=1,2,3', 'lists 3 ports in the port parameter for 2 hosts'],
-    ['postgres://u@h1,h2/db?sslmode', 'parameter without "="'],
+    ['postgres://u@h1,h2/db?sslmode', 'parameter without "=" (parameter 1)'],
+    ['postgres://u@h1,h2/db?sslmode=disable&application_name=a%zz', 'invalid percent-encoding in parameter 2'],
   ])('rejects %s', (uri, fault) => {
     expect(() => parseConnectionUri(uri)).toThrow(ConnectionUriError);
     expect(() => parseConnectionUri(uri)).toThrow(fault);
+  });
+
+  it('issue 35 finding 6: a password with an unencoded "/", "?" or "#" is never quoted, and the fault says to percent-encode it', () => {
+    const faults = new Map<string, string>();
+    // the issue's two: `invalid port "S3cr3tPa"` and `parameter without "=" ("x@db1:5432/partner")`
+    for (const uri of [
+      'postgres://partner:S3cr3tPa/ss@db1:5432/partner',
+      'postgres://partner:S3cr3tPa?x@db1:5432/partner',
+      'postgres://partner:S3cr3tPa@db1:5432/partner?sslmode=disable&x@db1',
+      'postgres://partner:S3cr#3tPa@db1:5432/partner',
+      'postgres://partner:5432/S3cr3tPa@db1/partner',
+    ]) {
+      try {
+        parseConnectionUri(uri);
+        faults.set(uri, 'parsed');
+      } catch (err) {
+        faults.set(uri, (err as Error).message);
+      }
+    }
+    for (const [uri, message] of faults) {
+      expect([uri, message]).toEqual([uri, expect.stringContaining('percent-encode the password')]);
+      expect(message).not.toMatch(/S3cr|3tPa|x@db1|partner/);
+    }
+  });
+
+  it('never quotes a part of the URI in a fault (passwords of letters no message contains, with every delimiter)', () => {
+    // Q, X, Z, J, K and V (upper case) appear in no fault message: any of them in a message is a quoted part
+    const secret = fc.stringMatching(/^[QXZJKV/?@#:,%&=[\]]{1,12}$/);
+    fc.assert(
+      fc.property(secret, secret, secret, (password, database, param) => {
+        for (const uri of [`postgres://QXZ:${password}@h1:5432,h2/db`, `postgres://u:${password}@h1/${database}?${param}`, `postgres://u@h1:${password}/db`, `postgres://u@h1/db?target_session_attrs=${param}`]) {
+          try {
+            parseConnectionUri(uri);
+          } catch (err) {
+            if (!(err instanceof ConnectionUriError)) throw err;
+            expect([uri, err.message]).toEqual([uri, expect.not.stringMatching(/[QXZJKV]/)]);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('never puts the password in a fault', () => {

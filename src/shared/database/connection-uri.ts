@@ -26,7 +26,11 @@ export interface ConnectionUri {
   urlFor(host: HostPort): string;
 }
 
-/** A malformed URI; the message names the fault and never contains the password. */
+/**
+ * A malformed URI; the message names the fault and where it is (which host, which parameter), and never
+ * quotes any part of the URI: with an unencoded "/", "?" or "#" in the password, what the grammar reads
+ * as a port, a parameter or a database name is a piece of the password (issue 35 finding 6).
+ */
 export class ConnectionUriError extends Error {}
 
 const DEFAULT_PORT = 5432;
@@ -42,7 +46,7 @@ function decode(component: string, what: string): string {
 
 function parsePort(raw: string, what: string): number {
   if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
-    throw new ConnectionUriError(`has an invalid port ${JSON.stringify(raw.slice(0, 20))} for ${what}`);
+    throw new ConnectionUriError(`has an invalid port for ${what} (a number from 1 to 65535)`);
   }
   return Number(raw);
 }
@@ -81,6 +85,16 @@ export function parseConnectionUri(uri: string): ConnectionUri {
   const rest = uri.slice(scheme[0].length);
   // the authority ends at the first "/" or "?"; the user information at its last "@"
   const authorityEnd = rest.search(/[/?]/);
+  // an "@" after that is almost always a password with an unencoded "/" or "?" (which would otherwise be
+  // read as a port, a database name or a parameter, and named in a message or by the server); an "@" in
+  // a database name or parameter is written %40
+  if (rest.includes('#')) {
+    // a fragment ends the URI for node-postgres's URL parser: a password with "#" would be cut there
+    throw new ConnectionUriError('has a "#": percent-encode the password (# as %23, / as %2F, ? as %3F, @ as %40)');
+  }
+  if (authorityEnd >= 0 && rest.indexOf('@', authorityEnd) >= 0) {
+    throw new ConnectionUriError('has an "@" after a "/" or "?": percent-encode the password (/ as %2F, ? as %3F, @ as %40, # as %23)');
+  }
   const authority = authorityEnd < 0 ? rest : rest.slice(0, authorityEnd);
   const tail = authorityEnd < 0 ? '' : rest.slice(authorityEnd);
   const at = authority.lastIndexOf('@');
@@ -97,19 +111,21 @@ export function parseConnectionUri(uri: string): ConnectionUri {
   if (path.length > 1) decode(path.slice(1), 'the database name');
   const params = new Map<string, string>();
   const kept: string[] = [];
+  let n = 0;
   for (const pair of query === '' ? [] : query.split('&')) {
     if (pair === '') continue;
+    n++;
     const eq = pair.indexOf('=');
-    if (eq < 0) throw new ConnectionUriError(`has a parameter without "=" (${JSON.stringify(decode(pair, 'the parameters').slice(0, 40))})`);
-    const key = decode(pair.slice(0, eq), 'the parameters');
-    const value = decode(pair.slice(eq + 1), `parameter ${key}`);
+    if (eq < 0) throw new ConnectionUriError(`has a parameter without "=" (parameter ${n})`);
+    const key = decode(pair.slice(0, eq), `parameter ${n}`);
+    const value = decode(pair.slice(eq + 1), `parameter ${n}`);
     params.set(key, value);
     if (key !== 'target_session_attrs' && key !== 'host' && key !== 'port') kept.push(pair);
   }
 
   const attrsRaw = params.get('target_session_attrs') ?? 'any';
   if (!(attrsRaw in ATTRS)) {
-    throw new ConnectionUriError(`has an unknown target_session_attrs ${JSON.stringify(attrsRaw.slice(0, 20))} (any, read-write or primary)`);
+    throw new ConnectionUriError('has an unknown target_session_attrs value (any, read-write or primary)');
   }
   const targetSessionAttrs = ATTRS[attrsRaw];
   if (targetSessionAttrs === null) {
