@@ -53,6 +53,42 @@ describe('one process per DATA_DIR, and npm start as one process tree', () => {
     }
   }, 180_000);
 
+  it('issue 35 finding 7: two processes started together on a stale lock, 40 times: exactly one holds it every time', async () => {
+    const lockModule = join(ROOT, 'dist', 'src', 'shared', 'runtime', 'data-dir-lock.js');
+    // a process that takes DATA_DIR's lock when told "go" on stdin, says whether it got it, and keeps it until stdin ends
+    const contender = (dataDir: string, waitForGo: boolean) => {
+      const script = `
+        const { lockDataDir } = require(${JSON.stringify(lockModule)});
+        const take = () => lockDataDir(${JSON.stringify(dataDir)}).then(() => console.log('held'), (e) => console.log(e.constructor.name === 'DataDirLockedError' ? 'locked' : 'error ' + e.message));
+        process.stdin.on('end', () => process.exit(0)).resume();
+        ${waitForGo ? "console.log('ready'); process.stdin.once('data', take);" : 'take();'}`;
+      const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout!.on('data', (d) => (out += String(d)));
+      const said = (word: RegExp) => eventually(() => word.test(out), `a contender to say ${word}`, 20_000);
+      return { child, said, out: () => out.trim().split('\n').pop() };
+    };
+    const outcomes: string[] = [];
+    for (let round = 0; round < 40; round++) {
+      const dataDir = tempDir();
+      // a holder killed with SIGKILL: its lock stays behind
+      const holder = contender(dataDir, false);
+      await holder.said(/held/);
+      holder.child.kill('SIGKILL');
+      await new Promise((r) => holder.child.once('exit', r));
+      expect(holder.child.signalCode).toBe('SIGKILL');
+      const pair = [contender(dataDir, true), contender(dataDir, true)];
+      await Promise.all(pair.map((c) => c.said(/ready/)));
+      for (const c of pair) c.child.stdin!.write('go\n');
+      await Promise.all(pair.map((c) => c.said(/held|locked|error/)));
+      outcomes.push(pair.map((c) => c.out()).sort().join('+'));
+      for (const c of pair) c.child.stdin!.end();
+      await Promise.all(pair.map((c) => (c.child.exitCode === null ? new Promise((r) => c.child.once('exit', r)) : null)));
+    }
+    const both = outcomes.filter((o) => o === 'held+held').length;
+    expect({ exactlyOne: outcomes.filter((o) => o === 'held+locked').length, both, other: outcomes.filter((o) => o !== 'held+locked' && o !== 'held+held') }).toEqual({ exactlyOne: 40, both: 0, other: [] });
+  }, 180_000);
+
   it('npm start runs `node [flags] FILE`, the form the shared yardstick reads, so the bench runs the service with its flags', () => {
     // ../shared/bench/run.mjs takes a start script's flags only from `node [flags] FILE`; with `exec node …` it
     // fell back to dist/src/main.js without the young-generation flags (peak RSS 281 MB instead of ~190 MB)
@@ -89,7 +125,7 @@ describe('one process per DATA_DIR, and npm start as one process tree', () => {
     try {
       await waitForReady(`${origin}/health/ready`, 120_000);
       // the process serving: the holder of DATA_DIR's lock, below npm
-      service = Number(readFileSync(join(dataDir, 'service.pid'), 'utf8'));
+      service = Number(readFileSync(join(dataDir, 'service.lock', 'owner'), 'utf8').split(' ')[0]);
       const ancestors = spawnSync('ps', ['-o', 'ppid=', '-p', String(service)], { encoding: 'utf8' }).stdout.trim();
       expect([String(npm.pid), ...spawnSync('ps', ['-o', 'pid=', '--ppid', String(npm.pid)], { encoding: 'utf8' }).stdout.trim().split(/\s+/)]).toContain(ancestors);
 
