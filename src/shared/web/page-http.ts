@@ -3,6 +3,7 @@ import { doubleCsrf } from 'csrf-csrf';
 import { urlencoded } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
+import { hasControlCharacter } from '../domain/control-characters';
 import { renderPage } from './page-layout';
 /** What the CSRF token is bound to: a session's id (hash) and its own secret. */
 export interface CsrfBinding {
@@ -52,7 +53,7 @@ const parseForm = urlencoded({ extended: false, limit: 65_536, parameterLimit: 2
  * Security headers, cookies and form bodies of page routes (bound to the routes, so routing comes
  * first). `badForm` answers a POST body that cannot be read (a page, or JSON for an API endpoint).
  */
-export function pageMiddleware(badForm: (req: Request, res: Response) => void) {
+export function pageMiddleware(badForm: (req: Request, res: Response, fault?: 'control character') => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
     for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
     parseCookies(req, res, (err?: unknown) => {
@@ -61,15 +62,21 @@ export function pageMiddleware(badForm: (req: Request, res: Response) => void) {
       parseForm(req, res, (formErr?: unknown) => {
         if (formErr) return badForm(req, res);
         if (req.body === undefined || req.body === null || typeof req.body !== 'object') req.body = {};
+        // issue 35 finding 8: no field of any form may hold a control character (a NUL reached
+        // PostgreSQL as a 500); a textarea keeps its tabs and line breaks
+        if (Object.values(req.body as Record<string, unknown>).some((v) => (Array.isArray(v) ? v : [v]).some((x) => typeof x === 'string' && hasControlCharacter(x, 'line breaks')))) {
+          return badForm(req, res, 'control character');
+        }
         next();
       });
     });
   };
 }
 
-/** The usual answer to a form that could not be read. */
-export function badFormPage(_req: Request, res: Response): void {
-  res.status(400).type('html').send(renderPage('message', { title: 'Bad request', message: 'The form could not be read.' }));
+/** The usual answer to a form that could not be read (or held a control character in a field). */
+export function badFormPage(_req: Request, res: Response, fault?: 'control character'): void {
+  const message = fault ? 'A field of the form holds a control character, which cannot be used. Go back and type it again.' : 'The form could not be read.';
+  res.status(400).type('html').send(renderPage('message', { title: 'Bad request', message }));
 }
 
 /**

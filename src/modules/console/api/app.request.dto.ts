@@ -3,6 +3,6 @@ import { Required } from '../../../shared/http/validation/fields';
 
 export class CreateAppRequestDto {
   @Required()
-  @IsTextField(1, 200)
+  @IsTextField(1, 200, { plain: true })
   name: string;
 }

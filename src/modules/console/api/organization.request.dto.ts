@@ -3,24 +3,24 @@ import { Optional, Required } from '../../../shared/http/validation/fields';
 
 export class CreateOrganizationRequestDto {
   @Required()
-  @IsTextField(1, 200)
+  @IsTextField(1, 200, { plain: true })
   name: string;
 }
 
 /** CONTRACT §10: `number` is 1–20 characters, unique per organization. */
 export class CreateAccountRequestDto {
   @Required()
-  @IsTextField(1, 20)
+  @IsTextField(1, 20, { plain: true })
   number: string;
 
   @Required()
-  @IsTextField(1, 200)
+  @IsTextField(1, 200, { plain: true })
   name: string;
 }
 
 export class CreateTaxCodeRequestDto {
   @Required()
-  @IsTextField(1, 20)
+  @IsTextField(1, 20, { plain: true })
   code: string;
 
   @Required()
@@ -31,7 +31,7 @@ export class CreateTaxCodeRequestDto {
 /** CONTRACT §10 `POST /users/{user_id}/password`: sets or replaces the owner's password. */
 export class SetPasswordRequestDto {
   @Required()
-  @IsTextField(12, 128, {}, { writeOnly: true })
+  @IsTextField(12, 128, { plain: true }, { writeOnly: true })
   password: string;
 }
 
@@ -42,6 +42,6 @@ export class EnrolOwnerRequestDto {
 
   /** CONTRACT §10: lets the owner sign in to the consent pages (§11); stored as an argon2id hash. */
   @Optional(null)
-  @IsTextField(12, 128, { nullable: true }, { writeOnly: true })
+  @IsTextField(12, 128, { nullable: true, plain: true }, { writeOnly: true })
   password: string | null;
 }

@@ -9,7 +9,7 @@ import { PathResourcesGuard } from './path-resources.guard';
 
 export class CreateSandboxProjectRequestDto {
   @Optional(null)
-  @IsTextField(1, 200, { nullable: true })
+  @IsTextField(1, 200, { nullable: true, plain: true })
   name: string | null;
 }
 

@@ -9,7 +9,7 @@ import type { Environment } from '../../../shared/domain/caller-context';
 
 export class CreateWebhookEndpointRequestDto {
   @Required()
-  @IsTextField(1, 2000, undefined, { description: 'an absolute http or https URL (judged by the use case)', example: 'https://partner.example/webhooks' })
+  @IsTextField(1, 2000, { plain: true }, { description: 'an absolute http or https URL (judged by the use case)', example: 'https://partner.example/webhooks' })
   url: string;
 
   @Required()

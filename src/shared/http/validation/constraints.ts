@@ -3,6 +3,7 @@ import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, type ValidationArguments } from 'class-validator';
 import { isCalendarDate } from '../../domain/calendar-date';
 import { codePointLength } from '../../domain/code-points';
+import { hasControlCharacter, NO_CONTROL_CHARACTERS_PATTERN } from '../../domain/control-characters';
 import { isMinorAmount, MAX_MINOR } from '../../domain/money';
 import { recordMaxItems, recordRule } from './fields';
 
@@ -17,6 +18,11 @@ import { recordMaxItems, recordRule } from './fields';
  */
 interface Options {
   nullable?: boolean;
+}
+
+interface TextOptions extends Options {
+  /** text a page shows (a name, a code): no control character at all (issue 35 finding 8) */
+  plain?: boolean;
 }
 
 /** The message of a failed rule: the same for class-validator and the compiled path. */
@@ -68,19 +74,23 @@ export function IsCalendarDateField(options?: Options): PropertyDecorator {
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s);
 
-export function IsTextField(min: number, max: number, options?: Options, schema: FieldSchema = {}): PropertyDecorator {
+export function IsTextField(min: number, max: number, options?: TextOptions, schema: FieldSchema = {}): PropertyDecorator {
+  const plain = options?.plain === true;
   return constraint(
     'text',
     (v) => {
       if (typeof v !== 'string' || !isStorableText(v)) return false;
+      if (plain && hasControlCharacter(v)) return false;
       // code units bound code points from above and from below by half
       if (v.length < min || v.length > 2 * max) return false;
       const n = codePointLength(v);
       return n >= min && n <= max;
     },
-    `must be a string of ${min} to ${max} characters of valid Unicode text without NUL`,
+    plain
+      ? `must be a string of ${min} to ${max} characters of valid Unicode text without control characters`
+      : `must be a string of ${min} to ${max} characters of valid Unicode text without NUL`,
     options,
-    { type: 'string', minLength: min, maxLength: max, ...schema },
+    { type: 'string', minLength: min, maxLength: max, ...(plain ? { pattern: NO_CONTROL_CHARACTERS_PATTERN } : {}), ...schema },
   );
 }
 
@@ -161,14 +171,17 @@ export function IsArrayOfField(
   );
 }
 
+/** One `@`, no white space and no control character (issue 35 finding 8: a NUL reached PostgreSQL). */
+const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+$/;
+
 /** An e-mail address as operators type it: one `@`, no white space, 3 to 254 characters (RFC 5321's path limit). */
 export function IsEmailField(options?: Options): PropertyDecorator {
   return constraint(
     'email',
-    (v) => typeof v === 'string' && v.length >= 3 && v.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(v),
+    (v) => typeof v === 'string' && v.length >= 3 && v.length <= 254 && EMAIL.test(v),
     'must be an e-mail address of at most 254 characters',
     options,
-    { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' },
+    { type: 'string', minLength: 3, maxLength: 254, pattern: EMAIL.source },
   );
 }
 

@@ -10,12 +10,12 @@ export type ConsentRequest = WebRequest<ConsentSession>;
  * Security headers, cookies and form bodies for the consent routes only (routing comes first): a plain
  * function, which Nest's MiddlewareConsumer applies as it is.
  */
-export const consentPageMiddleware = pageMiddleware((req, res) => {
+export const consentPageMiddleware = pageMiddleware((req, res, fault) => {
   // the client endpoints answer in RFC 6749 §5.2 JSON, the pages in HTML
   if (req.path === '/oauth/token' || req.path === '/oauth/revoke') {
-    res.status(400).json({ error: 'invalid_request', error_description: 'the body could not be read' });
+    res.status(400).json({ error: 'invalid_request', error_description: fault ? 'a parameter holds a control character' : 'the body could not be read' });
   } else {
-    badFormPage(req, res);
+    badFormPage(req, res, fault);
   }
 });
 

@@ -1,3 +1,4 @@
+import { hasControlCharacter } from '../../../../shared/domain/control-characters';
 import type { Violation } from '../../../../shared/domain/errors';
 
 export const MAX_REDIRECT_URIS = 10;
@@ -9,6 +10,9 @@ const MAX_URI_LENGTH = 2000;
  */
 export function redirectUriProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URI_LENGTH) return 'must be an absolute URI of at most 2000 characters';
+  // the URL parser drops leading and trailing control characters (and tabs and line breaks anywhere), so
+  // it would accept what cannot be stored (NUL) or shown (issue 35 finding 8): the text as given is judged
+  if (hasControlCharacter(value)) return 'must be an absolute URI without control characters';
   let url: URL;
   try {
     url = new URL(value);
