@@ -582,6 +582,30 @@ describe('console API (CONTRACT §10)', () => {
       return JSON.parse(r.out);
     };
 
+    it('issue 35 finding 10: owner passwords come from OWNER_PASSWORD or stdin, never from an argument', async () => {
+      const io = (extraEnv: NodeJS.ProcessEnv, stdin?: string) => {
+        const r = { out: '', err: '' };
+        return { r, io: { out: (t: string) => (r.out += t), err: (t: string) => (r.err += t), fetch, env: { ...env, ...extraEnv }, ...(stdin === undefined ? {} : { stdin: async () => stdin }) } };
+      };
+      const hash = async (userId: string) => (await app.apps.dataSource.query('SELECT password_hash FROM users WHERE id = $1', [userId]))[0].password_hash as string | null;
+      const org = await json('org', 'create', '--name', 'Adgangskode ApS');
+      const enrol = io({ OWNER_PASSWORD: 'fra miljøet og lang nok' });
+      expect(await runCli(['owner', 'enrol', '--org', org.id, '--email', `cli-owner-${Date.now()}@example.dk`], enrol.io)).toBe(0);
+      const owner = JSON.parse(enrol.r.out) as { user_id: string };
+      const first = await hash(owner.user_id);
+      expect(first).toMatch(/^\$argon2id\$/);
+      const fromStdin = io({}, 'fra stdin og også lang nok\n');
+      expect(await runCli(['owner', 'password', owner.user_id, '--password-stdin'], fromStdin.io)).toBe(0);
+      const second = await hash(owner.user_id);
+      expect(second).toMatch(/^\$argon2id\$/);
+      expect(second).not.toBe(first);
+      // an argument is refused before anything is sent: the hash stays
+      const argument = io({});
+      expect(await runCli(['owner', 'password', owner.user_id, '--password', 'på kommandolinjen, lang nok'], argument.io)).toBe(2);
+      expect(argument.r.err).toContain('OWNER_PASSWORD');
+      expect(await hash(owner.user_id)).toBe(second);
+    });
+
     it('sets up a production grant from scratch, and the token prepares a journal', async () => {
       const org = await json('org', 'create', '--name', 'CLI ApS');
       const a1 = await json('account', 'create', '--org', org.id, '--number', '1000', '--name', 'Salg');

@@ -49,8 +49,7 @@ describe('plan', () => {
     [['token', 'issue', '--grant', 'g-1'], '/grants/g-1/tokens', {}],
     [['mandate', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--totp', '654321'], `/organizations/${ORG}/mandates`, { app_id: 'app-1', owner_user_id: 'u-1', totp_code: '654321' }],
     [['mandate', 'revoke', 'm-1'], '/mandates/m-1/revoke', {}],
-    [['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk', '--password', 'en lang sætning'], `/organizations/${ORG}/owners`, { email: 'e@x.dk', password: 'en lang sætning' }],
-    [['owner', 'password', 'u-1', '--password', 'en lang sætning'], '/users/u-1/password', { password: 'en lang sætning' }],
+    [['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk'], `/organizations/${ORG}/owners`, { email: 'e@x.dk' }],
     [['oauth', 'register', '--app', 'app-1', '--redirect-uris', 'http://127.0.0.1:8765/cb,https://x.dk/cb'], '/apps/app-1/oauth', { redirect_uris: ['http://127.0.0.1:8765/cb', 'https://x.dk/cb'] }],
     [['period', 'close', '--org', ORG, '--period', '2026-10'], `/organizations/${ORG}/periods/2026-10/close`, {}],
     [['webhook', 'create', '--app', 'app-1', '--url', 'https://x.dk/h', '--environment', 'sandbox'], '/apps/app-1/webhook-endpoints', { url: 'https://x.dk/h', environment: 'sandbox' }],
@@ -78,11 +77,12 @@ describe('plan', () => {
       const argv = line
         .split('   (')[0]
         .replace(/\[(--\w[\w-]*) [^\]]*\]/g, '')
-        .replace(/\[--\w+\]/g, '')
+        .replace(/\[--\w[\w-]*\]/g, '')
         .split(/\s+/)
         .filter((w) => w !== '')
         .map((w) => (/^<.*>$/.test(w) ? 'id-1' : w === 'YYYY-MM' ? '2026-10' : /^[A-Z][A-Z_,.…|0-9a-z:]*$/.test(w) || w.includes('|') || w.includes('…') ? 'v' : w));
-      const p = plan(argv);
+      // a password comes besides the arguments (OWNER_PASSWORD or stdin)
+      const p = plan(argv, Date.now(), { password: 'en lang sætning' });
       return p.kind === 'call' ? `${(p.call.method ?? 'POST').toLowerCase()} ${p.call.path.split('?')[0]}` : null;
     });
     const missing: string[] = [];
@@ -231,6 +231,64 @@ describe('run', () => {
     expect(await run(['org', 'create'], t.io)).toBe(2);
     expect(t.requests).toEqual([]);
     expect(t.err.join('')).toContain('missing --name');
+  });
+});
+
+describe('issue 35 finding 10: owner passwords are never arguments (ps, shell history)', () => {
+  it.each([
+    [['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk', '--password', 'en lang sætning']],
+    [['owner', 'password', 'u-1', '--password', 'en lang sætning']],
+    [['owner', 'password', 'u-1', '--password=en lang sætning']],
+  ])('%j is refused, saying where the password goes', (argv) => {
+    expect(() => plan(argv, 0, { password: 'en lang sætning' })).toThrow(
+      new UsageError('--password is not taken: a password on the command line shows in ps and shell history; pass it in OWNER_PASSWORD, or on stdin with --password-stdin'),
+    );
+  });
+
+  it('plans the call with the password it was given besides the arguments', () => {
+    expect(plan(['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk'], 0, { password: 'en lang sætning' })).toEqual({
+      kind: 'call',
+      call: { path: `/organizations/${ORG}/owners`, body: { email: 'e@x.dk', password: 'en lang sætning' } },
+    });
+    expect(plan(['owner', 'password', 'u-1', '--password-stdin'], 0, { password: 'en lang sætning' })).toEqual({
+      kind: 'call',
+      call: { path: '/users/u-1/password', body: { password: 'en lang sætning' } },
+    });
+    expect(() => plan(['owner', 'password', 'u-1'], 0, {})).toThrow(/OWNER_PASSWORD or, with --password-stdin, from stdin/);
+  });
+
+  const sent = async (argv: string[], env: NodeJS.ProcessEnv, stdin: string | null) => {
+    const bodies: unknown[] = [];
+    const errors: string[] = [];
+    const code = await run(argv, {
+      out: () => undefined,
+      err: (t: string) => errors.push(t),
+      fetch: (async (_url: string, init: RequestInit) => {
+        bodies.push(JSON.parse(String(init.body)));
+        return new Response('{}', { status: 200 });
+      }) as unknown as typeof fetch,
+      env: { CONSOLE_API_KEY: 'k', ...env },
+      ...(stdin === null ? {} : { stdin: async () => stdin }),
+    });
+    return { code, bodies, errors };
+  };
+
+  it('run reads it from OWNER_PASSWORD, else from stdin with --password-stdin (one trailing line break dropped)', async () => {
+    expect(await sent(['owner', 'password', 'u-1'], { OWNER_PASSWORD: 'fra miljøet, lang nok' }, 'not read')).toEqual({ code: 0, bodies: [{ password: 'fra miljøet, lang nok' }], errors: [] });
+    expect(await sent(['owner', 'password', 'u-1', '--password-stdin'], {}, 'fra stdin, lang nok\n')).toEqual({ code: 0, bodies: [{ password: 'fra stdin, lang nok' }], errors: [] });
+    expect(await sent(['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk', '--password-stdin'], {}, 'fra stdin, lang nok\r\n')).toEqual({
+      code: 0,
+      bodies: [{ email: 'e@x.dk', password: 'fra stdin, lang nok' }],
+      errors: [],
+    });
+    // enrol without either: no password, stdin untouched
+    expect(await sent(['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk'], {}, 'not read')).toEqual({ code: 0, bodies: [{ email: 'e@x.dk' }], errors: [] });
+  });
+
+  it('run: a password as an argument is a usage error (2) and nothing is sent', async () => {
+    const r = await sent(['owner', 'password', 'u-1', '--password', 'hemmelig sætning'], {}, null);
+    expect([r.code, r.bodies]).toEqual([2, []]);
+    expect(r.errors.join('')).not.toContain('hemmelig');
   });
 });
 

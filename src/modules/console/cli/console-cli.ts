@@ -15,8 +15,15 @@ export class UsageError extends Error {}
 /** An option no command takes; plan() adds the command's usage when the command is known. */
 class UnknownOptionError extends UsageError {}
 
-/** Options that take no value (`--next`, `--help`); they read as "true". */
-const FLAGS = new Set(['next', 'help']);
+/** Options that take no value (`--next`, `--help`, `--password-stdin`); they read as "true". */
+const FLAGS = new Set(['next', 'help', 'password-stdin']);
+
+/** Options that would put a secret in ps and shell history: refused with the way to pass it instead. */
+const SECRET_OPTIONS: Readonly<Record<string, string>> = {
+  secret: '--secret is not taken: a secret on the command line shows in ps and shell history; pass it in TOTP_SECRET or on stdin',
+  password:
+    '--password is not taken: a password on the command line shows in ps and shell history; pass it in OWNER_PASSWORD, or on stdin with --password-stdin',
+};
 
 /**
  * `words… --name value --name=value`, parsed by commander; every option of any command is known to it
@@ -81,7 +88,7 @@ interface CommandSpec {
   optional?: string[];
   /** which required option a bare word after the command fills */
   positional?: string;
-  call?: (o: Record<string, string>) => ConsoleCall;
+  call?: (o: Record<string, string>, input: LocalInput) => ConsoleCall;
   /** a local command: what to print, and when (`at`, epoch ms; now when absent) */
   local?: (o: Record<string, string>, nowMs: number, input: LocalInput) => string | { output: string; at: number };
   /** a command that needs no server; prints its result as a bare line (handy in `$(…)`) */
@@ -131,16 +138,22 @@ const COMMANDS: Record<string, CommandSpec> = {
     call: (o) => read(`/organizations/${seg(o.org)}`),
   },
   'owner enrol': {
-    usage: 'owner enrol --org ORG --email EMAIL [--password PASSWORD]   (prints the TOTP secret once; the password, 12–128 characters, is for the consent pages)',
+    usage:
+      'owner enrol --org ORG --email EMAIL [--password-stdin]   (prints the TOTP secret once; a password, 12–128 characters, for the consent pages comes from OWNER_PASSWORD or, with --password-stdin, stdin — never an argument)',
     required: ['org', 'email'],
-    optional: ['password'],
-    call: (o) => ({ path: `/organizations/${seg(o.org)}/owners`, body: { email: o.email, ...(o.password !== undefined ? { password: o.password } : {}) } }),
+    optional: ['password-stdin'],
+    call: (o, input) => ({ path: `/organizations/${seg(o.org)}/owners`, body: { email: o.email, ...(input.password !== undefined ? { password: input.password } : {}) } }),
   },
   'owner password': {
-    usage: "owner password <user-id> --password PASSWORD   (sets or replaces an owner's password; ends the owner's consent sessions)",
-    required: ['user', 'password'],
+    usage:
+      "owner password <user-id> [--password-stdin]   (sets or replaces an owner's password, read from OWNER_PASSWORD or, with --password-stdin, stdin; ends the owner's consent sessions)",
+    required: ['user'],
+    optional: ['password-stdin'],
     positional: 'user',
-    call: (o) => ({ path: `/users/${seg(o.user)}/password`, body: { password: o.password } }),
+    call: (o, input) => {
+      if (input.password === undefined) throw new UsageError('owner password reads the password from OWNER_PASSWORD or, with --password-stdin, from stdin; neither gave one');
+      return { path: `/users/${seg(o.user)}/password`, body: { password: input.password } };
+    },
   },
   'app create': {
     usage: 'app create --name NAME',
@@ -258,7 +271,6 @@ const COMMANDS: Record<string, CommandSpec> = {
     required: [],
     optional: ['next'],
     local: (o, nowMs, input) => {
-      if (o.secret !== undefined) throw new UsageError('--secret is not taken: a secret on the command line shows in ps and shell history; pass it in TOTP_SECRET or on stdin');
       if (!input.totpSecret) throw new UsageError('totp code reads the base32 TOTP secret from TOTP_SECRET or stdin; both are empty');
       const secret = input.totpSecret.replace(/\s+/g, '').toUpperCase();
       const at = o.next !== undefined ? (Math.floor(nowMs / TOTP_STEP_MS) + 1) * TOTP_STEP_MS : nowMs;
@@ -273,7 +285,7 @@ const COMMANDS: Record<string, CommandSpec> = {
 };
 
 /** Every option any command takes, for the parser. */
-const OPTION_NAMES = [...new Set(Object.values(COMMANDS).flatMap((c) => [...c.required, ...(c.optional ?? [])]).concat([...FLAGS, 'secret']))];
+const OPTION_NAMES = [...new Set(Object.values(COMMANDS).flatMap((c) => [...c.required, ...(c.optional ?? [])]).concat([...FLAGS, ...Object.keys(SECRET_OPTIONS)]))];
 
 export function usage(): string {
   return [
@@ -293,10 +305,12 @@ const TOTP_STEP_MS = 30_000;
 /** `at`: print no earlier than this (epoch ms), e.g. when the next TOTP step begins. */
 export type Plan = { kind: 'call'; call: ConsoleCall } | { kind: 'local'; output: string; at?: number } | { kind: 'help' };
 
-/** What a local command reads besides its arguments (a secret is never an argument). */
+/** What a command reads besides its arguments (a secret is never an argument). */
 export interface LocalInput {
   /** `totp code`: TOTP_SECRET, else stdin */
   totpSecret?: string;
+  /** `owner enrol`, `owner password`: OWNER_PASSWORD, else stdin with --password-stdin */
+  password?: string;
 }
 
 /** What a command line asks for, without doing it. Throws UsageError on a bad command line. */
@@ -323,7 +337,7 @@ export function plan(argv: readonly string[], nowMs: number = Date.now(), input:
   }
   const known = new Set([...spec.required, ...(spec.optional ?? [])]);
   for (const option of Object.keys(values)) {
-    if (spec.local && option === 'secret') continue; // refused with its reason by the command
+    if (SECRET_OPTIONS[option] !== undefined) throw new UsageError(SECRET_OPTIONS[option]);
     if (!known.has(option)) throw new UsageError(`unknown option --${option}\n  ${spec.usage}`);
   }
   for (const option of spec.required) {
@@ -333,7 +347,7 @@ export function plan(argv: readonly string[], nowMs: number = Date.now(), input:
     const local = spec.local(values, nowMs, input);
     return typeof local === 'string' ? { kind: 'local', output: local } : { kind: 'local', ...local };
   }
-  return { kind: 'call', call: spec.call!(values) };
+  return { kind: 'call', call: spec.call!(values, input) };
 }
 
 export interface Connection {
@@ -366,7 +380,7 @@ export interface Io {
   nowMs?: () => number;
   /** waits `ms` (tests pass a fake) */
   sleep?: (ms: number) => Promise<void>;
-  /** all of stdin (`totp code` reads the secret there when TOTP_SECRET is unset) */
+  /** all of stdin (`totp code` reads the secret there when TOTP_SECRET is unset; `owner …` the password with --password-stdin) */
   stdin?: () => Promise<string>;
 }
 
@@ -378,11 +392,24 @@ async function totpSecretOf(argv: readonly string[], io: Io): Promise<string | u
   return io.stdin ? (await io.stdin()).trim() : undefined;
 }
 
+/**
+ * The password of `owner enrol` and `owner password`: OWNER_PASSWORD, else all of stdin when
+ * --password-stdin is given (one trailing line break dropped, so `echo`/`read` work). Never an argument.
+ */
+async function passwordOf(argv: readonly string[], io: Io): Promise<string | undefined> {
+  if (argv[0] !== 'owner' || (argv[1] !== 'enrol' && argv[1] !== 'password')) return undefined;
+  const fromEnv = io.env.OWNER_PASSWORD;
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (!argv.includes('--password-stdin') || !io.stdin) return undefined;
+  const text = (await io.stdin()).replace(/\r?\n$/, '');
+  return text === '' ? undefined : text;
+}
+
 /** Runs one command line; resolves to the exit code (0 ok, 1 error answer or unreachable, 2 usage). */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let p: Plan;
   try {
-    p = plan(argv, io.nowMs ? io.nowMs() : Date.now(), { totpSecret: await totpSecretOf(argv, io) });
+    p = plan(argv, io.nowMs ? io.nowMs() : Date.now(), { totpSecret: await totpSecretOf(argv, io), password: await passwordOf(argv, io) });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     io.err(`${err.message}\n`);
@@ -451,7 +478,7 @@ if (require.main === module) {
     fetch,
     env: process.env,
     stdin: async () => {
-      if (process.stdin.isTTY) process.stderr.write('paste the base32 TOTP secret, then Enter and Ctrl-D\n');
+      if (process.stdin.isTTY) process.stderr.write(process.argv[2] === 'owner' ? 'type the password, then Enter and Ctrl-D\n' : 'paste the base32 TOTP secret, then Enter and Ctrl-D\n');
       let text = '';
       for await (const chunk of process.stdin) text += String(chunk);
       return text;
