@@ -9,7 +9,8 @@ import { waitForReady } from '../support/service-process';
 import { eventually } from '../support/wait';
 
 const ROOT = join(__dirname, '..', '..');
-const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
+// the locked Node runtime's release (tools/node-runtime: docs/install-trust.md)
+const pinned = (JSON.parse(readFileSync(join(ROOT, 'tools', 'node-runtime', 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The shell blocks of README.md marked `<!-- readme-test -->`, in order. */
 export function readmeBlocks(markdown: string): string[] {
