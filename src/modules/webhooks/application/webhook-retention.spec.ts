@@ -23,6 +23,10 @@ class EndlessBacklog extends WebhookRepository {
   endpointsOf = async () => [];
   endpointsOfApps = async () => [];
   removeEndpoint = async () => false;
+  endpoint = async () => null;
+  rotateSecret = async () => false;
+  recover = async () => null;
+  sendTest = async () => false;
   async purgeBefore(_before: Date, limit: number): Promise<number> {
     this.batches++;
     await new Promise((r) => setTimeout(r, 1));

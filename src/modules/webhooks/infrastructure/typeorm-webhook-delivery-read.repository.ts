@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { WebhookDeliveryReadRepository, type WebhookDeliveryView } from '../domain/webhook-delivery-read.repository';
+import type { Environment } from '../../../shared/domain/caller-context';
+import { attemptFailure } from '../domain/attempt-failure';
+import { type DeliveryDetailView, WebhookDeliveryReadRepository, type WebhookDeliveryView } from '../domain/webhook-delivery-read.repository';
 
 interface DeliveryRow {
   event_id: string;
@@ -12,11 +14,18 @@ interface DeliveryRow {
   last_status: number | null;
 }
 
+interface DetailRow extends DeliveryRow {
+  environment: Environment;
+  event_type: string;
+  next_attempt_at: Date | null;
+  endpoint_disabled: boolean;
+  attempt_log: Array<{ attempt: number; at: string; status: number | null; error: string | null; duration_ms: number }> | string;
+}
 
 const delivery = (r: DeliveryRow): WebhookDeliveryView => ({
   event_id: r.event_id,
   endpoint_id: r.endpoint_id,
-  operation_id: r.operation_id ?? '',
+  operation_id: r.operation_id ?? null,
   attempts: Number(r.attempts),
   status: r.delivered ? 'delivered' : r.failed ? 'failed' : 'pending',
   last_status_code: r.last_status === null ? null : Number(r.last_status),
@@ -25,6 +34,20 @@ const delivery = (r: DeliveryRow): WebhookDeliveryView => ({
 const DELIVERY_COLUMNS = `d.event_id::text AS event_id, d.endpoint_id::text AS endpoint_id,
   (o.body::jsonb -> 'data' ->> 'operation_id') AS operation_id, d.attempts,
   d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed, d.last_status`;
+
+/** A delivery with its attempts (one sub-select on the attempts' primary key) and its endpoint's state. */
+const DETAILS_SQL = `SELECT ${DELIVERY_COLUMNS}, o.environment, o.event_type,
+       CASE WHEN d.delivered_at IS NULL AND d.failed_at IS NULL THEN d.next_attempt_at END AS next_attempt_at,
+       e.disabled_at IS NOT NULL AS endpoint_disabled,
+       COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'at', a.attempted_at, 'status', a.status, 'error', a.error,
+                                                   'duration_ms', a.duration_ms) ORDER BY a.attempt)
+                   FROM webhook_attempts a WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id), '[]'::json) AS attempt_log
+  FROM webhook_outbox o
+  JOIN webhook_deliveries d ON d.organization_id = o.organization_id AND d.event_id = o.id
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+ WHERE o.app_id = ANY($1::uuid[])
+ ORDER BY o.created_at DESC, o.id, d.round DESC, d.endpoint_id
+ LIMIT $2`;
 
 @Injectable()
 export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRepository {
@@ -38,20 +61,45 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
          FROM webhook_outbox o
          JOIN webhook_deliveries d ON d.organization_id = o.organization_id AND d.event_id = o.id
         WHERE o.app_id = $1
-        ORDER BY o.created_at DESC, o.id, d.endpoint_id
+        ORDER BY o.created_at DESC, o.id, d.round DESC, d.endpoint_id
         LIMIT $2`,
       [appId, limit],
     );
     return rows.map(delivery);
   }
 
+  async details(appIds: string[], limit: number): Promise<DeliveryDetailView[]> {
+    if (appIds.length === 0) return [];
+    const rows: DetailRow[] = await this.dataSource.query(DETAILS_SQL, [[...new Set(appIds)], limit]);
+    return rows.map((r) => {
+      const log = typeof r.attempt_log === 'string' ? (JSON.parse(r.attempt_log) as Exclude<DetailRow['attempt_log'], string>) : r.attempt_log;
+      return {
+        ...delivery(r),
+        environment: r.environment,
+        eventType: r.event_type,
+        nextAttemptAt: r.next_attempt_at === null ? null : new Date(r.next_attempt_at),
+        endpointDisabled: r.endpoint_disabled,
+        attemptLog: log.map((a) => ({
+          attempt: Number(a.attempt),
+          at: new Date(a.at),
+          statusCode: a.status === null ? null : Number(a.status),
+          failure: attemptFailure({ status: a.status === null ? null : Number(a.status), error: a.error }),
+          durationMs: Number(a.duration_ms),
+        })),
+      };
+    });
+  }
+
   async resend(eventId: string, endpointId: string): Promise<WebhookDeliveryView | null> {
     // a lease in force is left alone: its attempt finishes and is recorded, then this one is due
     const rows: DeliveryRow[] = await this.dataSource.query(
-      `WITH changed AS (
-         UPDATE webhook_deliveries SET next_attempt_at = now(), delivered_at = NULL, failed_at = NULL
-          WHERE event_id = $1 AND endpoint_id = $2
-          RETURNING organization_id, event_id, endpoint_id, attempts, delivered_at, failed_at, last_status)
+      `WITH latest AS (
+         SELECT organization_id, id FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2
+          ORDER BY round DESC LIMIT 1),
+       changed AS (
+         UPDATE webhook_deliveries d SET next_attempt_at = now(), delivered_at = NULL, failed_at = NULL
+           FROM latest l WHERE d.organization_id = l.organization_id AND d.id = l.id
+          RETURNING d.organization_id, d.event_id, d.endpoint_id, d.attempts, d.delivered_at, d.failed_at, d.last_status)
        SELECT ${DELIVERY_COLUMNS}
          FROM changed d JOIN webhook_outbox o ON o.organization_id = d.organization_id AND o.id = d.event_id`,
       [eventId, endpointId],
