@@ -41,7 +41,7 @@ ul.apps li { background: #fff; border: 1px solid var(--line); border-radius: 8px
 ul.apps a { display: block; padding: .75rem 1rem; color: var(--accent); font-weight: 600; }
 nav.sections { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0 0 1rem; }
 nav.sections a { color: var(--accent); }
-.badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; }
+.badge { display: inline-block; white-space: nowrap; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; }
 .badge.ok { color: var(--ok); }
 .badge.wait { color: #92400e; }
 .badge.bad { color: var(--bad); }
