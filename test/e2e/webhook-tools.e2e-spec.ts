@@ -3,6 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { SecretBox } from '../../src/shared/crypto/secret-box';
+import { sealStoredSecrets } from '../../src/shared/crypto/seal-stored-secrets';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -146,6 +148,27 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
     const read = await app.console().get(`/console/v1/apps/${p.app_id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
     expect(read.text).not.toContain(second.slice(6));
     expect(read.text).not.toContain(first.slice(6));
+  });
+
+  it('stores the previous secret sealed, never in plain text, and a SECRETS_KEY rotation reseals it too', async () => {
+    const p = await aSandboxProject(app);
+    const { id, secret } = await register(p.app_id, 'http://127.0.0.1:9/hook');
+    expect((await consolePost(app, `/webhook-endpoints/${id}/rotate-secret`)).status).toBe(200);
+    const previousOf = async () => (await db.query(`SELECT previous_secret FROM webhook_endpoints WHERE id = $1`, [id]))[0].previous_secret as string;
+    expect(await previousOf()).toMatch(/^enc:v1:/);
+    expect(await previousOf()).not.toContain(secret.slice('whsec_'.length));
+    const v1 = app.apps.config.secretsKey!;
+    const v2 = `v2:${Buffer.alloc(32, 0x22).toString('base64url')}`;
+    const rotated = SecretBox.fromSpec(`${v2},${v1}`);
+    try {
+      await sealStoredSecrets(db, rotated);
+      expect(await previousOf()).toMatch(/^enc:v2:/);
+      expect(rotated.open(await previousOf(), 'webhook_endpoints.secret')).toBe(secret);
+    } finally {
+      // back to the suites' key, for the other test files sharing this database
+      await sealStoredSecrets(db, SecretBox.fromSpec(`${v1},${v2}`));
+    }
+    expect(await previousOf()).toMatch(/^enc:v1:/);
   });
 
   it('answers 404 not_found for an unknown, malformed or deleted endpoint on all three calls, before the body is looked at', async () => {
