@@ -40,7 +40,7 @@ export const TABLE_OWNERS = {
   webhook_attempts: 'webhooks',
   developers: 'developers',
   developer_apps: 'developers',
-  refused_calls: 'developers',
+  request_log: 'developers',
 };
 
 /**
