@@ -45,7 +45,7 @@ describeOnPostgres('migration WebhookTools1766460000000: developers\' sandbox pr
         await before.destroy();
       }
 
-      const after = dataSource(url, MIGRATIONS);
+      const after = dataSource(url, MIGRATIONS.slice(0, index + 1));
       await after.initialize();
       try {
         expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual(['WebhookTools1766460000000']);

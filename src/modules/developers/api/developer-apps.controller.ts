@@ -1,10 +1,11 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService, TooManyAppsError } from '../application/developer-apps.service';
-import type { DeveloperApp } from '../domain/developer.repository';
+import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
+import { parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
 type Errors = Record<string, string>;
@@ -16,6 +17,7 @@ interface FormState {
   endpointEnvironment?: string;
   /** a refused **Recover**: which endpoint's form, and the Since as typed */
   recover?: { endpointId: string; since: string };
+  logFilter?: RequestLogFilter;
 }
 
 /** The Since field: a time without a zone (`2026-11-25 08:00`, what people type) is UTC; anything else goes to the use case as typed. */
@@ -23,6 +25,17 @@ export function sinceOfForm(raw: unknown): string {
   const text = typeof raw === 'string' ? raw.trim().slice(0, 64) : '';
   const local = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/.exec(text);
   return local ? `${local[1]}T${local[2]}Z` : text;
+}
+
+/** The request log's Older link: the same filters, entries before the page's last one. */
+function olderHref(appId: string, filter: RequestLogFilter, before: string): string {
+  const q = new URLSearchParams();
+  if (filter.environment) q.set('environment', filter.environment);
+  if (filter.status) q.set('status', filter.status);
+  if (filter.pathContains) q.set('path', filter.pathContains);
+  if (filter.requestId) q.set('request_id', filter.requestId);
+  q.set('before', before);
+  return `/developers/apps/${appId}?${q.toString()}#request-log`;
 }
 
 /** The first violation's detail per field, from an invalid_input of an owner's service (e.g. `/redirect_uris/2` → redirect_uris). */
@@ -84,11 +97,15 @@ export class DeveloperAppsController {
   }
 
   @Get(':app')
-  async show(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+  async show(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string, @Query() query: Record<string, unknown>): Promise<void> {
     const session = await this.signedIn(req, res);
     if (!session) return;
     const app = await this.own(session, appId, res);
-    if (app) await this.appPage(req, res, 200, app, {});
+    if (!app) return;
+    // the request log's filters and Older page (CONTRACT §15)
+    const parsed = parseRequestLogFilter(query);
+    if ('error' in parsed) return this.http.page(res, 400, 'message', { title: 'Request log', message: parsed.error });
+    await this.appPage(req, res, 200, app, { logFilter: parsed.filter });
   }
 
   @Post(':app/sandbox-token')
@@ -225,7 +242,7 @@ export class DeveloperAppsController {
   }
 
   private async appPage(req: DeveloperRequest, res: Response, status: number, app: DeveloperApp, state: FormState): Promise<void> {
-    const view = await this.apps.page(app);
+    const view = await this.apps.page(app, state.logFilter);
     this.http.page(res, status, 'app', {
       title: view.name,
       view,
@@ -237,6 +254,8 @@ export class DeveloperAppsController {
       endpointUrl: state.endpointUrl ?? '',
       endpointEnvironment: state.endpointEnvironment ?? 'sandbox',
       recover: state.recover ?? null,
+      requestLogDays: this.apps.requestLogDays,
+      olderHref: view.requestLog.older ? olderHref(view.id, view.requestLog.filter, view.requestLog.older) : null,
     });
   }
 
