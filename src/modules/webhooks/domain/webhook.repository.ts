@@ -1,5 +1,6 @@
 import type { Environment } from '../../../shared/domain/caller-context';
 import type { Transaction } from '../../../shared/domain/transaction';
+import type { HostScope } from './endpoint-limits';
 
 export interface ClaimedDelivery {
   organizationId: string;
@@ -35,7 +36,17 @@ export const DISABLE_AFTER_HOURS = 120;
 /** Port: endpoints, and the outbox → deliveries → attempts pipeline (CONTRACT §9). */
 export abstract class WebhookRepository {
   abstract appExists(appId: string): Promise<boolean>;
-  abstract insertEndpoint(tx: Transaction, endpoint: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void>;
+  /**
+   * Inserts an endpoint unless its app and environment already have `perAppEnvironment` active endpoints,
+   * or its scope (`hostScope`: a developer's apps) already has `hostScope.max` active endpoints on its
+   * host. Counted under PostgreSQL locks taken in `tx` (the scope's, then the app and environment's), so
+   * that concurrent registrations on any number of instances never exceed either cap.
+   */
+  abstract insertEndpoint(
+    tx: Transaction,
+    endpoint: { id: string; appId: string; environment: string; url: string; host: string; secret: string },
+    limits: { perAppEnvironment: number; hostScope?: HostScope },
+  ): Promise<'inserted' | 'app_full' | 'host_full'>;
   /**
    * Fans undispatched outbox events out into one delivery per endpoint of their app and environment
    * (a disabled endpoint's stay pending until it is enabled), and marks them dispatched (FOR UPDATE

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppsSql } from '../../auth/apps/sql';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
+import type { HostScope } from '../domain/endpoint-limits';
 import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
 
 @Injectable()
@@ -31,10 +32,27 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return (await this.dataSource.query<unknown[]>(AppsSql.appExists, [appId])).length > 0;
   }
 
-  async insertEndpoint(m: EntityManager, e: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void> {
-    await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, secret) VALUES ($1, $2, $3, $4, $5)`, [
-      e.id, e.appId, e.environment, e.url, this.box.seal(e.secret, SECRET_CONTEXT.webhook),
+  async insertEndpoint(
+    m: EntityManager,
+    e: { id: string; appId: string; environment: string; url: string; host: string; secret: string },
+    limits: { perAppEnvironment: number; hostScope?: HostScope },
+  ): Promise<'inserted' | 'app_full' | 'host_full'> {
+    // transaction-scoped locks, always in this order (scope, then app and environment): two registrations
+    // that could pass the same count wait for each other, on every instance; no row of another table is locked
+    const scope = limits.hostScope;
+    if (scope) await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`webhook_endpoints host scope ${scope.key}`]);
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`webhook_endpoints app ${e.appId} ${e.environment}`]);
+    const [counts]: Array<{ in_app: number; on_host: number }> = await m.query(
+      `SELECT (SELECT count(*)::int FROM webhook_endpoints WHERE app_id = $1 AND environment = $2 AND active) AS in_app,
+              (SELECT count(*)::int FROM webhook_endpoints WHERE app_id = ANY($3::uuid[]) AND host = $4 AND active) AS on_host`,
+      [e.appId, e.environment, scope ? [...scope.appIds] : [], e.host],
+    );
+    if (Number(counts.in_app) >= limits.perAppEnvironment) return 'app_full';
+    if (scope && Number(counts.on_host) >= scope.max) return 'host_full';
+    await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, host, secret) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      e.id, e.appId, e.environment, e.url, e.host, this.box.seal(e.secret, SECRET_CONTEXT.webhook),
     ]);
+    return 'inserted';
   }
 
   async fanOut(limit: number): Promise<number> {
