@@ -57,9 +57,11 @@ export abstract class WebhookRepository {
    * Leases due deliveries for `leaseMs` (SKIP LOCKED) and counts the attempt; returns them with what to
    * send. Fair across endpoints (CONTRACT §9: a bad endpoint delays only itself): each enabled endpoint
    * gets at most `perEndpoint` leases at a time, counting those already held by any dispatcher of any
-   * instance (WEBHOOK_ENDPOINT_CONCURRENCY), oldest due first.
+   * instance (WEBHOOK_ENDPOINT_CONCURRENCY). Fair across apps (issue 35: one app's burst does not delay
+   * another app's first attempt): the apps with the fewest sends in flight are served first, and no app
+   * is given more than `perApp` sends in flight; oldest due first within an app.
    */
-  abstract claimDue(limit: number, leaseMs: number, perEndpoint?: number): Promise<ClaimedDelivery[]>;
+  abstract claimDue(limit: number, leaseMs: number, perEndpoint?: number, perApp?: number): Promise<ClaimedDelivery[]>;
   /**
    * Extends the lease of a delivery still being sent, while it is still at this attempt and undecided.
    * False when the lease was lost (expired and claimed again, or decided).

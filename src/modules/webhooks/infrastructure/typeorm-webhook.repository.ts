@@ -76,9 +76,9 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit, perApp: number = limit): Promise<ClaimedDelivery[]> {
     const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string }> =
-      await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint]);
+      await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint, perApp]);
     return rows.map((r) => ({
       organizationId: r.organization_id, id: r.id, eventId: r.event_id, endpointId: r.endpoint_id, attempt: r.attempts, body: r.body, url: r.url,
       secret: this.openSecret(r.secret),
@@ -164,7 +164,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
 /**
  * Claims due deliveries of enabled endpoints, at most $3 leased per endpoint at a time across all
  * dispatchers (the leases held right now are counted on the endpoint's due range: a lease is taken only
- * on a due delivery and ends when its attempt is recorded), oldest due first, $1 in all, leased for $2 ms.
+ * on a due delivery and ends when its attempt is recorded), $1 in all, leased for $2 ms.
  *
  * Only endpoints with work are looked at: `pending` walks the distinct endpoints that have a pending
  * delivery on the pending partial index webhook_deliveries_endpoint_due_idx (one index descent per such
@@ -173,6 +173,14 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
  * when nothing is due reads a few index pages and writes nothing (docs/scaling.md).
  * The endpoint row is locked for the claim (SKIP LOCKED: an endpoint another dispatcher is claiming for is
  * left to it this time), so two instances never both count the same free slots.
+ *
+ * Fair across apps (issue 35, docs/adr/0010-self-service-webhooks-bounded.md): the candidates are taken
+ * in order of their app's load, not of age alone — an app's k-th candidate has the place (sends the app
+ * has in flight now, on any instance) + k, and the lowest places are claimed first, oldest first among
+ * equal places. An app with nothing in flight is claimed ahead of another app's backlog, however old
+ * that is, so one app's burst cannot hold back another app's first attempt. No app gets a place above
+ * $4 (its sends in flight across all instances, at the time of the claim), so one app never fills a
+ * dispatcher's slots.
  */
 const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
      (SELECT d.endpoint_id FROM webhook_deliveries d
@@ -184,7 +192,7 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
               ORDER BY d.endpoint_id LIMIT 1)
        FROM pending p WHERE p.endpoint_id IS NOT NULL),
    endpoints AS (
-     SELECT e.id, e.room
+     SELECT e.id, e.app_id, e.room
        FROM pending p
        CROSS JOIN LATERAL (
          SELECT 1 FROM webhook_deliveries d
@@ -192,15 +200,21 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
             AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
           LIMIT 1) has_due
        CROSS JOIN LATERAL (
-         SELECT e.id, GREATEST($3::int - (
+         SELECT e.id, e.app_id, GREATEST($3::int - (
                   SELECT count(*) FROM webhook_deliveries l
                    WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL AND l.failed_at IS NULL
                      AND l.next_attempt_at <= now() AND l.locked_until >= now())::int, 0) AS room
            FROM webhook_endpoints e
           WHERE e.id = p.endpoint_id AND e.active AND e.disabled_at IS NULL
           FOR NO KEY UPDATE SKIP LOCKED) e),
-   due AS (
-     SELECT c.organization_id, c.id, c.next_attempt_at
+   apps AS (
+     SELECT a.app_id, (
+              SELECT count(*) FROM webhook_endpoints x JOIN webhook_deliveries l ON l.endpoint_id = x.id
+               WHERE x.app_id = a.app_id AND x.active
+                 AND l.locked_until >= now() AND l.delivered_at IS NULL AND l.failed_at IS NULL)::int AS held
+       FROM (SELECT DISTINCT app_id FROM endpoints WHERE room > 0) a),
+   candidates AS (
+     SELECT c.organization_id, c.id, c.next_attempt_at, e.app_id
        FROM endpoints e
        CROSS JOIN LATERAL (
          SELECT d.organization_id, d.id, d.next_attempt_at FROM webhook_deliveries d
@@ -209,8 +223,14 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
           ORDER BY d.next_attempt_at
           LIMIT e.room
           FOR UPDATE SKIP LOCKED) c
-      WHERE e.room > 0
-      ORDER BY c.next_attempt_at
+      WHERE e.room > 0),
+   due AS (
+     SELECT r.organization_id, r.id FROM (
+       SELECT c.organization_id, c.id, c.next_attempt_at,
+              a.held + row_number() OVER (PARTITION BY c.app_id ORDER BY c.next_attempt_at, c.id) AS place
+         FROM candidates c JOIN apps a ON a.app_id = c.app_id) r
+      WHERE r.place <= $4
+      ORDER BY r.place, r.next_attempt_at
       LIMIT $1),
    claimed AS (
      UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1
