@@ -22,6 +22,8 @@ export interface AttemptOutcome {
   durationMs: number;
   attemptedAt: Date;
   retryInMs: number | null;
+  /** The vetted address the attempt went to (WebhookSender's SendResult.address), when one was chosen. */
+  address?: string;
 }
 
 /** How many deliveries a recordAttempts statement finished: delivered (2xx), or failed (given up). */

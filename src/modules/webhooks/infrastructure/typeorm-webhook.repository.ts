@@ -103,6 +103,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     const input = attempts.map(({ delivery: d, outcome: o }) => ({
       organization_id: d.organizationId, id: d.id, endpoint_id: d.endpointId ?? null, attempt: d.attempt, attempted_at: o.attemptedAt.toISOString(),
       status: o.status ?? null, error: o.error ?? null, duration_ms: Math.round(o.durationMs), ok: o.ok, retry_ms: o.retryInMs,
+      address: o.address ?? null,
     }));
     const rows: Array<{ delivered: number; failed: number }> = await this.dataSource.query(RECORD_ATTEMPTS_SQL, [JSON.stringify(input), DISABLE_AFTER_HOURS]);
     return { delivered: Number(rows[0]?.delivered ?? 0), failed: Number(rows[0]?.failed ?? 0) };
@@ -251,10 +252,10 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
 const RECORD_ATTEMPTS_SQL = `WITH input AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
        organization_id uuid, id uuid, endpoint_id uuid, attempt int, attempted_at timestamptz, status int, error text,
-       duration_ms int, ok boolean, retry_ms double precision)),
+       duration_ms int, ok boolean, retry_ms double precision, address text)),
    attempts AS (
-     INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, error, duration_ms)
-     SELECT organization_id, id, attempt, attempted_at, status, error, duration_ms FROM input
+     INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, error, duration_ms, address)
+     SELECT organization_id, id, attempt, attempted_at, status, error, duration_ms, address FROM input
      ON CONFLICT DO NOTHING),
    outcome AS (
      SELECT endpoint_id, bool_or(ok) AS any_ok, min(attempted_at) FILTER (WHERE NOT ok) AS first_failure, max(attempted_at) AS last_attempt
@@ -276,7 +277,7 @@ const RECORD_ATTEMPTS_SQL = `WITH input AS (
               ELSE e.disabled_at END
        FROM locked l WHERE e.id = l.id),
    recorded AS (
-     UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error,
+     UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error, last_address = i.address,
             delivered_at = CASE WHEN i.ok THEN now() END,
             failed_at = CASE WHEN NOT i.ok AND i.retry_ms IS NULL THEN now() END,
             next_attempt_at = CASE WHEN NOT i.ok AND i.retry_ms IS NOT NULL THEN now() + make_interval(secs => i.retry_ms / 1000) ELSE d.next_attempt_at END
