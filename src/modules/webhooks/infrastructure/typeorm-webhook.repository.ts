@@ -208,7 +208,7 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
            FROM webhook_endpoints e
           WHERE e.id = p.endpoint_id AND e.active AND e.disabled_at IS NULL
           FOR NO KEY UPDATE SKIP LOCKED) e),
-   apps AS (
+   app_load AS (
      SELECT a.app_id, (
               SELECT count(*) FROM webhook_endpoints x JOIN webhook_deliveries l ON l.endpoint_id = x.id
                WHERE x.app_id = a.app_id AND x.active
@@ -229,7 +229,7 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
      SELECT r.organization_id, r.id FROM (
        SELECT c.organization_id, c.id, c.next_attempt_at,
               a.held + row_number() OVER (PARTITION BY c.app_id ORDER BY c.next_attempt_at, c.id) AS place
-         FROM candidates c JOIN apps a ON a.app_id = c.app_id) r
+         FROM candidates c JOIN app_load a ON a.app_id = c.app_id) r
       WHERE r.place <= $4
       ORDER BY r.place, r.next_attempt_at
       LIMIT $1),
