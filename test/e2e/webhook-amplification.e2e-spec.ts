@@ -12,7 +12,7 @@ import { PageDriver } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, type Developer } from '../support/developer-fixtures';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { consolePost, ManualClock } from '../support/production-fixtures';
-import { createTestApp, describeOnPostgres, type TestApp } from '../support/test-app';
+import { createTestApp, onPostgres, type TestApp } from '../support/test-app';
 import { eventually } from '../support/wait';
 
 /** A receiver on 127.0.0.1 (or another loopback address) whose handler decides how (and when) to answer. */
@@ -57,24 +57,27 @@ const activeEndpoints = async (db: DataSource, appIds: string[]) =>
 
 /**
  * Issue 35, finding 1: self-service webhooks must not amplify traffic nor break another partner's
- * CONTRACT §9 promise. Two instances (two applications, each with its own pool and dispatcher) on one
- * PostgreSQL database, as the probe ran them.
+ * CONTRACT §9 promise. On PostgreSQL two instances (two applications, each with its own pool and
+ * dispatcher) on one database, as the probe ran them; on PGlite the one instance it allows.
  */
-describeOnPostgres('self-service webhooks are bounded (issue 35), on two instances', () => {
+const twoInstances = onPostgres();
+describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two instances (PostgreSQL)' : 'one instance (PGlite)'}`, () => {
   const clock = new ManualClock(Date.UTC(2026, 10, 26, 9, 0, 0));
   let one: TestApp;
   let two: TestApp;
+  const instances = () => [...new Set([one, two])];
+  const where = twoInstances ? 'on two instances' : 'on one instance';
 
   beforeAll(async () => {
     one = await createTestApp({}, { clock });
-    two = await createTestApp({}, { clock });
+    two = twoInstances ? await createTestApp({}, { clock }) : one;
   });
   afterAll(async () => {
     await one?.close();
-    await two?.close();
+    if (two !== one) await two?.close();
   });
 
-  it(`caps endpoints per app and environment at ${MAX_ENDPOINTS_PER_APP_ENVIRONMENT} on the console API, under 24 concurrent creates on two instances (409 resource_conflict)`, async () => {
+  it(`caps endpoints per app and environment at ${MAX_ENDPOINTS_PER_APP_ENVIRONMENT} on the console API, under 24 concurrent creates ${where} (409 resource_conflict)`, async () => {
     const p = await aSandboxProject(one);
     const url = 'http://127.0.0.1:9/hook';
     const answers = await Promise.all(
@@ -91,7 +94,7 @@ describeOnPostgres('self-service webhooks are bounded (issue 35), on two instanc
     expect((await consolePost(one, `/apps/${p.app_id}/webhook-endpoints`, { url, environment: 'production' })).status).toBe(201);
   }, 30_000);
 
-  it(`caps one developer's endpoints on one host at ${MAX_ENDPOINTS_PER_HOST} across their apps, under 24 concurrent creates on two instances (422 page)`, async () => {
+  it(`caps one developer's endpoints on one host at ${MAX_ENDPOINTS_PER_HOST} across their apps, under 24 concurrent creates ${where} (422 page)`, async () => {
     const d = await aDeveloper(one, clock);
     const apps = [await anAppOnThePage(d, 'A'), await anAppOnThePage(d, 'B'), await anAppOnThePage(d, 'C')];
     await d.driver.get(`/developers/apps/${apps[0]}`);
@@ -124,16 +127,16 @@ describeOnPostgres('self-service webhooks are bounded (issue 35), on two instanc
    * app tries 30 endpoints (10 are accepted), and 100 sandbox writes (as in the probe) fan out to them: half answer 500 at
    * once (every delivery comes back 5 s later as a retry), half answer after 1.5 s. The dispatchers are
    * scaled with the probe: in the probe 300 endpoints × 16 sends each could hold ~9× the two instances'
-   * 2 × 256 slots; here 10 × 16 against 2 × 32 slots (2.5×). A second developer's app with one endpoint
+   * 2 × 256 slots; here 10 × 16 against 2 × 32 slots (2.5×; on PGlite 1 × 32). A second developer's app with one endpoint
    * that answers at once must get its event within 5 s of the commit while the first app's backlog drains.
    */
-  it('the probe scaled: 30 endpoints → 10 accepted; 100 writes × 10 endpoints drain while a second app gets its event within 5 s', async () => {
+  it(`the probe scaled, ${where}: 30 endpoints → 10 accepted; 100 writes × 10 endpoints drain while a second app gets its event within 5 s`, async () => {
     const slow = await aReceiver((_req, res) => setTimeout(() => res.writeHead(503).end(), 1_500));
     const failing = await aReceiver((_req, res) => res.writeHead(500).end());
     const good = await aReceiver((_req, res) => res.end('ok'));
     // the apps' own dispatchers stop; each instance runs one scaled as above
-    await Promise.all([one, two].map((a) => a.apps.partner.get(WebhookDispatcher).onApplicationShutdown()));
-    const dispatchers = [one, two].map(
+    await Promise.all(instances().map((a) => a.apps.partner.get(WebhookDispatcher).onApplicationShutdown()));
+    const dispatchers = instances().map(
       (a) => new WebhookDispatcher(a.apps.partner.get(WebhookRepository), a.apps.partner.get(Clock), a.apps.partner.get(WebhookSender), { maxInFlight: 32 }),
     );
     try {
@@ -181,7 +184,7 @@ describeOnPostgres('self-service webhooks are bounded (issue 35), on two instanc
       )) as Array<{ waiting: number }>;
       const sent = slow.times.length + failing.times.length;
       process.stdout.write(
-        `[probe] 30 endpoint registrations in ${registerMs} ms, refused after 10; 100 writes × 10 endpoints; ` +
+        `[probe ${twoInstances ? 'PostgreSQL, two instances' : 'PGlite, one instance'}] 30 endpoint registrations in ${registerMs} ms, refused after 10; 100 writes × 10 endpoints; ` +
           `second app's first attempt ${latencyMs} ms after its commit; first app: ${sent} POSTs so far, ${waiting} first attempts still waiting\n`,
       );
       expect(latencyMs).toBeLessThan(5_000);
