@@ -194,6 +194,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     first.child.kill('SIGKILL');
     await first.exited;
     expect(existsSync(join(dir, '.partner-api-listen.json'))).toBe(true);
+    expect(existsSync(join(dir, '.partner-api-listen.json.lock'))).toBe(true); // left by the kill: the restart takes it over
     const whileDown = [await postJournal(p), await postJournal(p)];
     const second = run(['listen', '--forward-to', url], { ...envOf(p), PARTNER_API_WEBHOOK_SECRET: secret! }, dir);
     await ready(second);
@@ -225,6 +226,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     // restarted while the receiver is still down: it starts again at the undelivered first event
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+    expect(existsSync(`${cursorFile}.lock`)).toBe(false);
     const second = run(['listen', '--forward-to', url, '--cursor-file', cursorFile], env);
     await eventually(() => second.err().includes(e1!), 'the first event tried again after the restart');
 
@@ -271,6 +273,23 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     expect(second.err()).not.toContain(e1!);
   }, 60_000);
 
+  it('a second listen on the same cursor file: one line naming the first, exit 1', async () => {
+    const p = await aSandboxProject(app);
+    const receiver = aReceiver();
+    const url = await receiver.start();
+    const dir = tempDir();
+    const first = run(['listen', '--forward-to', url], envOf(p), dir);
+    await ready(first);
+    const second = run(['listen', '--forward-to', url], envOf(p), dir);
+    expect(await second.exited).toBe(1);
+    expect(second.out()).toBe('');
+    const lines = second.err().trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`pid ${first.child.pid}`);
+    expect(lines[0]).toContain(join(dir, '.partner-api-listen.json'));
+    expect(first.child.exitCode).toBeNull(); // the first goes on
+  });
+
   it('listen with a wrong token: one line naming the 401, exit 1, nothing forwarded and no cursor file', async () => {
     const receiver = aReceiver();
     const url = await receiver.start();
@@ -284,6 +303,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     expect(lines[0]).toContain('PARTNER_API_TOKEN');
     expect(receiver.attempts).toHaveLength(0);
     expect(existsSync(join(dir, '.partner-api-listen.json'))).toBe(false);
+    expect(existsSync(join(dir, '.partner-api-listen.json.lock'))).toBe(false);
   });
 
   it('listen with a cursor file this app was not given: one line naming the file, exit 1', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { createPartnerClient } from '../index.js';
@@ -69,6 +69,7 @@ export async function listen(env: PartnerEnvironment, options: ListenOptions, se
     throw new CliError(`${SECRET_VARIABLE} is not a Standard Webhooks secret (whsec_ followed by base64)`);
   }
   const feed = new Feed(env, io);
+  lockCursorFile(options.cursorFile);
   const stored = readState(options.cursorFile);
   let state: ListenState;
   let page: FeedPage;
@@ -193,6 +194,54 @@ class Feed {
       await sleep(retryIn);
       wait = Math.min(wait * 2, MAX_RETRY_MS);
     }
+  }
+}
+
+/**
+ * One listen per cursor file: two would forward the same events. `<file>.lock` holds the pid of the
+ * listen using it and goes when that listen exits; one left by a listen that was killed is taken over.
+ */
+function lockCursorFile(file: string): void {
+  const lock = `${file}.lock`;
+  mkdirSync(dirname(file), { recursive: true });
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      process.on('exit', () => {
+        try {
+          if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+        } catch {
+          // already gone
+        }
+      });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new CliError(`cannot create ${lock}: ${(err as Error).message}`);
+    }
+    let holder = Number.NaN;
+    try {
+      holder = Number(readFileSync(lock, 'utf8').trim());
+    } catch {
+      continue; // removed meanwhile: try again
+    }
+    if (Number.isInteger(holder) && holder > 0 && isRunning(holder)) {
+      throw new CliError(`partner-api listen: another listen (pid ${holder}) is using the cursor file ${file}; stop it, or give this one another --cursor-file`);
+    }
+    try {
+      unlinkSync(lock); // its listen was killed
+    } catch {
+      // removed meanwhile
+    }
+  }
+  throw new CliError(`cannot take the lock ${lock}`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
