@@ -149,12 +149,19 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     expect(res.status).toBe(200);
     return res.body.data as Array<{ id: string; type: string; timestamp: string; data: { operation_id: string } }>;
   };
+  /** The feed once it lists `n` events (an event is listed within 2 s of its commit, CONTRACT §14). */
+  const feedWith = async (p: SandboxProject, n: number) => {
+    let events: Awaited<ReturnType<typeof feedOf>> = [];
+    await eventually(async () => (events = await feedOf(p)).length >= n, `${n} events in the feed`);
+    return events;
+  };
   const operationOf = (a: Attempt): string => (JSON.parse(a.body) as { data: { operation_id: string } }).data.operation_id;
   const ready = (cli: Cli) => eventually(() => /^Ready/m.test(cli.out()), 'listen to be ready', 30_000);
 
   it('forwards the event a trigger makes, signed with the secret it printed, and resumes from its cursor file after a kill without re-sending or skipping', async () => {
     const p = await aSandboxProject(app);
     const before = await postJournal(p); // already there when listen first starts: not forwarded (only new events)
+    await feedWith(p, 1);
     const receiver = aReceiver();
     const url = await receiver.start();
     const dir = tempDir();
@@ -183,7 +190,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     expect(delivered!.status).toBe(204);
     expect(delivered!.headers['content-type']).toMatch(/^application\/json/);
     // the body every webhook delivery of that event carries: the feed's event without its id, which is the webhook-id
-    const events = await feedOf(p);
+    const events = await feedWith(p, 2);
     expect(events.map((e) => e.data.operation_id)).toEqual([before, receipt.operation_id]);
     const { id, ...body } = events[1]!;
     expect(delivered!.id).toBe(id);
@@ -211,7 +218,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
   it('retries a receiver that is down, then answers 500, with growing backoff, never skipping an event or advancing past it across a restart', async () => {
     const p = await aSandboxProject(app);
     const ops = [await postJournal(p), await postJournal(p)];
-    const [e1, e2] = (await feedOf(p)).map((e) => e.id);
+    const [e1, e2] = (await feedWith(p, 2)).map((e) => e.id);
     const port = await freePort(); // nothing listens there yet
     const url = `http://127.0.0.1:${port}/hooks`;
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -249,7 +256,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
   it('killed in the middle of a page: resumes at the undelivered event without sending the delivered one before it again', async () => {
     const p = await aSandboxProject(app);
     const ops = [await postJournal(p), await postJournal(p), await postJournal(p)];
-    const [e1, e2, e3] = (await feedOf(p)).map((e) => e.id);
+    const [e1, e2, e3] = (await feedWith(p, 3)).map((e) => e.id);
     let accepting = false;
     // the first event is taken at once, the second refused until the receiver is fixed
     const receiver = aReceiver((_n, id) => (id === e1 || accepting ? 204 : 500));
