@@ -6,3 +6,4 @@ export { WebhookRetention } from './application/webhook-retention';
 export { type DeliveryDetailView, WebhookDeliveryReadRepository, type WebhookDeliveryView } from './domain/webhook-delivery-read.repository';
 export { ATTEMPT_FAILURES, type AttemptFailure } from './domain/attempt-failure';
 export { EventsFeedApiModule } from './events-feed.module';
+export { type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from './domain/endpoint-limits';
