@@ -13,6 +13,7 @@ import { Developers1766290000000 } from './1766290000000-developers';
 import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endpoint-bounds';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
+import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   WebhookEndpointBounds1766400000000,
   WebhookTools1766460000000,
   RequestLog1766470000000,
+  SelfServiceEndpoints1766480000000,
 ];
