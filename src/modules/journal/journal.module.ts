@@ -4,6 +4,10 @@ import { IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
 import { ChartController } from './api/chart.controller';
 import { JournalController } from './api/journal.controller';
+import { JournalEntriesController } from './api/journal-entries.controller';
+import { JournalReadsService } from './application/journal-reads.service';
+import { JournalEntryReadRepository } from './domain/journal-entry-read';
+import { TypeOrmJournalEntryReadRepository } from './infrastructure/typeorm-journal-entry-read.repository';
 import { JournalService } from './application/journal.service';
 import { JournalPostingRepository } from './domain/journal-posting';
 import { ChartReadRepository } from './domain/chart';
@@ -24,10 +28,14 @@ import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-jour
 })
 export class JournalModule {}
 
-/** The journal routes of the partner listener, and the accounts and tax codes a journal may reference. */
+/** The journal routes of the partner listener (posting, reading back: CONTRACT §17), and the accounts and tax codes a journal may reference. */
 @Module({
   imports: [JournalModule],
-  controllers: [JournalController, ChartController],
-  providers: [{ provide: ChartReadRepository, useClass: TypeOrmChartReadRepository }],
+  controllers: [JournalController, ChartController, JournalEntriesController],
+  providers: [
+    { provide: ChartReadRepository, useClass: TypeOrmChartReadRepository },
+    JournalReadsService,
+    { provide: JournalEntryReadRepository, useClass: TypeOrmJournalEntryReadRepository },
+  ],
 })
 export class JournalApiModule {}

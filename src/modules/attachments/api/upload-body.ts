@@ -1,0 +1,121 @@
+import type { Request, Response } from 'express';
+import { ServiceUnavailableError } from '../../../shared/domain/errors';
+import { AttachmentTooLargeError } from '../domain/attachment';
+
+/**
+ * CONTRACT §17: an instance holds at most this many uploads' worth of ATTACHMENT_MAX_BYTES in memory at
+ * once; an upload beyond that share is refused with 503 and Retry-After rather than grow the process.
+ * An upload counts its Content-Length at once (or, sent chunked, each chunk as it arrives) until its write
+ * has finished.
+ */
+export const UPLOAD_SHARE_IN_MAX_BYTES = 4;
+
+/** The instance's budget of upload bytes in flight (per process: it bounds this process's memory). */
+export class UploadBudget {
+  private inFlight = 0;
+
+  constructor(readonly limitBytes: number) {}
+
+  /** Takes `bytes` of the budget, or returns false (nothing taken) when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.inFlight + bytes > this.limitBytes) return false;
+    this.inFlight += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.inFlight -= bytes;
+  }
+
+  get bytesInFlight(): number {
+    return this.inFlight;
+  }
+}
+
+/** An upload read whole, and its part of the budget, given back by `release()` once its write is over. */
+export interface ReceivedUpload {
+  bytes: Buffer;
+  release(): void;
+}
+
+/** The client went away before its body was complete: nothing is answered and nothing is stored. */
+export class UploadAbortedError extends Error {
+  constructor() {
+    super('the client closed the connection before the upload was complete');
+  }
+}
+
+/**
+ * Reads the request body as it streams in, never more than `maxBytes` of it: a Content-Length over the
+ * limit is refused before a byte is read, a chunked body the moment it passes it (413, and the connection
+ * is closed after the answer, so the rest is never read into memory); the budget is taken first (503).
+ */
+export function receiveUpload(req: Request, res: Response, maxBytes: number, budget: UploadBudget): Promise<ReceivedUpload> {
+  const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
+  const tooLarge = () => {
+    res.setHeader('Connection', 'close');
+    return new AttachmentTooLargeError(maxBytes);
+  };
+  if (declared !== null && declared > maxBytes) return Promise.reject(tooLarge());
+  let taken = 0;
+  const release = () => {
+    budget.give(taken);
+    taken = 0;
+  };
+  if (declared !== null && declared > 0) {
+    if (!budget.take(declared)) return Promise.reject(busy(res));
+    taken = declared;
+  }
+  return new Promise<ReceivedUpload>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      chunks.length = 0;
+      release();
+      // stop reading: the answer goes out with Connection: close, and Node discards what still comes
+      req.unpipe();
+      reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) return fail(tooLarge());
+      if (declared === null) {
+        if (!budget.take(chunk.length)) return fail(busy(res));
+        taken += chunk.length;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      resolve({ bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received), release });
+    };
+    const onAborted = () => fail(new UploadAbortedError());
+    const onError = () => fail(new UploadAbortedError());
+    const onClose = () => {
+      if (!req.complete) fail(new UploadAbortedError());
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('aborted', onAborted);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('aborted', onAborted);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+function busy(res: Response): ServiceUnavailableError {
+  res.setHeader('Connection', 'close');
+  return new ServiceUnavailableError('This instance is receiving as many uploads as it may hold; retry later');
+}
