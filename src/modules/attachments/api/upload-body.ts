@@ -1,5 +1,6 @@
+import { finished } from 'node:stream';
 import type { Request, Response } from 'express';
-import { ServiceUnavailableError } from '../../../shared/domain/errors';
+import { DomainError, ServiceUnavailableError } from '../../../shared/domain/errors';
 import { AttachmentTooLargeError } from '../domain/attachment';
 
 /**
@@ -38,10 +39,10 @@ export interface ReceivedUpload {
   release(): void;
 }
 
-/** The client went away before its body was complete: nothing is answered and nothing is stored. */
-export class UploadAbortedError extends Error {
+/** The client went away before its body was complete: nothing is stored (and the answer reaches no one). */
+export class UploadAbortedError extends DomainError {
   constructor() {
-    super('the client closed the connection before the upload was complete');
+    super('invalid_input', 'The connection closed before the whole file was received');
   }
 }
 
@@ -89,29 +90,20 @@ export function receiveUpload(req: Request, res: Response, maxBytes: number, bud
       }
       chunks.push(chunk);
     };
-    const onEnd = () => {
+    let stopFinished = () => undefined as void;
+    const cleanup = () => {
+      req.off('data', onData);
+      stopFinished();
+    };
+    req.on('data', onData);
+    // the whole body, or the client went away before it (also before this was called): nothing is stored
+    stopFinished = finished(req, { writable: false }, (err) => {
+      if (err) return fail(new UploadAbortedError());
       if (settled) return;
       settled = true;
       cleanup();
       resolve({ bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received), release });
-    };
-    const onAborted = () => fail(new UploadAbortedError());
-    const onError = () => fail(new UploadAbortedError());
-    const onClose = () => {
-      if (!req.complete) fail(new UploadAbortedError());
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('aborted', onAborted);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('aborted', onAborted);
-    req.on('error', onError);
-    req.on('close', onClose);
+    });
   });
 }
 

@@ -94,7 +94,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 /**
  * CONTRACT §17: the name a `Content-Disposition` header (RFC 6266, `filename*` preferred) gives, kept
  * without any path, control characters removed, at most 255 characters; null when the header is absent
- * or names nothing usable (the default name is used). A header that is not RFC 6266 is 400.
+ * or names nothing usable (the default name is used; the parser is lenient, as RFC 6266 §4.3 asks).
  */
 export function filenameOf(header: string | undefined): string | null {
   if (header === undefined || header.trim() === '') return null;
@@ -102,7 +102,7 @@ export function filenameOf(header: string | undefined): string | null {
   try {
     name = parseContentDisposition(header).parameters.filename;
   } catch {
-    throw new DomainError('invalid_input', 'The Content-Disposition header is not valid (RFC 6266)');
+    return null;
   }
   if (name === undefined) return null;
   const base = name.replace(CONTROL, '').split(/[/\\]/).pop() ?? '';
