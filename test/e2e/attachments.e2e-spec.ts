@@ -211,11 +211,18 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
       const res = await upload(id, PDF, 'application/pdf', { token, base });
       expect({ id, status: res.status, code: res.body.code, detail: res.body.detail }).toEqual({ id, status: 404, code: 'not_found', detail: 'No such journal entry' });
     }
-    expect((await download(mineToo.id, added.body.id)).status).toBe(404);
-    expect((await download(theirs.id, added.body.id, other.token)).status).toBe(404);
-    expect((await download(mine.id, added.body.id, other.token)).status).toBe(404);
-    expect((await download(mine.id, 'nope')).status).toBe(404);
-    expect((await download(mine.id, randomUUID())).status).toBe(404);
+    const refused = async (entryId: string, attachmentId: string, token = p.token) => {
+      const res = await download(entryId, attachmentId, token);
+      return [res.status, JSON.parse(String(res.body)).detail];
+    };
+    // an entry that is not the caller's is refused as the entry read refuses it; then the attachment
+    expect(await refused(mine.id, added.body.id, other.token)).toEqual([404, 'No such journal entry']);
+    expect(await refused(theirs.id, added.body.id)).toEqual([404, 'No such journal entry']);
+    expect(await refused('nope', added.body.id)).toEqual([404, 'No such journal entry']);
+    expect(await refused(mineToo.id, added.body.id)).toEqual([404, 'No such attachment']);
+    expect(await refused(theirs.id, added.body.id, other.token)).toEqual([404, 'No such attachment']);
+    expect(await refused(mine.id, 'nope')).toEqual([404, 'No such attachment']);
+    expect(await refused(mine.id, randomUUID())).toEqual([404, 'No such attachment']);
     expect(await attachmentRows(theirs.id)).toBe(0);
   });
 
