@@ -68,6 +68,9 @@ export function receiveUpload(req: Request, res: Response, maxBytes: number, bud
     taken = declared;
   }
   return new Promise<ReceivedUpload>((resolve, reject) => {
+    // a declared length is received into one buffer of that size (each chunk copied in and let go), so the
+    // upload is held once, not as chunks and then again as their concatenation; a chunked body is collected
+    const whole = declared !== null && declared > 0 ? Buffer.allocUnsafe(declared) : null;
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
@@ -82,12 +85,16 @@ export function receiveUpload(req: Request, res: Response, maxBytes: number, bud
       reject(err);
     };
     const onData = (chunk: Buffer) => {
+      if (whole) {
+        // Node's parser never delivers more than Content-Length
+        chunk.copy(whole, received);
+        received += chunk.length;
+        return;
+      }
       received += chunk.length;
       if (received > maxBytes) return fail(tooLarge());
-      if (declared === null) {
-        if (!budget.take(chunk.length)) return fail(busy(res));
-        taken += chunk.length;
-      }
+      if (!budget.take(chunk.length)) return fail(busy(res));
+      taken += chunk.length;
       chunks.push(chunk);
     };
     let stopFinished = () => undefined as void;
@@ -102,7 +109,9 @@ export function receiveUpload(req: Request, res: Response, maxBytes: number, bud
       if (settled) return;
       settled = true;
       cleanup();
-      resolve({ bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received), release });
+      const bytes = whole ? whole.subarray(0, received) : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
+      chunks.length = 0;
+      resolve({ bytes, release });
     });
   });
 }
