@@ -1,5 +1,5 @@
 /**
- * Commit order (docs/adr/0006-events-feed-commit-order.md, reused by docs/adr/0010-journal-entries-commit-order.md):
+ * Commit order (docs/adr/0006-events-feed-commit-order.md, reused by docs/adr/0011-journal-entries-commit-order.md):
  * rows that record their writer's transaction id (`commit_xid xid8 DEFAULT pg_current_xact_id()`) are read
  * page by page in (xid, id) order, below the horizon of transactions still running, from an opaque cursor.
  * The events feed (CONTRACT §14) and the journal entries list (§17) are both read this way.

@@ -53,7 +53,7 @@ export abstract class JournalEntryReadRepository {
   /**
    * At most `limit` of the owner's entries after `after` that pass `filter`, in commit order (xid, id),
    * of transactions that ended before every transaction of this database still running took its id
-   * (docs/adr/0010-journal-entries-commit-order.md), each with its position.
+   * (docs/adr/0011-journal-entries-commit-order.md), each with its position.
    */
   abstract page(
     owner: EntryOwner,

@@ -14,7 +14,7 @@ const ENTRY_COLUMNS = `e.id, e.voucher_year, e.voucher_number, e.posting_date::t
          (${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS attachments,
          e.operation_id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at`;
 
-/** The horizon and the position: docs/adr/0010-journal-entries-commit-order.md (the events feed's, ADR 0006). */
+/** The horizon and the position: docs/adr/0011-journal-entries-commit-order.md (the events feed's, ADR 0006). */
 const PAGE = `WITH horizon AS (${COMMIT_HORIZON})
   SELECT ${ENTRY_COLUMNS}, e.commit_xid::text AS xid
     FROM journal_entries e, horizon h

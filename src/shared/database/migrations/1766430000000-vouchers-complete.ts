@@ -5,7 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * - `journal_entries.commit_xid`: the writer's transaction id, as the outbox has it (ADR 0006), so that
  *   `GET {base}/journal/entries` lists an app's entries in commit order with the events feed's horizon
- *   (docs/adr/0010-journal-entries-commit-order.md). Existing rows get 0 (constant default, no rewrite).
+ *   (docs/adr/0011-journal-entries-commit-order.md). Existing rows get 0 (constant default, no rewrite).
  * - the attachments module's tables: `attachment_contents` (the bytes, one row per distinct content per
  *   organization), `attachments` (one row per attachment of an entry, numbered 1…20 per entry) and
  *   `attachment_counters` (the per-entry count whose row lock serializes attaching to one entry).
