@@ -109,6 +109,17 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     expect(other.status).toBe(200);
   });
 
+  it('downloads a file larger than one read piece (1 MB) whole, in order', async () => {
+    const entry = await postEntry();
+    const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), ...Array.from({ length: 2600 }, (_, i) => Buffer.from(`${String(i).padStart(999, '.')}\n`))]);
+    expect(big.length).toBeGreaterThan(2 * 1024 * 1024);
+    const added = await upload(entry.id, big, 'application/pdf');
+    expect([added.status, added.body.size, added.body.sha256]).toEqual([201, big.length, sha(big)]);
+    const res = await download(entry.id, added.body.id);
+    expect(res.headers['content-length']).toBe(String(big.length));
+    expect(sha(res.body as Buffer)).toBe(sha(big));
+  });
+
   it('names a file without a Content-Disposition bilag-<year>-<number>-<n>.<ext>, and keeps a given name without path or control characters', async () => {
     const entry = await postEntry(p, '2025-06-30');
     const first = await upload(entry.id, PDF, 'application/pdf');

@@ -101,9 +101,9 @@ export class AttachmentsService {
 
   /** The attachment of the app's own entry, or 404: an entry not the app's is refused as the entry reads refuse it. */
   async download(caller: CallerContext, entryId: string, attachmentId: string): Promise<StoredAttachment> {
-    await this.entry(caller, entryId);
-    const stored = await this.attachments.stored(ownerOf(caller), entryId, attachmentId);
-    if (!stored) throw new NotFoundError('attachment');
-    return stored;
+    const { entry, attachment } = await this.attachments.stored(ownerOf(caller), entryId, attachmentId);
+    if (!entry) throw new NotFoundError('journal entry');
+    if (!attachment) throw new NotFoundError('attachment');
+    return attachment;
   }
 }

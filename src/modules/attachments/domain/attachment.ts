@@ -159,6 +159,13 @@ export abstract class AttachmentRepository {
    * by `filename` or the default name around its number.
    */
   abstract numberedAttachment(a: NewAttachment): NumberedStep;
-  /** The attachment `attachmentId` of the app's entry `entryId`, or null. */
-  abstract stored(owner: { organizationId: string; appId: string; environment: string }, entryId: string, attachmentId: string): Promise<StoredAttachment | null>;
+  /**
+   * Whether `entryId` is the app's own entry, and its attachment `attachmentId` (null when the entry has
+   * none of that id), read together: a download is one statement (a small file's bytes included).
+   */
+  abstract stored(
+    owner: { organizationId: string; appId: string; environment: string },
+    entryId: string,
+    attachmentId: string,
+  ): Promise<{ entry: boolean; attachment: StoredAttachment | null }>;
 }

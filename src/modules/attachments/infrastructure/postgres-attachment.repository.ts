@@ -15,9 +15,14 @@ import {
 /** A download reads the bytes in pieces of this size: no attachment is ever held whole to send it. */
 const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
 
-const STORED = `SELECT t.filename, t.content_type, t.size, t.sha256 FROM attachments t
-   WHERE t.organization_id = $1 AND t.entry_id = $2 AND t.id = $3
-     AND EXISTS (${JournalSql.appEntryOf({ organizationId: '$1', entryId: '$2', environment: '$4', appId: '$5' })})`;
+/**
+ * The entry's verdict (the journal's part) and the attachment, in one statement; the bytes too when they
+ * fit in one piece (most vouchers), else they are read in pieces afterwards.
+ */
+const STORED = `SELECT e.ok AS entry, t.filename, t.content_type, t.size, t.sha256,
+         CASE WHEN t.size <= $6 THEN (SELECT c.content FROM attachment_contents c WHERE c.organization_id = $1 AND c.sha256 = t.sha256) END AS content
+    FROM (SELECT EXISTS (${JournalSql.appEntryOf({ organizationId: '$1', entryId: '$2', environment: '$4', appId: '$5' })}) AS ok) e
+    LEFT JOIN attachments t ON e.ok AND t.organization_id = $1 AND t.entry_id = $2 AND t.id = $3`;
 
 const CHUNK = `SELECT substring(content FROM $3 FOR $4) AS bytes FROM attachment_contents WHERE organization_id = $1 AND sha256 = $2`;
 
@@ -79,19 +84,29 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
     owner: { organizationId: string; appId: string; environment: string },
     entryId: string,
     attachmentId: string,
-  ): Promise<StoredAttachment | null> {
-    const [row] = await this.sql.query<{ filename: string; content_type: AttachmentMediaType; size: number; sha256: string }>(STORED, [
-      owner.organizationId, entryId, attachmentId, owner.environment, owner.appId,
-    ]);
-    if (!row) return null;
+  ): Promise<{ entry: boolean; attachment: StoredAttachment | null }> {
+    const [row] = await this.sql.query<{
+      entry: boolean;
+      filename: string | null;
+      content_type: AttachmentMediaType;
+      size: number;
+      sha256: string;
+      content: Buffer | Uint8Array | null;
+    }>(STORED, [owner.organizationId, entryId, attachmentId, owner.environment, owner.appId, DOWNLOAD_CHUNK_BYTES]);
+    if (!row?.entry || row.filename === null) return { entry: Boolean(row?.entry), attachment: null };
     const size = Number(row.size);
     const sql = this.sql;
-    return {
+    const whole = row.content === null ? null : Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
+    return { entry: true, attachment: {
       filename: row.filename,
       contentType: row.content_type,
       size,
       sha256: row.sha256,
       async *chunks() {
+        if (whole) {
+          yield whole;
+          return;
+        }
         // the content row never changes (content-addressed), so reading it in pieces is consistent
         for (let from = 1; from <= size; from += DOWNLOAD_CHUNK_BYTES) {
           const [piece] = await sql.query<{ bytes: Buffer | Uint8Array }>(CHUNK, [owner.organizationId, row.sha256, from, DOWNLOAD_CHUNK_BYTES]);
@@ -99,6 +114,6 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
           yield Buffer.isBuffer(piece.bytes) ? piece.bytes : Buffer.from(piece.bytes);
         }
       },
-    };
+    } };
   }
 }
