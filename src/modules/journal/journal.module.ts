@@ -16,15 +16,17 @@ import { TypeOrmChartReadRepository } from './infrastructure/typeorm-chart-read.
 import { TypeOrmJournalPostingRepository } from './infrastructure/typeorm-journal-posting.repository';
 import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-journal-reference.repository';
 
-/** Prepare, final posting and period close; used by the partner API and the console (periods). */
+/** Prepare, final posting and period close, and reading entries back; used by the partner API, the console (periods) and the developer console (sandbox entries). */
 @Module({
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   providers: [
     JournalService,
     { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },
     { provide: JournalPostingRepository, useClass: TypeOrmJournalPostingRepository },
+    JournalReadsService,
+    { provide: JournalEntryReadRepository, useClass: TypeOrmJournalEntryReadRepository },
   ],
-  exports: [JournalService],
+  exports: [JournalService, JournalReadsService],
 })
 export class JournalModule {}
 
@@ -34,8 +36,6 @@ export class JournalModule {}
   controllers: [JournalController, ChartController, JournalEntriesController],
   providers: [
     { provide: ChartReadRepository, useClass: TypeOrmChartReadRepository },
-    JournalReadsService,
-    { provide: JournalEntryReadRepository, useClass: TypeOrmJournalEntryReadRepository },
   ],
 })
 export class JournalApiModule {}

@@ -67,6 +67,11 @@ export class JournalReadsService {
     return { data: listed.map((r) => r.entry), next_cursor: this.cursors.cursorOf(caller, last), has_more: rows.length > limit };
   }
 
+  /** The developer console's **Sandbox entries** (CONTRACT §15): the app's latest sandbox entries, newest first. */
+  newestSandboxEntries(organizationId: string, appId: string, limit: number): Promise<JournalEntryView[]> {
+    return this.entries.newest({ organizationId, appId, environment: 'sandbox' }, limit);
+  }
+
   /** CONTRACT §17: any entry but the app's own in its environment and organization is 404, the same body. */
   async entry(caller: CallerContext, id: string): Promise<JournalEntryView> {
     const found = await this.entries.entry(ownerOf(caller), id);

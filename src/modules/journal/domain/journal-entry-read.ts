@@ -61,6 +61,8 @@ export abstract class JournalEntryReadRepository {
     limit: number,
     filter: EntryFilter,
   ): Promise<Array<{ entry: JournalEntryView; position: CommitPosition }>>;
+  /** The owner's latest `limit` entries, newest first (the developer console's sandbox entries, CONTRACT §15). */
+  abstract newest(owner: EntryOwner, limit: number): Promise<JournalEntryView[]>;
   /** The owner's entry `id` (lower-case uuid), or null for any other id. */
   abstract entry(owner: EntryOwner, id: string): Promise<JournalEntryView | null>;
 }

@@ -27,6 +27,12 @@ const PAGE = `WITH horizon AS (${COMMIT_HORIZON})
    ORDER BY e.commit_xid, e.id
    LIMIT $9`;
 
+const NEWEST = `SELECT ${ENTRY_COLUMNS}
+    FROM journal_entries e
+   WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = $3
+   ORDER BY e.commit_xid DESC, e.id DESC
+   LIMIT $4`;
+
 const ONE = `SELECT ${ENTRY_COLUMNS}
     FROM journal_entries e
    WHERE e.organization_id = $1 AND e.id = $2 AND e.app_id = $3 AND e.environment = $4`;
@@ -47,6 +53,11 @@ export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepositor
       filter.postingDateFrom, filter.postingDateTo, filter.withoutAttachments, limit,
     ]);
     return rows.map((r) => ({ entry: viewOf(r), position: { xid: r.xid, id: r.id } }));
+  }
+
+  async newest(owner: EntryOwner, limit: number): Promise<JournalEntryView[]> {
+    const rows = await this.sql.query<EntryRow>(NEWEST, [owner.organizationId, owner.appId, owner.environment, limit]);
+    return rows.map(viewOf);
   }
 
   async entry(owner: EntryOwner, id: string): Promise<JournalEntryView | null> {
