@@ -13,6 +13,8 @@ export type { ResolvedAddress };
 
 export interface WebhookSenderOptions {
   allowPrivateNetworks: boolean;
+  /** For endpoints registered through the developer console (SendInput.selfService); `allowPrivateNetworks` when absent. */
+  allowPrivateNetworksSelfService?: boolean;
   /** For the whole send: DNS, connect, request and response. CONTRACT §9: 10 s. */
   timeoutMs?: number;
   /** Resolves a host name to every address; `dns.lookup(host, { all: true })` unless replaced in tests. */
@@ -72,12 +74,15 @@ export class HttpWebhookSender extends WebhookSender {
       try {
         if (Number.isNaN(input.timestamp.getTime())) return done({ ok: false, error: 'invalid_timestamp' });
         signature = new Webhook(input.secret).sign(input.msgId, input.timestamp, input.body);
+        // CONTRACT §9: for 24 h after a rotation, `v1,<new> v1,<old>` (Standard Webhooks' space-separated list)
+        if (input.previousSecret) signature += ` ${new Webhook(input.previousSecret).sign(input.msgId, input.timestamp, input.body)}`;
       } catch {
         return done({ ok: false, error: 'signing_failed' }); // the library's message is not passed on
       }
 
-      if (!this.options.allowPrivateNetworks && isLocalName(url)) return done({ ok: false, error: 'forbidden_address' });
-      const target = await this.vettedAddress(url, deadline);
+      const allowPrivate = input.selfService ? (this.options.allowPrivateNetworksSelfService ?? this.options.allowPrivateNetworks) : this.options.allowPrivateNetworks;
+      if (!allowPrivate && isLocalName(url)) return done({ ok: false, error: 'forbidden_address' });
+      const target = await this.vettedAddress(url, deadline, allowPrivate);
       if (target === TIMED_OUT) return done({ ok: false, error: 'timeout' });
       if (typeof target === 'string') return done({ ok: false, error: target });
 
@@ -89,7 +94,7 @@ export class HttpWebhookSender extends WebhookSender {
   }
 
   /** The address to connect to, or why there is none. */
-  private async vettedAddress(url: URL, deadline: number): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
+  private async vettedAddress(url: URL, deadline: number, allowPrivate: boolean): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
     const literal = literalAddress(url);
     let addresses: ResolvedAddress[];
     if (literal) {
@@ -109,7 +114,7 @@ export class HttpWebhookSender extends WebhookSender {
       }
     }
     if (!Array.isArray(addresses) || addresses.length === 0) return 'dns_failure';
-    if (!this.options.allowPrivateNetworks && addresses.some((a) => isForbiddenAddress(a.address))) return 'forbidden_address';
+    if (!allowPrivate && addresses.some((a) => isForbiddenAddress(a.address))) return 'forbidden_address';
     const first = addresses[0];
     return { address: first.address, family: first.family === 6 || isIP(first.address) === 6 ? 6 : 4 };
   }
