@@ -54,6 +54,8 @@ export interface AppConfig {
   rateLimitAnonymousPerMinute: number;
   /** CONTRACT §2, §15: `open` lets anyone create a developer account; `closed` only the operator */
   developerSignup: 'open' | 'closed';
+  /** CONTRACT §2, §17: the largest voucher attachment accepted, in bytes (ATTACHMENT_MAX_BYTES) */
+  attachmentMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -243,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: trustProxy(env),
     rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', 300, 0),
     developerSignup,
+    attachmentMaxBytes: integer(env, 'ATTACHMENT_MAX_BYTES', 10_485_760, 1),
   };
 }
 
