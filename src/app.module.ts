@@ -2,7 +2,7 @@ import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, t
 import type { DestinationStream } from 'pino';
 import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
 import { APP_GUARD } from '@nestjs/core';
-import { AuthModule, ConsentPagesModule, PartnerAuthGuard } from './modules/auth';
+import { AuthModule, ConsentPagesModule, GrantEventsModule, GrantsApiModule, PartnerAuthGuard } from './modules/auth';
 import { HealthModule } from './modules/health';
 import { JournalController } from './modules/journal';
 import { JournalApiModule } from './modules/journal';
@@ -27,7 +27,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, DevelopersModule],
+      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, GrantsApiModule, GrantEventsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, DevelopersModule],
       // EmptyStatisticsWatch: on the partner listener only, so once per instance
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import * as oauth from 'oauth4webapi';
+import { SCOPES } from '../../src/shared/domain/scopes';
 import { aJournal, PRODUCTION } from '../support/fixtures';
 import {
   ALL_SCOPES,
@@ -173,7 +174,10 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       authorization_response_iss_parameter_supported: true,
+      ui_locales_supported: ['da', 'en'],
     });
+    // CONTRACT §11: every scope of §8, from the one registry
+    expect([...res.body.scopes_supported].sort()).toEqual([...SCOPES].sort());
     const discovered = await oauth.processDiscoveryResponse(new URL(ISSUER), new Response(res.text, { status: 200, headers: { 'content-type': 'application/json' } }));
     expect(discovered.issuer).toBe(ISSUER);
   });

@@ -118,8 +118,9 @@ export class DeveloperAppsService {
       revisions: read.revisions,
       endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment })),
       deliveries: [
-        ...sandbox.map((d) => ({ ...d, environment: 'sandbox' as const })),
-        ...production.map((d) => ({ ...d, environment: 'production' as const })),
+        // an event of another type than operation.completed (CONTRACT §18) has no operation: an empty cell
+        ...sandbox.map((d) => ({ ...d, operation_id: d.operation_id ?? '', environment: 'sandbox' as const })),
+        ...production.map((d) => ({ ...d, operation_id: d.operation_id ?? '', environment: 'production' as const })),
       ],
       refusedCalls: refused.map((c) => ({ ...c, environment: c.environment as Environment })),
     };

@@ -2,7 +2,8 @@
 export interface WebhookDeliveryView {
   event_id: string;
   endpoint_id: string;
-  operation_id: string;
+  /** the receipt's operation of an operation.completed event; null for other events (CONTRACT §18) */
+  operation_id: string | null;
   attempts: number;
   status: 'pending' | 'delivered' | 'failed';
   last_status_code: number | null;

@@ -16,7 +16,7 @@ interface DeliveryRow {
 const delivery = (r: DeliveryRow): WebhookDeliveryView => ({
   event_id: r.event_id,
   endpoint_id: r.endpoint_id,
-  operation_id: r.operation_id ?? '',
+  operation_id: r.operation_id ?? null,
   attempts: Number(r.attempts),
   status: r.delivered ? 'delivered' : r.failed ? 'failed' : 'pending',
   last_status_code: r.last_status === null ? null : Number(r.last_status),

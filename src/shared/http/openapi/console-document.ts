@@ -97,7 +97,7 @@ const SCHEMAS: Record<string, Schema> = {
   WebhookDelivery: object({
     event_id: uuid,
     endpoint_id: uuid,
-    operation_id: uuid,
+    operation_id: { type: ['string', 'null'], format: 'uuid', description: "the receipt's operation of an operation.completed event; null for other events (grant.revoked, grant.expiring)" },
     attempts: { type: 'integer', minimum: 0 },
     status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
     last_status_code: { type: ['integer', 'null'], description: "the receiver's last HTTP status; null before the first answer" },

@@ -81,6 +81,9 @@ export abstract class ConsentRepository {
   abstract insertCode(tx: Transaction, code: Omit<StoredCode, 'usedAt' | 'tokenHash' | 'grantExpiresAt'>): Promise<void>;
   abstract findCodeForUpdate(tx: Transaction, codeHash: string): Promise<StoredCode | null>;
   abstract markCodeUsed(tx: Transaction, codeHash: string, at: Date, tokenHash: string): Promise<void>;
-  /** Forgets an access token, so that it is unknown (401 invalid_token); only a token of `appId`. */
-  abstract deleteToken(tx: Transaction, tokenHash: string, appId: string): Promise<void>;
+  /**
+   * Forgets an access token, so that it is unknown (401 invalid_token); only a token of `appId`.
+   * Returns the grant it was issued under, or null (no such token of the app, or a sandbox token).
+   */
+  abstract deleteToken(tx: Transaction, tokenHash: string, appId: string): Promise<string | null>;
 }

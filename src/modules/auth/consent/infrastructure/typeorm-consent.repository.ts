@@ -95,7 +95,8 @@ export class TypeOrmConsentRepository extends ConsentRepository {
     await m.query(`UPDATE authorization_codes SET used_at = $2, token_hash = $3 WHERE code_hash = $1`, [codeHash, at, tokenHash]);
   }
 
-  async deleteToken(m: EntityManager, tokenHash: string, appId: string): Promise<void> {
-    await m.query(AccessSql.deleteTokenOfApp, [tokenHash, appId]);
+  async deleteToken(m: EntityManager, tokenHash: string, appId: string): Promise<string | null> {
+    const rows: Array<{ grant_id: string | null }> = await m.query(AccessSql.deleteTokenOfApp, [tokenHash, appId]);
+    return rows[0]?.grant_id ?? null;
   }
 }
