@@ -31,11 +31,14 @@ const INSERT_EVENT = WebhooksSql.insertOutboxEvent({
 @Injectable()
 export class TypeOrmGrantRepository extends GrantRepository {
   async supersedeCurrent(m: EntityManager, organizationId: string, appId: string, at: Date): Promise<GrantRef[]> {
+    // (UPDATE … RETURNING inside a CTE: TypeORM answers a bare UPDATE with [rows, count])
     // the organization's row is locked by the caller: supersessions of one (organization, app) never overlap
     const ended: RefRow[] = await m.query(
-      `UPDATE grants SET superseded_at = $3, end_notified_at = $3
-        WHERE organization_id = $1 AND app_id = $2 AND ${IN_FORCE('$3')}
-        RETURNING organization_id, id, app_id`,
+      `WITH ended AS (
+         UPDATE grants SET superseded_at = $3, end_notified_at = $3
+          WHERE organization_id = $1 AND app_id = $2 AND ${IN_FORCE('$3')}
+          RETURNING organization_id, id, app_id)
+       SELECT * FROM ended`,
       [organizationId, appId, at],
     );
     await m.query(
@@ -71,7 +74,8 @@ export class TypeOrmGrantRepository extends GrantRepository {
     // PostgreSQL re-checks the condition on the row it locks: of a revocation, a supersession and an
     // expiry scan running at once, one claims the end
     const ended: RefRow[] = await m.query(
-      `UPDATE grants SET revoked_at = $2, end_notified_at = $2 WHERE id = $1 AND ${IN_FORCE('$2')} RETURNING organization_id, id, app_id`,
+      `WITH ended AS (UPDATE grants SET revoked_at = $2, end_notified_at = $2 WHERE id = $1 AND ${IN_FORCE('$2')} RETURNING organization_id, id, app_id)
+       SELECT * FROM ended`,
       [grantId, at],
     );
     if (ended.length > 0) return { ended: ref(ended[0]) };
@@ -100,13 +104,15 @@ export class TypeOrmGrantRepository extends GrantRepository {
     // an end claimed here was not claimed by a revocation or supersession before the expiry; `told`
     // guards rows written without a claim (before the claim columns existed, or by hand)
     const rows: Array<RefRow & { expires_at: Date | string; told: boolean }> = await m.query(
-      `UPDATE grants g SET end_notified_at = $1
-         FROM (SELECT organization_id, id FROM grants
-                WHERE end_notified_at IS NULL AND expires_at <= $1
-                ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
-        WHERE g.organization_id = due.organization_id AND g.id = due.id AND g.end_notified_at IS NULL
-        RETURNING g.organization_id, g.id, g.app_id, g.expires_at,
-                  (g.revoked_at IS NULL OR g.revoked_at >= g.expires_at) AND (g.superseded_at IS NULL OR g.superseded_at >= g.expires_at) AS told`,
+      `WITH claimed AS (
+         UPDATE grants g SET end_notified_at = $1
+           FROM (SELECT organization_id, id FROM grants
+                  WHERE end_notified_at IS NULL AND expires_at <= $1
+                  ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
+          WHERE g.organization_id = due.organization_id AND g.id = due.id AND g.end_notified_at IS NULL
+          RETURNING g.organization_id, g.id, g.app_id, g.expires_at,
+                    (g.revoked_at IS NULL OR g.revoked_at >= g.expires_at) AND (g.superseded_at IS NULL OR g.superseded_at >= g.expires_at) AS told)
+       SELECT * FROM claimed`,
       [now, limit],
     );
     return rows.map((r) => ({ ...ref(r), expiresAt: date(r.expires_at), told: r.told }));
@@ -114,14 +120,16 @@ export class TypeOrmGrantRepository extends GrantRepository {
 
   async claimExpiring(m: EntityManager, now: Date, until: Date, limit: number): Promise<ExpiringGrant[]> {
     const rows: Array<RefRow & { expires_at: Date | string; told: boolean }> = await m.query(
-      `UPDATE grants g SET expiring_notified_at = $1
-         FROM (SELECT organization_id, id FROM grants
-                WHERE expiring_notified_at IS NULL AND end_notified_at IS NULL AND expires_at <= $2
-                ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
-        WHERE g.organization_id = due.organization_id AND g.id = due.id
-          AND g.expiring_notified_at IS NULL AND g.end_notified_at IS NULL
-        RETURNING g.organization_id, g.id, g.app_id, g.expires_at,
-                  (g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $1) AS told`,
+      `WITH claimed AS (
+         UPDATE grants g SET expiring_notified_at = $1
+           FROM (SELECT organization_id, id FROM grants
+                  WHERE expiring_notified_at IS NULL AND end_notified_at IS NULL AND expires_at <= $2
+                  ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
+          WHERE g.organization_id = due.organization_id AND g.id = due.id
+            AND g.expiring_notified_at IS NULL AND g.end_notified_at IS NULL
+          RETURNING g.organization_id, g.id, g.app_id, g.expires_at,
+                    (g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $1) AS told)
+       SELECT * FROM claimed`,
       [now, until, limit],
     );
     return rows.map((r) => ({ ...ref(r), expiresAt: date(r.expires_at), told: r.told }));
