@@ -9,7 +9,7 @@ import { aConsentSetup, type ConsentSetup, consentOverHttp, nextCode, PageDriver
 import { aSandboxProject, PRODUCTION, SANDBOX } from '../support/fixtures';
 import { aProductionAccess, aToken, codeOf, consolePost, ManualClock, type Owner } from '../support/production-fixtures';
 import { checkWebhookBody } from '../support/response-validation';
-import { createTestApp, describeOnPostgres, type TestApp } from '../support/test-app';
+import { createTestApp, describeOnPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 import { eventually } from '../support/wait';
 
 /**
@@ -207,6 +207,10 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
       await scan();
       await dispatch();
       expect(deliveredTo(access.app.id, secret)).toHaveLength(1);
+      // the operator's read of the deliveries: a grant event has no operation
+      const deliveries = await app.console().get(`/console/v1/apps/${access.app.id}/webhook-deliveries`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
+      expect(deliveries.status).toBe(200);
+      expect(deliveries.body).toEqual([expect.objectContaining({ operation_id: null, status: 'delivered', attempts: 1 })]);
     });
 
     it('Connected apps: the owner\'s Revoke sends grant.revoked (reason revoked)', async () => {
