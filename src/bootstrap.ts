@@ -20,6 +20,7 @@ import { CoreModule } from './shared/database/database.module';
 import { createDataSource, destroyDataSource } from './shared/database/data-source';
 import { runMigrations } from './shared/database/run-migrations';
 import type { Clock } from './shared/domain/clock';
+import type { HostResolver } from './shared/domain/host-resolver';
 import { GracefulShutdown } from './shared/http/graceful-shutdown';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
 import { PARTNER_PATH_PREFIX, PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
@@ -55,6 +56,8 @@ export interface Applications {
 
 export interface BootstrapOptions {
   clock?: Clock;
+  /** How host names resolve (webhook endpoints); tests stub it instead of asking DNS. */
+  resolver?: HostResolver;
   logStream?: DestinationStream;
 }
 
@@ -126,7 +129,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     }
   }, 5_000);
   modeSweep.unref();
-  const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox);
+  const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox, options.resolver);
   const logger = createRootLogger(config.logLevel, options.logStream);
   const metrics = new ServiceMetrics(dataSource);
 

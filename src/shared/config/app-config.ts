@@ -52,6 +52,14 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * Issue 35: with private networks allowed, anyone who signs up could aim webhooks at the deployment's own
+ * network (the database, the metadata service) and read the answers' status codes. The two together
+ * stop the start (DEVELOPER_SIGNUP is open unless set to closed).
+ */
+export const PRIVATE_NETWORKS_WITH_OPEN_SIGNUP =
+  'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true needs DEVELOPER_SIGNUP=closed: with open sign-up anyone could send webhooks into private networks';
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero: boolean): number {
@@ -196,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (developerSignup !== 'open' && developerSignup !== 'closed') {
     throw new ConfigError(`DEVELOPER_SIGNUP must be open or closed, got "${developerSignup}"`);
   }
+  const webhookAllowPrivateNetworks = bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false);
+  if (webhookAllowPrivateNetworks && developerSignup === 'open') throw new ConfigError(PRIVATE_NETWORKS_WITH_OPEN_SIGNUP);
 
   return {
     port: portValue,
@@ -208,7 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicOrigin,
     idempotencyRetentionHours,
     logLevel,
-    webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookAllowPrivateNetworks,
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
     requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 0),

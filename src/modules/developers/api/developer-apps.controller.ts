@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService, TooManyAppsError } from '../application/developer-apps.service';
+import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
 import { parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
@@ -148,9 +149,12 @@ export class DeveloperAppsController {
     const state = { endpointUrl: url.slice(0, 2000), endpointEnvironment: typeof environment === 'string' ? environment : 'sandbox' };
     if (errors.url || errors.environment) return this.appPage(req, res, 422, app, { errors, ...state });
     try {
-      const { secret } = await this.apps.addEndpoint(app, url, environment as 'sandbox' | 'production');
+      const { secret } = await this.apps.addEndpoint(req.webSession?.subjectId as string, app, url, environment as 'sandbox' | 'production');
       await this.appPage(req, res, 200, app, { issued: { label: 'Webhook signing secret', value: secret } });
     } catch (err) {
+      if (err instanceof TooManyEndpointsError || err instanceof TooManyEndpointsOnHostError) {
+        return this.appPage(req, res, 422, app, { errors: { url: err.detail }, ...state });
+      }
       const fieldErrs = fieldErrors(err, 'url', 'URL');
       if (!fieldErrs) throw err;
       return this.appPage(req, res, 422, app, { errors: fieldErrs, ...state });

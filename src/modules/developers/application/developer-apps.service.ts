@@ -16,6 +16,12 @@ import { type DeveloperApp, DeveloperRepository, type LoggedCall, type RequestLo
 /** CONTRACT §15: at most 25 apps per developer; an app name as the console takes it. */
 export const MAX_APPS_PER_DEVELOPER = 25;
 export const APP_NAME_MAX = 200;
+/**
+ * Issue 35: at most this many webhook endpoints of one developer (all their apps, sandbox and production)
+ * point to one host, so that self-service cannot aim hundreds of endpoints at someone else's server. The
+ * operator's console API registers without it (it still has the cap per app and environment).
+ */
+export const MAX_ENDPOINTS_PER_HOST = 10;
 /** CONTRACT §15: the latest 20 deliveries; the request log 50 calls a page. */
 export const DELIVERIES_SHOWN = 20;
 export const REQUEST_LOG_PAGE = 50;
@@ -159,9 +165,15 @@ export class DeveloperAppsService {
     return this.oauth.newClientSecret(app.appId);
   }
 
-  /** **Add endpoint**: a sandbox endpoint belongs to the sandbox project's app, whose tokens make the sandbox events. */
-  addEndpoint(app: DeveloperApp, url: string, environment: Environment): Promise<{ id: string; secret: string }> {
-    return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment);
+  /**
+   * **Add endpoint**: a sandbox endpoint belongs to the sandbox project's app, whose tokens make the sandbox
+   * events. Within the caps per app and environment and per host across the developer's apps (409
+   * resource_conflict: TooManyEndpointsError, TooManyEndpointsOnHostError).
+   */
+  async addEndpoint(developerId: string, app: DeveloperApp, url: string, environment: Environment): Promise<{ id: string; secret: string }> {
+    const mine = await this.transactions.run((m) => this.repo.appsOf(m, developerId));
+    const hostScope = { key: developerId, appIds: mine.flatMap((a) => [a.appId, a.sandboxAppId]), max: MAX_ENDPOINTS_PER_HOST };
+    return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment, hostScope);
   }
 
   async deleteEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<void> {
