@@ -52,7 +52,7 @@ describe('the OpenAPI documents (CONTRACT §13)', () => {
     expect(doc.servers.map((s: { url: string }) => s.url)).toEqual(['/api/partner/sandbox/v1', '/api/partner/v1']);
     expect(doc.components.securitySchemes.bearer).toEqual(expect.not.objectContaining({ bearerFormat: expect.anything() }));
     expect(doc.components.securitySchemes.oauth2.flows.authorizationCode).toMatchObject({ authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' });
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['grant.expiring', 'grant.revoked', 'operation.completed']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['grant.expiring', 'grant.revoked', 'operation.completed', 'webhook.test']);
     // CONTRACT §18: any scope may read the grant
     expect(doc.paths['/grant'].get.security).toEqual([{ bearer: [] }, ...SCOPES.map((scope) => ({ oauth2: [scope] }))]);
     for (const item of Object.values<Record<string, { responses: Record<string, unknown> }>>(doc.paths)) {

@@ -172,6 +172,15 @@ const SCHEMAS: Record<string, Schema> = {
     { description: 'What `grant.expiring` says (CONTRACT §18).' },
   ),
   ...EVENT_SCHEMAS,
+  WebhookTestEvent: object(
+    {
+      type: { const: 'webhook.test' },
+      timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
+      data: object({ endpoint_id: uuid }),
+    },
+    undefined,
+    { description: 'The body of a webhook.test event: sent to one endpoint only, never in the events feed (CONTRACT §9, §15).' },
+  ),
   FeedEvent: {
     oneOf: EVENTS.map((e) => ref(`${e.name}FeedEvent`)),
     description: 'An event of the feed: the webhook body with its webhook-id first (CONTRACT §14), one of the types of CONTRACT §9 and §18.',
@@ -431,27 +440,50 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
     },
   };
   closeRequestSchemas(document, ['JournalRequestDto', 'JournalLineRequestDto', 'CreateProductRequestDto']);
-  (document as OpenAPIObject & { webhooks: unknown }).webhooks = Object.fromEntries(
-    EVENTS.map((e) => [
-      e.type,
-      {
-        post: {
-          operationId: e.name.charAt(0).toLowerCase() + e.name.slice(1),
-          summary: e.summary,
-          description:
-            `${e.description} Signed per Standard Webhooks, retried with backoff until a 2xx; every attempt carries the same ` +
-            '`webhook-id` and body. Answer 2xx to types you do not know.',
-          security: [],
-          parameters: [
-            { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' } },
-            { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
-            { name: 'webhook-signature', in: 'header', required: true, schema: { type: 'string', examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] } },
-          ],
-          requestBody: { required: true, content: { 'application/json': { schema: ref(`${e.name}Event`) } } },
-          responses: { '200': { description: 'Any 2xx answered within 10 s acknowledges the event.' } },
+  const webhookHeaders = [
+    { name: 'webhook-id', in: 'header' as const, required: true, schema: { type: 'string' } },
+    { name: 'webhook-timestamp', in: 'header' as const, required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+    {
+      name: 'webhook-signature',
+      in: 'header' as const,
+      required: true,
+      description: 'for 24 h after the secret is rotated, two space-separated signatures: the new secret\'s first, then the previous one\'s',
+      schema: { type: 'string', examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] },
+    },
+  ];
+  const acknowledged = { '200': { description: 'Any 2xx answered within 10 s acknowledges the event.' } };
+  (document as OpenAPIObject & { webhooks: unknown }).webhooks = {
+    ...Object.fromEntries(
+      EVENTS.map((e) => [
+        e.type,
+        {
+          post: {
+            operationId: e.name.charAt(0).toLowerCase() + e.name.slice(1),
+            summary: e.summary,
+            description:
+              `${e.description} Signed per Standard Webhooks, retried with backoff until a 2xx; every attempt carries the same ` +
+              '`webhook-id` and body. Answer 2xx to types you do not know.',
+            security: [],
+            parameters: webhookHeaders,
+            requestBody: { required: true, content: { 'application/json': { schema: ref(`${e.name}Event`) } } },
+            responses: acknowledged,
+          },
         },
+      ]),
+    ),
+    'webhook.test': {
+      post: {
+        operationId: 'webhookTest',
+        summary: 'A test event',
+        description:
+          'Sent to one endpoint when its test is asked for (console or developer console), signed and retried like any ' +
+          'other event; never in the events feed. A receiver answers 2xx to event types it does not know (CONTRACT §9).',
+        security: [],
+        parameters: webhookHeaders,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookTestEvent') } } },
+        responses: acknowledged,
       },
-    ]),
-  );
+    },
+  };
   return document;
 }
