@@ -2,3 +2,4 @@
 export { JournalApiModule, JournalModule } from './journal.module';
 export { JournalController } from './api/journal.controller';
 export { JournalService } from './application/journal.service';
+export { type ActivityEntry, type ActivityLine, JournalActivityRepository } from './domain/journal-activity';

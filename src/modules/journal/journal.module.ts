@@ -11,6 +11,8 @@ import { JournalReferenceRepository } from './domain/journal-references';
 import { TypeOrmChartReadRepository } from './infrastructure/typeorm-chart-read.repository';
 import { TypeOrmJournalPostingRepository } from './infrastructure/typeorm-journal-posting.repository';
 import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-journal-reference.repository';
+import { JournalActivityRepository } from './domain/journal-activity';
+import { TypeOrmJournalActivityRepository } from './infrastructure/typeorm-journal-activity.repository';
 
 /** Prepare, final posting and period close; used by the partner API and the console (periods). */
 @Module({
@@ -19,8 +21,9 @@ import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-jour
     JournalService,
     { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },
     { provide: JournalPostingRepository, useClass: TypeOrmJournalPostingRepository },
+    { provide: JournalActivityRepository, useClass: TypeOrmJournalActivityRepository },
   ],
-  exports: [JournalService],
+  exports: [JournalService, JournalActivityRepository],
 })
 export class JournalModule {}
 

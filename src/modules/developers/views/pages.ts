@@ -231,8 +231,8 @@ ${FIELD_ERROR('environment')}
 <%~ include('@foot', it) %>`,
 );
 
-export type DeveloperPage = 'signup' | 'enrol' | 'signin' | 'apps' | 'new-app' | 'app' | 'message';
+export type DeveloperPage = 'signup' | 'enrol' | 'signin' | 'apps' | 'new-app' | 'app' | 'message' | 'confirm';
 
 export function renderPage(name: DeveloperPage, data: Record<string, unknown>): string {
-  return renderLayoutPage(name === 'message' ? 'message' : `developer-${name}`, data);
+  return renderLayoutPage(name === 'message' || name === 'confirm' ? name : `developer-${name}`, data);
 }
