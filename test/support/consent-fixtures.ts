@@ -70,8 +70,11 @@ export const SEEN = { bodies: [] as string[], locations: [] as string[] };
 export class PageDriver {
   readonly cookies = new Map<string, string>();
   lastCsrf = '';
-  /** sent with every request (e.g. X-Forwarded-For under TRUST_PROXY) */
-  headers: Record<string, string> = {};
+  /**
+   * sent with every request (e.g. X-Forwarded-For under TRUST_PROXY); English by default, so the pages'
+   * `en` names of CONTRACT §11 apply (the owner pages' own default is Danish, §18)
+   */
+  headers: Record<string, string> = { 'Accept-Language': 'en' };
 
   constructor(private readonly app: TestApp) {}
 
@@ -118,6 +121,15 @@ export class PageDriver {
   }
 }
 
+/** CONTRACT §18: a POST that succeeds answers 303 to a page; this follows it (a same-site Location) and answers that page, with the POST's status as `postStatus`. */
+export async function postAndFollow(driver: PageDriver, path: string, form: Record<string, string | string[]>, options: { csrf?: string | null } = {}) {
+  const posted = await driver.post(path, form, options);
+  const location = posted.headers.location as string | undefined;
+  if (posted.status !== 303 || !location?.startsWith('/')) return Object.assign(posted, { postStatus: posted.status });
+  const page = await driver.get(location);
+  return Object.assign(page, { postStatus: posted.status });
+}
+
 /** The owner's current code; the clock moves one step first, so each sign-in has an unused step. */
 export function nextCode(clock: ManualClock, s: ConsentSetup): string {
   clock.advance(30_000);
@@ -137,8 +149,10 @@ export async function consentOverHttp(
   const driver = new PageDriver(app);
   const page = await driver.get(`/oauth/authorize?${authorizeQuery(s, options.challenge, options.extra)}`);
   if (page.status !== 200) throw new Error(`authorize: ${page.status} ${page.headers.location ?? page.text}`);
-  const signIn = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-  // the answer to a successful sign-in is the next page itself
+  const posted = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+  // CONTRACT §18: a successful sign-in answers 303 to the next page
+  if (posted.status !== 303 || posted.headers.location !== '/oauth/authorize/continue') throw new Error(`sign-in: ${posted.status} ${posted.text}`);
+  const signIn = await driver.get('/oauth/authorize/continue');
   if (signIn.status !== 200 || !signIn.text.includes('Allow access')) throw new Error(`sign-in: ${signIn.status} ${signIn.headers.location ?? signIn.text}`);
   const form: Record<string, string | string[]> = {
     decision: options.decision ?? 'allow',

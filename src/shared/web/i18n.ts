@@ -86,14 +86,13 @@ export function firstSupportedTag(list: unknown): Lang | null {
 
 /**
  * The most wanted supported language of an `Accept-Language` header (RFC 9110 §12.5.4: weights
- * honoured, `q=0` means not wanted, `*` matches any language we have not ranked), or null. Garbage is
+ * honoured, `q=0` means not wanted, `*` leaves it to the default), or null. Garbage is
  * skipped, never an error.
  */
 export function fromAcceptLanguage(header: unknown): Lang | null {
   if (typeof header !== 'string' || header.length > 2_000) return null;
   let best: { lang: Lang; q: number; order: number } | null = null;
   const parts = header.split(',').slice(0, 50);
-  const ranked = new Set<Lang>();
   const candidates: Array<{ tag: string; q: number; order: number }> = [];
   parts.forEach((part, order) => {
     const [rawTag, ...params] = part.trim().split(';');
@@ -108,18 +107,14 @@ export function fromAcceptLanguage(header: unknown): Lang | null {
     candidates.push({ tag, q, order });
   });
   for (const c of candidates) {
-    const primary = c.tag.split('-')[0];
-    if (isLang(primary)) ranked.add(primary);
-  }
-  for (const c of candidates) {
     if (c.q <= 0) continue;
     const primary = c.tag.split('-')[0];
-    const langs: Lang[] = isLang(primary) ? [primary] : c.tag === '*' ? LANGUAGES.filter((l) => !ranked.has(l)) : [];
+    // `*` (any language) names none of ours: the page set's default decides, as with no header
+    const langs: Lang[] = isLang(primary) ? [primary] : [];
     for (const lang of langs) {
       if (!best || c.q > best.q || (c.q === best.q && c.order < best.order)) best = { lang, q: c.q, order: c.order };
     }
   }
-  // a language explicitly refused (q=0) is never picked, even when `*` would allow it
   return best ? best.lang : null;
 }
 
