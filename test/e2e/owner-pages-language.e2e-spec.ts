@@ -125,18 +125,22 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(text).toContain('href="/account/connections"');
       const numbers = [...text.matchAll(/<label for="account-\d+">(\d+) /g)].map((m) => m[1]);
       expect(numbers).toEqual(['900', '1000', '1010', '7000', '12000']);
-      // the form's first submit button, which Enter presses, cannot be pressed
+      // the form's first submit button, which Enter presses, is the harmless review
       const form = text.slice(text.indexOf('<form method="post" action="/oauth/authorize/decision">'));
-      expect(/<button[^>]*>/.exec(form)?.[0]).toMatch(/ disabled /);
+      expect(/<button[^>]*>/.exec(form)?.[0]).toMatch(/ value="review" hidden/);
       expect(form).toContain('>Tillad</button>');
       expect(form).toContain('>Afvis</button>');
-      // a form sent without the grant button (as implicit submission without a default button would) grants nothing
+      // a form sent by Enter (or without any button) grants nothing and comes back as it was
       const grantsBefore = await q(`SELECT count(*)::int AS n FROM grants WHERE organization_id = $1`, [s.organization.id]);
-      for (const decision of [undefined, 'none', 'Tillad']) {
-        const form2: Record<string, string> = { account_ids: s.organization.accounts[0].id, duration_days: '90' };
+      for (const decision of [undefined, 'review', 'Tillad']) {
+        const form2: Record<string, string> = { account_ids: s.organization.accounts[0].id, duration_days: '60', mandate: 'yes' };
         if (decision) form2.decision = decision;
         const sent = await driver.post('/oauth/authorize/decision', form2);
-        expect([sent.status, sent.headers.location]).toEqual([303, '/oauth/authorize/continue']);
+        expect([sent.status, sent.headers.location]).toEqual([422, undefined]);
+        expect(sent.text).toContain('Der er ikke givet adgang.');
+        expect(sent.text).toContain(`value="${s.organization.accounts[0].id}" checked>`);
+        expect(sent.text).toContain('<option value="60" selected>');
+        expect(sent.text).toMatch(/id="mandate" name="mandate" value="yes"[^>]* checked>/);
       }
       expect(await q(`SELECT count(*)::int AS n FROM grants WHERE organization_id = $1`, [s.organization.id])).toEqual(grantsBefore);
       // a refused Allow shows the form again, 422, in Danish
@@ -181,7 +185,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect([list.postStatus, list.status, list.headers['content-language']]).toEqual([303, 200, 'da']);
       const text = list.text;
       expect(text).toContain('<h1>Tilknyttede apps</h1>');
-      expect(text).toContain('bogføre posteringer på de valgte konti');
+      expect(text).toContain('<li>Bogføre posteringer</li>');
       expect(text).not.toContain('journal:post');
       expect(text).toContain('1000 Konto 1, 1010 Konto 2');
       expect(text).toContain('>20. november 2026</time>');

@@ -113,7 +113,7 @@ export type NextStep =
 
 export type Decision =
   | { kind: 'redirect'; location: string }
-  | { kind: 'invalid'; view: ConsentView; error: 'consent.noAccount' | 'consent.unknownAccount'; checked: string[]; durationDays: number; mandate: boolean };
+  | { kind: 'invalid'; view: ConsentView; error: 'consent.noAccount' | 'consent.unknownAccount' | 'consent.nothingGranted'; checked: string[]; durationDays: number; mandate: boolean };
 
 /** The query value when given exactly once; `undefined` when absent; `null` when repeated or not text. */
 function single(query: Record<string, unknown>, name: string): string | null | undefined {
@@ -314,8 +314,6 @@ export class ConsentService {
     if (!request || session.userId === null || session.organizationId === null) return null;
     const userId = session.userId;
     const org = session.organizationId;
-    // CONTRACT §18: only the grant button grants; a form sent any other way (Enter, no button) changes nothing
-    if (form.decision !== 'allow' && form.decision !== 'deny') return null;
     if (form.decision === 'deny') {
       await this.transactions.run((m) => this.sessions.end(m, session.idHash));
       return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the owner denied access') };
@@ -334,12 +332,15 @@ export class ConsentService {
       const accounts = await this.repo.activeAccounts(m, org);
       const active = new Set(accounts.map((a) => a.id));
       const ids = [...new Set(chosen.map((c) => c.toLowerCase()))];
-      if (ids.length === 0 || !ids.every((id) => active.has(id))) {
+      // CONTRACT §18: only the grant button grants. Enter in the form presses its first submit button,
+      // a hidden "review" one: the form comes back as it was, with nothing granted
+      const granting = form.decision === 'allow';
+      if (!granting || ids.length === 0 || !ids.every((id) => active.has(id))) {
         const orgName = (await this.repo.ownedOrganizations(m, userId)).find((o) => o.id === org)?.name ?? '';
         return {
           kind: 'invalid' as const,
           view: await this.consentView(m, request, userId, orgName, org),
-          error: ids.length === 0 ? ('consent.noAccount' as const) : ('consent.unknownAccount' as const),
+          error: !granting ? ('consent.nothingGranted' as const) : ids.length === 0 ? ('consent.noAccount' as const) : ('consent.unknownAccount' as const),
           checked: ids.filter((id) => active.has(id)),
           durationDays,
           mandate,

@@ -38,9 +38,10 @@ definePage(
  * the redirect URI's host, the signed-in owner, the organization and its CVR number when known), the
  * scopes in words only, the accounts by number, the duration with its end date in words, the
  * mandate's meaning, the way to withdraw later. Pressing Enter never grants: the form's first submit
- * button — its default button, which implicit submission (Enter in a field or on a checkbox) would
- * press — is disabled and hidden, so Enter does nothing; only the **Allow access** button itself
- * grants, and the server grants only for `decision=allow`.
+ * button — its default button, which implicit submission (Enter in a field or on a checkbox) presses —
+ * is a hidden, harmless `decision=review`, which shows the form again as it was (422, nothing granted).
+ * (A disabled default button does not do: Chromium then presses the next one, Allow access.) Only the
+ * **Allow access** button itself grants, and the server grants only for `decision=allow`.
  */
 definePage(
   'consent-consent',
@@ -63,7 +64,7 @@ definePage(
 <% it.view.scopes.forEach(function (s) { %><li><strong><%= it.t('consent.scope.' + s + '.title') %></strong>: <%= it.t('consent.scope.' + s + '.text') %></li>
 <% }) %></ul>
 <form method="post" action="/oauth/authorize/decision">
-<button type="submit" name="decision" value="none" disabled hidden tabindex="-1" aria-hidden="true"></button>
+<button type="submit" name="decision" value="review" hidden tabindex="-1" aria-hidden="true"><%= it.t('consent.continue') %></button>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <fieldset aria-describedby="accounts-help<% if (it.error) { %> form-error<% } %>">
 <legend><%= it.t('consent.accountsLegend') %></legend>
@@ -100,7 +101,7 @@ definePage(
 <% o.apps.forEach(function (a) { %><article class="card" id="grant-<%= a.grantId %>" aria-labelledby="app-<%= a.grantId %>">
 <h3 id="app-<%= a.grantId %>"><%= a.appName %></h3>
 <dl class="facts">
-<dt><%= it.t('consent.scopes') %></dt><dd><ul class="scopes"><% a.scopes.forEach(function (s) { %><li><%= it.t('consent.scope.' + s + '.text') %></li><% }) %></ul></dd>
+<dt><%= it.t('consent.scopes') %></dt><dd><ul class="scopes"><% a.scopes.forEach(function (s) { %><li><%= it.t('consent.scope.' + s + '.title') %></li><% }) %></ul></dd>
 <dt><%= it.t('consent.accounts') %></dt><dd><%= a.accounts.map(function (x) { return x.number + ' ' + x.name; }).join(', ') %></dd>
 <dt><%= it.t('consent.granted') %></dt><dd><time datetime="<%= a.grantedAt.toISOString() %>"><%= it.fmt.date(a.grantedAt) %></time></dd>
 <dt><%= it.t('consent.expires') %></dt><dd><time datetime="<%= a.expiresAt.toISOString() %>"><%= it.fmt.date(a.expiresAt) %></time></dd>
