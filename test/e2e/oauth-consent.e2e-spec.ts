@@ -174,6 +174,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       authorization_response_iss_parameter_supported: true,
+      ui_locales_supported: ['da', 'en'],
     });
     const discovered = await oauth.processDiscoveryResponse(new URL(ISSUER), new Response(res.text, { status: 200, headers: { 'content-type': 'application/json' } }));
     expect(discovered.issuer).toBe(ISSUER);
