@@ -48,6 +48,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     webhookAllowPrivateNetworks: true,
     webhookEndpointConcurrency: 16,
     webhookRetentionDays: 30,
+    requestLogRetentionDays: 7,
     // off unless a test is about it: suites make hundreds of calls with one token
     rateLimitPerMinute: 0,
     redisUrl: null,

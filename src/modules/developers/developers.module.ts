@@ -11,11 +11,11 @@ import { DeveloperAppsController } from './api/developer-apps.controller';
 import { DeveloperHttp, developerPageMiddleware } from './api/developer-http';
 import { DeveloperAccountService } from './application/developer-account.service';
 import { DeveloperAppsService } from './application/developer-apps.service';
-import { RefusedCallsRecorder } from './application/refused-calls.recorder';
+import { RequestLogRecorder } from './application/request-log.recorder';
 import { DeveloperRepository } from './domain/developer.repository';
 import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.repository';
 
-/** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, refused calls. */
+/** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, the request log. */
 @Module({
   imports: [WebKernelModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule],
   controllers: [DeveloperAccountController, DeveloperAppsController],
@@ -23,10 +23,10 @@ import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.r
     DeveloperHttp,
     DeveloperAccountService,
     DeveloperAppsService,
-    RefusedCallsRecorder,
+    RequestLogRecorder,
     { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository },
   ],
-  exports: [RefusedCallsRecorder],
+  exports: [RequestLogRecorder],
 })
 export class DevelopersModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,3 +1,3 @@
 // The developers module's public surface: the composition root imports only this file.
 export { DevelopersModule } from './developers.module';
-export { RefusedCallsRecorder } from './application/refused-calls.recorder';
+export { RequestLogRecorder } from './application/request-log.recorder';

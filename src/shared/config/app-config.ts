@@ -24,6 +24,8 @@ export interface AppConfig {
   webhookEndpointConcurrency: number;
   /** CONTRACT §9: days events, deliveries and attempts are kept once nothing of them is pending (WEBHOOK_RETENTION_DAYS) */
   webhookRetentionDays: number;
+  /** CONTRACT §15: days the developer console's request log keeps a call (REQUEST_LOG_RETENTION_DAYS); 0 turns the log off */
+  requestLogRetentionDays: number;
   /** partner calls per token per minute (CONTRACT §12); 0: no limit */
   rateLimitPerMinute: number;
   /** redis://…: rate-limit counters shared by every instance; null: each instance counts alone */
@@ -211,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
+    requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 0),
     rateLimitPerMinute,
     redisUrl,
     redisKeyPrefix,

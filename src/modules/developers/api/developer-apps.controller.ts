@@ -1,10 +1,11 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService, TooManyAppsError } from '../application/developer-apps.service';
-import type { DeveloperApp } from '../domain/developer.repository';
+import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
+import { parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
 type Errors = Record<string, string>;
@@ -14,6 +15,18 @@ interface FormState {
   redirectText?: string;
   endpointUrl?: string;
   endpointEnvironment?: string;
+  logFilter?: RequestLogFilter;
+}
+
+/** The request log's Older link: the same filters, entries before the page's last one. */
+function olderHref(appId: string, filter: RequestLogFilter, before: string): string {
+  const q = new URLSearchParams();
+  if (filter.environment) q.set('environment', filter.environment);
+  if (filter.status) q.set('status', filter.status);
+  if (filter.pathContains) q.set('path', filter.pathContains);
+  if (filter.requestId) q.set('request_id', filter.requestId);
+  q.set('before', before);
+  return `/developers/apps/${appId}?${q.toString()}#request-log`;
 }
 
 /** The first violation's detail per field, from an invalid_input of an owner's service (e.g. `/redirect_uris/2` → redirect_uris). */
@@ -75,11 +88,15 @@ export class DeveloperAppsController {
   }
 
   @Get(':app')
-  async show(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+  async show(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string, @Query() query: Record<string, unknown>): Promise<void> {
     const session = await this.signedIn(req, res);
     if (!session) return;
     const app = await this.own(session, appId, res);
-    if (app) await this.appPage(req, res, 200, app, {});
+    if (!app) return;
+    // the request log's filters and Older page (CONTRACT §15)
+    const parsed = parseRequestLogFilter(query);
+    if ('error' in parsed) return this.http.page(res, 400, 'message', { title: 'Request log', message: parsed.error });
+    await this.appPage(req, res, 200, app, { logFilter: parsed.filter });
   }
 
   @Post(':app/sandbox-token')
@@ -169,7 +186,7 @@ export class DeveloperAppsController {
   }
 
   private async appPage(req: DeveloperRequest, res: Response, status: number, app: DeveloperApp, state: FormState): Promise<void> {
-    const view = await this.apps.page(app);
+    const view = await this.apps.page(app, state.logFilter);
     this.http.page(res, status, 'app', {
       title: view.name,
       view,
@@ -180,6 +197,8 @@ export class DeveloperAppsController {
       redirectText: state.redirectText ?? view.redirectUris.join('\n'),
       endpointUrl: state.endpointUrl ?? '',
       endpointEnvironment: state.endpointEnvironment ?? 'sandbox',
+      requestLogDays: this.apps.requestLogDays,
+      olderHref: view.requestLog.older ? olderHref(view.id, view.requestLog.filter, view.requestLog.older) : null,
     });
   }
 

@@ -11,14 +11,14 @@ import { OAuthClientService } from '../../auth/consent';
 import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
 import { WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
-import { type DeveloperApp, DeveloperRepository, type RefusedCall } from '../domain/developer.repository';
+import { type DeveloperApp, DeveloperRepository, type LoggedCall, type RequestLogFilter } from '../domain/developer.repository';
 
 /** CONTRACT §15: at most 25 apps per developer; an app name as the console takes it. */
 export const MAX_APPS_PER_DEVELOPER = 25;
 export const APP_NAME_MAX = 200;
-/** CONTRACT §15: the latest 20 deliveries, the latest 50 refused calls per environment. */
+/** CONTRACT §15: the latest 20 deliveries; the request log 50 calls a page. */
 export const DELIVERIES_SHOWN = 20;
-export const REFUSED_CALLS_KEPT = 50;
+export const REQUEST_LOG_PAGE = 50;
 
 export class TooManyAppsError extends DomainError {
   constructor() {
@@ -36,13 +36,18 @@ export interface AppPageView {
   revisions: Array<{ id: string; number: number; approved: boolean }>;
   endpoints: Array<{ id: string; url: string; environment: Environment }>;
   deliveries: Array<{ event_id: string; endpoint_id: string; operation_id: string; attempts: number; status: string; last_status_code: number | null; environment: Environment }>;
-  refusedCalls: Array<RefusedCall & { environment: Environment }>;
+  requestLog: {
+    filter: RequestLogFilter;
+    calls: Array<LoggedCall & { id: string; environment: Environment }>;
+    /** the Older page's `before`, when there is one */
+    older: string | null;
+  };
 }
 
 /**
  * A developer's apps (CONTRACT §15), through the owners' services: the app (apps), its sandbox project
  * (sandbox, made as §10 makes one), its OAuth client (consent), its webhook endpoints and deliveries
- * (webhooks). This module owns only who made which app, and the refused calls.
+ * (webhooks). This module owns only who made which app, and the request log.
  */
 @Injectable()
 export class DeveloperAppsService {
@@ -98,13 +103,19 @@ export class DeveloperAppsService {
     return found;
   }
 
-  async page(app: DeveloperApp): Promise<AppPageView> {
+  /** REQUEST_LOG_RETENTION_DAYS, as the page says it */
+  get requestLogDays(): number {
+    return this.config.requestLogRetentionDays;
+  }
+
+  async page(app: DeveloperApp, logFilter: RequestLogFilter = {}): Promise<AppPageView> {
     const read = await this.oauth.readApp(app.appId);
     const org = await this.organizations.organization(app.sandboxOrganizationId);
     const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
     const production = await this.deliveryReads.deliveries(app.appId, DELIVERIES_SHOWN);
     const sandbox = await this.deliveryReads.deliveries(app.sandboxAppId, DELIVERIES_SHOWN);
-    const refused = await this.transactions.run((m) => this.repo.refusedCalls(m, [app.appId, app.sandboxAppId], REFUSED_CALLS_KEPT));
+    const log = await this.transactions.run((m) => this.repo.requestLog(m, [app.appId, app.sandboxAppId], logFilter, REQUEST_LOG_PAGE + 1));
+    const calls = log.slice(0, REQUEST_LOG_PAGE);
     return {
       id: app.appId,
       name: read.name,
@@ -121,7 +132,11 @@ export class DeveloperAppsService {
         ...sandbox.map((d) => ({ ...d, environment: 'sandbox' as const })),
         ...production.map((d) => ({ ...d, environment: 'production' as const })),
       ],
-      refusedCalls: refused.map((c) => ({ ...c, environment: c.environment as Environment })),
+      requestLog: {
+        filter: logFilter,
+        calls: calls.map((c) => ({ ...c, environment: c.environment as Environment })),
+        older: log.length > REQUEST_LOG_PAGE ? calls[calls.length - 1].id : null,
+      },
     };
   }
 

@@ -11,6 +11,7 @@ import { WebSessions1766271137000 } from './1766271137000-web-sessions';
 import { SignInPerAddress1766271138000 } from './1766271138000-sign-in-per-address';
 import { Developers1766290000000 } from './1766290000000-developers';
 import { AppPublisher1766450000000 } from './1766450000000-app-publisher';
+import { RequestLog1766470000000 } from './1766470000000-request-log';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   SignInPerAddress1766271138000,
   Developers1766290000000,
   AppPublisher1766450000000,
+  RequestLog1766470000000,
 ];
