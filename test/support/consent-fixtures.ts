@@ -125,9 +125,10 @@ export class PageDriver {
 export async function postAndFollow(driver: PageDriver, path: string, form: Record<string, string | string[]>, options: { csrf?: string | null } = {}) {
   const posted = await driver.post(path, form, options);
   const location = posted.headers.location as string | undefined;
-  if (posted.status !== 303 || !location?.startsWith('/')) return Object.assign(posted, { postStatus: posted.status });
-  const page = await driver.get(location);
-  return Object.assign(page, { postStatus: posted.status });
+  if (posted.status !== 303 || !location?.startsWith('/')) return Object.assign(posted, { postStatus: posted.status, postLocation: location });
+  // a browser keeps the fragment to itself: the request is for the path and query
+  const page = await driver.get(location.split('#')[0]);
+  return Object.assign(page, { postStatus: posted.status, postLocation: location });
 }
 
 /** The owner's current code; the clock moves one step first, so each sign-in has an unused step. */

@@ -247,3 +247,8 @@ export class PageHttp<Page extends string = string> {
     this.message(res, 403, 'web.refusedTitle', 'web.refused');
   }
 }
+
+/** CONTRACT §18: spaces in a pasted one-time code are ignored (a code shown as `123 456` pastes with its space). */
+export function oneTimeCode(raw: unknown): unknown {
+  return typeof raw === 'string' && raw.length <= 64 ? raw.replace(/\s+/g, '') : raw;
+}

@@ -40,6 +40,8 @@ export function sessionIdHash(cookie: string): string {
 export interface Flash {
   status?: { key: string; params?: Record<string, string | number> };
   secret?: { labelKey: string; value: string };
+  /** the id of the page's section it concerns (the 303's fragment) */
+  section?: string;
 }
 const FLASH_CONTEXT = 'web_sessions.flash';
 

@@ -6,7 +6,7 @@ import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { AppReadRepository, AppService } from '../../auth/apps';
+import { type AppPublisher, AppReadRepository, AppService } from '../../auth/apps';
 import { OAuthClientService } from '../../auth/consent';
 import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
@@ -33,6 +33,8 @@ export interface AppPageView {
   baseUrls: { sandbox: string; production: string };
   sandbox: { projectId: string; organizationId: string; accounts: Array<{ id: string; number: string; name: string }> };
   redirectUris: string[];
+  /** CONTRACT §18: who publishes the app, as the consent form shows it */
+  publisher: AppPublisher;
   revisions: Array<{ id: string; number: number; approved: boolean }>;
   endpoints: Array<{ id: string; url: string; environment: Environment }>;
   deliveries: Array<{ event_id: string; endpoint_id: string; operation_id: string; attempts: number; status: string; last_status_code: number | null; environment: Environment }>;
@@ -116,6 +118,7 @@ export class DeveloperAppsService {
     const sandbox = await this.deliveryReads.deliveries(app.sandboxAppId, DELIVERIES_SHOWN);
     const log = await this.transactions.run((m) => this.repo.requestLog(m, [app.appId, app.sandboxAppId], logFilter, REQUEST_LOG_PAGE + 1));
     const calls = log.slice(0, REQUEST_LOG_PAGE);
+    const summary = await this.transactions.run((m) => this.appReads.app(m, app.appId));
     return {
       id: app.appId,
       name: read.name,
@@ -126,6 +129,7 @@ export class DeveloperAppsService {
         accounts: (org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name })),
       },
       redirectUris: read.redirect_uris,
+      publisher: summary?.publisher ?? { name: null, website: null, privacyPolicy: null },
       revisions: read.revisions,
       endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment })),
       deliveries: [
@@ -163,13 +167,25 @@ export class DeveloperAppsService {
     return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment);
   }
 
-  async deleteEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<void> {
-    if (typeof endpointIdRaw !== 'string' || !isUuid(endpointIdRaw)) throw new NotFoundError('webhook endpoint');
+  /** One of the app's endpoints (sandbox or production), or null: what a confirmation names. */
+  async endpointOf(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; appId: string; url: string; environment: string } | null> {
+    if (typeof endpointIdRaw !== 'string' || !isUuid(endpointIdRaw)) return null;
     const id = endpointIdRaw.toLowerCase();
     const mine = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
-    const endpoint = mine.find((e) => e.id === id);
+    return mine.find((e) => e.id === id) ?? null;
+  }
+
+  /** **Delete**: the endpoint and its pending deliveries; what was deleted (for the status message). */
+  async deleteEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ url: string }> {
+    const endpoint = await this.endpointOf(app, endpointIdRaw);
     if (!endpoint) throw new NotFoundError('webhook endpoint');
-    await this.endpointsService.remove(endpoint.appId, id);
+    await this.endpointsService.remove(endpoint.appId, endpoint.id);
+    return { url: endpoint.url };
+  }
+
+  /** The publisher fields of the app page (CONTRACT §18); invalid_input names the field (`/publisher_name`, `/website`, `/privacy_policy`). */
+  setPublisher(app: DeveloperApp, input: { name: string; website: string; privacyPolicy: string }): Promise<void> {
+    return this.apps.setPublisher(app.appId, input);
   }
 
   /** **Resend**: one more attempt at once (the console's resend), for a delivery of this app's endpoints only. */

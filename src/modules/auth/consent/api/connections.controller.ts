@@ -103,7 +103,7 @@ export class ConnectionsController {
       question: this.http.t(res, 'consent.revokeQuestion', params),
       action: `${HOME}/revoke`,
       fields: { grant_id: c.grantId },
-      cancelPath: HOME,
+      cancelPath: `${HOME}#grant-${c.grantId}`,
       cancelQuery: {},
       csrf: this.http.csrfToken(req, res),
     });
