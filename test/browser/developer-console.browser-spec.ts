@@ -66,7 +66,8 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await new Promise((r) => callback?.close(r));
   });
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'da-DK', viewport: { width: 1280, height: 900 } });
+    // the console's English names (CONTRACT §15); the Danish pages are covered by developer-pages.browser-spec.ts
+    context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
     page = watched(await context.newPage());
   });
 
@@ -101,7 +102,9 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByLabel('Password').fill(DEV_PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByLabel('Authenticator code').waitFor();
-    const secret = (await page.locator('#totp-secret').textContent()) as string;
+    // CONTRACT §18: the secret in groups of four, beside a QR code (SVG drawn on the server)
+    const secret = ((await page.locator('#totp-secret').textContent()) as string).replace(/ /g, '');
+    expect(await page.locator('.qr svg').count()).toBe(1);
     secrets.set(secret, 1);
     expect(await page.locator('#totp-uri').textContent()).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+/);
     if (shotNames) await shots('02-enrol');
@@ -117,6 +120,14 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByRole('button', { name: 'Create app' }).click();
     await page.getByRole('heading', { name: 'Base addresses' }).waitFor();
     return new URL(page.url()).pathname.split('/').pop() as string;
+  }
+
+  /** CONTRACT §18: a destructive action asks first; Confirm does it, and the 303 leads back to its section. */
+  async function confirmed(button: string | RegExp, section: string): Promise<void> {
+    await page.getByRole('button', { name: button }).first().click();
+    await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(new RegExp(`#${section}$`));
   }
 
   const sandboxAccounts = async () => (await page.locator('#sandbox td code').allTextContents()).filter((t) => /^[0-9a-f-]{36}$/.test(t));
@@ -172,13 +183,17 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     expect(await page.locator('#production-base').textContent()).toBe(`${ISSUER}/api/partner/v1`);
     const accounts = await sandboxAccounts();
     expect(accounts.length).toBeGreaterThanOrEqual(8);
-    await page.getByRole('button', { name: 'New sandbox token' }).click();
+    await confirmed('New sandbox token', 'sandbox');
     const first = await issued();
     expect(first).toMatch(/^hsk_[0-9A-Za-z]{46}$/);
     await shots('06-app-token');
     const prepare = (t: string, body: object = aJournal(accounts)) => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${t}`).send(body);
     expect((await prepare(first)).status).toBe(200);
-    await page.getByRole('button', { name: 'New sandbox token' }).click();
+    // a reload of the page the 303 led to shows the token no more, and makes no new one
+    await page.reload();
+    expect(await page.locator('#issued-value').count()).toBe(0);
+    expect((await prepare(first)).status).toBe(200);
+    await confirmed('New sandbox token', 'sandbox');
     const second = await issued();
     expect((await prepare(first)).status).toBe(401);
     expect((await prepare(second)).status).toBe(200);
@@ -195,10 +210,11 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await shots('07-app');
 
     // a POST with a forged CSRF token changes nothing (403)
-    await page.locator('#sandbox input[name=_csrf]').evaluate((el) => {
+    await page.getByRole('button', { name: 'New sandbox token' }).click();
+    await page.locator('input[name=_csrf]').first().evaluate((el) => {
       (el as unknown as { value: string }).value = 'forged';
     });
-    const [forged] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/sandbox-token')), page.getByRole('button', { name: 'New sandbox token' }).click()]);
+    const [forged] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/sandbox-token') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Confirm' }).click()]);
     expect(forged.status()).toBe(403);
     expect((await prepare(second)).status).toBe(200);
 
@@ -221,7 +237,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByLabel('Redirect URIs').fill(callbackUri);
     await page.getByRole('button', { name: 'Save redirect URIs' }).click();
     await page.waitForURL(/#oauth$/);
-    await page.getByRole('button', { name: 'New client secret' }).click();
+    await confirmed('New client secret', 'oauth');
     const clientSecret = await issued();
     expect(clientSecret).toMatch(/^hcs_/);
     await page.getByRole('button', { name: 'Submit for review' }).click();
@@ -270,9 +286,14 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByLabel('URL', { exact: true }).fill(receiverUrl);
     await page.getByLabel('Environment').selectOption('sandbox');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.waitForURL(/#webhooks$/);
     const whsec = await issued();
+    // a reload after Add endpoint adds nothing
+    await page.reload();
+    await expect(page.locator('#webhooks tbody tr').first().textContent()).resolves.toContain(receiverUrl);
+    expect(await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE url = $1`, [receiverUrl])).toEqual([{ n: 1 }]);
     expect(whsec).toMatch(/^whsec_/);
-    await page.getByRole('button', { name: 'New sandbox token' }).click();
+    await confirmed('New sandbox token', 'sandbox');
     const sandboxToken = await issued();
     const accounts = await sandboxAccounts();
     const posted = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${sandboxToken}`).set('Idempotency-Key', `dev-${Date.now()}`).send(aJournal(accounts));
@@ -292,8 +313,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await eventually(() => received.length >= 2, 'the resent delivery', 10_000);
     expect(received[1].headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(received[1].body).toBe(first.body);
-    await page.getByRole('button', { name: /^Delete/ }).first().click();
-    await page.waitForURL(/#webhooks$/);
+    await confirmed(/^Delete/, 'webhooks');
     await expect(page.locator('#webhooks').textContent()).resolves.toContain('No endpoints.');
   }, SLOW);
 
