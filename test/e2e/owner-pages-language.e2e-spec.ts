@@ -107,7 +107,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       const s = await setup();
       await app.apps.partner.get(AppService).setPublisher(s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
       const driver = new PageDriver(app);
-      driver.headers = {};
+      driver.language = null;
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
       const page = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: ` ${nextCode(clock, s).replace(/(\d{3})/, '$1 ')} ` });
       expect([page.postStatus, page.status]).toEqual([303, 200]);
@@ -179,7 +179,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(posted.status).toBe(201);
 
       const driver = new PageDriver(app);
-      driver.headers = {};
+      driver.language = null;
       await driver.get('/account/connections');
       const list = await postAndFollow(driver, '/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
       expect([list.postStatus, list.status, list.headers['content-language']]).toEqual([303, 200, 'da']);

@@ -70,11 +70,17 @@ export const SEEN = { bodies: [] as string[], locations: [] as string[] };
 export class PageDriver {
   readonly cookies = new Map<string, string>();
   lastCsrf = '';
+  /** sent with every request (e.g. X-Forwarded-For under TRUST_PROXY) */
+  headers: Record<string, string> = {};
   /**
-   * sent with every request (e.g. X-Forwarded-For under TRUST_PROXY); English by default, so the pages'
-   * `en` names of CONTRACT §11 apply (the owner pages' own default is Danish, §18)
+   * the Accept-Language sent; English by default, so the pages' `en` names of CONTRACT §11 apply (the
+   * owner pages' own default is Danish, §18); null sends none
    */
-  headers: Record<string, string> = { 'Accept-Language': 'en' };
+  language: string | null = 'en';
+
+  private allHeaders(): Record<string, string> {
+    return this.language === null ? this.headers : { 'Accept-Language': this.language, ...this.headers };
+  }
 
   constructor(private readonly app: TestApp) {}
 
@@ -99,7 +105,7 @@ export class PageDriver {
   }
 
   async get(path: string) {
-    const res = await this.app.partner().get(path).set(this.headers).set('Cookie', this.cookieHeader());
+    const res = await this.app.partner().get(path).set(this.allHeaders()).set('Cookie', this.cookieHeader());
     this.remember(res as never);
     return res;
   }
@@ -112,7 +118,7 @@ export class PageDriver {
     const res = await this.app
       .partner()
       .post(path)
-      .set(this.headers)
+      .set(this.allHeaders())
       .set('Cookie', this.cookieHeader())
       .type('form')
       .send(body.toString());

@@ -26,6 +26,8 @@ export const WEB_MESSAGES = defineCatalogue('web', {
     notFoundTitle: 'Not found',
     skipToContent: 'Skip to content',
     issuedOnce: 'shown this once; copy it now.',
+    tooManyTitle: 'Too many requests',
+    tooMany: 'Too many attempts from your address. Try again in {seconds} seconds.',
   },
   da: {
     languageSwitch: 'Sprog',
@@ -47,5 +49,7 @@ export const WEB_MESSAGES = defineCatalogue('web', {
     notFoundTitle: 'Ikke fundet',
     skipToContent: 'Gå til indhold',
     issuedOnce: 'vises kun denne ene gang; kopiér den nu.',
+    tooManyTitle: 'For mange forespørgsler',
+    tooMany: 'For mange forsøg fra din adresse. Prøv igen om {seconds} sekunder.',
   },
 });

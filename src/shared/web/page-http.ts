@@ -102,13 +102,22 @@ export function pageMiddleware(badForm: (req: Request, res: Response) => void) {
   };
 }
 
-/** The usual answer to a form that could not be read (in the language the request asks for, else English). */
-export function badFormPage(req: Request, res: Response): void {
-  const lang = pageLanguage(req, res, 'en');
+/**
+ * A message page outside a page set's controller (a middleware's answer: a form that could not be
+ * read, the anonymous limit's 429), in the request's language: the developer console's pages default
+ * to English, the owner pages to Danish (CONTRACT §18).
+ */
+export function messagePage(req: Request, res: Response, status: number, titleKey: string, messageKey: string, params?: Record<string, string | number>): void {
+  const lang = pageLanguage(req, res, req.path.startsWith('/developers') ? 'en' : 'da');
   languageHeaders(res, lang);
-  res.status(400).type('html').send(
-    renderPage('message', { lang, t: translator(lang), brand: '', title: translate(lang, 'web.badRequestTitle'), message: translate(lang, 'web.badForm') }),
+  res.status(status).type('html').send(
+    renderPage('message', { lang, t: translator(lang), brand: '', title: translate(lang, titleKey), message: translate(lang, messageKey, params) }),
   );
+}
+
+/** The usual answer to a form that could not be read. */
+export function badFormPage(req: Request, res: Response): void {
+  messagePage(req, res, 400, 'web.badRequestTitle', 'web.badForm');
 }
 
 /** CONTRACT §18: which language the page is in, and that it depends on the request's language headers and cookie. */
