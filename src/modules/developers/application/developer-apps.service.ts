@@ -5,6 +5,7 @@ import { Transactions } from '../../../shared/database/transactions';
 import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { baseUrl } from '../../../shared/http/partner-paths';
+import { sortByAccountNumber } from '../../../shared/web';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { type AppPublisher, AppReadRepository, AppService } from '../../auth/apps';
 import { OAuthClientService } from '../../auth/consent';
@@ -126,7 +127,7 @@ export class DeveloperAppsService {
       sandbox: {
         projectId: app.sandboxProjectId,
         organizationId: app.sandboxOrganizationId,
-        accounts: (org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name })),
+        accounts: sortByAccountNumber((org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name }))),
       },
       redirectUris: read.redirect_uris,
       publisher: summary?.publisher ?? { name: null, website: null, privacyPolicy: null },

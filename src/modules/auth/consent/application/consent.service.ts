@@ -18,7 +18,7 @@ import { type AppPublisher } from '../../apps';
 import { JournalActivityRepository, type ActivityEntry, type ActivityLine } from '../../../journal';
 import { ReceiptsService } from '../../../receipts';
 import { generateOpaque, sha256Hex } from '../domain/secrets';
-import { type Flash, firstSupportedTag, isLang, type Lang, SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../../shared/web';
+import { type Flash, firstSupportedTag, isLang, type Lang, SignInLockouts, signInKey, sortByAccountNumber, type WebSession, WebSessions } from '../../../../shared/web';
 import { OAuthClientService } from './oauth-client.service';
 
 /** How long a consent-page session lasts from its start. */
@@ -28,11 +28,6 @@ export const DURATION_DAYS = [90, 60, 30] as const;
 export const ACTIVITY_PAGE = 50;
 /** The CSV of an app's activity holds at most this many lines (a bound on one download's work). */
 export const CSV_MAX_LINES = 100_000;
-/** Account numbers are text; owners read them as numbers (CONTRACT §18: 1000, 7000, 12000). */
-const byNumber = new Intl.Collator('en', { numeric: true });
-export function sortByAccountNumber<T extends { number: string; id?: string }>(accounts: T[]): T[] {
-  return [...accounts].sort((a, b) => byNumber.compare(a.number, b.number) || (a.number < b.number ? -1 : a.number > b.number ? 1 : 0) || ((a.id ?? '') < (b.id ?? '') ? -1 : 1));
-}
 
 /** What a consent session keeps besides who signed in (the web session's `data`). */
 interface ConsentSessionData {
