@@ -201,7 +201,8 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     const refused = await prepare(second, { posting_date: '2026-13-45', lines: [] });
     expect(refused.status).toBe(400);
     await app.apps.partner.get(RequestLogRecorder, { strict: false }).settled();
-    await page.goto(`${base}/developers/apps/${appId}#request-log`);
+    // a query of its own: the page is already this app's (…#sandbox after the 303), and a new fragment alone would not load it again
+    await page.goto(`${base}/developers/apps/${appId}?status=all#request-log`);
     const row = page.locator('#request-log tbody tr').first();
     await expect(row.textContent()).resolves.toContain(`POST ${SANDBOX}/journal/prepare`);
     for (const e of refused.body.errors as Array<{ pointer: string }>) await expect(row.textContent()).resolves.toContain(e.pointer);
@@ -210,7 +211,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
 
     // a POST with a forged CSRF token changes nothing (403)
     await page.getByRole('button', { name: 'New sandbox token' }).click();
-    await page.locator('input[name=_csrf]').first().evaluate((el) => {
+    await page.locator('form[action$="/sandbox-token"] input[name=_csrf]').evaluate((el) => {
       (el as unknown as { value: string }).value = 'forged';
     });
     const [forged] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/sandbox-token') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Confirm' }).click()]);
