@@ -8,7 +8,7 @@ import { ConsoleAppModule, PartnerAppModule } from './app.module';
 import { ConsoleModule } from './modules/console';
 import { ServiceMetrics } from './modules/metrics';
 import { WebhookDispatcher } from './modules/webhooks';
-import type { AppConfig } from './shared/config/app-config';
+import { type AppConfig, PRIVATE_NETWORKS_OPERATOR_ONLY } from './shared/config/app-config';
 import { consoleApiKeyOf, secretsKeySpec, secureDataDir, tightenModes } from './shared/config/data-dir';
 import { plainHttpOrigin } from './shared/config/plain-http-origin';
 import { SecretBox } from './shared/crypto/secret-box';
@@ -20,6 +20,7 @@ import { CoreModule } from './shared/database/database.module';
 import { createDataSource, destroyDataSource } from './shared/database/data-source';
 import { runMigrations } from './shared/database/run-migrations';
 import type { Clock } from './shared/domain/clock';
+import type { HostResolver } from './shared/domain/host-resolver';
 import { GracefulShutdown } from './shared/http/graceful-shutdown';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
 import { PARTNER_PATH_PREFIX, PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
@@ -55,6 +56,8 @@ export interface Applications {
 
 export interface BootstrapOptions {
   clock?: Clock;
+  /** How host names resolve (webhook endpoints); tests stub it instead of asking DNS. */
+  resolver?: HostResolver;
   logStream?: DestinationStream;
 }
 
@@ -126,7 +129,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     }
   }, 5_000);
   modeSweep.unref();
-  const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox);
+  const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox, options.resolver);
   const logger = createRootLogger(config.logLevel, options.logStream);
   const metrics = new ServiceMetrics(dataSource);
 
@@ -135,6 +138,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   const partner = await createHttpApp(http, PartnerAppModule.forRoot(core, config.logLevel, options.logStream), 'partner');
   metrics.countWebhookDeliveriesOf(partner.get(WebhookDispatcher));
   metrics.countRequestLogDropsOf(partner.get(RequestLogRecorder, { strict: false }));
+  if (config.webhookAllowPrivateNetworks && !config.webhookPrivateNetworksSelfService) logger.warn(PRIVATE_NETWORKS_OPERATOR_ONLY);
   const plain = plainHttpOrigin(config.publicOrigin);
   if (plain) logger.warn(plain);
   if (secrets.sealed > 0) logger.info(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);

@@ -7,6 +7,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { type Applications, createApplications } from '../../src/bootstrap';
 import type { AppConfig, DatabaseConfig } from '../../src/shared/config/app-config';
 import type { Clock } from '../../src/shared/domain/clock';
+import type { HostResolver } from '../../src/shared/domain/host-resolver';
 import { takeResponseMismatches, validateResponsesOf } from './response-validation';
 
 // CONTRACT §13: every response a test receives validates against the checked-in document
@@ -46,6 +47,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     idempotencyRetentionHours: 24,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     webhookAllowPrivateNetworks: true,
+    // the tests' receivers are on 127.0.0.1, the developers' too (in a deployment: only with DEVELOPER_SIGNUP=closed)
+    webhookPrivateNetworksSelfService: overrides.webhookAllowPrivateNetworks ?? true,
     webhookEndpointConcurrency: 16,
     webhookRetentionDays: 30,
     requestLogRetentionDays: 7,
@@ -76,7 +79,7 @@ export interface TestApp {
 
 export async function createTestApp(
   overrides: Partial<AppConfig> = {},
-  options: { clock?: Clock; logStream?: DestinationStream } = {},
+  options: { clock?: Clock; logStream?: DestinationStream; resolver?: HostResolver } = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   // the temporary data directory testConfig made goes with the app

@@ -39,6 +39,8 @@ export const WebhooksSql = {
   insertOutboxEvent: (e: { [K in keyof OutboxEvent]: string }): string =>
     `INSERT INTO webhook_outbox (${OUTBOX_COLUMNS.map(([c]) => c).join(', ')})
        VALUES (${[e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt].join(', ')})`,
+  /** One row when the endpoint ($1, a lower-case uuid) exists and is not deleted (the console's path check). */
+  endpointExists: `SELECT 1 FROM webhook_endpoints WHERE id = $1 AND active`,
   /**
    * Deliveries still to be attempted or retried, as column pending (metrics): only the pending rows, read
    * through the pending partial index (webhook_deliveries_due_idx), so its cost follows the backlog, never

@@ -23,7 +23,7 @@ header.top { background: #fff; border-bottom: 1px solid var(--line); }
 header.top .bar { max-width: 64rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between; }
 header.top .brand { font-weight: 700; color: var(--ink); text-decoration: none; }
 header.top form { margin: 0; }
-header.top .tools { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
+header.top .top-tools { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
 nav.lang ul { list-style: none; display: flex; gap: .5rem; margin: 0; padding: 0; }
 nav.lang a { color: var(--accent); padding: .25rem .35rem; }
 nav.lang a[aria-current] { color: var(--ink); font-weight: 700; text-decoration: none; }
@@ -70,9 +70,16 @@ ul.apps li { background: #fff; border: 1px solid var(--line); border-radius: 8px
 ul.apps a { display: block; padding: .75rem 1rem; color: var(--accent); font-weight: 600; }
 ul.scopes li { margin: .25rem 0; }
 nav.sections { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0 0 1rem; }
-.badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; }
+.badge { display: inline-block; white-space: nowrap; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; }
 .badge.ok { color: var(--ok); }
 .badge.wait { color: #92400e; }
+.badge.bad { color: var(--bad); }
+.endpoint { border-top: 1px solid var(--line); padding: .5rem 0 .75rem; }
+.endpoint h3 { margin: .5rem 0 .25rem; }
+.tools { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0; }
+.tools form { margin: 0; }
+form.recover { max-width: 28rem; }
+ol.attempts { margin: .25rem 0 0; padding-left: 1.25rem; font-size: .85rem; }
 .qr svg { width: 12rem; height: 12rem; background: #fff; }
 table.stack td code { word-break: normal; overflow-wrap: anywhere; }
 @media (max-width: 600px) {
@@ -113,7 +120,7 @@ eta.loadTemplate(
 <body>
 <header class="top"><div class="bar">
 <% if (it.homeHref) { %><a class="brand" href="<%= it.homeHref %>"><%= it.brand %></a><% } else { %><span class="brand"><%= it.brand %></span><% } %>
-<div class="tools">
+<div class="top-tools">
 <nav class="lang" aria-label="<%= it.t('web.languageSwitch') %>"><ul>
 <% (it.switchLinks || []).forEach(function (l) { %><li><a href="<%= l.href %>" lang="<%= l.lang %>" hreflang="<%= l.lang %>"<% if (l.current) { %> aria-current="true"<% } %>><%= l.label %></a></li>
 <% }) %></ul></nav>

@@ -5,6 +5,7 @@ import { DomainError } from '../../../shared/domain/errors';
 import { type Flash, translate } from '../../../shared/web';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService, TooManyAppsError } from '../application/developer-apps.service';
+import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
 import { parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
@@ -17,7 +18,16 @@ interface FormState {
   endpointUrl?: string;
   endpointEnvironment?: string;
   publisher?: { name: string; website: string; privacyPolicy: string };
+  /** a refused **Recover**: which endpoint's form, and the Since as typed */
+  recover?: { endpointId: string; since: string };
   logFilter?: RequestLogFilter;
+}
+
+/** The Since field: a time without a zone (`2026-11-25 08:00`, what people type) is UTC; anything else goes to the use case as typed. */
+export function sinceOfForm(raw: unknown): string {
+  const text = typeof raw === 'string' ? raw.trim().slice(0, 64) : '';
+  const local = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/.exec(text);
+  return local ? `${local[1]}T${local[2]}Z` : text;
 }
 
 /** The request log's Older link: the same filters, entries before the page's last one. */
@@ -200,12 +210,15 @@ export class DeveloperAppsController {
     const state = { endpointUrl: url.slice(0, 2000), endpointEnvironment: typeof environment === 'string' ? environment : 'sandbox' };
     if (errors.url || errors.environment) return this.appPage(req, res, 422, app, { errors, ...state });
     try {
-      const { secret } = await this.apps.addEndpoint(app, url, environment as 'sandbox' | 'production');
+      const { secret } = await this.apps.addEndpoint(req.webSession?.subjectId as string, app, url, environment as 'sandbox' | 'production');
       await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.webhookSecret', value: secret } });
     } catch (err) {
+      if (err instanceof TooManyEndpointsError || err instanceof TooManyEndpointsOnHostError) {
+        return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.detail', params: { text: err.detail } } }, ...state });
+      }
       if (!(err instanceof DomainError) || err.code !== 'invalid_input') throw err;
       const detail = err.violations?.[0]?.detail ?? err.detail;
-      return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.redirectLine', params: { line: 1, problem: detail } } }, ...state });
+      return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.urlProblem', params: { problem: detail } } }, ...state });
     }
   }
 
@@ -230,6 +243,54 @@ export class DeveloperAppsController {
     if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
     await this.apps.deleteEndpoint(app, endpoint.id);
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointDeleted', params: { url: endpoint.url } } });
+  }
+
+  @Post(':app/webhook-endpoints/test')
+  @HttpCode(303)
+  async sendTest(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    await this.apps.sendTest(app, (req.body as Record<string, unknown>).endpoint_id);
+    await this.done(req, res, app, 'webhooks', { status: { key: 'developers.testSent' } });
+  }
+
+  @Post(':app/webhook-endpoints/recover')
+  @HttpCode(303)
+  async recover(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const body = req.body as Record<string, unknown>;
+    try {
+      await this.apps.recover(app, body.endpoint_id, sinceOfForm(body.since));
+    } catch (err) {
+      // a bad Since (400) or a disabled endpoint (409, "enable it first"): the form again, the reason beside it
+      if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'resource_conflict')) throw err;
+      const recover = { endpointId: String(body.endpoint_id).toLowerCase(), since: typeof body.since === 'string' ? body.since.slice(0, 64) : '' };
+      const since: Errors[string] =
+        err.code === 'invalid_input'
+          ? { key: 'developers.sinceProblem', params: { problem: err.violations?.[0]?.detail ?? err.detail } }
+          : { key: 'developers.detail', params: { text: `${err.detail}.` } };
+      return this.appPage(req, res, err.code === 'invalid_input' ? 422 : 409, app, { errors: { since }, recover });
+    }
+    await this.done(req, res, app, 'webhooks', { status: { key: 'developers.recovered' } });
+  }
+
+  @Post(':app/webhook-endpoints/rotate-secret')
+  @HttpCode(303)
+  async rotateSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const { secret } = await this.apps.rotateSecret(app, (req.body as Record<string, unknown>).endpoint_id);
+    await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.rotatedSecret', value: secret } });
+  }
+
+  @Post(':app/webhook-endpoints/enable')
+  @HttpCode(303)
+  async enable(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    await this.apps.enable(app, (req.body as Record<string, unknown>).endpoint_id);
+    await this.done(req, res, app, 'webhooks', { status: { key: 'developers.enabled' } });
   }
 
   @Post(':app/deliveries/resend')
@@ -296,6 +357,7 @@ export class DeveloperAppsController {
       redirectText: state.redirectText ?? view.redirectUris.join('\n'),
       endpointUrl: state.endpointUrl ?? '',
       endpointEnvironment: state.endpointEnvironment ?? 'sandbox',
+      recover: state.recover ?? null,
       requestLogDays: this.apps.requestLogDays,
       olderHref: view.requestLog.older ? olderHref(view.id, view.requestLog.filter, view.requestLog.older) : null,
     });

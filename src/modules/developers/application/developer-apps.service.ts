@@ -11,12 +11,18 @@ import { type AppPublisher, AppReadRepository, AppService } from '../../auth/app
 import { OAuthClientService } from '../../auth/consent';
 import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
-import { WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
+import { type DeliveryDetailView, WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
 import { type DeveloperApp, DeveloperRepository, type LoggedCall, type RequestLogFilter } from '../domain/developer.repository';
 
 /** CONTRACT §15: at most 25 apps per developer; an app name as the console takes it. */
 export const MAX_APPS_PER_DEVELOPER = 25;
 export const APP_NAME_MAX = 200;
+/**
+ * Issue 35: at most this many webhook endpoints of one developer (all their apps, sandbox and production)
+ * point to one host, so that self-service cannot aim hundreds of endpoints at someone else's server. The
+ * operator's console API registers without it (it still has the cap per app and environment).
+ */
+export const MAX_ENDPOINTS_PER_HOST = 10;
 /** CONTRACT §15: the latest 20 deliveries; the request log 50 calls a page. */
 export const DELIVERIES_SHOWN = 20;
 export const REQUEST_LOG_PAGE = 50;
@@ -37,8 +43,11 @@ export interface AppPageView {
   /** CONTRACT §18: who publishes the app, as the consent form shows it */
   publisher: AppPublisher;
   revisions: Array<{ id: string; number: number; approved: boolean }>;
-  endpoints: Array<{ id: string; url: string; environment: Environment }>;
-  deliveries: Array<{ event_id: string; endpoint_id: string; operation_id: string; attempts: number; status: string; last_status_code: number | null; environment: Environment }>;
+  endpoints: Array<{ id: string; url: string; environment: Environment; disabled: boolean }>;
+  /** the latest deliveries of both environments, with their attempts (CONTRACT §15 "What happened to a delivery") */
+  deliveries: DeliveryDetailView[];
+  /** how far back **Recover** reaches (WEBHOOK_RETENTION_DAYS) */
+  webhookRetentionDays: number;
   requestLog: {
     filter: RequestLogFilter;
     calls: Array<LoggedCall & { id: string; environment: Environment }>;
@@ -82,7 +91,8 @@ export class DeveloperAppsService {
     if (!reserved) throw new TooManyAppsError();
     try {
       const app = await this.apps.createApp(name);
-      const project = await this.sandbox.provisionProject(name);
+      // the sandbox project under the app's own id: its events and endpoints are the app's (CONTRACT §10)
+      const project = await this.sandbox.provisionProject(name, app.id);
       await this.transactions.run((m) =>
         this.repo.completeApp(m, reservation, {
           appId: app.id,
@@ -115,8 +125,7 @@ export class DeveloperAppsService {
     const read = await this.oauth.readApp(app.appId);
     const org = await this.organizations.organization(app.sandboxOrganizationId);
     const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
-    const production = await this.deliveryReads.deliveries(app.appId, DELIVERIES_SHOWN);
-    const sandbox = await this.deliveryReads.deliveries(app.sandboxAppId, DELIVERIES_SHOWN);
+    const deliveries = await this.deliveryReads.details([app.appId, app.sandboxAppId], DELIVERIES_SHOWN);
     const log = await this.transactions.run((m) => this.repo.requestLog(m, [app.appId, app.sandboxAppId], logFilter, REQUEST_LOG_PAGE + 1));
     const calls = log.slice(0, REQUEST_LOG_PAGE);
     const summary = await this.transactions.run((m) => this.appReads.app(m, app.appId));
@@ -132,11 +141,9 @@ export class DeveloperAppsService {
       redirectUris: read.redirect_uris,
       publisher: summary?.publisher ?? { name: null, website: null, privacyPolicy: null },
       revisions: read.revisions,
-      endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment })),
-      deliveries: [
-        ...sandbox.map((d) => ({ ...d, environment: 'sandbox' as const })),
-        ...production.map((d) => ({ ...d, environment: 'production' as const })),
-      ],
+      endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment, disabled: e.disabled })),
+      deliveries,
+      webhookRetentionDays: this.config.webhookRetentionDays,
       requestLog: {
         filter: logFilter,
         calls: calls.map((c) => ({ ...c, environment: c.environment as Environment })),
@@ -163,12 +170,18 @@ export class DeveloperAppsService {
     return this.oauth.newClientSecret(app.appId);
   }
 
-  /** **Add endpoint**: a sandbox endpoint belongs to the sandbox project's app, whose tokens make the sandbox events. */
-  addEndpoint(app: DeveloperApp, url: string, environment: Environment): Promise<{ id: string; secret: string }> {
-    return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment);
+  /**
+   * **Add endpoint**: a sandbox endpoint belongs to the sandbox project's app, whose tokens make the sandbox
+   * events. Within the caps per app and environment and per host across the developer's apps (409
+   * resource_conflict: TooManyEndpointsError, TooManyEndpointsOnHostError).
+   */
+  async addEndpoint(developerId: string, app: DeveloperApp, url: string, environment: Environment): Promise<{ id: string; secret: string }> {
+    const mine = await this.transactions.run((m) => this.repo.appsOf(m, developerId));
+    const hostScope = { key: developerId, appIds: mine.flatMap((a) => [a.appId, a.sandboxAppId]), max: MAX_ENDPOINTS_PER_HOST };
+    return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment, hostScope);
   }
 
-  /** One of the app's endpoints (sandbox or production), or null: what a confirmation names. */
+  /** One of the app's active endpoints (sandbox or production), or null: what a confirmation names. */
   async endpointOf(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; appId: string; url: string; environment: string } | null> {
     if (typeof endpointIdRaw !== 'string' || !isUuid(endpointIdRaw)) return null;
     const id = endpointIdRaw.toLowerCase();
@@ -187,6 +200,33 @@ export class DeveloperAppsService {
   /** The publisher fields of the app page (CONTRACT §18); invalid_input names the field (`/publisher_name`, `/website`, `/privacy_policy`). */
   setPublisher(app: DeveloperApp, input: { name: string; website: string; privacyPolicy: string }): Promise<void> {
     return this.apps.setPublisher(app.appId, input);
+  }
+
+  /** **Send test event** (CONTRACT §15 Webhook tools): the console's test call, for this app's endpoint only. */
+  async sendTest(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; webhook_id: string }> {
+    return this.endpointsService.sendTest((await this.ownEndpoint(app, endpointIdRaw)).id);
+  }
+
+  /** **Recover** with **Since**: the console's recover (400 at /since, 409 while disabled). */
+  async recover(app: DeveloperApp, endpointIdRaw: unknown, since: unknown): Promise<{ id: string; events: number }> {
+    return this.endpointsService.recover((await this.ownEndpoint(app, endpointIdRaw)).id, since);
+  }
+
+  /** **Rotate secret**: the new secret, shown once; the previous one signs beside it for 24 h. */
+  async rotateSecret(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; secret: string }> {
+    return this.endpointsService.rotateSecret((await this.ownEndpoint(app, endpointIdRaw)).id);
+  }
+
+  /** **Enable** a disabled endpoint: its pending deliveries become due at once. */
+  async enable(app: DeveloperApp, endpointIdRaw: unknown): Promise<void> {
+    await this.endpointsService.enable((await this.ownEndpoint(app, endpointIdRaw)).id);
+  }
+
+  /** An active endpoint of this app (either environment), or 404: another app's endpoint is as unknown as none. */
+  private async ownEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; appId: string }> {
+    const endpoint = await this.endpointOf(app, endpointIdRaw);
+    if (!endpoint) throw new NotFoundError('webhook endpoint');
+    return endpoint;
   }
 
   /** **Resend**: one more attempt at once (the console's resend), for a delivery of this app's endpoints only. */

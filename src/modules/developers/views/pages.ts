@@ -147,11 +147,26 @@ ${FIELD_ERROR('privacy_policy')}
 </section>
 
 <section class="card" id="webhooks" aria-labelledby="h-webhooks"><h2 id="h-webhooks">${T('webhooks')}</h2>
-${FLASH('webhooks')}<% if (it.view.endpoints.length === 0) { %><p>${T('noEndpoints')}</p><% } else { %>
-<div class="table"><table class="stack"><thead><tr><th>${T('url')}</th><th>${T('environment')}</th><th>${T('state')}</th><th><span class="hint">${T('action')}</span></th></tr></thead><tbody>
-<% it.view.endpoints.forEach(function (e) { %><tr><td data-label="${T('url')}"><code><%= e.url %></code></td><td data-label="${T('environment')}"><%= e.environment %></td><td data-label="${T('state')}"><%= it.t(e.disabled ? 'developers.disabled' : 'developers.active') %></td>
-<td data-label=""><form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.deleteLabel', { url: e.url, environment: e.environment }) %>">${T('delete')}</button></form></td></tr>
-<% }) %></tbody></table></div><% } %>
+${FLASH('webhooks')}<% if (it.view.endpoints.length === 0) { %><p>${T('noEndpoints')}</p><% } %>
+<% it.view.endpoints.forEach(function (e) { %><div class="endpoint" id="endpoint-<%= e.id %>">
+<h3><code><%= e.url %></code> · <%= e.environment %> · <% if (e.disabled) { %><span class="badge bad">${T('disabled')}</span><% } else { %><span class="badge ok">${T('active')}</span><% } %></h3>
+<p class="hint">Endpoint id <code><%= e.id %></code></p>
+<% if (e.disabled) { %><p class="alert">No attempts go to this endpoint while it is disabled; its pending deliveries wait. Enable it to send them at once.</p>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/enable">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" aria-label="Enable <%= e.url %> (<%= e.environment %>)">Enable</button></form><% } %>
+<div class="tools">
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/test">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Send test event to <%= e.url %> (<%= e.environment %>)">Send test event</button></form>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Rotate secret of <%= e.url %> (<%= e.environment %>)">Rotate secret</button></form>
+<form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.deleteLabel', { url: e.url, environment: e.environment }) %>">${T('delete')}</button></form>
+</div>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/recover" class="recover" novalidate>${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>">
+<label for="since-<%= e.id %>">Since</label>
+<input id="since-<%= e.id %>" name="since" type="text" required maxlength="64" value="<%= it.recover && it.recover.endpointId === e.id ? it.recover.since : '' %>" aria-describedby="since-help-<%= e.id %><% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> since-error-<%= e.id %><% } %>"<% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> aria-invalid="true"<% } %>>
+<p class="hint" id="since-help-<%= e.id %>">UTC, e.g. 2026-11-25 08:00 (or ISO 8601 with a zone), within the last <%= it.view.webhookRetentionDays %> days: every event since then is delivered to this endpoint again.</p>
+<% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %><p class="error" id="since-error-<%= e.id %>"><%= it.t(it.errors.since.key, it.errors.since.params) %></p><% } %>
+<button type="submit" class="quiet small" aria-label="Recover <%= e.url %> (<%= e.environment %>)">Recover</button>
+</form>
+</div>
+<% }) %>
 <h3>${T('addEndpoint')}</h3>
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints" novalidate>${CSRF}
 <label for="url">${T('url')}</label>
@@ -166,8 +181,13 @@ ${FIELD_ERROR('environment')}
 </form>
 <h3>${T('latestDeliveries')}</h3>
 <% if (it.view.deliveries.length === 0) { %><p>${T('noDeliveries')}</p><% } else { %>
-<div class="table"><table class="stack"><thead><tr><th>${T('event')}</th><th>${T('operation')}</th><th>${T('environment')}</th><th>${T('status')}</th><th>${T('attempts')}</th><th>${T('lastCode')}</th><th><span class="hint">${T('action')}</span></th></tr></thead><tbody>
-<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="${T('event')}"><code><%= d.event_id %></code></td><td data-label="${T('operation')}"><code><%= d.operation_id %></code></td><td data-label="${T('environment')}"><%= d.environment %></td><td data-label="${T('status')}"><%= d.status %></td><td data-label="${T('attempts')}"><%= d.attempts %></td><td data-label="${T('lastCode')}"><%= d.last_status_code === null ? '–' : d.last_status_code %></td>
+<div class="table"><table class="stack"><thead><tr><th>${T('event')}</th><th>${T('operation')}</th><th>${T('environment')}</th><th>${T('status')}</th><th>${T('attempts')}</th><th>${T('lastCode')}</th><th>Next attempt</th><th><span class="hint">${T('action')}</span></th></tr></thead><tbody>
+<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="Event"><code><%= d.event_id %></code><% if (d.eventType !== 'operation.completed') { %> <span class="badge"><%= d.eventType %></span><% } %></td><td data-label="Operation"><% if (d.operation_id) { %><code><%= d.operation_id %></code><% } else { %>–<% } %></td><td data-label="Environment"><%= d.environment %></td><td data-label="Status"><%= d.status %></td>
+<td data-label="Attempts"><%= d.attempts %><% if (d.attemptLog.length > 0) { %><details><summary>Attempts of <%= d.event_id.slice(0, 8) %></summary><ol class="attempts">
+<% d.attemptLog.forEach(function (a) { %><li><time datetime="<%= a.at.toISOString() %>"><%= a.at.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time> — <%= a.statusCode === null ? '' : a.statusCode + ' ' %><%= a.failure === null ? 'delivered' : a.failure %>, <%= a.durationMs %> ms</li>
+<% }) %></ol></details><% } %></td>
+<td data-label="Last code"><%= d.last_status_code === null ? '–' : d.last_status_code %></td>
+<td data-label="Next attempt"><% if (d.nextAttemptAt) { %><time datetime="<%= d.nextAttemptAt.toISOString() %>"><%= d.nextAttemptAt.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time><% if (d.endpointDisabled) { %> <span class="badge bad">endpoint disabled</span><% } %><% } else { %>–<% } %></td>
 <td data-label=""><form method="post" action="/developers/apps/<%= it.view.id %>/deliveries/resend">${CSRF}<input type="hidden" name="event_id" value="<%= d.event_id %>"><input type="hidden" name="endpoint_id" value="<%= d.endpoint_id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.resendLabel', { event: d.event_id }) %>">${T('resend')}</button></form></td></tr>
 <% }) %></tbody></table></div><% } %>
 </section>

@@ -19,9 +19,13 @@ class FakeRepository extends WebhookRepository {
   fanOuts = 0;
   claimGate: Promise<void> | null = null;
   appExists = async () => true;
-  insertEndpoint = async () => undefined;
+  insertEndpoint = async () => 'inserted' as const;
   endpointsOfApps = async () => [];
   removeEndpoint = async () => false;
+  endpoint = async () => null;
+  rotateSecret = async () => false;
+  recover = async () => null;
+  sendTest = async () => false;
   async fanOut(): Promise<number> {
     this.fanOuts++;
     return 0;

@@ -2,6 +2,13 @@ export interface SendInput {
   url: string;
   /** `whsec_…` */
   secret: string;
+  /**
+   * The secret before the last rotation while it still signs (CONTRACT §9: 24 h after a rotation): its
+   * signature follows the new one's in `webhook-signature`, space-separated. Absent otherwise.
+   */
+  previousSecret?: string | null;
+  /** Registered through the developer console: private networks only when the sender allows them to self-service endpoints (issue 35). */
+  selfService?: boolean;
   /** `webhook-id`: the same on every attempt of one event. */
   msgId: string;
   timestamp: Date;
@@ -17,6 +24,12 @@ export interface SendResult {
    * `timeout`, `http_<status>`, or a socket/TLS error code such as `ECONNREFUSED`.
    */
   error?: string;
+  /**
+   * The vetted address the request went to (the socket is pinned to it), once one was chosen: whether an
+   * answer may be shown later depends on it (a private address is only shown while private networks are
+   * allowed).
+   */
+  address?: string;
   durationMs: number;
 }
 

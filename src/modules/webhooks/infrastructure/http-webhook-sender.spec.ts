@@ -72,7 +72,7 @@ describe('HttpWebhookSender', () => {
       const timestamp = new Date(Date.now() - 1500);
       const result = await permissive().send(anInput(`${r.url}?app=1`, { timestamp }));
 
-      expect(result).toEqual({ ok: true, status: 204, durationMs: expect.any(Number) });
+      expect(result).toEqual({ ok: true, status: 204, address: '127.0.0.1', durationMs: expect.any(Number) });
       expect(r.hits).toHaveLength(1);
       const [hit] = r.hits;
       expect(hit.method).toBe('POST');
@@ -91,6 +91,23 @@ describe('HttpWebhookSender', () => {
       const r = await receiver();
       await permissive().send(anInput(r.url));
       expect(() => new Webhook(generateWebhookSecret()).verify(r.hits[0].body, r.hits[0].headers as Record<string, string>)).toThrow();
+    });
+
+    it('after a rotation, signs with the new and the previous secret, new first, space-separated; each verifies alone', async () => {
+      const r = await receiver();
+      const previous = generateWebhookSecret();
+      await permissive().send({ ...anInput(r.url), previousSecret: previous });
+      const headers = r.hits[0].headers as Record<string, string>;
+      const [first, second, ...more] = headers['webhook-signature'].split(' ');
+      expect(more).toEqual([]);
+      expect(first).toMatch(/^v1,/);
+      expect(second).toMatch(/^v1,/);
+      // each secret's verification finds its own entry of the list
+      expect(new Webhook(secret).verify(r.hits[0].body, headers)).toEqual(JSON.parse(body));
+      expect(new Webhook(previous).verify(r.hits[0].body, headers)).toEqual(JSON.parse(body));
+      // and the first entry is the new secret's
+      expect(new Webhook(secret).verify(r.hits[0].body, { ...headers, 'webhook-signature': first })).toEqual(JSON.parse(body));
+      expect(() => new Webhook(previous).verify(r.hits[0].body, { ...headers, 'webhook-signature': first })).toThrow();
     });
 
     it('sends the same webhook-id and body on every attempt', async () => {
@@ -128,7 +145,7 @@ describe('HttpWebhookSender', () => {
     it('times out a receiver that never answers', async () => {
       const r = await receiver(() => undefined);
       const result = await permissive({ timeoutMs: 300 }).send(anInput(r.url));
-      expect(result).toEqual({ ok: false, error: 'timeout', durationMs: expect.any(Number) });
+      expect(result).toEqual({ ok: false, error: 'timeout', address: '127.0.0.1', durationMs: expect.any(Number) });
       expect(result.durationMs).toBeGreaterThanOrEqual(250);
       expect(result.durationMs).toBeLessThan(2000);
     });
@@ -219,6 +236,19 @@ describe('HttpWebhookSender', () => {
         { address: '::ffff:169.254.169.254', family: 6 },
       ];
       expect(await strict({ resolve }).send(anInput('https://mixed.example/hook'))).toMatchObject({ ok: false, error: 'forbidden_address' });
+    });
+
+    it("keeps a self-service endpoint off private networks allowed to the operator's only (issue 35: sign-up open)", async () => {
+      const r = await receiver();
+      const operatorOnly = new HttpWebhookSender({ allowPrivateNetworks: true, allowPrivateNetworksSelfService: false });
+      expect(await operatorOnly.send({ ...anInput(r.url), selfService: true })).toMatchObject({ ok: false, error: 'forbidden_address' });
+      const resolve = async () => [{ address: '10.0.0.7', family: 4 }];
+      const rebound = new HttpWebhookSender({ allowPrivateNetworks: true, allowPrivateNetworksSelfService: false, resolve });
+      expect(await rebound.send({ ...anInput('https://hooks.partner.example/hook'), selfService: true })).toMatchObject({ ok: false, error: 'forbidden_address' });
+      expect(r.hits).toHaveLength(0);
+      // the operator's endpoint on the same address is delivered
+      expect(await operatorOnly.send(anInput(r.url))).toMatchObject({ ok: true, status: 204 });
+      expect(r.hits).toHaveLength(1);
     });
 
     it('delivers to loopback when private networks are allowed', async () => {

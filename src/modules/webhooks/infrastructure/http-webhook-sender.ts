@@ -3,18 +3,18 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { ResolvedAddress } from '../../../shared/domain/host-resolver';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { type SendInput, type SendResult, WebhookSender } from '../domain/webhook-sender';
 
 export type { SendInput, SendResult };
 
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+export type { ResolvedAddress };
 
 export interface WebhookSenderOptions {
   allowPrivateNetworks: boolean;
+  /** For endpoints registered through the developer console (SendInput.selfService); `allowPrivateNetworks` when absent. */
+  allowPrivateNetworksSelfService?: boolean;
   /** For the whole send: DNS, connect, request and response. CONTRACT §9: 10 s. */
   timeoutMs?: number;
   /** Resolves a host name to every address; `dns.lookup(host, { all: true })` unless replaced in tests. */
@@ -74,23 +74,27 @@ export class HttpWebhookSender extends WebhookSender {
       try {
         if (Number.isNaN(input.timestamp.getTime())) return done({ ok: false, error: 'invalid_timestamp' });
         signature = new Webhook(input.secret).sign(input.msgId, input.timestamp, input.body);
+        // CONTRACT §9: for 24 h after a rotation, `v1,<new> v1,<old>` (Standard Webhooks' space-separated list)
+        if (input.previousSecret) signature += ` ${new Webhook(input.previousSecret).sign(input.msgId, input.timestamp, input.body)}`;
       } catch {
         return done({ ok: false, error: 'signing_failed' }); // the library's message is not passed on
       }
 
-      if (!this.options.allowPrivateNetworks && isLocalName(url)) return done({ ok: false, error: 'forbidden_address' });
-      const target = await this.vettedAddress(url, deadline);
+      const allowPrivate = input.selfService ? (this.options.allowPrivateNetworksSelfService ?? this.options.allowPrivateNetworks) : this.options.allowPrivateNetworks;
+      if (!allowPrivate && isLocalName(url)) return done({ ok: false, error: 'forbidden_address' });
+      const target = await this.vettedAddress(url, deadline, allowPrivate);
       if (target === TIMED_OUT) return done({ ok: false, error: 'timeout' });
       if (typeof target === 'string') return done({ ok: false, error: target });
 
-      return done(await this.post(url, target, input, signature, deadline));
+      // the address that answered (or failed to): a status code is shown only while it would be allowed (CONTRACT §9)
+      return done({ ...(await this.post(url, target, input, signature, deadline)), address: target.address });
     } catch {
       return done({ ok: false, error: 'send_failed' });
     }
   }
 
   /** The address to connect to, or why there is none. */
-  private async vettedAddress(url: URL, deadline: number): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
+  private async vettedAddress(url: URL, deadline: number, allowPrivate: boolean): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
     const literal = literalAddress(url);
     let addresses: ResolvedAddress[];
     if (literal) {
@@ -110,7 +114,7 @@ export class HttpWebhookSender extends WebhookSender {
       }
     }
     if (!Array.isArray(addresses) || addresses.length === 0) return 'dns_failure';
-    if (!this.options.allowPrivateNetworks && addresses.some((a) => isForbiddenAddress(a.address))) return 'forbidden_address';
+    if (!allowPrivate && addresses.some((a) => isForbiddenAddress(a.address))) return 'forbidden_address';
     const first = addresses[0];
     return { address: first.address, family: first.family === 6 || isIP(first.address) === 6 ? 6 : 4 };
   }

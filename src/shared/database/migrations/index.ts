@@ -11,7 +11,10 @@ import { WebSessions1766271137000 } from './1766271137000-web-sessions';
 import { SignInPerAddress1766271138000 } from './1766271138000-sign-in-per-address';
 import { Developers1766290000000 } from './1766290000000-developers';
 import { AppPublisher1766450000000 } from './1766450000000-app-publisher';
+import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endpoint-bounds';
+import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
+import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -28,5 +31,8 @@ export const MIGRATIONS = [
   SignInPerAddress1766271138000,
   Developers1766290000000,
   AppPublisher1766450000000,
+  WebhookEndpointBounds1766400000000,
+  WebhookTools1766460000000,
   RequestLog1766470000000,
+  SelfServiceEndpoints1766480000000,
 ];
