@@ -205,6 +205,7 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
       expect(await page.locator('#webhooks #issued-value').textContent()).toMatch(/^whsec_/);
       await reloadMakesNothing(endpoints);
       expect(await endpoints()).toBe(1);
+      findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-08b-endpoint-tools`)));
       await page.getByRole('button', { name: n.delete }).first().click();
       await page.getByRole('button', { name: n.cancel }).waitFor();
       findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-09-confirm-delete`)));
