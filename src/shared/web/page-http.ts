@@ -123,7 +123,9 @@ export function badFormPage(req: Request, res: Response): void {
 /** CONTRACT §18: which language the page is in, and that it depends on the request's language headers and cookie. */
 function languageHeaders(res: Response, lang: Lang): void {
   res.setHeader('Content-Language', lang);
-  res.setHeader('Vary', 'Accept-Language, Cookie');
+  // appended, so that what other layers vary on (Accept-Encoding) stays
+  res.vary('Accept-Language');
+  res.vary('Cookie');
 }
 
 /**

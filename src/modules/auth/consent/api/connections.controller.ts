@@ -151,7 +151,8 @@ export class ConnectionsController {
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="activity-${new Date().toISOString().slice(0, 10)}.csv"`);
     res.setHeader('Content-Language', lang);
-    res.setHeader('Vary', 'Accept-Language, Cookie');
+    res.vary('Accept-Language');
+    res.vary('Cookie');
     res.send(Buffer.from(body, 'utf8'));
   }
 
