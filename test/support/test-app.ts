@@ -64,6 +64,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     rateLimitAnonymousPerMinute: 300,
     developerSignup: 'open',
     serviceName: 'Partner API',
+    attachmentMaxBytes: 10_485_760,
     ...overrides,
   };
 }

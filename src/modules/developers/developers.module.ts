@@ -6,6 +6,7 @@ import { OrganizationsModule } from '../auth/organizations';
 import { AnonymousFormLimitMiddleware, RateLimitModule } from '../rate-limit';
 import { SandboxModule } from '../auth/sandbox';
 import { WebhooksModule } from '../webhooks';
+import { JournalModule } from '../journal';
 import { DeveloperAccountController } from './api/developer-account.controller';
 import { DeveloperAppsController } from './api/developer-apps.controller';
 import { DeveloperHttp, developerPageMiddleware } from './api/developer-http';
@@ -17,7 +18,7 @@ import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.r
 
 /** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, the request log. */
 @Module({
-  imports: [WebKernelModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule],
+  imports: [WebKernelModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule, JournalModule],
   controllers: [DeveloperAccountController, DeveloperAppsController],
   providers: [
     DeveloperHttp,

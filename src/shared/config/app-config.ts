@@ -56,6 +56,8 @@ export interface AppConfig {
   developerSignup: 'open' | 'closed';
   /** CONTRACT §2, §18: the service's name on the consent pages and in the developer console */
   serviceName: string;
+  /** CONTRACT §2, §17: the largest voucher attachment accepted, in bytes (ATTACHMENT_MAX_BYTES) */
+  attachmentMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -246,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', 300, 0),
     developerSignup,
     serviceName: serviceName(env),
+    attachmentMaxBytes: integer(env, 'ATTACHMENT_MAX_BYTES', 10_485_760, 1),
   };
 }
 

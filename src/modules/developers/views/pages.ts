@@ -99,7 +99,7 @@ definePage(
   'developer-app',
   `<%~ include('@head', it) %><p><a href="/developers/apps">${T('appsTitle')}</a></p>
 <h1><%= it.view.name %></h1>
-<nav class="sections" aria-label="${T('sections')}"><a href="#base-addresses">${T('baseAddresses')}</a><a href="#sandbox">${T('sandbox')}</a><a href="#oauth">${T('oauth')}</a><a href="#publisher">${T('publisher')}</a><a href="#webhooks">${T('webhooks')}</a><a href="#revisions">${T('revisions')}</a><a href="#request-log">${T('requestLog')}</a></nav>
+<nav class="sections" aria-label="${T('sections')}"><a href="#base-addresses">${T('baseAddresses')}</a><a href="#sandbox">${T('sandbox')}</a><a href="#oauth">${T('oauth')}</a><a href="#publisher">${T('publisher')}</a><a href="#webhooks">${T('webhooks')}</a><a href="#revisions">${T('revisions')}</a><a href="#sandbox-entries">${T('sandboxEntries')}</a><a href="#request-log">${T('requestLog')}</a></nav>
 
 <section class="card" id="base-addresses" aria-labelledby="h-base"><h2 id="h-base">${T('baseAddresses')}</h2>
 <table><tbody>
@@ -199,6 +199,15 @@ ${FLASH('revisions')}<p class="hint">${T('revisionsHint')}</p>
 <% it.view.revisions.forEach(function (r) { %><tr><td><%= r.number %></td><td><% if (r.approved) { %><span class="badge ok">${T('approved')}</span><% } else { %><span class="badge wait">${T('notApproved')}</span><% } %></td></tr>
 <% }) %></tbody></table><% } %>
 <form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit">${T('submitForReview')}</button></form>
+</section>
+
+<section class="card" id="sandbox-entries" aria-labelledby="h-sandbox-entries"><h2 id="h-sandbox-entries">${T('sandboxEntries')}</h2>
+<p class="hint">What this app posted in the sandbox, newest first (the latest <%= it.view.sandboxEntries.length %>), with the documentation attached to each entry.</p>
+<% if (it.view.sandboxEntries.length === 0) { %><p>No entries yet.</p><% } else { %>
+<div class="table"><table class="stack"><thead><tr><th>Voucher</th><th>Posting date</th><th>Description</th><th>Lines</th><th>Attachments</th><th>Entry id</th></tr></thead><tbody>
+<% it.view.sandboxEntries.forEach(function (e) { %><tr><td data-label="Voucher"><%= e.voucher_year %>-<%= e.voucher_number %></td><td data-label="Posting date"><%= e.posting_date %></td><td data-label="Description"><%= e.description === null ? '' : e.description %></td><td data-label="Lines"><%= e.lines.length %></td><td data-label="Attachments"><% if (e.attachments.length === 0) { %>none<% } else { %><ul><% e.attachments.forEach(function (a) { %><li><%= a.filename %> (<%= a.content_type %>, <%= a.size %> bytes)</li><% }) %></ul><% } %></td><td data-label="Entry id"><code><%= e.id %></code></td></tr>
+<% }) %></tbody></table></div>
+<% } %>
 </section>
 
 <section class="card" id="request-log" aria-labelledby="h-request-log"><h2 id="h-request-log">${T('requestLog')}</h2>
