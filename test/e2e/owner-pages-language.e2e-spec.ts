@@ -177,6 +177,16 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       const journal = { ...aJournal(chosen, { lines: 4, amount: 350000 }), description: '=HYPERLINK("x"); "Salg"' };
       const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${token.body.access_token}`).set('Idempotency-Key', 'act-1').send(journal);
       expect(posted.status).toBe(201);
+      // one attachment on the entry (CONTRACT §17): the activity counts it
+      const attached = await app
+        .partner()
+        .post(`${PRODUCTION}/journal/entries/${posted.body.id}/attachments`)
+        .set('Authorization', `Bearer ${token.body.access_token}`)
+        .set('Idempotency-Key', 'att-1')
+        .set('Content-Type', 'application/pdf')
+        .set('Content-Disposition', 'attachment; filename="bilag.pdf"')
+        .send(Buffer.from('%PDF-1.4\n%owner pages\n%%EOF\n'));
+      expect(attached.status).toBe(201);
 
       const driver = new PageDriver(app);
       driver.language = null;
@@ -193,6 +203,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(text).toContain('kl. 13.');
       // the entry: 2 debit lines of 3.500,00 kr.
       expect(text).toContain('7.000,00 kr.');
+      expect(text).toMatch(/data-label="Vedhæftede filer" class="num">1<\/td>/);
       expect(text).toContain(`>${posted.body.voucher_year ?? 2026}-`);
       expect(text).toContain('>Hent CSV</a>');
       expect(text).toContain('>Tilbagekald</button>');
@@ -217,6 +228,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       const fields = (row: string) => row.replace(/"(?:[^"]|"")*"/g, 'QUOTED').split(';');
       expect(fields(rows[1]).slice(2, 8)).toEqual(['QUOTED', '1', '1000', 'Konto 1', '3500.00', '0.00']);
       expect(fields(rows[2]).slice(3, 8)).toEqual(['2', '1010', 'Konto 2', '0.00', '3500.00']);
+      expect(fields(rows[1]).at(-1)).toBe('1');
       // the description is not a formula and keeps its quote and separator inside one field
       expect(rows[1]).toContain(`"'=HYPERLINK(""x""); ""Salg"""`);
 

@@ -25,8 +25,8 @@ export interface ActivityLine extends Omit<ActivityEntry, 'totalDebitMinor'> {
 
 /**
  * Port (reads for other modules, e.g. the owner's pages): the production entries an app posted to an
- * organization, newest first (posting time, then id), inside the caller's transaction. Attachments
- * count 0 until vouchers have attachments (CONTRACT §17).
+ * organization, newest first (posting time, then id), inside the caller's transaction, with the number
+ * of attachments of each (CONTRACT §17).
  */
 export abstract class JournalActivityRepository {
   abstract entries(tx: Transaction, organizationId: string, appId: string, page: { limit: number; offset: number }): Promise<ActivityEntry[]>;

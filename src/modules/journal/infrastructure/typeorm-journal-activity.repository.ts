@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AttachmentsSql } from '../../attachments/sql';
 import { OrganizationsSql } from '../../auth/organizations/sql';
 import { type ActivityEntry, type ActivityLine, JournalActivityRepository } from '../domain/journal-activity';
 
@@ -10,7 +11,8 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
   async entries(m: EntityManager, organizationId: string, appId: string, page: { limit: number; offset: number }): Promise<ActivityEntry[]> {
     const rows: Array<Record<string, unknown>> = await m.query(
       `SELECT e.id, e.voucher_year, e.voucher_number, e.posting_date::text AS posting_date, e.description,
-              (SELECT coalesce(sum(l.debit_minor), 0)::text FROM journal_lines l WHERE l.organization_id = e.organization_id AND l.entry_id = e.id) AS total_debit
+              (SELECT coalesce(sum(l.debit_minor), 0)::text FROM journal_lines l WHERE l.organization_id = e.organization_id AND l.entry_id = e.id) AS total_debit,
+              json_array_length((${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')})) AS attachments
          FROM journal_entries e
         WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = 'production'
         ORDER BY e.created_at DESC, e.id DESC LIMIT $3 OFFSET $4`,
@@ -23,13 +25,14 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
       postingDate: dateText(r.posting_date as string),
       description: (r.description as string | null) ?? null,
       totalDebitMinor: String(r.total_debit),
-      attachments: 0,
+      attachments: Number(r.attachments),
     }));
   }
 
   async lines(m: EntityManager, organizationId: string, appId: string, maxLines: number): Promise<ActivityLine[]> {
     const rows: Array<Record<string, unknown>> = await m.query(
       `SELECT e.id, e.voucher_year, e.voucher_number, e.posting_date::text AS posting_date, e.description,
+              json_array_length((${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')})) AS attachments,
               l.line_no, a.number AS account_number, a.name AS account_name, l.debit_minor::text AS debit, l.credit_minor::text AS credit, l.line_text
          FROM journal_entries e
          JOIN journal_lines l ON l.organization_id = e.organization_id AND l.entry_id = e.id
@@ -44,7 +47,7 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
       voucherNumber: Number(r.voucher_number),
       postingDate: dateText(r.posting_date as string),
       description: (r.description as string | null) ?? null,
-      attachments: 0,
+      attachments: Number(r.attachments),
       lineNo: Number(r.line_no),
       accountNumber: r.account_number as string,
       accountName: r.account_name as string,
