@@ -203,7 +203,19 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(text).toContain('kl. 13.');
       // the entry: 2 debit lines of 3.500,00 kr.
       expect(text).toContain('7.000,00 kr.');
-      expect(text).toMatch(/data-label="Vedhæftede filer" class="num">1<\/td>/);
+      // the attachment, downloadable by the owner (CONTRACT §18), the bytes as uploaded
+      const href = (/href="(\/account\/connections\/attachment\?[^"]+)"/.exec(text)?.[1] as string).replace(/&amp;/g, '&');
+      expect(text).toContain('>bilag.pdf</a>');
+      const file = await app.partner().get(href).set('Cookie', driver.cookieHeader()).buffer(true).parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      expect([file.status, file.headers['content-type'], file.headers['content-disposition']]).toEqual([200, 'application/pdf', "attachment; filename*=UTF-8''bilag.pdf"]);
+      expect((file.body as Buffer).toString('latin1')).toBe('%PDF-1.4\n%owner pages\n%%EOF\n');
+      // not without the owner's session, not for another grant
+      expect((await app.partner().get(href)).status).toBe(303);
+      expect((await app.partner().get(href.replace(/grant_id=[^&]+/, `grant_id=${randomUUID()}`)).set('Cookie', driver.cookieHeader())).status).toBe(404);
       expect(text).toContain(`>${posted.body.voucher_year ?? 2026}-`);
       expect(text).toContain('>Hent CSV</a>');
       expect(text).toContain('>Tilbagekald</button>');

@@ -11,10 +11,12 @@ export interface ActivityEntry {
   /** øre, exact (bigint as text from the database) */
   totalDebitMinor: string;
   attachments: number;
+  /** the attachments themselves (id and name), in the order they were attached */
+  files: Array<{ id: string; filename: string }>;
 }
 
 /** One line of an entry, for the accountant's CSV. */
-export interface ActivityLine extends Omit<ActivityEntry, 'totalDebitMinor'> {
+export interface ActivityLine extends Omit<ActivityEntry, 'totalDebitMinor' | 'files'> {
   lineNo: number;
   accountNumber: string;
   accountName: string;

@@ -4,6 +4,12 @@ import { AttachmentsSql } from '../../attachments/sql';
 import { OrganizationsSql } from '../../auth/organizations/sql';
 import { type ActivityEntry, type ActivityLine, JournalActivityRepository } from '../domain/journal-activity';
 
+/** The attachments' JSON (AttachmentsSql.attachmentsOf) as the page needs them. */
+function filesOf(json: unknown): { attachments: number; files: Array<{ id: string; filename: string }> } {
+  const list = (typeof json === 'string' ? JSON.parse(json) : (json ?? [])) as Array<{ id: string; filename: string }>;
+  return { attachments: list.length, files: list.map((a) => ({ id: a.id, filename: a.filename })) };
+}
+
 const dateText = (v: Date | string): string => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
 @Injectable()
@@ -12,7 +18,7 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
     const rows: Array<Record<string, unknown>> = await m.query(
       `SELECT e.id, e.voucher_year, e.voucher_number, e.posting_date::text AS posting_date, e.description,
               (SELECT coalesce(sum(l.debit_minor), 0)::text FROM journal_lines l WHERE l.organization_id = e.organization_id AND l.entry_id = e.id) AS total_debit,
-              json_array_length((${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')})) AS attachments
+              (${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS files
          FROM journal_entries e
         WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = 'production'
         ORDER BY e.created_at DESC, e.id DESC LIMIT $3 OFFSET $4`,
@@ -25,7 +31,7 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
       postingDate: dateText(r.posting_date as string),
       description: (r.description as string | null) ?? null,
       totalDebitMinor: String(r.total_debit),
-      attachments: Number(r.attachments),
+      ...filesOf(r.files),
     }));
   }
 

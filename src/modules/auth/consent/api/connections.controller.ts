@@ -156,6 +156,31 @@ export class ConnectionsController {
     res.send(Buffer.from(body, 'utf8'));
   }
 
+  /**
+   * An attachment of an entry the app posted (CONTRACT §18), to the signed-in owner only: the bytes as
+   * stored, as a download, never rendered here (CSP sandbox, nosniff).
+   */
+  @Get('attachment')
+  async attachment(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+    const session = await this.connectionsSession(req);
+    if (!session || session.userId === null) return this.http.seeOther(res, HOME);
+    const q = req.query as Record<string, unknown>;
+    const stored = await this.consent.attachment(session, q.grant_id, q.entry_id, q.attachment_id);
+    if (!stored) return this.http.message(res, 404, 'web.notFoundTitle', 'consent.revokeGone');
+    res.status(200);
+    res.setHeader('Content-Type', stored.contentType);
+    res.setHeader('Content-Length', String(stored.size));
+    res.setHeader('Content-Security-Policy', 'sandbox');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    // RFC 8187: every byte outside attr-char percent-encoded (encodeURIComponent leaves ' ( ) * ! as they are)
+    const name = encodeURIComponent(stored.filename).replace(/['()*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${name}`);
+    for await (const chunk of stored.chunks()) {
+      if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve));
+    }
+    res.end();
+  }
+
   @Post('sign-out')
   @HttpCode(303)
   async signOut(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {

@@ -17,6 +17,7 @@ import { isPkceValue } from '../domain/pkce';
 import { type AppPublisher } from '../../apps';
 import { JournalActivityRepository, type ActivityEntry, type ActivityLine } from '../../../journal';
 import { ReceiptsService } from '../../../receipts';
+import { AttachmentsService } from '../../../attachments';
 import { generateOpaque, sha256Hex } from '../domain/secrets';
 import { type Flash, firstSupportedTag, isLang, type Lang, SignInLockouts, signInKey, sortByAccountNumber, type WebSession, WebSessions } from '../../../../shared/web';
 import { OAuthClientService } from './oauth-client.service';
@@ -149,6 +150,7 @@ export class ConsentService {
     private readonly lockouts: SignInLockouts,
     private readonly journalActivity: JournalActivityRepository,
     private readonly receipts: ReceiptsService,
+    private readonly attachments: AttachmentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -451,6 +453,18 @@ export class ConsentService {
     const rows = await this.transactions.run((m) => this.connectionRows(m, session.userId as string, this.clock.now()));
     const r = rows.find((x) => x.grantId === id);
     return r ? { grantId: r.grantId, appId: r.appId, appName: r.appName, organizationId: r.organizationId, organizationName: r.organizationName } : null;
+  }
+
+  /**
+   * An attachment of an entry the grant's app posted to the grant's organization (CONTRACT §18: each
+   * attachment downloadable by the owner), or null when the grant is not the signed-in owner's or the
+   * attachment is not of such an entry.
+   */
+  async attachment(session: ConsentSession, grantId: unknown, entryId: unknown, attachmentId: unknown) {
+    if (!isUuid(entryId) || !isUuid(attachmentId)) return null;
+    const c = await this.connection(session, grantId);
+    if (!c) return null;
+    return this.attachments.storedFor({ organizationId: c.organizationId, appId: c.appId, environment: 'production' }, entryId.toLowerCase(), attachmentId.toLowerCase());
   }
 
   /** The lines of every entry the grant's app posted to its organization (the CSV), or null when the grant is not the owner's. */
