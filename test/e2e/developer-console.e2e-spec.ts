@@ -200,7 +200,7 @@ describe('developer console (CONTRACT §15)', () => {
     expect(empty).toContain('<h2 id="h-sandbox-entries">Sandbox entries</h2>');
     expect(empty).toContain('No entries yet.');
     const accounts = accountIds(empty);
-    const token = issued((await d.driver.post(`/developers/apps/${id}/sandbox-token`, {})).text);
+    const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
     const post = async (description: string) => {
       const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`)
         .set('Idempotency-Key', randomUUID()).send({ ...aJournal(accounts, { posting_date: '2026-02-03' }), description });

@@ -488,8 +488,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       }
       const driver = new PageDriver(app);
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-      const page = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(page.status).toBe(200);
+      const page = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect([page.postStatus, page.status]).toEqual([303, 200]);
       const labels = [...page.text.matchAll(/name="account_ids" value="[^"]+"><label for="account-\d+">([^<]*)<\/label>/g)].map((m) => m[1]);
       expect(labels).toEqual(['900 Konto 900', '1000 Konto 1', '7000 Konto 7000', '12000 Konto 12000']);
     });
