@@ -52,7 +52,7 @@ button[hidden] { display: none; }
 a { color: var(--accent); }
 .hint { display: block; color: var(--muted); font-size: .9rem; margin: .25rem 0 0; }
 .error { color: var(--bad); font-weight: 600; margin: .35rem 0 0; }
-.alert { border-left: 4px solid var(--bad); background: #fff5f5; padding: .5rem .75rem; }
+.alert { border-left: 4px solid var(--bad); background: #fff5f5; padding: .5rem .75rem; margin: .75rem 0 1rem; }
 .status { border-left: 4px solid var(--ok); background: #f0fdf4; padding: .5rem .75rem; font-weight: 600; }
 .issued { border: 2px solid var(--ok); background: #f0fdf4; border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
 .issued code { display: block; margin-top: .4rem; word-break: break-all; font-size: 1rem; background: #fff; }
