@@ -33,6 +33,11 @@ export class TypeOrmConsentRepository extends ConsentRepository {
     );
   }
 
+  async userEmail(m: EntityManager, userId: string): Promise<string | null> {
+    const rows: Array<{ email: string }> = await m.query(OrganizationsSql.userEmail, [userId]);
+    return rows[0]?.email ?? null;
+  }
+
   async findUserByEmail(m: EntityManager, email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
     const rows: Array<{ id: string; password_hash: string | null }> = await m.query(
       OrganizationsSql.userByEmail,

@@ -16,9 +16,12 @@ export interface GrantInForce {
   id: string;
   appId: string;
   scopes: string[];
+  grantedAt: Date;
   expiresAt: Date;
   /** the accounts the grant selected */
   accountIds: string[];
+  /** whether a posting mandate of (organization, app) is in force */
+  mandate: boolean;
 }
 
 /** What a production token's grant says, for `GET {base}/grant` (CONTRACT §18). */

@@ -48,9 +48,19 @@ export class TypeOrmGrantReadRepository extends GrantReadRepository {
 
   async grantsInForce(m: EntityManager, organizationIds: string[], now: Date): Promise<GrantInForce[]> {
     if (organizationIds.length === 0) return [];
-    const rows: Array<{ organization_id: string; id: string; app_id: string; scopes: string[]; expires_at: Date | string; account_ids: string[] }> =
+    const rows: Array<{
+      organization_id: string;
+      id: string;
+      app_id: string;
+      scopes: string[];
+      granted_at: Date | string;
+      expires_at: Date | string;
+      account_ids: string[];
+      mandate: boolean;
+    }> =
       await m.query(
-        `SELECT g.organization_id, g.id, g.app_id, g.scopes, g.expires_at,
+        `SELECT g.organization_id, g.id, g.app_id, g.scopes, g.granted_at, g.expires_at,
+                EXISTS (SELECT 1 FROM mandates md WHERE md.organization_id = g.organization_id AND md.app_id = g.app_id AND md.revoked_at IS NULL) AS mandate,
                 ARRAY(SELECT ga.account_id::text FROM grant_accounts ga
                        WHERE ga.organization_id = g.organization_id AND ga.grant_id = g.id) AS account_ids
            FROM grants g
@@ -62,8 +72,10 @@ export class TypeOrmGrantReadRepository extends GrantReadRepository {
       id: r.id,
       appId: r.app_id,
       scopes: r.scopes,
+      grantedAt: r.granted_at instanceof Date ? r.granted_at : new Date(r.granted_at),
       expiresAt: r.expires_at instanceof Date ? r.expires_at : new Date(r.expires_at),
       accountIds: r.account_ids,
+      mandate: r.mandate === true,
     }));
   }
 
