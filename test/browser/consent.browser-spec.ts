@@ -41,7 +41,8 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await new Promise((resolve) => callback?.close(resolve));
   });
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'da-DK' });
+    // English pages (the owner pages' default is Danish, CONTRACT §18; owner-pages.browser-spec.ts covers both)
+    context = await browser.newContext({ locale: 'en-GB' });
     page = await context.newPage();
   });
   afterEach(() => context.close());
@@ -127,10 +128,11 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Tab');
     await page.keyboard.type(code(s));
-    const consentPage = page.waitForResponse((r) => r.url().endsWith('/oauth/authorize/sign-in'));
+    const consentPage = page.waitForResponse((r) => r.url().endsWith('/oauth/authorize/continue'));
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /asks for access/ }).waitFor();
-    expect(page.url()).toBe(`${base}/oauth/authorize/sign-in`);
+    // CONTRACT §18: the sign-in's POST answered 303 to the next page
+    expect(page.url()).toBe(`${base}/oauth/authorize/continue`);
     // CONTRACT §11: forms post to this origin, and the consent form's 303 may go to the app's origin only
     const csp = (await consentPage).headers()['content-security-policy'];
     expect(csp).toContain(`form-action 'self' ${new URL(callbackUri).origin};`);
@@ -252,6 +254,7 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await expect(page.getByText('1010 Konto 2').count()).resolves.toBe(1);
     await shot('09-connections');
     await page.getByRole('button', { name: /^Revoke/ }).click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('No app has access').waitFor();
     await shot('10-connections-after-revoke');
     const after = await prepare(token.access_token, [s.organization.accounts[1].id]);

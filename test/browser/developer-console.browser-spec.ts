@@ -66,7 +66,8 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await new Promise((r) => callback?.close(r));
   });
   beforeEach(async () => {
-    context = await browser.newContext({ locale: 'da-DK', viewport: { width: 1280, height: 900 } });
+    // the console's English names (CONTRACT §15); the Danish pages are covered by developer-pages.browser-spec.ts
+    context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
     page = watched(await context.newPage());
   });
 
@@ -101,7 +102,9 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByLabel('Password').fill(DEV_PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByLabel('Authenticator code').waitFor();
-    const secret = (await page.locator('#totp-secret').textContent()) as string;
+    // CONTRACT §18: the secret in groups of four, beside a QR code (SVG drawn on the server)
+    const secret = ((await page.locator('#totp-secret').textContent()) as string).replace(/ /g, '');
+    expect(await page.locator('.qr svg').count()).toBe(1);
     secrets.set(secret, 1);
     expect(await page.locator('#totp-uri').textContent()).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+/);
     if (shotNames) await shots('02-enrol');
@@ -117,6 +120,14 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByRole('button', { name: 'Create app' }).click();
     await page.getByRole('heading', { name: 'Base addresses' }).waitFor();
     return new URL(page.url()).pathname.split('/').pop() as string;
+  }
+
+  /** CONTRACT §18: a destructive action asks first; Confirm does it, and the 303 leads back to its section. */
+  async function confirmed(button: string | RegExp, section: string): Promise<void> {
+    await page.getByRole('button', { name: button }).first().click();
+    await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(new RegExp(`#${section}$`));
   }
 
   const sandboxAccounts = async () => (await page.locator('#sandbox td code').allTextContents()).filter((t) => /^[0-9a-f-]{36}$/.test(t));
@@ -172,13 +183,16 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     expect(await page.locator('#production-base').textContent()).toBe(`${ISSUER}/api/partner/v1`);
     const accounts = await sandboxAccounts();
     expect(accounts.length).toBeGreaterThanOrEqual(8);
-    await page.getByRole('button', { name: 'New sandbox token' }).click();
+    await confirmed('New sandbox token', 'sandbox');
     const first = await issued();
     expect(first).toMatch(/^hsk_[0-9A-Za-z]{46}$/);
     await shots('06-app-token');
     const prepare = (t: string, body: object = aJournal(accounts)) => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${t}`).send(body);
     expect((await prepare(first)).status).toBe(200);
-    await page.getByRole('button', { name: 'New sandbox token' }).click();
+    // a reload of the page the 303 led to shows the token no more, and makes no new one
+    await page.reload();
+    expect(await page.locator('#issued-value').count()).toBe(0);
+    await confirmed('New sandbox token', 'sandbox');
     const second = await issued();
     expect((await prepare(first)).status).toBe(401);
     expect((await prepare(second)).status).toBe(200);
@@ -187,7 +201,8 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     const refused = await prepare(second, { posting_date: '2026-13-45', lines: [] });
     expect(refused.status).toBe(400);
     await app.apps.partner.get(RequestLogRecorder, { strict: false }).settled();
-    await page.goto(`${base}/developers/apps/${appId}#request-log`);
+    // a query of its own: the page is already this app's (…#sandbox after the 303), and a new fragment alone would not load it again
+    await page.goto(`${base}/developers/apps/${appId}?status=all#request-log`);
     const row = page.locator('#request-log tbody tr').first();
     await expect(row.textContent()).resolves.toContain(`POST ${SANDBOX}/journal/prepare`);
     for (const e of refused.body.errors as Array<{ pointer: string }>) await expect(row.textContent()).resolves.toContain(e.pointer);
@@ -195,10 +210,11 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await shots('07-app');
 
     // a POST with a forged CSRF token changes nothing (403)
-    await page.locator('#sandbox input[name=_csrf]').evaluate((el) => {
+    await page.getByRole('button', { name: 'New sandbox token' }).click();
+    await page.locator('form[action$="/sandbox-token"] input[name=_csrf]').evaluate((el) => {
       (el as unknown as { value: string }).value = 'forged';
     });
-    const [forged] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/sandbox-token')), page.getByRole('button', { name: 'New sandbox token' }).click()]);
+    const [forged] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/sandbox-token') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Confirm' }).click()]);
     expect(forged.status()).toBe(403);
     expect((await prepare(second)).status).toBe(200);
 
@@ -221,7 +237,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByLabel('Redirect URIs').fill(callbackUri);
     await page.getByRole('button', { name: 'Save redirect URIs' }).click();
     await page.waitForURL(/#oauth$/);
-    await page.getByRole('button', { name: 'New client secret' }).click();
+    await confirmed('New client secret', 'oauth');
     const clientSecret = await issued();
     expect(clientSecret).toMatch(/^hcs_/);
     await page.getByRole('button', { name: 'Submit for review' }).click();
@@ -268,11 +284,17 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     // webhooks: an endpoint added on the page receives a signed delivery of a sandbox posting
     await page.goto(`${base}/developers/apps/${appId}`);
     await page.getByLabel('URL', { exact: true }).fill(receiverUrl);
-    await page.locator('#webhooks').getByLabel('Environment').selectOption('sandbox'); // the request log has an Environment filter too
+    // two selects are labelled Environment (the endpoint's and the request log's filter)
+    await page.locator('#environment').selectOption('sandbox');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.waitForURL(/#webhooks$/);
     const whsec = await issued();
+    // a reload after Add endpoint adds nothing
+    await page.reload();
+    await expect(page.locator('#webhooks .endpoint').first().textContent()).resolves.toContain(receiverUrl);
+    expect(await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE url = $1`, [receiverUrl])).toEqual([{ n: 1 }]);
     expect(whsec).toMatch(/^whsec_/);
-    await page.getByRole('button', { name: 'New sandbox token' }).click();
+    await confirmed('New sandbox token', 'sandbox');
     const sandboxToken = await issued();
     const accounts = await sandboxAccounts();
     const posted = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${sandboxToken}`).set('Idempotency-Key', `dev-${Date.now()}`).send(aJournal(accounts));
@@ -319,8 +341,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await expect(page.locator('#webhooks').textContent()).resolves.toContain('webhook.test');
     await shots('11-webhook-tools');
 
-    await page.getByRole('button', { name: /^Delete/ }).first().click();
-    await page.waitForURL(/#webhooks$/);
+    await confirmed(/^Delete/, 'webhooks');
     await expect(page.locator('#webhooks').textContent()).resolves.toContain('No endpoints.');
   }, SLOW);
 

@@ -461,11 +461,15 @@ describe('finding 6: DATA_DIR modes (CONTRACT §8)', () => {
 
   /**
    * A second session holds the organization row, so the write (past the guard's checks) waits at its
-   * first statement — the idempotency record's foreign key — until the revocation has committed.
+   * first statement — the idempotency record's foreign key — until the revocation has committed. Or,
+   * with `hold` 'products', the products table (SHARE mode): a grant's revocation writes its
+   * grant.revoked event (CONTRACT §18), whose outbox row's foreign key needs the organization row too,
+   * which nothing of the service ever holds FOR UPDATE, but this test's session would.
    */
-  async function whileHeld<T>(organizationId: string, write: () => Promise<T>, revoke: () => Promise<void>): Promise<T> {
+  async function whileHeld<T>(organizationId: string, write: () => Promise<T>, revoke: () => Promise<void>, hold: 'organization' | 'products' = 'organization'): Promise<T> {
     await holder.query('BEGIN');
-    await holder.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+    if (hold === 'products') await holder.query(`LOCK TABLE products IN SHARE MODE`);
+    else await holder.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
     const pending = write();
     try {
       const deadline = Date.now() + 5_000;
@@ -502,6 +506,7 @@ describe('finding 6: DATA_DIR modes (CONTRACT §8)', () => {
       async () => {
         expect((await consolePost(app, `/grants/${access.grant.id}/revoke`)).status).toBe(200);
       },
+      'products',
     );
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('grant_revoked');

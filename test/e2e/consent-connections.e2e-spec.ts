@@ -124,11 +124,26 @@ describe('connections page rows (issue 16: read ports instead of one cross-modul
         appName: r.app_name,
         scopes: r.scopes,
         expiresAt: r.expires_at instanceof Date ? r.expires_at : new Date(r.expires_at as string),
-        accounts: typeof r.accounts === 'string' ? JSON.parse(r.accounts) : r.accounts,
+        // CONTRACT §18: accounts by number as a number (the statement ordered them as text)
+        accounts: ((typeof r.accounts === 'string' ? JSON.parse(r.accounts) : r.accounts) as Array<{ number: string }>).sort(
+          (x, y) => Number(x.number) - Number(y.number),
+        ),
       });
       expected.set(r.organization_id as string, entry);
     }
-    expect(actual).toEqual([...expected.values()]);
+    const projected = actual.map((o) => ({
+      name: o.name,
+      apps: o.apps.map((a) => ({
+        organizationId: o.id,
+        organizationName: o.name,
+        grantId: a.grantId,
+        appName: a.appName,
+        scopes: a.scopes,
+        expiresAt: a.expiresAt,
+        accounts: a.accounts,
+      })),
+    }));
+    expect(projected).toEqual([...expected.values()]);
     expect(actual.map((o) => o.apps.map((a) => a.grantId))).toEqual([...expected.values()].map((o) => o.apps.map((a) => (a as { grantId: string }).grantId)));
   });
 });

@@ -4,7 +4,7 @@ import { DeveloperRepository } from '../../src/modules/developers/domain/develop
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { Transactions } from '../../src/shared/database/transactions';
 import { RequestLogRecorder } from '../../src/modules/developers';
-import { PageDriver } from '../support/consent-fixtures';
+import { PageDriver, postAndFollow } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, DEV_PASSWORD } from '../support/developer-fixtures';
 import { aJournal, SANDBOX } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
@@ -109,13 +109,14 @@ describe('developer console (CONTRACT §15)', () => {
     const d = await aDeveloper(app, clock);
     const again = new PageDriver(app);
     await again.get('/developers/signup');
-    const res = await again.post('/developers/signup', { email: d.email, password: 'another password 123' });
-    expect(res.status).toBe(200);
+    const res = await postAndFollow(again, '/developers/signup', { email: d.email, password: 'another password 123' });
+    expect([res.postStatus, res.status]).toEqual([303, 200]);
     expect(res.text).toContain('Set up your authenticator');
-    const secret = /id="totp-secret">([A-Z2-7]+)</.exec(res.text)?.[1] as string;
+    const secret = (/id="totp-secret">([A-Z2-7 ]+)</.exec(res.text)?.[1] as string).replace(/ /g, '');
     clock.advance(30_000);
-    const confirmed = await again.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
-    expect(confirmed.status).toBe(200); // not signed in
+    const confirmed = await postAndFollow(again, '/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
+    // not signed in: the sign-in page, with the same notice as for any email
+    expect([confirmed.postStatus, confirmed.postLocation, confirmed.status]).toEqual([303, '/developers/signin?notice=existing', 200]);
     const rows = await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM developers WHERE lower(email) = lower($1)`, [d.email]);
     expect(rows[0].n).toBe(1);
     // the new password does not open the account
@@ -170,12 +171,18 @@ describe('developer console (CONTRACT §15)', () => {
     expect(page.text).toContain('Kasse &amp; Co');
     const accounts = accountIds(page.text);
     expect(accounts.length).toBeGreaterThanOrEqual(8);
-    const first = await d.driver.post(`/developers/apps/${id}/sandbox-token`, {});
+    // CONTRACT §18: New sandbox token asks first; Confirm posts; the 303 leads to the section, which shows the token once
+    const ask = await d.driver.get(`/developers/apps/${id}/sandbox-token`);
+    expect(ask.status).toBe(200);
+    expect(ask.text).toContain('>Confirm</button>');
+    expect(ask.text).toContain('>Cancel</button>');
+    const first = await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {});
+    expect([first.postStatus, first.postLocation]).toEqual([303, `/developers/apps/${id}#sandbox`]);
     const token = issued(first.text);
     expect(token).toMatch(/^hsk_/);
     const prepare = (t: string) => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${t}`).send(aJournal(accounts));
     expect((await prepare(token)).status).toBe(200);
-    const second = issued((await d.driver.post(`/developers/apps/${id}/sandbox-token`, {})).text);
+    const second = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
     expect((await prepare(token)).status).toBe(401);
     expect((await prepare(second)).status).toBe(200);
     expect((await d.driver.get(`/developers/apps/${id}`)).text).not.toContain(second);
@@ -193,7 +200,7 @@ describe('developer console (CONTRACT §15)', () => {
     expect(empty).toContain('<h2 id="h-sandbox-entries">Sandbox entries</h2>');
     expect(empty).toContain('No entries yet.');
     const accounts = accountIds(empty);
-    const token = issued((await d.driver.post(`/developers/apps/${id}/sandbox-token`, {})).text);
+    const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
     const post = async (description: string) => {
       const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`)
         .set('Idempotency-Key', randomUUID()).send({ ...aJournal(accounts, { posting_date: '2026-02-03' }), description });
@@ -219,7 +226,7 @@ describe('developer console (CONTRACT §15)', () => {
   it('lists a refused prepare in the request log with its pointers, never the body', async () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);
-    const token = issued((await d.driver.post(`/developers/apps/${id}/sandbox-token`, {})).text);
+    const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
     const refused = await app
       .partner()
       .post(`${SANDBOX}/journal/prepare`)

@@ -1,3 +1,4 @@
+import { postAndFollow } from '../support/consent-fixtures';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -79,15 +80,16 @@ describe('webhook tools in the developer console (CONTRACT §15) and the operato
   const consoleGet = (path: string) => app.console().get(`/console/v1${path}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
   /** Adds an endpoint on the page; its id from the operator's app read, its secret from the page (shown once). */
   const addEndpoint = async (d: Developer, appId: string, url: string, environment: 'sandbox' | 'production' = 'sandbox') => {
-    const res = await d.driver.post(`/developers/apps/${appId}/webhook-endpoints`, { url, environment });
-    expect(res.status).toBe(200);
+    // CONTRACT §18: 303 to the Webhooks section, which shows the secret once
+    const res = await postAndFollow(d.driver, `/developers/apps/${appId}/webhook-endpoints`, { url, environment });
+    expect([res.postStatus, res.status]).toEqual([303, 200]);
     const secret = issued(res.text);
     const read = await consoleGet(`/apps/${appId}`);
     const endpoint = (read.body.webhook_endpoints as Array<{ id: string; url: string; environment: string }>).find((e) => e.url === url && e.environment === environment);
     if (!endpoint) throw new Error(`the app read does not list ${url} (${environment})`);
     return { id: endpoint.id, secret };
   };
-  const sandboxToken = async (d: Developer, appId: string) => issued((await d.driver.post(`/developers/apps/${appId}/sandbox-token`, {})).text);
+  const sandboxToken = async (d: Developer, appId: string) => issued((await postAndFollow(d.driver, `/developers/apps/${appId}/sandbox-token`, {})).text);
   const postJournal = async (token: string, accounts: string[]) => {
     const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send(aJournal(accounts));
     expect(res.status).toBe(201);
@@ -172,9 +174,9 @@ describe('webhook tools in the developer console (CONTRACT §15) and the operato
     page = (await d.driver.get(`/developers/apps/${appId}`)).text;
     expect(deliveryRow(page, String(r.received[0].headers['webhook-id']))).toContain('webhook.test');
 
-    // Rotate secret: shown on the answer only; deliveries then verify with the new and the old secret
-    const rotated = await d.driver.post(`/developers/apps/${appId}/webhook-endpoints/rotate-secret`, { endpoint_id: id });
-    expect(rotated.status).toBe(200);
+    // Rotate secret: shown once, on the page its 303 leads to; deliveries then verify with the new and the old secret
+    const rotated = await postAndFollow(d.driver, `/developers/apps/${appId}/webhook-endpoints/rotate-secret`, { endpoint_id: id });
+    expect([rotated.postStatus, rotated.status]).toEqual([303, 200]);
     const newSecret = issued(rotated.text);
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(secret);

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import * as oauth from 'oauth4webapi';
+import { SCOPES } from '../../src/shared/domain/scopes';
 import { aJournal, PRODUCTION } from '../support/fixtures';
 import {
   ALL_SCOPES,
@@ -14,12 +15,13 @@ import {
   pkcePair,
   REDIRECT_URI,
   SEEN,
+  postAndFollow,
 } from '../support/consent-fixtures';
 import { anApprovedApp, aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, describeNothing, onPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 
 const ISSUER = 'http://localhost:3000';
-const SIGN_IN_FAILED = 'Sign-in failed. Check what you entered and try again.';
+const SIGN_IN_FAILED = 'Sign-in failed. Check your email, password and authenticator code, and try again.';
 
 describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, §11)', () => {
   let app: TestApp;
@@ -173,7 +175,10 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       authorization_response_iss_parameter_supported: true,
+      ui_locales_supported: ['da', 'en'],
     });
+    // CONTRACT §11: every scope of §8, from the one registry
+    expect([...res.body.scopes_supported].sort()).toEqual([...SCOPES].sort());
     const discovered = await oauth.processDiscoveryResponse(new URL(ISSUER), new Response(res.text, { status: 200, headers: { 'content-type': 'application/json' } }));
     expect(discovered.issuer).toBe(ISSUER);
   });
@@ -248,7 +253,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
     });
 
     it('a valid request shows the sign-in form with the pinned labels, security headers and a session cookie', async () => {
-      const res = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, challenge)}`);
+      const res = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, challenge)}`).set('Accept-Language', 'en');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['x-frame-options']).toBe('DENY');
@@ -486,8 +491,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       }
       const driver = new PageDriver(app);
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-      const page = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(page.status).toBe(200);
+      const page = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect([page.postStatus, page.status]).toEqual([303, 200]);
       const labels = [...page.text.matchAll(/name="account_ids" value="[^"]+"><label for="account-\d+">([^<]*)<\/label>/g)].map((m) => m[1]);
       expect(labels).toEqual(['900 Konto 900', '1000 Konto 1', '7000 Konto 7000', '12000 Konto 12000']);
     });
@@ -497,8 +502,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       await consolePost(app, `/accounts/${s.organization.accounts[2].id}/deactivate`);
       const driver = new PageDriver(app);
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-      const page = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(page.status).toBe(200);
+      const page = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect([page.postStatus, page.status]).toEqual([303, 200]);
       // the same form again on reload
       const again = await driver.get('/oauth/authorize/continue');
       expect(again.status).toBe(200);
@@ -509,13 +514,15 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         [s.organization.accounts[0].id, '', '1000 Konto 1'],
         [s.organization.accounts[1].id, '', '1010 Konto 2'],
       ]);
-      expect(page.text).toMatch(/<label for="duration">Duration<\/label>\s*<select id="duration" name="duration_days">\s*<option value="90" selected>90 days<\/option>\s*<option value="60">60 days<\/option>\s*<option value="30">30 days<\/option>/);
+      expect(page.text).toMatch(/<label for="duration">Duration<\/label>\s*<select id="duration" name="duration_days"[^>]*>\s*<option value="90" selected>90 days — until [^<]+<\/option>\s*<option value="60">60 days — until [^<]+<\/option>\s*<option value="30">30 days — until [^<]+<\/option>/);
       expect(page.text).toContain('<label for="mandate">Allow final posting (mandate)</label>');
       expect(page.text).toContain('>Allow access</button>');
       expect(page.text).toContain('>Deny</button>');
-      for (const scope of ['journal:prepare', 'journal:post', 'products:create', 'operations:read']) expect(page.text).toContain(`<code>${scope}</code>`);
+      // CONTRACT §18: scopes in words only, no scope codes on owner pages
+      for (const scope of ['journal:prepare', 'journal:post', 'products:create', 'operations:read']) expect(page.text).not.toContain(scope);
+      for (const title of ['Check journal entries', 'Post journal entries', 'Create products', 'Read its receipts and events']) expect(page.text).toContain(`<strong>${title}</strong>`);
       // operations:read also reads the events feed (CONTRACT §14): the owner is told so, in words
-      expect(page.text).toContain('Look up the receipts of its own operations and read the feed of their events.');
+      expect(page.text).toContain('look up the receipts of what it did and read the feed of their events');
       expect(page.text).toContain('Bager Hansen ApS');
 
       const none = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90' });
@@ -531,8 +538,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const s = await setup();
       const driver = new PageDriver(app);
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { scope: 'journal:prepare operations:read' })}`);
-      const page = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(page.status).toBe(200);
+      const page = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect([page.postStatus, page.status]).toEqual([303, 200]);
       expect(page.text).toContain('Allow access');
       expect(page.text).not.toContain('mandate');
     });
@@ -547,7 +554,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const forged = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code }, { csrf: `${driver.lastCsrf.slice(0, -2)}xx` });
       expect(forged.status).toBe(403);
       // the code was not used up: the real form still signs in with it
-      expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code })).status).toBe(200);
+      expect((await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code })).postStatus).toBe(303);
       const csrf = driver.lastCsrf;
       const noCsrfDecision = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90', account_ids: s.organization.accounts[0].id }, { csrf: null });
       expect(noCsrfDecision.status).toBe(403);
@@ -574,7 +581,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         const res = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password, code: good ? code : code === '000000' ? '111111' : '000000' });
         expect(res.status).toBe(401);
         expect(res.text).toContain(SIGN_IN_FAILED);
-        pages.push(res.text.replace(/value="[^"]*"/g, ''));
+        // the language switch leads back to each request's own authorization URL (its own code_challenge)
+        pages.push(res.text.replace(/value="[^"]*"/g, '').replace(/href="\/oauth\/authorize\?[^"]*"/g, ''));
       }
       expect(pages[0]).toBe(pages[1]);
       const unknown = new PageDriver(app);
@@ -597,8 +605,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(900);
       clock.advance(15 * 60_000);
-      const again = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(again.status).toBe(200);
+      const again = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect([again.postStatus, again.status]).toEqual([303, 200]);
       expect(again.text).toContain('Allow access');
     });
 
@@ -609,12 +617,12 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const driver = new PageDriver(app);
       const { verifier, challenge } = pkcePair();
       await driver.get(`/oauth/authorize?${authorizeQuery(s, challenge)}`);
-      const choose = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(choose.status).toBe(200);
+      const choose = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect([choose.postStatus, choose.status]).toEqual([303, 200]);
       expect(choose.text).toContain('<label for="organization">Organization</label>');
       expect(choose.text).toContain('Anden ApS');
-      const consent = await driver.post('/oauth/authorize/organization', { organization_id: second.id });
-      expect(consent.status).toBe(200);
+      const consent = await postAndFollow(driver, '/oauth/authorize/organization', { organization_id: second.id });
+      expect([consent.postStatus, consent.status]).toEqual([303, 200]);
       expect(consent.text).toContain('Allow access');
       expect(consent.text).toContain('Anden ApS');
       expect(consent.text).not.toContain('Bager Hansen ApS');
@@ -630,8 +638,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const foreign = await aProductionOrganization(app, { accounts: 1 });
       const denied = new PageDriver(app);
       await denied.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { organization_id: foreign.id })}`);
-      const res = await denied.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(res.status).toBe(303);
+      const res = await postAndFollow(denied, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect([res.postStatus, res.status]).toEqual([303, 303]);
       expect(new URL(res.headers.location).searchParams.get('error')).toBe('access_denied');
     });
 
@@ -645,8 +653,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(signInPage.headers['x-frame-options']).toBe('DENY');
       const noCsrf = await driver.post('/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: '000000' }, { csrf: null });
       expect(noCsrf.status).toBe(403);
-      const signedIn = await driver.post('/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-      expect(signedIn.status).toBe(200);
+      const signedIn = await postAndFollow(driver, '/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect([signedIn.postStatus, signedIn.status]).toEqual([303, 200]);
       const list = await driver.get('/account/connections');
       expect(list.status).toBe(200);
       expect(signedIn.text.replace(/name="_csrf" value="[^"]*"/g, '')).toBe(list.text.replace(/name="_csrf" value="[^"]*"/g, ''));
@@ -655,6 +663,12 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(list.text).toContain('Bager Hansen ApS');
       const grantId = token.grant_id as string;
       expect(list.text).toContain(`name="grant_id" value="${grantId}"`);
+      // CONTRACT §18: Revoke asks first; the confirmation page's Confirm posts it
+      const confirm = await driver.get(`/account/connections/revoke?grant_id=${grantId}`);
+      expect(confirm.status).toBe(200);
+      expect(confirm.text).toContain('>Confirm</button>');
+      expect(confirm.text).toContain('>Cancel</button>');
+      expect((await prepare(token.access_token, [s.organization.accounts[1].id])).status).toBe(200);
       const forged = await driver.post('/account/connections/revoke', { grant_id: grantId }, { csrf: 'nope' });
       expect(forged.status).toBe(403);
       expect((await prepare(token.access_token, [s.organization.accounts[1].id])).status).toBe(200);
@@ -664,6 +678,13 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect([after.status, after.body.code]).toEqual([403, 'grant_revoked']);
       const empty = await driver.get('/account/connections');
       expect(empty.text).not.toContain(`value="${grantId}"`);
+      // the status of the action, shown once on the page the 303 led to
+      expect(empty.text).toContain('<p class="status" role="status" id="status">Access of Bogføringsappen to Bager Hansen ApS was revoked.</p>');
+      expect((await driver.get('/account/connections')).text).not.toContain('was revoked');
+      // a replayed revocation changes nothing and says so
+      const replay = await postAndFollow(driver, '/account/connections/revoke', { grant_id: grantId });
+      expect([replay.postStatus, replay.status]).toEqual([303, 200]);
+      expect(replay.text).toContain('That access had already ended.');
     });
   });
 
@@ -737,8 +758,8 @@ describe('consent cookies when PUBLIC_ORIGIN is https (CONTRACT §11)', () => {
     expect((await onA.get(`/oauth/authorize?${authorizeQuery(s, challenge)}`)).status).toBe(200);
     for (const [k, v] of onA.cookies) onB.cookies.set(k, v);
     onB.lastCsrf = onA.lastCsrf;
-    const consent = await onB.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-    expect(consent.status).toBe(200);
+    const consent = await postAndFollow(onB, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect([consent.postStatus, consent.status]).toEqual([303, 200]);
     for (const [k, v] of onB.cookies) onA.cookies.set(k, v);
     onA.lastCsrf = onB.lastCsrf;
     const decision = await onA.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90', account_ids: s.organization.accounts[0].id });

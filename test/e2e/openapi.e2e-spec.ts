@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SCOPES } from '../../src/shared/domain/scopes';
 import { undescribedConsoleRoutes } from '../../src/shared/http/openapi/console-document';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,13 +49,15 @@ describe('the OpenAPI documents (CONTRACT §13)', () => {
     const doc = checkedIn('partner');
     const ids = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(ids.sort()).toEqual([
-      'addJournalEntryAttachment', 'createProduct', 'getJournalEntry', 'getJournalEntryAttachment', 'getOperation', 'listAccounts', 'listEvents',
+      'addJournalEntryAttachment', 'createProduct', 'getGrant', 'getJournalEntry', 'getJournalEntryAttachment', 'getOperation', 'listAccounts', 'listEvents',
       'listJournalEntries', 'listTaxCodes', 'postJournal', 'prepareJournal',
     ]);
     expect(doc.servers.map((s: { url: string }) => s.url)).toEqual(['/api/partner/sandbox/v1', '/api/partner/v1']);
     expect(doc.components.securitySchemes.bearer).toEqual(expect.not.objectContaining({ bearerFormat: expect.anything() }));
     expect(doc.components.securitySchemes.oauth2.flows.authorizationCode).toMatchObject({ authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' });
-    expect(doc.webhooks['operation.completed']).toBeDefined();
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['grant.expiring', 'grant.revoked', 'operation.completed', 'webhook.test']);
+    // CONTRACT §18: any scope may read the grant
+    expect(doc.paths['/grant'].get.security).toEqual([{ bearer: [] }, ...SCOPES.map((scope) => ({ oauth2: [scope] }))]);
     for (const item of Object.values<Record<string, { responses: Record<string, unknown> }>>(doc.paths)) {
       for (const op of Object.values(item)) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403', '429', '500', '503']));
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
-import { aConsentSetup, authorizeQuery, type ConsentSetup, PageDriver, pkcePair } from '../support/consent-fixtures';
+import { aConsentSetup, authorizeQuery, type ConsentSetup, PageDriver, pkcePair, postAndFollow } from '../support/consent-fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 
@@ -26,9 +26,10 @@ describe('owner passwords (CONTRACT §10)', () => {
     const page = await driver.get(`/oauth/authorize?${authorizeQuery(setup, pkcePair().challenge)}`);
     expect(page.status).toBe(200);
     clock.advance(30_000); // a fresh, unused step for each sign-in
-    const res = await driver.post('/oauth/authorize/sign-in', { email, password, code: totpCodeAt(totpSecret, clock.nowMs()) });
+    // CONTRACT §18: a sign-in that succeeds answers 303 to the next page
+    const res = await postAndFollow(driver, '/oauth/authorize/sign-in', { email, password, code: totpCodeAt(totpSecret, clock.nowMs()) });
     // signed in: the consent form, or first the organization choice of an owner of several
-    return { signedIn: res.status === 200 && /Allow access|Organization/.test(res.text) && !res.text.includes('Sign-in failed'), driver };
+    return { signedIn: res.postStatus === 303 && res.status === 200 && /Allow access|Organization/.test(res.text) && !res.text.includes('Sign-in failed'), driver };
   }
 
   /** A new owner of setup's organization enrolled without a password. */

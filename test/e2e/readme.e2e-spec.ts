@@ -183,6 +183,8 @@ describe('npm start and the README', () => {
     expect(all).toMatch(/"access_token":"hat_[0-9A-Za-z]{46}","token_type":"Bearer"/);
     // natural order (CONTRACT §7): 7000 before 12000
     expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","number":"7000","name":"Husleje"\},\{"id":"[0-9a-f-]{36}","number":"12000","name":"Bank"\}\]\}/);
+    // CONTRACT §18: the token's grant, with the mandate the owner ticked
+    expect(all).toMatch(/\{"environment":"production","organization_id":"[0-9a-f-]{36}","grant_id":"[0-9a-f-]{36}","scopes":\["journal:prepare","journal:post","operations:read"\],"account_ids":\["[0-9a-f-]{36}","[0-9a-f-]{36}"\],"expires_at":"[^"]+","mandate":true\}/);
     expect(all).toContain('"code":"invalid_token"');
     // nothing else failed on the way
     expect(all.match(/"type":"urn:partner-api:error:[a-z_]+"/g)).toEqual(['"type":"urn:partner-api:error:grant_revoked"', '"type":"urn:partner-api:error:invalid_token"']);

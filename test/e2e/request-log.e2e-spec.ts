@@ -1,4 +1,5 @@
 import { RequestLogRecorder } from '../../src/modules/developers';
+import { postAndFollow } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, type Developer } from '../support/developer-fixtures';
 import { SANDBOX } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
@@ -33,7 +34,7 @@ describe('request log (CONTRACT §15)', () => {
     app = await createTestApp({ trustProxy: 'loopback' }, { clock });
     dev = await aDeveloper(app, clock);
     appId = await anAppOnThePage(dev);
-    token = issued((await dev.driver.post(`/developers/apps/${appId}/sandbox-token`, {})).text);
+    token = issued((await postAndFollow(dev.driver, `/developers/apps/${appId}/sandbox-token`, {})).text);
   });
   afterAll(() => app.close());
 

@@ -5,7 +5,7 @@ import { ConsentService } from '../../src/modules/auth/consent/application/conse
 import { OAuthClientService } from '../../src/modules/auth/consent/application/oauth-client.service';
 import { sessionIdHash, signInKey, WebPurge, WebSessions } from '../../src/shared/web';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
-import { aConsentSetup, authorizeQuery, consentOverHttp, nextCode, PageDriver, PASSWORD, pkcePair } from '../support/consent-fixtures';
+import { aConsentSetup, authorizeQuery, consentOverHttp, nextCode, PageDriver, PASSWORD, pkcePair, postAndFollow } from '../support/consent-fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -61,14 +61,14 @@ describe('sign-in lockout per email and client address (CONTRACT §11)', () => {
     const fromB = new PageDriver(app);
     fromB.headers = { 'X-Forwarded-For': '192.0.2.44' };
     await fromB.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    const signedIn = await fromB.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-    expect(signedIn.status).toBe(200);
+    const signedIn = await postAndFollow(fromB, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect([signedIn.postStatus, signedIn.status]).toEqual([303, 200]);
     expect(signedIn.text).toContain('Allow access');
     // the connections page counts the same way
     const connections = new PageDriver(app);
     connections.headers = { 'X-Forwarded-For': '192.0.2.44' };
     await connections.get('/account/connections');
-    expect((await connections.post('/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(200);
+    expect((await connections.post('/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(303);
     fromA.headers = { 'X-Forwarded-For': '198.51.100.7' };
     expect((await fromA.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(429);
   });
@@ -160,8 +160,8 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
     const elsewhere = new PageDriver(app);
     elsewhere.headers = { 'X-Forwarded-For': anAddress() };
     await elsewhere.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    const ok = await elsewhere.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-    expect(ok.status).toBe(200);
+    const ok = await postAndFollow(elsewhere, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect([ok.postStatus, ok.status]).toEqual([303, 200]);
     expect(ok.text).toContain('Allow access');
   });
 
@@ -306,7 +306,7 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
     expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: 'wrong', code: '000000' })).status).toBe(401);
     expect(await sessions()).toBe(before);
     const signedIn = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-    expect(signedIn.status).toBe(200);
+    expect(signedIn.status).toBe(303);
     expect(await sessions()).toBe(before + 1);
     expect(await count('SELECT count(*) AS n FROM web_sessions WHERE id_hash = $1', [sessionIdHash(decodeURIComponent(driver.cookies.get('consent_session') as string))])).toBe(1);
 
@@ -349,7 +349,7 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
     // a signed-in session from elsewhere, and 600 expired sessions (more than one batch)
     const owner = new PageDriver(app);
     await owner.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    expect((await owner.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(200);
+    expect((await owner.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(303);
     const signedInHash = sessionIdHash(decodeURIComponent(owner.cookies.get('consent_session') as string));
     await app.apps.dataSource.query(
       `INSERT INTO web_sessions (id_hash, csrf_secret, purpose, data, expires_at)
@@ -376,6 +376,6 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
     const again = new PageDriver(app);
     again.headers = { 'X-Forwarded-For': address };
     await again.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    expect((await again.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(200);
+    expect((await again.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(303);
   });
 });

@@ -8,7 +8,7 @@ import { MAX_ENDPOINTS_PER_APP_ENVIRONMENT } from '../../src/modules/webhooks/do
 import { WebhookRepository } from '../../src/modules/webhooks/domain/webhook.repository';
 import { WebhookSender } from '../../src/modules/webhooks/domain/webhook-sender';
 import { Clock } from '../../src/shared/domain/clock';
-import { PageDriver } from '../support/consent-fixtures';
+import { PageDriver, postAndFollow } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, type Developer } from '../support/developer-fixtures';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { consolePost, ManualClock } from '../support/production-fixtures';
@@ -105,7 +105,7 @@ describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two
       ),
     );
     const statuses = answers.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 303)).toHaveLength(10);
     expect(statuses.filter((s) => s === 422)).toHaveLength(14);
     const refused = answers.find((r) => r.status === 422)!;
     expect(refused.text).toMatch(/id="url-error">At most 10 webhook endpoints of one developer may point to one host \(127\.0\.0\.1\)/);
@@ -114,11 +114,11 @@ describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two
     const appIds = (await db.query(`SELECT app_id, sandbox_app_id FROM developer_apps WHERE app_id = ANY($1::uuid[])`, [apps])) as Array<{ app_id: string; sandbox_app_id: string }>;
     expect(await activeEndpoints(db, appIds.flatMap((a) => [a.app_id, a.sandbox_app_id]))).toBe(10);
     // another host is counted on its own; another developer is too
-    expect((await d.driver.post(`/developers/apps/${apps[0]}/webhook-endpoints`, { url: 'http://127.0.0.2:9/hook', environment: 'sandbox' })).status).toBe(200);
+    expect((await d.driver.post(`/developers/apps/${apps[0]}/webhook-endpoints`, { url: 'http://127.0.0.2:9/hook', environment: 'sandbox' })).status).toBe(303);
     const other = await aDeveloper(two, clock);
     const theirs = await anAppOnThePage(other);
     await other.driver.get(`/developers/apps/${theirs}`);
-    expect((await other.driver.post(`/developers/apps/${theirs}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hook', environment: 'sandbox' })).status).toBe(200);
+    expect((await other.driver.post(`/developers/apps/${theirs}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hook', environment: 'sandbox' })).status).toBe(303);
   }, 60_000);
 
   /**
@@ -151,16 +151,16 @@ describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two
       }
       const registerMs = Date.now() - started;
       expect(registered.indexOf(422)).toBe(10); // refused after 10
-      expect(registered.filter((s) => s === 200)).toHaveLength(10);
-      const page = await stranger.driver.post(`/developers/apps/${first}/sandbox-token`, {});
+      expect(registered.filter((s) => s === 303)).toHaveLength(10);
+      const page = await postAndFollow(stranger.driver, `/developers/apps/${first}/sandbox-token`, {});
       const token = issued(page.text);
       const accounts = accountIds(page.text);
 
       const victim = await aDeveloper(two, clock);
       const second = await anAppOnThePage(victim, 'Quiet');
       await victim.driver.get(`/developers/apps/${second}`);
-      expect((await victim.driver.post(`/developers/apps/${second}/webhook-endpoints`, { url: good.url, environment: 'sandbox' })).status).toBe(200);
-      const victimPage = await victim.driver.post(`/developers/apps/${second}/sandbox-token`, {});
+      expect((await victim.driver.post(`/developers/apps/${second}/webhook-endpoints`, { url: good.url, environment: 'sandbox' })).status).toBe(303);
+      const victimPage = await postAndFollow(victim.driver, `/developers/apps/${second}/sandbox-token`, {});
       const victimToken = issued(victimPage.text);
       const victimAccounts = accountIds(victimPage.text);
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -36,4 +36,47 @@ export function captureLog(lines: string[]): Writable {
       done();
     },
   });
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** One axe-core finding of impact serious or critical: the rule and where. */
+export interface AxeFinding {
+  page: string;
+  width: number;
+  id: string;
+  impact: string;
+  targets: string[];
+}
+
+/**
+ * CONTRACT §18 "Accessible": axe-core's WCAG 2.1 A/AA rules inside the page as it is, findings of
+ * impact serious or critical only. axe is evaluated through the DevTools protocol (the pages' CSP
+ * allows no script, and stays as it is).
+ */
+export async function axeFindings(page: Page, name: string): Promise<AxeFinding[]> {
+  const width = page.viewportSize()?.width ?? 0;
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', targets: v.nodes.map((n) => n.target.map(String).join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ page: name, width, ...v }));
+}
+
+/** Screenshots (`<name>-1280.png`, `<name>-390.png`) and axe-core at both widths; the findings of both. */
+export async function checkAtTwoWidths(page: Page, name: string): Promise<AxeFinding[]> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const findings: AxeFinding[] = [];
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    findings.push(...(await axeFindings(page, name)));
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  return findings;
 }

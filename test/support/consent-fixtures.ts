@@ -72,6 +72,15 @@ export class PageDriver {
   lastCsrf = '';
   /** sent with every request (e.g. X-Forwarded-For under TRUST_PROXY) */
   headers: Record<string, string> = {};
+  /**
+   * the Accept-Language sent; English by default, so the pages' `en` names of CONTRACT §11 apply (the
+   * owner pages' own default is Danish, §18); null sends none
+   */
+  language: string | null = 'en';
+
+  private allHeaders(): Record<string, string> {
+    return this.language === null ? this.headers : { 'Accept-Language': this.language, ...this.headers };
+  }
 
   constructor(private readonly app: TestApp) {}
 
@@ -96,7 +105,7 @@ export class PageDriver {
   }
 
   async get(path: string) {
-    const res = await this.app.partner().get(path).set(this.headers).set('Cookie', this.cookieHeader());
+    const res = await this.app.partner().get(path).set(this.allHeaders()).set('Cookie', this.cookieHeader());
     this.remember(res as never);
     return res;
   }
@@ -109,13 +118,23 @@ export class PageDriver {
     const res = await this.app
       .partner()
       .post(path)
-      .set(this.headers)
+      .set(this.allHeaders())
       .set('Cookie', this.cookieHeader())
       .type('form')
       .send(body.toString());
     this.remember(res as never);
     return res;
   }
+}
+
+/** CONTRACT §18: a POST that succeeds answers 303 to a page; this follows it (a same-site Location) and answers that page, with the POST's status as `postStatus`. */
+export async function postAndFollow(driver: PageDriver, path: string, form: Record<string, string | string[]>, options: { csrf?: string | null } = {}) {
+  const posted = await driver.post(path, form, options);
+  const location = posted.headers.location as string | undefined;
+  if (posted.status !== 303 || !location?.startsWith('/')) return Object.assign(posted, { postStatus: posted.status, postLocation: location });
+  // a browser keeps the fragment to itself: the request is for the path and query
+  const page = await driver.get(location.split('#')[0]);
+  return Object.assign(page, { postStatus: posted.status, postLocation: location });
 }
 
 /** The owner's current code; the clock moves one step first, so each sign-in has an unused step. */
@@ -137,8 +156,10 @@ export async function consentOverHttp(
   const driver = new PageDriver(app);
   const page = await driver.get(`/oauth/authorize?${authorizeQuery(s, options.challenge, options.extra)}`);
   if (page.status !== 200) throw new Error(`authorize: ${page.status} ${page.headers.location ?? page.text}`);
-  const signIn = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-  // the answer to a successful sign-in is the next page itself
+  const posted = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+  // CONTRACT §18: a successful sign-in answers 303 to the next page
+  if (posted.status !== 303 || posted.headers.location !== '/oauth/authorize/continue') throw new Error(`sign-in: ${posted.status} ${posted.text}`);
+  const signIn = await driver.get('/oauth/authorize/continue');
   if (signIn.status !== 200 || !signIn.text.includes('Allow access')) throw new Error(`sign-in: ${signIn.status} ${signIn.headers.location ?? signIn.text}`);
   const form: Record<string, string | string[]> = {
     decision: options.decision ?? 'allow',

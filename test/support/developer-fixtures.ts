@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
-import { PageDriver } from './consent-fixtures';
+import { PageDriver, postAndFollow } from './consent-fixtures';
 import type { ManualClock } from './production-fixtures';
 import type { TestApp } from './test-app';
 
@@ -16,9 +16,10 @@ export interface Developer {
 export async function aDeveloper(app: TestApp, clock: ManualClock, email = `dev-${randomUUID()}@example.dk`): Promise<Developer> {
   const driver = new PageDriver(app);
   await driver.get('/developers/signup');
-  const enrol = await driver.post('/developers/signup', { email, password: DEV_PASSWORD });
-  if (enrol.status !== 200) throw new Error(`sign-up answered ${enrol.status}`);
-  const secret = /id="totp-secret">([A-Z2-7]+)</.exec(enrol.text)?.[1] as string;
+  // CONTRACT §18: Create account answers 303 to the enrolment page, which shows the secret in groups of four
+  const enrol = await postAndFollow(driver, '/developers/signup', { email, password: DEV_PASSWORD });
+  if (enrol.postStatus !== 303 || enrol.status !== 200) throw new Error(`sign-up answered ${enrol.postStatus}, then ${enrol.status}`);
+  const secret = (/id="totp-secret">([A-Z2-7 ]+)</.exec(enrol.text)?.[1] as string).replace(/ /g, '');
   clock.advance(30_000);
   const confirmed = await driver.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
   if (confirmed.status !== 303) throw new Error(`confirm answered ${confirmed.status}`);

@@ -151,13 +151,16 @@ export function validateResponsesOf(server: Server, listenerName: 'partner' | 'c
 
 /** A webhook body checked against `webhooks['operation.completed']` of the partner document; null when it matches. */
 export function checkWebhookBody(body: string): string | null {
-  documents();
-  const validate = validator('partner.json#/webhooks/operation.completed/post/requestBody/content/application~1json/schema');
+  const { partner } = documents();
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
     return `the webhook body is not JSON: ${body.slice(0, 200)}`;
   }
+  // the body's type names its webhook in the document (CONTRACT §9, §18)
+  const type = (value as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !partner.document.webhooks?.[type]) return `the webhook body does not match the document: no webhook of type ${String(type)}`;
+  const validate = validator(`partner.json#/webhooks/${escape(type)}/post/requestBody/content/application~1json/schema`);
   return validate(value) ? null : `the webhook body does not match the document: ${ajv.errorsText(validate.errors)}`;
 }

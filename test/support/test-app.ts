@@ -63,6 +63,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     // the contract's default (CONTRACT §12): suites stay under it per app instance
     rateLimitAnonymousPerMinute: 300,
     developerSignup: 'open',
+    serviceName: 'Partner API',
     attachmentMaxBytes: 10_485_760,
     ...overrides,
   };

@@ -104,6 +104,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this token may do
+         * @description Scope `journal:prepare` or `journal:post` or `products:create` or `operations:read` or `journal:read`.
+         */
+        get: operations["getGrant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/journal/entries": {
         parameters: {
             query?: never;
@@ -237,9 +257,49 @@ export interface webhooks {
         put?: never;
         /**
          * A write completed
-         * @description Sent to every endpoint of the app for that environment, signed per Standard Webhooks, retried with backoff until a 2xx; every attempt carries the same `webhook-id` and body (CONTRACT §9).
+         * @description Sent for every stored receipt, to every endpoint of the app for that environment (CONTRACT §9). Signed per Standard Webhooks, retried with backoff until a 2xx; every attempt carries the same `webhook-id` and body. Answer 2xx to types you do not know.
          */
         post: operations["operationCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "grant.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A grant stopped being in force
+         * @description Production only: the grant was revoked (by the owner, the operator or `/oauth/revoke`), superseded by a new consent for the same organization and app, or expired; sent in the transaction that revokes or supersedes it, within 5 minutes after an expiry, once per grant (CONTRACT §18). Signed per Standard Webhooks, retried with backoff until a 2xx; every attempt carries the same `webhook-id` and body. Answer 2xx to types you do not know.
+         */
+        post: operations["grantRevoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "grant.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A grant expires within 14 days
+         * @description Production only, once per grant: 14 days before it expires, or at once for a grant given for 14 days or less. Send the customer's owner through consent again (CONTRACT §11); the new grant supersedes this one (CONTRACT §18). Signed per Standard Webhooks, retried with backoff until a 2xx; every attempt carries the same `webhook-id` and body. Answer 2xx to types you do not know.
+         */
+        post: operations["grantExpiring"];
         delete?: never;
         options?: never;
         head?: never;
@@ -458,7 +518,30 @@ export interface components {
             /** @enum {string} */
             environment: "sandbox" | "production";
         };
-        /** @description The body of every attempt of an operation.completed webhook (CONTRACT §9). */
+        /** @description What `grant.revoked` says (CONTRACT §18). */
+        GrantRevokedData: {
+            /** Format: uuid */
+            grant_id: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @enum {string} */
+            reason: "revoked" | "superseded" | "expired";
+            /**
+             * Format: date-time
+             * @description when the grant stopped being in force (for `expired`, its expiry)
+             */
+            at: string;
+        };
+        /** @description What `grant.expiring` says (CONTRACT §18). */
+        GrantExpiringData: {
+            /** Format: uuid */
+            grant_id: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** @description The body of every attempt of a operation.completed webhook (CONTRACT §9). */
         OperationCompletedEvent: {
             /** @constant */
             type: "operation.completed";
@@ -468,6 +551,67 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["OperationReceipt"];
+        };
+        /** @description A operation.completed event of the feed: the webhook body with its webhook-id first (CONTRACT §14). */
+        OperationCompletedFeedEvent: {
+            /** @description the webhook-id of every delivery of this event */
+            id: string;
+            /** @constant */
+            type: "operation.completed";
+            /**
+             * Format: date-time
+             * @description when the event was created
+             */
+            timestamp: string;
+            data: components["schemas"]["OperationReceipt"];
+        };
+        /** @description The body of every attempt of a grant.revoked webhook (CONTRACT §9). */
+        GrantRevokedEvent: {
+            /** @constant */
+            type: "grant.revoked";
+            /**
+             * Format: date-time
+             * @description when the event was created
+             */
+            timestamp: string;
+            data: components["schemas"]["GrantRevokedData"];
+        };
+        /** @description A grant.revoked event of the feed: the webhook body with its webhook-id first (CONTRACT §14). */
+        GrantRevokedFeedEvent: {
+            /** @description the webhook-id of every delivery of this event */
+            id: string;
+            /** @constant */
+            type: "grant.revoked";
+            /**
+             * Format: date-time
+             * @description when the event was created
+             */
+            timestamp: string;
+            data: components["schemas"]["GrantRevokedData"];
+        };
+        /** @description The body of every attempt of a grant.expiring webhook (CONTRACT §9). */
+        GrantExpiringEvent: {
+            /** @constant */
+            type: "grant.expiring";
+            /**
+             * Format: date-time
+             * @description when the event was created
+             */
+            timestamp: string;
+            data: components["schemas"]["GrantExpiringData"];
+        };
+        /** @description A grant.expiring event of the feed: the webhook body with its webhook-id first (CONTRACT §14). */
+        GrantExpiringFeedEvent: {
+            /** @description the webhook-id of every delivery of this event */
+            id: string;
+            /** @constant */
+            type: "grant.expiring";
+            /**
+             * Format: date-time
+             * @description when the event was created
+             */
+            timestamp: string;
+            data: components["schemas"]["GrantExpiringData"];
         };
         /** @description The body of a webhook.test event: sent to one endpoint only, never in the events feed (CONTRACT §9, §15). */
         WebhookTestEvent: {
@@ -483,18 +627,29 @@ export interface components {
                 endpoint_id: string;
             };
         };
-        /** @description An event of the feed: the webhook body with its webhook-id first (CONTRACT §14). */
-        FeedEvent: {
-            /** @description the webhook-id of every delivery of this event */
-            id: string;
-            /** @constant */
-            type: "operation.completed";
+        /** @description An event of the feed: the webhook body with its webhook-id first (CONTRACT §14), one of the types of CONTRACT §9 and §18. */
+        FeedEvent: components["schemas"]["OperationCompletedFeedEvent"] | components["schemas"]["GrantRevokedFeedEvent"] | components["schemas"]["GrantExpiringFeedEvent"];
+        /** @description What this token may do (CONTRACT §18). */
+        TokenGrant: {
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            /** Format: uuid */
+            organization_id: string;
+            /**
+             * Format: uuid
+             * @description null in the sandbox
+             */
+            grant_id: string | null;
+            scopes: ("journal:prepare" | "journal:post" | "products:create" | "operations:read" | "journal:read")[];
+            /** @description the active accounts this token may use, as `GET /accounts` lists them */
+            account_ids: string[];
             /**
              * Format: date-time
-             * @description when the event was created
+             * @description null in the sandbox
              */
-            timestamp: string;
-            data: components["schemas"]["OperationReceipt"];
+            expires_at: string | null;
+            /** @description a posting mandate is in force (always in the sandbox) */
+            mandate: boolean;
         };
         /** @description A page of the app's events, in commit order (CONTRACT §14). */
         EventsPage: {
@@ -1477,6 +1632,117 @@ export interface operations {
             };
         };
     };
+    getGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant of this token (in the sandbox: the project's access). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenGrant"];
+                };
+            };
+            /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        code?: "missing_token" | "invalid_token" | "token_environment_mismatch";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description With `insufficient_scope`: `Bearer realm="partner-api", error="insufficient_scope", scope="<needed>"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: The service is unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     listJournalEntries: {
         parameters: {
             query?: {
@@ -2349,6 +2615,60 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OperationCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 10 s acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    grantRevoked: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description for 24 h after the secret is rotated, two space-separated signatures: the new secret's first, then the previous one's */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantRevokedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 10 s acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    grantExpiring: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description for 24 h after the secret is rotated, two space-separated signatures: the new secret's first, then the previous one's */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantExpiringEvent"];
             };
         };
         responses: {

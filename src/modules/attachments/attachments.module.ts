@@ -15,12 +15,18 @@ import { PostgresAttachmentRepository } from './infrastructure/postgres-attachme
  * `attachments`, `attachment_contents`, `attachment_counters`. The journal decides what an entry is
  * (JournalSql); the write goes through the idempotency, receipts and grants modules like a posting.
  */
+/** The attachments' service without routes, for modules that read them (the owner's Connected apps, CONTRACT §18). */
 @Module({
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
+  providers: [AttachmentsService, { provide: AttachmentRepository, useClass: PostgresAttachmentRepository }],
+  exports: [AttachmentsService],
+})
+export class AttachmentsCoreModule {}
+
+@Module({
+  imports: [AttachmentsCoreModule],
   controllers: [AttachmentsController],
   providers: [
-    AttachmentsService,
-    { provide: AttachmentRepository, useClass: PostgresAttachmentRepository },
     {
       provide: UploadBudget,
       inject: [APP_CONFIG],

@@ -1,2 +1,3 @@
 // The attachments module's public surface: other modules and the composition root import only this file (and sql.ts).
-export { AttachmentsApiModule } from './attachments.module';
+export { AttachmentsApiModule, AttachmentsCoreModule } from './attachments.module';
+export { AttachmentsService } from './application/attachments.service';

@@ -6,5 +6,6 @@
 export { AuthModule } from './auth.module';
 export { PartnerAuthGuard } from './access';
 export { ConsentPagesModule } from './consent';
+export { GrantEventsModule, GrantsApiModule } from './grants';
 export { OrganizationService } from './organizations';
 export { SandboxService } from './sandbox';

@@ -2,5 +2,6 @@
 export { JournalApiModule, JournalModule } from './journal.module';
 export { JournalController } from './api/journal.controller';
 export { JournalService } from './application/journal.service';
+export { type ActivityEntry, type ActivityLine, JournalActivityRepository } from './domain/journal-activity';
 export { JournalReadsService } from './application/journal-reads.service';
 export type { JournalEntryView } from './domain/journal-entry-read';

@@ -15,6 +15,8 @@ import { JournalReferenceRepository } from './domain/journal-references';
 import { TypeOrmChartReadRepository } from './infrastructure/typeorm-chart-read.repository';
 import { TypeOrmJournalPostingRepository } from './infrastructure/typeorm-journal-posting.repository';
 import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-journal-reference.repository';
+import { JournalActivityRepository } from './domain/journal-activity';
+import { TypeOrmJournalActivityRepository } from './infrastructure/typeorm-journal-activity.repository';
 
 /** Prepare, final posting and period close, and reading entries back; used by the partner API, the console (periods) and the developer console (sandbox entries). */
 @Module({
@@ -23,10 +25,11 @@ import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-jour
     JournalService,
     { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },
     { provide: JournalPostingRepository, useClass: TypeOrmJournalPostingRepository },
+    { provide: JournalActivityRepository, useClass: TypeOrmJournalActivityRepository },
     JournalReadsService,
     { provide: JournalEntryReadRepository, useClass: TypeOrmJournalEntryReadRepository },
   ],
-  exports: [JournalService, JournalReadsService],
+  exports: [JournalService, JournalReadsService, JournalActivityRepository],
 })
 export class JournalModule {}
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, type NestMiddleware, type OnModuleDestroy } from '@
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../shared/config/app-config';
 import { clientAddress } from '../../shared/http/client-address';
-import { PAGE_SECURITY_HEADERS, renderPage } from '../../shared/web';
+import { messagePage, PAGE_SECURITY_HEADERS } from '../../shared/web';
 import { addressGroup } from './address-group';
 import { WindowLimiter } from './window-limiter';
 
@@ -73,7 +73,7 @@ export class AnonymousFormLimitMiddleware implements NestMiddleware {
       if (retryAfter === null) return next();
       res.setHeader('Retry-After', String(retryAfter));
       for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
-      res.status(429).type('html').send(renderPage('message', { title: 'Too many requests', message: `Too many attempts from your address. Try again in ${retryAfter} seconds.` }));
+      messagePage(req, res, 429, 'web.tooManyTitle', 'web.tooMany', { seconds: retryAfter });
     }, next);
   }
 }

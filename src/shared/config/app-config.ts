@@ -54,6 +54,8 @@ export interface AppConfig {
   rateLimitAnonymousPerMinute: number;
   /** CONTRACT §2, §15: `open` lets anyone create a developer account; `closed` only the operator */
   developerSignup: 'open' | 'closed';
+  /** CONTRACT §2, §18: the service's name on the consent pages and in the developer console */
+  serviceName: string;
   /** CONTRACT §2, §17: the largest voucher attachment accepted, in bytes (ATTACHMENT_MAX_BYTES) */
   attachmentMaxBytes: number;
 }
@@ -245,8 +247,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: trustProxy(env),
     rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', 300, 0),
     developerSignup,
+    serviceName: serviceName(env),
     attachmentMaxBytes: integer(env, 'ATTACHMENT_MAX_BYTES', 10_485_760, 1),
   };
+}
+
+/** CONTRACT §2 SERVICE_NAME: shown as text on every page (escaped there); 1–100 characters, no control characters. */
+function serviceName(env: NodeJS.ProcessEnv): string {
+  const raw = env.SERVICE_NAME;
+  if (raw === undefined || raw.trim() === '') return 'Partner API';
+  const name = raw.trim();
+  if ([...name].length > 100 || /[\u0000-\u001f\u007f]/.test(name)) throw new ConfigError('SERVICE_NAME must be 1–100 characters without control characters');
+  return name;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -4,7 +4,42 @@ import { urlencoded } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { hasControlCharacter } from '../domain/control-characters';
+import { formatters } from './format';
+import { chooseLanguage, isLang, type Lang, LANGUAGES, translate, translator } from './i18n';
+import './messages';
 import { renderPage } from './page-layout';
+
+/** The language switch's cookie (CONTRACT §18): set by `?lang=` on any page, read by every page set. */
+export const LANG_COOKIE = 'lang';
+const LANGUAGE_NAMES: Record<Lang, string> = { da: 'Dansk', en: 'English' };
+
+/** What a page set says about itself to the layout. */
+export interface PageSet {
+  /** the language when nothing else decides (CONTRACT §18: Danish for owners, English for developers) */
+  defaultLang: Lang;
+  /** the top bar's name, in the page's language */
+  brand: (lang: Lang, serviceName: string) => string;
+  /** where the brand links to, if anywhere */
+  homeHref?: string;
+  /** where the language switch of a page answering a POST leads (a POST's own path has no GET) */
+  homePath: string;
+}
+
+/**
+ * The page's language (CONTRACT §18): `?lang=` (the switch just used), the authorization request's
+ * `ui_locales` (a controller puts it in `res.locals.uiLocales`), the `lang` cookie, `Accept-Language`,
+ * then the page set's default. Never an error.
+ */
+export function pageLanguage(req: Request, res: Response, fallback: Lang): Lang {
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  return chooseLanguage({
+    switchTo: req.method === 'GET' ? query.lang : undefined,
+    uiLocales: res.locals?.uiLocales,
+    cookie: (req.cookies as Record<string, unknown> | undefined)?.[LANG_COOKIE],
+    acceptLanguage: req.headers['accept-language'],
+    fallback,
+  });
+}
 /** What the CSRF token is bound to: a session's id (hash) and its own secret. */
 export interface CsrfBinding {
   idHash: string;
@@ -73,10 +108,30 @@ export function pageMiddleware(badForm: (req: Request, res: Response, fault?: 'c
   };
 }
 
-/** The usual answer to a form that could not be read (or held a control character in a field). */
-export function badFormPage(_req: Request, res: Response, fault?: 'control character'): void {
-  const message = fault ? 'A field of the form holds a control character, which cannot be used. Go back and type it again.' : 'The form could not be read.';
-  res.status(400).type('html').send(renderPage('message', { title: 'Bad request', message }));
+/**
+ * A message page outside a page set's controller (a middleware's answer: a form that could not be
+ * read, the anonymous limit's 429), in the request's language: the developer console's pages default
+ * to English, the owner pages to Danish (CONTRACT §18).
+ */
+export function messagePage(req: Request, res: Response, status: number, titleKey: string, messageKey: string, params?: Record<string, string | number>): void {
+  const lang = pageLanguage(req, res, req.path.startsWith('/developers') ? 'en' : 'da');
+  languageHeaders(res, lang);
+  res.status(status).type('html').send(
+    renderPage('message', { lang, t: translator(lang), brand: '', title: translate(lang, titleKey), message: translate(lang, messageKey, params) }),
+  );
+}
+
+/** The usual answer to a form that could not be read (or that holds a control character in a field: issue 35 finding 8). */
+export function badFormPage(req: Request, res: Response, fault?: 'control character'): void {
+  messagePage(req, res, 400, 'web.badRequestTitle', fault ? 'web.controlCharacter' : 'web.badForm');
+}
+
+/** CONTRACT §18: which language the page is in, and that it depends on the request's language headers and cookie. */
+function languageHeaders(res: Response, lang: Lang): void {
+  res.setHeader('Content-Language', lang);
+  // appended, so that what other layers vary on (Accept-Encoding) stays
+  res.vary('Accept-Language');
+  res.vary('Cookie');
 }
 
 /**
@@ -91,11 +146,15 @@ export class PageHttp<Page extends string = string> {
   readonly sessionCookie: string;
   private readonly csrf;
 
+  readonly serviceName: string;
+
   constructor(
     config: AppConfig,
     cookiePrefix: string,
-    private readonly render: (name: Page | 'message', data: Record<string, unknown>) => string = renderPage,
+    private readonly render: (name: Page | 'message' | 'confirm', data: Record<string, unknown>) => string = renderPage,
+    readonly pageSet: PageSet = { defaultLang: 'en', brand: (_l, name) => name, homePath: '/' },
   ) {
+    this.serviceName = config.serviceName ?? 'Partner API';
     this.secure = config.publicOrigin.startsWith('https:');
     this.sessionCookie = this.secure ? `__Host-${cookiePrefix}_session` : `${cookiePrefix}_session`;
     this.csrf = doubleCsrf({
@@ -142,14 +201,71 @@ export class PageHttp<Page extends string = string> {
     res.end();
   }
 
-  page(res: Response, status: number, name: Page | 'message', data: Record<string, unknown>): void {
-    res.status(status).type('html').send(this.render(name, data));
+  /** The page's language (see pageLanguage); a page answering `?lang=` also keeps the choice in the `lang` cookie. */
+  language(res: Response): Lang {
+    const req = res.req as Request;
+    const lang = pageLanguage(req, res, this.pageSet.defaultLang);
+    const asked = req.method === 'GET' ? (req.query as Record<string, unknown> | undefined)?.lang : undefined;
+    if (isLang(asked) && !res.headersSent && !res.locals.langCookieSet) {
+      res.cookie(LANG_COOKIE, asked, { httpOnly: true, sameSite: 'lax', secure: this.secure, path: '/', maxAge: 365 * 86_400_000 });
+      res.locals.langCookieSet = true;
+    }
+    return lang;
+  }
+
+  /** The language switch: this page (GET) or the page set's home (after a POST) in each language, `ui_locales` kept in step. */
+  switchLinks(res: Response, lang: Lang): Array<{ lang: Lang; href: string; label: string; current: boolean }> {
+    const req = res.req as Request;
+    const base = req.method === 'GET' ? req.originalUrl : ((res.locals.switchPath as string | undefined) ?? this.pageSet.homePath);
+    return LANGUAGES.map((l) => {
+      const url = new URL(base, 'http://page.invalid');
+      url.searchParams.set('lang', l);
+      if (url.searchParams.has('ui_locales')) url.searchParams.set('ui_locales', l);
+      return { lang: l, href: `${url.pathname}${url.search}`, label: LANGUAGE_NAMES[l], current: l === lang };
+    });
+  }
+
+  /** The texts of a page in the page's language (for controllers that name a page's title or a status). */
+  t(res: Response, key: string, params?: Readonly<Record<string, string | number>>): string {
+    return translate(this.language(res), key, params);
+  }
+
+  /**
+   * A page in its language (CONTRACT §18): `<html lang>`, `Content-Language`, `Vary`, and for the
+   * template `it.lang`, `it.t` (catalogue texts), `it.fmt` (Intl amounts and dates), the brand and the
+   * language switch. `data.titleKey` / `data.title` name the page.
+   */
+  page(res: Response, status: number, name: Page | 'message' | 'confirm', data: Record<string, unknown>): void {
+    const lang = this.language(res);
+    languageHeaders(res, lang);
+    const t = translator(lang);
+    const title = typeof data.titleKey === 'string' ? t(data.titleKey, data.titleParams as Record<string, string> | undefined) : data.title;
+    res.status(status).type('html').send(
+      this.render(name, {
+        serviceName: this.serviceName,
+        brand: this.pageSet.brand(lang, this.serviceName),
+        homeHref: this.pageSet.homeHref,
+        switchLinks: this.switchLinks(res, lang),
+        ...data,
+        title,
+        lang,
+        t,
+        fmt: formatters(lang),
+      }),
+    );
+  }
+
+  /** A titled message page; `titleKey` and `messageKey` are catalogue keys. */
+  message(res: Response, status: number, titleKey: string, messageKey: string, extra: Record<string, unknown> = {}): void {
+    this.page(res, status, 'message', { titleKey, message: this.t(res, messageKey, extra.params as Record<string, string> | undefined), ...extra });
   }
 
   forbidden(res: Response): void {
-    this.page(res, 403, 'message', {
-      title: 'Request refused',
-      message: 'This form has expired or did not come from this site. Nothing was changed. Go back to the app and start again.',
-    });
+    this.message(res, 403, 'web.refusedTitle', 'web.refused');
   }
+}
+
+/** CONTRACT §18: spaces in a pasted one-time code are ignored (a code shown as `123 456` pastes with its space). */
+export function oneTimeCode(raw: unknown): unknown {
+  return typeof raw === 'string' && raw.length <= 64 ? raw.replace(/\s+/g, '') : raw;
 }

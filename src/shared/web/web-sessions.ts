@@ -33,6 +33,18 @@ export function sessionIdHash(cookie: string): string {
   return createHash('sha256').update(cookie, 'utf8').digest('hex');
 }
 
+/**
+ * What an action leaves for the next page (CONTRACT §18): a status message (a catalogue key and its
+ * parameters) and a secret shown once (a catalogue key naming it, and its value).
+ */
+export interface Flash {
+  status?: { key: string; params?: Record<string, string | number> };
+  secret?: { labelKey: string; value: string };
+  /** the id of the page's section it concerns (the 303's fragment) */
+  section?: string;
+}
+const FLASH_CONTEXT = 'web_sessions.flash';
+
 /** A session before sign-in lives in its cookie, sealed with SECRETS_KEY (every instance has the same keys). */
 const PENDING_PREFIX = 'p.';
 const PENDING_CONTEXT = 'web_sessions.pending';
@@ -165,6 +177,39 @@ export class WebSessions {
   /** Ends every signed-in session of `subjectId` for these purposes (a password changed: CONTRACT §10). */
   async endAllOf(tx: Transaction, subjectId: string, purposes: readonly string[]): Promise<void> {
     await managerOf(tx).query(`DELETE FROM web_sessions WHERE subject_id = $1 AND purpose = ANY($2::text[])`, [subjectId, [...purposes]]);
+  }
+
+  /**
+   * CONTRACT §18 post-redirect-get: what one action leaves for the page its 303 leads to (a status
+   * message, a secret issued once), kept in the signed-in session's row, sealed with SECRETS_KEY (a
+   * secret never rests in clear, never in a URL), in the caller's transaction so it commits with the
+   * action. `takeFlash` hands it out once.
+   */
+  async setFlash(tx: Transaction, idHash: string, flash: Flash): Promise<void> {
+    const sealed = this.secrets.seal(JSON.stringify(flash), FLASH_CONTEXT);
+    await managerOf(tx).query(`UPDATE web_sessions SET data = jsonb_set(data, '{_flash}', to_jsonb($2::text)) WHERE id_hash = $1`, [idHash, sealed]);
+  }
+
+  /** The flash of the session, once: read and removed in one statement (two tabs reloading at once: one gets it). */
+  async takeFlash(idHash: string): Promise<Flash | null> {
+    const rows: Array<{ flash: string | null }> = await this.transactions.run((tx) =>
+      managerOf(tx).query(
+        // a SELECT at the top: a bare UPDATE … RETURNING is answered as [rows, count]
+        `WITH taken AS (
+           UPDATE web_sessions s SET data = s.data - '_flash'
+             FROM (SELECT id_hash, data->>'_flash' AS flash FROM web_sessions WHERE id_hash = $1 AND data ? '_flash' FOR UPDATE) o
+            WHERE s.id_hash = o.id_hash RETURNING o.flash)
+         SELECT flash FROM taken`,
+        [idHash],
+      ),
+    );
+    const sealed = rows[0]?.flash;
+    if (typeof sealed !== 'string') return null;
+    try {
+      return JSON.parse(this.secrets.open(sealed, FLASH_CONTEXT)) as Flash;
+    } catch {
+      return null;
+    }
   }
 
   async end(tx: Transaction, idHash: string): Promise<void> {

@@ -99,6 +99,15 @@ export class AttachmentsService {
     return body as unknown as AttachmentAdded;
   }
 
+  /**
+   * The attachment of an entry `owner.appId` posted to `owner.organizationId` (the owner's Connected apps
+   * page, CONTRACT §18, after it has checked the grant is the signed-in owner's), or null.
+   */
+  async storedFor(owner: { organizationId: string; appId: string; environment: string }, entryId: string, attachmentId: string): Promise<StoredAttachment | null> {
+    const { entry, attachment } = await this.attachments.stored(owner, entryId, attachmentId);
+    return entry && attachment ? attachment : null;
+  }
+
   /** The attachment of the app's own entry, or 404: an entry not the app's is refused as the entry reads refuse it. */
   async download(caller: CallerContext, entryId: string, attachmentId: string): Promise<StoredAttachment> {
     const { entry, attachment } = await this.attachments.stored(ownerOf(caller), entryId, attachmentId);

@@ -4,6 +4,9 @@ import { GrantsModule } from '../grants';
 import { OrganizationsModule } from '../organizations';
 import { AnonymousFormLimitMiddleware, RateLimitModule } from '../../rate-limit';
 import { WebKernelModule } from '../../../shared/web';
+import { JournalModule } from '../../journal';
+import { ReceiptsModule } from '../../receipts';
+import { AttachmentsCoreModule } from '../../attachments';
 import { ConsentHttp, consentPageMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
 import { ConnectionsController } from './api/connections.controller';
@@ -16,7 +19,7 @@ import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repos
 
 /** The consent flow's services, for both listeners (the console registers clients and reads apps). */
 @Module({
-  imports: [AppsModule, GrantsModule, OrganizationsModule, WebKernelModule],
+  imports: [AppsModule, GrantsModule, OrganizationsModule, WebKernelModule, JournalModule, ReceiptsModule, AttachmentsCoreModule],
   providers: [ConsentService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
   exports: [ConsentService, OAuthClientService, TokenService],
 })

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AppsModule } from '../apps';
+import { GrantController } from './api/grant.controller';
+import { GrantEventsScan } from './application/grant-events-scan';
+import { TokenGrantService } from './application/token-grant.service';
 import { OrganizationsModule } from '../organizations';
 import { GrantService } from './application/grant.service';
 import { MandateService } from './application/mandate.service';
@@ -28,3 +31,21 @@ import { TypeOrmWriteAccessRepository } from './infrastructure/typeorm-write-acc
   exports: [GrantService, MandateService, WriteAccessService, GrantReadRepository],
 })
 export class GrantsModule {}
+
+/** `GET {base}/grant` on the partner listener (CONTRACT §18). */
+@Module({
+  imports: [GrantsModule],
+  controllers: [GrantController],
+  providers: [TokenGrantService],
+})
+export class GrantsApiModule {}
+
+/**
+ * The expiry scan (CONTRACT §18: grant.revoked after an expiry, grant.expiring 14 days ahead), run by
+ * the partner listener of every instance.
+ */
+@Module({
+  providers: [GrantEventsScan, { provide: GrantRepository, useClass: TypeOrmGrantRepository }],
+  exports: [GrantEventsScan],
+})
+export class GrantEventsModule {}

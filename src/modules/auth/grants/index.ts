@@ -1,5 +1,6 @@
 // The grants module's public surface: other modules and the composition root import only this file.
-export { GrantsModule } from './grants.module';
+export { GrantEventsModule, GrantsApiModule, GrantsModule } from './grants.module';
+export { GrantEventsScan } from './application/grant-events-scan';
 export { GrantService } from './application/grant.service';
 export { MandateService } from './application/mandate.service';
 export { WriteAccessService } from './application/write-access.service';

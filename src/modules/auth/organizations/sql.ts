@@ -38,6 +38,8 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   /** One row when an account $1 exists (in any organization). */
   accountExists: `SELECT 1 FROM accounts WHERE id = $1 LIMIT 1`,
   /** The user (id, password_hash) signing in with the e-mail $1, matched without regard to case. */
+  /** The user $1's email. */
+  userEmail: `SELECT email FROM users WHERE id = $1`,
   userByEmail: `SELECT id, password_hash FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1`,
   /** The organizations (id, name, environment) that the user $1 owns, by name. */
   organizationsOwnedBy: `SELECT g.id, g.name, g.environment FROM organization_owners o JOIN organizations g ON g.id = o.organization_id
@@ -54,6 +56,9 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
        ORDER BY ${accountOrder('a')}`,
   /** The organization $1's tax codes (id, code, rate_basis_points), by code (CONTRACT §7 `GET /tax-codes`). */
   taxCodesOf: `SELECT id, code, rate_basis_points FROM tax_codes WHERE organization_id = $1 ORDER BY code COLLATE "C", id`,
+  /** Joins the account (`organizationId`, `accountId`: expressions of the composing statement) as `alias`. */
+  joinAccount: (alias: string, organizationId: string, accountId: string): string =>
+    `JOIN accounts ${alias} ON ${alias}.organization_id = ${organizationId} AND ${alias}.id = ${accountId}`,
   /** The organization $1's active accounts (id, number, name), by number. */
   activeAccountsOf: `SELECT a.id, a.number, a.name FROM accounts a WHERE a.organization_id = $1 AND a.active ORDER BY ${accountOrder('a')}`,
   /** Inserts a sandbox organization ($1 id, $2 name). */

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
+import { type Flash, translate } from '../../../shared/web';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService, TooManyAppsError } from '../application/developer-apps.service';
 import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
@@ -9,13 +10,14 @@ import type { DeveloperApp, RequestLogFilter } from '../domain/developer.reposit
 import { parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
-type Errors = Record<string, string>;
+/** A field's error: a catalogue key and its parameters (the page says it in its language). */
+type Errors = Record<string, { key: string; params?: Record<string, string | number> }>;
 interface FormState {
   errors?: Errors;
-  issued?: { label: string; value: string } | null;
   redirectText?: string;
   endpointUrl?: string;
   endpointEnvironment?: string;
+  publisher?: { name: string; website: string; privacyPolicy: string };
   /** a refused **Recover**: which endpoint's form, and the Since as typed */
   recover?: { endpointId: string; since: string };
   logFilter?: RequestLogFilter;
@@ -39,20 +41,35 @@ function olderHref(appId: string, filter: RequestLogFilter, before: string): str
   return `/developers/apps/${appId}?${q.toString()}#request-log`;
 }
 
-/** The first violation's detail per field, from an invalid_input of an owner's service (e.g. `/redirect_uris/2` → redirect_uris). */
-function fieldErrors(err: unknown, field: string, label: string): Errors | null {
+/** The first violation per field, from an invalid_input of an owner's service (e.g. `/redirect_uris/2` → redirect_uris line 3). */
+function redirectErrors(err: unknown): Errors | null {
   if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'invalid_amount')) return null;
   const first = err.violations?.[0];
-  if (!first) return { [field]: err.detail };
-  const line = /^\/[a-z_]+\/(\d+)/.exec(first.pointer);
-  return { [field]: line ? `${label} line ${Number(line[1]) + 1}: ${first.detail}` : first.detail };
+  const line = first ? /^\/[a-z_]+\/(\d+)/.exec(first.pointer) : null;
+  return { redirect_uris: { key: 'developers.redirectLine', params: { line: line ? Number(line[1]) + 1 : 1, problem: first?.detail ?? err.detail } } };
 }
+
+/** The publisher fields' violations (`/publisher_name`, `/website`, `/privacy_policy`) as the page's errors. */
+function publisherErrors(err: unknown): Errors | null {
+  if (!(err instanceof DomainError) || err.code !== 'invalid_input') return null;
+  const errors: Errors = {};
+  for (const v of err.violations ?? []) {
+    if (v.pointer === '/publisher_name') errors.publisher_name = { key: 'developers.publisherNameLength' };
+    if (v.pointer === '/website') errors.website = { key: 'developers.websiteHttps' };
+    if (v.pointer === '/privacy_policy') errors.privacy_policy = { key: 'developers.privacyHttps' };
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
+const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.slice(0, max) : '');
 
 /**
  * CONTRACT §15 "Apps" and "The app page". Every page needs a signed-in developer (else 303 to the
  * sign-in page, or 403 for a POST), every form its CSRF token; an app of another developer is 404.
- * A bad field answers the form again (422) with the error beside it; a secret is shown only on the
- * answer of the action that issues it.
+ * A bad field answers the form again (422) with the error beside it. Every POST that succeeds answers
+ * 303 to the app page's section it concerns, where its status (and a secret issued once) is shown once
+ * from the session (CONTRACT §18); a reload does nothing again. New sandbox token, New client secret
+ * and Delete ask first: their buttons lead (GET) to a confirmation page whose **Confirm** posts.
  */
 @ApiExcludeController()
 @Controller('developers/apps')
@@ -68,7 +85,7 @@ export class DeveloperAppsController {
     const session = await this.signedIn(req, res);
     if (!session) return;
     const apps = await this.apps.list(session.subjectId as string);
-    this.http.page(res, 200, 'apps', { title: 'Your apps', apps, signedIn: true, csrf: this.http.csrfToken(req, res) });
+    this.http.page(res, 200, 'apps', { titleKey: 'developers.appsTitle', apps, signedIn: true, csrf: this.http.csrfToken(req, res) });
   }
 
   @Get('new')
@@ -86,13 +103,13 @@ export class DeveloperAppsController {
     const raw = (req.body as Record<string, unknown>).name;
     const name = typeof raw === 'string' ? raw.trim() : '';
     if (name.length === 0 || [...name].length > APP_NAME_MAX) {
-      return this.newAppForm(req, res, 422, typeof raw === 'string' ? raw.slice(0, 300) : '', { name: `Enter a name of 1 to ${APP_NAME_MAX} characters.` });
+      return this.newAppForm(req, res, 422, typeof raw === 'string' ? raw.slice(0, 300) : '', { name: { key: 'developers.appNameLength', params: { max: APP_NAME_MAX } } });
     }
     try {
       const app = await this.apps.create(session.subjectId as string, name);
       this.http.seeOther(res, `/developers/apps/${app.id}`);
     } catch (err) {
-      if (err instanceof TooManyAppsError) return this.newAppForm(req, res, 422, name, { name: err.detail });
+      if (err instanceof TooManyAppsError) return this.newAppForm(req, res, 422, name, { name: { key: 'developers.tooManyApps' } });
       throw err;
     }
   }
@@ -105,47 +122,82 @@ export class DeveloperAppsController {
     if (!app) return;
     // the request log's filters and Older page (CONTRACT §15)
     const parsed = parseRequestLogFilter(query);
-    if ('error' in parsed) return this.http.page(res, 400, 'message', { title: 'Request log', message: parsed.error });
+    if ('error' in parsed) return this.http.page(res, 400, 'message', { titleKey: 'developers.requestLog', message: parsed.error });
     await this.appPage(req, res, 200, app, { logFilter: parsed.filter });
   }
 
+  /** CONTRACT §18: New sandbox token asks first. */
+  @Get(':app/sandbox-token')
+  async confirmSandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return;
+    const name = (await this.apps.page(app)).name;
+    this.confirmPage(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', {}, 'sandbox');
+  }
+
   @Post(':app/sandbox-token')
-  @HttpCode(200)
+  @HttpCode(303)
   async sandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     const { token } = await this.apps.newSandboxToken(app);
-    await this.appPage(req, res, 200, app, { issued: { label: 'Sandbox token', value: token } });
+    await this.done(req, res, app, 'sandbox', { secret: { labelKey: 'developers.sandboxToken', value: token } });
   }
 
   @Post(':app/redirect-uris')
-  @HttpCode(200)
+  @HttpCode(303)
   async redirectUris(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
-    const raw = (req.body as Record<string, unknown>).redirect_uris;
-    const text = typeof raw === 'string' ? raw.slice(0, 20_000) : '';
+    const redirectText = text((req.body as Record<string, unknown>).redirect_uris, 20_000);
     try {
-      await this.apps.saveRedirectUris(app, text);
+      await this.apps.saveRedirectUris(app, redirectText);
     } catch (err) {
-      const errors = fieldErrors(err, 'redirect_uris', 'Redirect URIs');
+      const errors = redirectErrors(err);
       if (!errors) throw err;
-      return this.appPage(req, res, 422, app, { errors, redirectText: text });
+      return this.appPage(req, res, 422, app, { errors, redirectText });
     }
-    this.http.seeOther(res, `/developers/apps/${app.appId}#oauth`);
+    await this.done(req, res, app, 'oauth', { status: { key: 'developers.redirectSaved' } });
+  }
+
+  /** CONTRACT §18: New client secret asks first. */
+  @Get(':app/client-secret')
+  async confirmClientSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return;
+    const name = (await this.apps.page(app)).name;
+    this.confirmPage(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', {}, 'oauth');
   }
 
   @Post(':app/client-secret')
-  @HttpCode(200)
+  @HttpCode(303)
   async clientSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     const { client_secret } = await this.apps.newClientSecret(app);
-    await this.appPage(req, res, 200, app, { issued: { label: 'Client secret', value: client_secret } });
+    await this.done(req, res, app, 'oauth', { secret: { labelKey: 'developers.clientSecret', value: client_secret } });
+  }
+
+  /** CONTRACT §18: the publisher an owner sees on the consent form (https addresses only). */
+  @Post(':app/publisher')
+  @HttpCode(303)
+  async publisher(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const body = req.body as Record<string, unknown>;
+    const publisher = { name: text(body.publisher_name, 300), website: text(body.website, 2100), privacyPolicy: text(body.privacy_policy, 2100) };
+    try {
+      await this.apps.setPublisher(app, publisher);
+    } catch (err) {
+      const errors = publisherErrors(err);
+      if (!errors) throw err;
+      return this.appPage(req, res, 422, app, { errors, publisher });
+    }
+    await this.done(req, res, app, 'publisher', { status: { key: 'developers.publisherSaved' } });
   }
 
   @Post(':app/webhook-endpoints')
-  @HttpCode(200)
+  @HttpCode(303)
   async addEndpoint(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
@@ -153,43 +205,57 @@ export class DeveloperAppsController {
     const url = typeof body.url === 'string' ? body.url.trim() : '';
     const environment = body.environment;
     const errors: Errors = {};
-    if (url.length === 0 || url.length > 2000) errors.url = 'Enter an absolute http or https URL (up to 2,000 characters).';
-    if (environment !== 'sandbox' && environment !== 'production') errors.environment = 'Choose sandbox or production.';
+    if (url.length === 0 || url.length > 2000) errors.url = { key: 'developers.urlHelp' };
+    if (environment !== 'sandbox' && environment !== 'production') errors.environment = { key: 'developers.environmentHelp' };
     const state = { endpointUrl: url.slice(0, 2000), endpointEnvironment: typeof environment === 'string' ? environment : 'sandbox' };
     if (errors.url || errors.environment) return this.appPage(req, res, 422, app, { errors, ...state });
     try {
       const { secret } = await this.apps.addEndpoint(req.webSession?.subjectId as string, app, url, environment as 'sandbox' | 'production');
-      await this.appPage(req, res, 200, app, { issued: { label: 'Webhook signing secret', value: secret } });
+      await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.webhookSecret', value: secret } });
     } catch (err) {
       if (err instanceof TooManyEndpointsError || err instanceof TooManyEndpointsOnHostError) {
-        return this.appPage(req, res, 422, app, { errors: { url: err.detail }, ...state });
+        return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.detail', params: { text: err.detail } } }, ...state });
       }
-      const fieldErrs = fieldErrors(err, 'url', 'URL');
-      if (!fieldErrs) throw err;
-      return this.appPage(req, res, 422, app, { errors: fieldErrs, ...state });
+      if (!(err instanceof DomainError) || err.code !== 'invalid_input') throw err;
+      const detail = err.violations?.[0]?.detail ?? err.detail;
+      return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.urlProblem', params: { problem: detail } } }, ...state });
     }
   }
 
+  /** CONTRACT §18: Delete asks first. */
+  @Get(':app/webhook-endpoints/delete')
+  async confirmDeleteEndpoint(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return;
+    const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
+    if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+    const question = this.http.t(res, 'developers.confirmDelete', { url: endpoint.url, environment: endpoint.environment });
+    this.confirmPage(req, res, app, 'developers.confirmDeleteTitle', question, 'webhook-endpoints/delete', { endpoint_id: endpoint.id }, 'webhooks');
+  }
+
   @Post(':app/webhook-endpoints/delete')
-  @HttpCode(200)
+  @HttpCode(303)
   async deleteEndpoint(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
-    await this.apps.deleteEndpoint(app, (req.body as Record<string, unknown>).endpoint_id);
-    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+    const endpoint = await this.apps.endpointOf(app, (req.body as Record<string, unknown>).endpoint_id);
+    // a replayed confirmation finds nothing to delete: it says so, and changes nothing
+    if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+    await this.apps.deleteEndpoint(app, endpoint.id);
+    await this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointDeleted', params: { url: endpoint.url } } });
   }
 
   @Post(':app/webhook-endpoints/test')
-  @HttpCode(200)
+  @HttpCode(303)
   async sendTest(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     await this.apps.sendTest(app, (req.body as Record<string, unknown>).endpoint_id);
-    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+    await this.done(req, res, app, 'webhooks', { status: { key: 'developers.testSent' } });
   }
 
   @Post(':app/webhook-endpoints/recover')
-  @HttpCode(200)
+  @HttpCode(303)
   async recover(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
@@ -200,60 +266,94 @@ export class DeveloperAppsController {
       // a bad Since (400) or a disabled endpoint (409, "enable it first"): the form again, the reason beside it
       if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'resource_conflict')) throw err;
       const recover = { endpointId: String(body.endpoint_id).toLowerCase(), since: typeof body.since === 'string' ? body.since.slice(0, 64) : '' };
-      const since = err.code === 'invalid_input' ? `Since ${err.violations?.[0]?.detail ?? err.detail}.` : `${err.detail}.`;
+      const since: Errors[string] =
+        err.code === 'invalid_input'
+          ? { key: 'developers.sinceProblem', params: { problem: err.violations?.[0]?.detail ?? err.detail } }
+          : { key: 'developers.detail', params: { text: `${err.detail}.` } };
       return this.appPage(req, res, err.code === 'invalid_input' ? 422 : 409, app, { errors: { since }, recover });
     }
-    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+    await this.done(req, res, app, 'webhooks', { status: { key: 'developers.recovered' } });
   }
 
   @Post(':app/webhook-endpoints/rotate-secret')
-  @HttpCode(200)
+  @HttpCode(303)
   async rotateSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     const { secret } = await this.apps.rotateSecret(app, (req.body as Record<string, unknown>).endpoint_id);
-    await this.appPage(req, res, 200, app, {
-      issued: { label: 'New webhook signing secret (the previous one also signs for 24 hours)', value: secret },
-    });
+    await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.rotatedSecret', value: secret } });
   }
 
   @Post(':app/webhook-endpoints/enable')
-  @HttpCode(200)
+  @HttpCode(303)
   async enable(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     await this.apps.enable(app, (req.body as Record<string, unknown>).endpoint_id);
-    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+    await this.done(req, res, app, 'webhooks', { status: { key: 'developers.enabled' } });
   }
 
   @Post(':app/deliveries/resend')
-  @HttpCode(200)
+  @HttpCode(303)
   async resend(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     const body = req.body as Record<string, unknown>;
     await this.apps.resend(app, body.event_id, body.endpoint_id);
-    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+    await this.done(req, res, app, 'webhooks', { status: { key: 'developers.resent' } });
   }
 
   @Post(':app/revisions')
-  @HttpCode(200)
+  @HttpCode(303)
   async submit(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     await this.apps.submitRevision(app);
-    this.http.seeOther(res, `/developers/apps/${app.appId}#revisions`);
+    await this.done(req, res, app, 'revisions', { status: { key: 'developers.submitted' } });
+  }
+
+  /** The end of an action that succeeded (CONTRACT §18): its status (or secret) for the next page, then 303 to its section. */
+  private async done(req: DeveloperRequest, res: Response, app: DeveloperApp, section: string, flash: Flash): Promise<void> {
+    await this.accounts.setFlash(req.webSession as DeveloperSession, { ...flash, section });
+    this.http.seeOther(res, `/developers/apps/${app.appId}#${section}`);
+  }
+
+  /** A destructive action's confirmation page: Confirm posts `action`, Cancel returns to the section. */
+  private confirmPage(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string): void {
+    res.locals.switchPath = `/developers/apps/${app.appId}`;
+    this.http.page(res, 200, 'confirm', {
+      titleKey,
+      narrow: true,
+      question,
+      action: `/developers/apps/${app.appId}/${action}`,
+      fields,
+      cancelPath: `/developers/apps/${app.appId}#${section}`,
+      cancelQuery: {},
+      signedIn: true,
+      csrf: this.http.csrfToken(req, res),
+    });
   }
 
   private async appPage(req: DeveloperRequest, res: Response, status: number, app: DeveloperApp, state: FormState): Promise<void> {
     const view = await this.apps.page(app, state.logFilter);
+    // a page answering a POST (422) shows no flash; a GET takes it, once
+    const flash = status === 200 && req.method === 'GET' ? await this.accounts.takeFlash(req.webSession as DeveloperSession) : null;
+    const lang = this.http.language(res);
+    res.locals.switchPath = `/developers/apps/${view.id}`;
     this.http.page(res, status, 'app', {
       title: view.name,
       view,
       signedIn: true,
       csrf: this.http.csrfToken(req, res),
       errors: state.errors ?? {},
-      issued: state.issued ?? null,
+      flash: flash
+        ? {
+            section: flash.section,
+            status: flash.status ? translate(lang, flash.status.key, flash.status.params) : null,
+            secret: flash.secret ? { label: translate(lang, flash.secret.labelKey), value: flash.secret.value } : null,
+          }
+        : null,
+      publisher: state.publisher ?? { name: view.publisher.name ?? '', website: view.publisher.website ?? '', privacyPolicy: view.publisher.privacyPolicy ?? '' },
       redirectText: state.redirectText ?? view.redirectUris.join('\n'),
       endpointUrl: state.endpointUrl ?? '',
       endpointEnvironment: state.endpointEnvironment ?? 'sandbox',
@@ -264,7 +364,7 @@ export class DeveloperAppsController {
   }
 
   private newAppForm(req: DeveloperRequest, res: Response, status: number, name: string, errors: Errors): void {
-    this.http.page(res, status, 'new-app', { title: 'New app', narrow: true, name, errors, signedIn: true, csrf: this.http.csrfToken(req, res) });
+    this.http.page(res, status, 'new-app', { titleKey: 'developers.newApp', narrow: true, name, errors, signedIn: true, csrf: this.http.csrfToken(req, res) });
   }
 
   /** The signed-in developer's session, or null after answering 303 to the sign-in page. */
@@ -294,11 +394,16 @@ export class DeveloperAppsController {
       return await this.apps.own(session.subjectId as string, appId);
     } catch (err) {
       if (err instanceof DomainError && err.code === 'not_found') {
-        this.http.page(res, 404, 'message', { title: 'Not found', message: 'There is no such app among yours.' });
+        this.http.message(res, 404, 'web.notFoundTitle', 'developers.notFound');
         return null;
       }
       throw err;
     }
+  }
+
+  private async ownGet(req: DeveloperRequest, res: Response, appId: string): Promise<DeveloperApp | null> {
+    const session = await this.signedIn(req, res);
+    return session ? this.own(session, appId, res) : null;
   }
 
   private async ownPost(req: DeveloperRequest, res: Response, appId: string): Promise<DeveloperApp | null> {

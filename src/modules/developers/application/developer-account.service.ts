@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
-import { SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../shared/web';
+import { type Flash, SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../shared/web';
 import { generateTotpSecret, hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword, verifyTotp } from '../../auth/organizations';
 import { DeveloperRepository } from '../domain/developer.repository';
 
@@ -88,9 +88,9 @@ export class DeveloperAccountService {
     const email = typeof emailRaw === 'string' ? emailRaw.trim() : '';
     const password = typeof passwordRaw === 'string' ? passwordRaw : '';
     const errors: FieldErrors = {};
-    if (email.length === 0 || email.length > 254 || !EMAIL_SHAPE.test(email)) errors.email = 'Enter an email address, like name@example.com.';
+    if (email.length === 0 || email.length > 254 || !EMAIL_SHAPE.test(email)) errors.email = 'developers.emailInvalid';
     const length = [...password].length;
-    if (length < PASSWORD_MIN || length > PASSWORD_MAX) errors.password = `Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`;
+    if (length < PASSWORD_MIN || length > PASSWORD_MAX) errors.password = 'developers.passwordLength';
     if (errors.email || errors.password) return { errors };
     const secret = generateTotpSecret();
     const data: DeveloperSessionData = { seen: this.clock.now().getTime(), enrolment: { email, passwordHash: await hashPassword(password), sealedTotpSecret: this.box.seal(secret, SECRET_CONTEXT.developerTotp) } };
@@ -102,13 +102,13 @@ export class DeveloperAccountService {
   /** **Confirm**: the code of the enrolled secret creates the account and signs the developer in (a new session id). */
   async confirmSignup(session: DeveloperSession, codeRaw: unknown): Promise<ConfirmResult> {
     const enrolment = session.data.enrolment;
-    if (!enrolment) return { kind: 'invalid', error: 'Start again: create your account first.' };
+    if (!enrolment) return { kind: 'invalid', error: 'developers.startAgain' };
     const totpSecret = this.box.openAny(enrolment.sealedTotpSecret, SECRET_CONTEXT.developerTotp);
     const check = verifyTotp(totpSecret, codeRaw, this.clock.now().getTime(), null);
     if (!check.ok) {
       return {
         kind: 'invalid',
-        error: 'That code is not the current one. Enter the six digits your authenticator app shows now.',
+        error: 'developers.codeWrong',
         enrolment: { secret: totpSecret, uri: otpauthUri(enrolment.email, totpSecret) },
       };
     }
@@ -158,6 +158,23 @@ export class DeveloperAccountService {
   }
 
   /** **Sign out** ends the session. */
+  /** The sign-up in progress as the enrolment page shows it (CONTRACT §18: the page the 303 of Create account leads to), or null. */
+  enrolment(session: DeveloperSession): { secret: string; uri: string } | null {
+    const enrolment = session.data.enrolment;
+    if (!enrolment) return null;
+    const secret = this.box.openAny(enrolment.sealedTotpSecret, SECRET_CONTEXT.developerTotp);
+    return { secret, uri: otpauthUri(enrolment.email, secret) };
+  }
+
+  /** What an action leaves for the page its 303 leads to, in this signed-in session (CONTRACT §18). */
+  setFlash(session: DeveloperSession, flash: Flash & { section?: string }): Promise<void> {
+    return this.transactions.run((m) => this.sessions.setFlash(m, session.idHash, flash));
+  }
+
+  takeFlash(session: DeveloperSession): Promise<(Flash & { section?: string }) | null> {
+    return this.sessions.takeFlash(session.idHash);
+  }
+
   async signOut(session: DeveloperSession): Promise<void> {
     await this.transactions.run((m) => this.sessions.end(m, session.idHash));
   }

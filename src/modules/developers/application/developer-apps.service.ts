@@ -5,8 +5,9 @@ import { Transactions } from '../../../shared/database/transactions';
 import { DomainError, NotFoundError } from '../../../shared/domain/errors';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { baseUrl } from '../../../shared/http/partner-paths';
+import { sortByAccountNumber } from '../../../shared/web';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { AppReadRepository, AppService } from '../../auth/apps';
+import { type AppPublisher, AppReadRepository, AppService } from '../../auth/apps';
 import { OAuthClientService } from '../../auth/consent';
 import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
@@ -42,6 +43,8 @@ export interface AppPageView {
   baseUrls: { sandbox: string; production: string };
   sandbox: { projectId: string; organizationId: string; accounts: Array<{ id: string; number: string; name: string }> };
   redirectUris: string[];
+  /** CONTRACT §18: who publishes the app, as the consent form shows it */
+  publisher: AppPublisher;
   revisions: Array<{ id: string; number: number; approved: boolean }>;
   endpoints: Array<{ id: string; url: string; environment: Environment; disabled: boolean }>;
   /** the latest deliveries of both environments, with their attempts (CONTRACT §15 "What happened to a delivery") */
@@ -131,6 +134,7 @@ export class DeveloperAppsService {
     const deliveries = await this.deliveryReads.details([app.appId, app.sandboxAppId], DELIVERIES_SHOWN);
     const log = await this.transactions.run((m) => this.repo.requestLog(m, [app.appId, app.sandboxAppId], logFilter, REQUEST_LOG_PAGE + 1));
     const calls = log.slice(0, REQUEST_LOG_PAGE);
+    const summary = await this.transactions.run((m) => this.appReads.app(m, app.appId));
     const sandboxEntries = await this.journalReads.newestSandboxEntries(app.sandboxOrganizationId, app.sandboxAppId, SANDBOX_ENTRIES_SHOWN);
     return {
       id: app.appId,
@@ -139,9 +143,10 @@ export class DeveloperAppsService {
       sandbox: {
         projectId: app.sandboxProjectId,
         organizationId: app.sandboxOrganizationId,
-        accounts: (org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name })),
+        accounts: sortByAccountNumber((org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name }))),
       },
       redirectUris: read.redirect_uris,
+      publisher: summary?.publisher ?? { name: null, website: null, privacyPolicy: null },
       revisions: read.revisions,
       endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment, disabled: e.disabled })),
       deliveries,
@@ -184,9 +189,25 @@ export class DeveloperAppsService {
     return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment, hostScope);
   }
 
-  async deleteEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<void> {
-    const endpoint = await this.ownEndpoint(app, endpointIdRaw);
+  /** One of the app's active endpoints (sandbox or production), or null: what a confirmation names. */
+  async endpointOf(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; appId: string; url: string; environment: string } | null> {
+    if (typeof endpointIdRaw !== 'string' || !isUuid(endpointIdRaw)) return null;
+    const id = endpointIdRaw.toLowerCase();
+    const mine = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
+    return mine.find((e) => e.id === id) ?? null;
+  }
+
+  /** **Delete**: the endpoint and its pending deliveries; what was deleted (for the status message). */
+  async deleteEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ url: string }> {
+    const endpoint = await this.endpointOf(app, endpointIdRaw);
+    if (!endpoint) throw new NotFoundError('webhook endpoint');
     await this.endpointsService.remove(endpoint.appId, endpoint.id);
+    return { url: endpoint.url };
+  }
+
+  /** The publisher fields of the app page (CONTRACT §18); invalid_input names the field (`/publisher_name`, `/website`, `/privacy_policy`). */
+  setPublisher(app: DeveloperApp, input: { name: string; website: string; privacyPolicy: string }): Promise<void> {
+    return this.apps.setPublisher(app.appId, input);
   }
 
   /** **Send test event** (CONTRACT §15 Webhook tools): the console's test call, for this app's endpoint only. */
@@ -211,10 +232,7 @@ export class DeveloperAppsService {
 
   /** An active endpoint of this app (either environment), or 404: another app's endpoint is as unknown as none. */
   private async ownEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; appId: string }> {
-    if (typeof endpointIdRaw !== 'string' || !isUuid(endpointIdRaw)) throw new NotFoundError('webhook endpoint');
-    const id = endpointIdRaw.toLowerCase();
-    const mine = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
-    const endpoint = mine.find((e) => e.id === id);
+    const endpoint = await this.endpointOf(app, endpointIdRaw);
     if (!endpoint) throw new NotFoundError('webhook endpoint');
     return endpoint;
   }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../shared/domain/errors';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { CallerContext } from '../../../shared/domain/caller-context';
+import type { Transaction } from '../../../shared/domain/transaction';
 import { isoMillis, type NewReceipt, type OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
 
@@ -34,6 +35,11 @@ export class ReceiptsService {
   rowsFor(caller: CallerContext, receipt: NewReceipt): RowInsert[] {
     const { view, event } = viewAndEvent(caller, receipt);
     return this.receipts.rowsFor(scopeOf(caller), view, event);
+  }
+
+  /** CONTRACT §18 Connected apps: when each app last completed an operation in the organization's production books. */
+  lastOperations(tx: Transaction, organizationId: string, appIds: string[]): Promise<Map<string, Date>> {
+    return this.receipts.lastOperations(tx, organizationId, appIds);
   }
 
   /** CONTRACT §7: anything the caller may not see is 404, indistinguishable from a missing id. */

@@ -1,3 +1,4 @@
+import type { Transaction } from '../../../shared/domain/transaction';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { OperationReceiptView } from './operation-receipt';
 import type { Environment } from '../../../shared/domain/caller-context';
@@ -16,4 +17,6 @@ export abstract class ReceiptRepository {
     scope: { organizationId: string; appId: string; environment: Environment },
     operationId: string,
   ): Promise<OperationReceiptView | null>;
+  /** CONTRACT §18 "when it last called": the newest completed operation of each app in the organization's production books. */
+  abstract lastOperations(tx: Transaction, organizationId: string, appIds: string[]): Promise<Map<string, Date>>;
 }

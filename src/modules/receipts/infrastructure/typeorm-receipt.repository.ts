@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Transaction } from '../../../shared/domain/transaction';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import { WebhooksSql } from '../../webhooks/sql';
 import type { OperationReceiptView } from '../domain/operation-receipt';
@@ -87,5 +88,15 @@ export class TypeOrmReceiptRepository extends ReceiptRepository {
       completed_at: new Date(r.completed_at).toISOString(),
       environment: r.environment,
     };
+  }
+
+  async lastOperations(m: Transaction, organizationId: string, appIds: string[]): Promise<Map<string, Date>> {
+    if (appIds.length === 0) return new Map();
+    const rows: Array<{ app_id: string; at: Date | string }> = await (m as EntityManager).query(
+      `SELECT app_id, max(completed_at) AS at FROM operation_receipts
+        WHERE organization_id = $1 AND environment = 'production' AND app_id = ANY($2::uuid[]) GROUP BY app_id`,
+      [organizationId, appIds],
+    );
+    return new Map(rows.map((r) => [r.app_id, r.at instanceof Date ? r.at : new Date(r.at)]));
   }
 }

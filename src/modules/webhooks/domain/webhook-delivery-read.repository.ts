@@ -5,7 +5,7 @@ import type { AttemptFailure } from './attempt-failure';
 export interface WebhookDeliveryView {
   event_id: string;
   endpoint_id: string;
-  /** null for an event that is no operation's (`webhook.test`) */
+  /** null for an event that is no operation's (`webhook.test`, `grant.revoked`, `grant.expiring`) */
   operation_id: string | null;
   attempts: number;
   status: 'pending' | 'delivered' | 'failed';

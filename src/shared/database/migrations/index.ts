@@ -10,8 +10,10 @@ import { SecretsKeyFingerprints1766100000000 } from './1766100000000-secrets-key
 import { WebSessions1766271137000 } from './1766271137000-web-sessions';
 import { SignInPerAddress1766271138000 } from './1766271138000-sign-in-per-address';
 import { Developers1766290000000 } from './1766290000000-developers';
+import { AppPublisher1766450000000 } from './1766450000000-app-publisher';
 import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endpoint-bounds';
 import { VouchersComplete1766430000000 } from './1766430000000-vouchers-complete';
+import { GrantEvents1766440000000 } from './1766440000000-grant-events';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
 import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
@@ -30,8 +32,10 @@ export const MIGRATIONS = [
   WebSessions1766271137000,
   SignInPerAddress1766271138000,
   Developers1766290000000,
+  AppPublisher1766450000000,
   WebhookEndpointBounds1766400000000,
   VouchersComplete1766430000000,
+  GrantEvents1766440000000,
   WebhookTools1766460000000,
   RequestLog1766470000000,
   SelfServiceEndpoints1766480000000,

@@ -103,7 +103,7 @@ const SCHEMAS: Record<string, Schema> = {
   WebhookDelivery: object({
     event_id: uuid,
     endpoint_id: uuid,
-    operation_id: { type: ['string', 'null'], format: 'uuid', description: "the receipt's operation id; null for an event of no operation (webhook.test)" },
+    operation_id: { type: ['string', 'null'], format: 'uuid', description: "the receipt's operation id; null for an event of no operation (webhook.test, grant.revoked, grant.expiring)" },
     attempts: { type: 'integer', minimum: 0 },
     status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
     last_status_code: { type: ['integer', 'null'], description: "the receiver's last HTTP status; null before the first answer" },

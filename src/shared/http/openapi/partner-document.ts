@@ -22,12 +22,63 @@ import {
 const environment: Schema = { type: 'string', enum: ['sandbox', 'production'] };
 const RATE = { rateLimit: true };
 
-/** The members of an `operation.completed` webhook body (CONTRACT §9), which a feed event carries too (§14). */
-const EVENT_MEMBERS: Record<string, Schema> = {
-  type: { const: 'operation.completed' },
+/**
+ * The events an app's endpoints and feed carry (CONTRACT §9, §14, §18): per type, the schema of its
+ * `data`, the name its body and feed schemas take, and its webhook's words. A receiver must accept
+ * types it does not know (new ones may be added within v1).
+ */
+const EVENTS = [
+  {
+    type: 'operation.completed',
+    name: 'OperationCompleted',
+    data: ref('OperationReceipt'),
+    summary: 'A write completed',
+    description: 'Sent for every stored receipt, to every endpoint of the app for that environment (CONTRACT §9).',
+  },
+  {
+    type: 'grant.revoked',
+    name: 'GrantRevoked',
+    data: ref('GrantRevokedData'),
+    summary: 'A grant stopped being in force',
+    description:
+      'Production only: the grant was revoked (by the owner, the operator or `/oauth/revoke`), superseded by a new consent for ' +
+      'the same organization and app, or expired; sent in the transaction that revokes or supersedes it, within 5 minutes ' +
+      'after an expiry, once per grant (CONTRACT §18).',
+  },
+  {
+    type: 'grant.expiring',
+    name: 'GrantExpiring',
+    data: ref('GrantExpiringData'),
+    summary: 'A grant expires within 14 days',
+    description:
+      'Production only, once per grant: 14 days before it expires, or at once for a grant given for 14 days or less. Send the ' +
+      "customer's owner through consent again (CONTRACT §11); the new grant supersedes this one (CONTRACT §18).",
+  },
+] as const;
+
+/** The members of a webhook body of one event type (CONTRACT §9), which its feed event carries too (§14). */
+const eventMembers = (e: (typeof EVENTS)[number]): Record<string, Schema> => ({
+  type: { const: e.type },
   timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
-  data: ref('OperationReceipt'),
-};
+  data: e.data,
+});
+
+const EVENT_SCHEMAS: Record<string, Schema> = Object.fromEntries(
+  EVENTS.flatMap((e) => [
+    [`${e.name}Event`, object(eventMembers(e), undefined, { description: `The body of every attempt of a ${e.type} webhook (CONTRACT §9).` })],
+    [
+      `${e.name}FeedEvent`,
+      object(
+        { id: { type: 'string', description: 'the webhook-id of every delivery of this event' }, ...eventMembers(e) },
+        undefined,
+        { description: `A ${e.type} event of the feed: the webhook body with its webhook-id first (CONTRACT §14).` },
+      ),
+    ],
+  ]),
+);
+
+/** `GET {base}/grant` (CONTRACT §18) lists the scopes of the registry. */
+const scopeItems: Schema = { type: 'string', enum: [...SCOPES] };
 
 const date: Schema = { type: 'string', format: 'date' };
 const MINOR: Schema = { type: 'integer', minimum: 0, maximum: 99999999999999 };
@@ -121,11 +172,22 @@ const SCHEMAS: Record<string, Schema> = {
     undefined,
     { description: 'The receipt of a completed write (CONTRACT §7).' },
   ),
-  OperationCompletedEvent: object(
-    EVENT_MEMBERS,
+  GrantRevokedData: object(
+    {
+      grant_id: uuid,
+      organization_id: uuid,
+      reason: { type: 'string', enum: ['revoked', 'superseded', 'expired'] },
+      at: { type: 'string', format: 'date-time', description: 'when the grant stopped being in force (for `expired`, its expiry)' },
+    },
     undefined,
-    { description: 'The body of every attempt of an operation.completed webhook (CONTRACT §9).' },
+    { description: 'What `grant.revoked` says (CONTRACT §18).' },
   ),
+  GrantExpiringData: object(
+    { grant_id: uuid, organization_id: uuid, expires_at: { type: 'string', format: 'date-time' } },
+    undefined,
+    { description: 'What `grant.expiring` says (CONTRACT §18).' },
+  ),
+  ...EVENT_SCHEMAS,
   WebhookTestEvent: object(
     {
       type: { const: 'webhook.test' },
@@ -135,10 +197,22 @@ const SCHEMAS: Record<string, Schema> = {
     undefined,
     { description: 'The body of a webhook.test event: sent to one endpoint only, never in the events feed (CONTRACT §9, §15).' },
   ),
-  FeedEvent: object(
-    { id: { type: 'string', description: 'the webhook-id of every delivery of this event' }, ...EVENT_MEMBERS },
+  FeedEvent: {
+    oneOf: EVENTS.map((e) => ref(`${e.name}FeedEvent`)),
+    description: 'An event of the feed: the webhook body with its webhook-id first (CONTRACT §14), one of the types of CONTRACT §9 and §18.',
+  },
+  TokenGrant: object(
+    {
+      environment,
+      organization_id: uuid,
+      grant_id: { type: ['string', 'null'], format: 'uuid', description: 'null in the sandbox' },
+      scopes: { type: 'array', items: scopeItems },
+      account_ids: { type: 'array', items: uuid, description: 'the active accounts this token may use, as `GET /accounts` lists them' },
+      expires_at: { type: ['string', 'null'], format: 'date-time', description: 'null in the sandbox' },
+      mandate: { type: 'boolean', description: 'a posting mandate is in force (always in the sandbox)' },
+    },
     undefined,
-    { description: 'An event of the feed: the webhook body with its webhook-id first (CONTRACT §14).' },
+    { description: 'What this token may do (CONTRACT §18).' },
   ),
   EventsPage: object(
     {
@@ -309,6 +383,16 @@ const OPERATIONS: PartnerOperation[] = [
   },
   {
     method: 'get',
+    path: '/grant',
+    operationId: 'getGrant',
+    summary: 'What this token may do',
+    scope: [...SCOPES],
+    idempotent: false,
+    success: { '200': jsonResponse('The grant of this token (in the sandbox: the project\'s access).', ref('TokenGrant'), 200, RATE) },
+    errors: [...ACCESS, ...ALWAYS],
+  },
+  {
+    method: 'get',
     path: '/journal/entries',
     operationId: 'listJournalEntries',
     summary: "The app's journal entries in the order they committed",
@@ -465,6 +549,7 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
     .addTag('products', 'Products')
     .addTag('operations', 'Operation receipts')
     .addTag('events', 'The events feed')
+    .addTag('grant', "The token's grant")
     .build();
   config.info.license = { name: 'Proprietary' };
   const scanned = SwaggerModule.createDocument(app, config);
@@ -531,19 +616,24 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
   ];
   const acknowledged = { '200': { description: 'Any 2xx answered within 10 s acknowledges the event.' } };
   (document as OpenAPIObject & { webhooks: unknown }).webhooks = {
-    'operation.completed': {
-      post: {
-        operationId: 'operationCompleted',
-        summary: 'A write completed',
-        description:
-          'Sent to every endpoint of the app for that environment, signed per Standard Webhooks, retried with backoff ' +
-          'until a 2xx; every attempt carries the same `webhook-id` and body (CONTRACT §9).',
-        security: [],
-        parameters: webhookHeaders,
-        requestBody: { required: true, content: { 'application/json': { schema: ref('OperationCompletedEvent') } } },
-        responses: acknowledged,
-      },
-    },
+    ...Object.fromEntries(
+      EVENTS.map((e) => [
+        e.type,
+        {
+          post: {
+            operationId: e.name.charAt(0).toLowerCase() + e.name.slice(1),
+            summary: e.summary,
+            description:
+              `${e.description} Signed per Standard Webhooks, retried with backoff until a 2xx; every attempt carries the same ` +
+              '`webhook-id` and body. Answer 2xx to types you do not know.',
+            security: [],
+            parameters: webhookHeaders,
+            requestBody: { required: true, content: { 'application/json': { schema: ref(`${e.name}Event`) } } },
+            responses: acknowledged,
+          },
+        },
+      ]),
+    ),
     'webhook.test': {
       post: {
         operationId: 'webhookTest',

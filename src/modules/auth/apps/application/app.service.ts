@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../../shared/domain/clock';
 import { Transactions } from '../../../../shared/database/transactions';
 import { AppRepository, type PendingRevision } from '../domain/app.repository';
-import { NotFoundError } from '../../../../shared/domain/errors';
+import { NotFoundError, toInputError } from '../../../../shared/domain/errors';
+import { publisherProblems, publisherViolations } from '../domain/app-publisher';
 
 /** Console: apps, their numbered revisions and approval (CONTRACT §8 "Production", §10). */
 @Injectable()
@@ -44,6 +45,20 @@ export class AppService {
     });
     if (number === null) throw new NotFoundError('revision');
     return { id, number, approved: true };
+  }
+
+  /**
+   * The developer console's publisher fields (CONTRACT §18): name, website and privacy policy, the
+   * addresses https only; an empty field clears it. A bad field is an invalid_input naming it.
+   */
+  async setPublisher(appId: string, input: { name: string; website: string; privacyPolicy: string }): Promise<void> {
+    const clean = { name: input.name.trim(), website: input.website.trim(), privacyPolicy: input.privacyPolicy.trim() };
+    const problems = publisherProblems(clean);
+    if (Object.keys(problems).length > 0) throw toInputError(publisherViolations(problems));
+    const found = await this.transactions.run((m) =>
+      this.apps.setPublisher(m, appId, { name: clean.name || null, website: clean.website || null, privacyPolicy: clean.privacyPolicy || null }),
+    );
+    if (!found) throw new NotFoundError('app');
   }
 
   /** Revisions submitted and not yet approved, oldest first (the operator's review queue). */

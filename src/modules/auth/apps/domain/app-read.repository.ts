@@ -6,6 +6,15 @@ export interface AppSummary {
   name: string;
   /** null while no revision is approved */
   approvedRevisionId: string | null;
+  /** CONTRACT §18: who publishes the app, as its developer states it (null where not given) */
+  publisher: AppPublisher;
+}
+
+/** CONTRACT §18: the publisher's name, website and privacy policy (https addresses), each null when not given. */
+export interface AppPublisher {
+  name: string | null;
+  website: string | null;
+  privacyPolicy: string | null;
 }
 
 /**

@@ -20,6 +20,8 @@ export abstract class AppRepository {
   abstract approveRevision(tx: Transaction, appId: string, revisionId: string, at: Date): Promise<number | null>;
   /** Revisions awaiting approval (CONTRACT §10 `GET /console/v1/revisions?pending=true`), oldest first. */
   abstract pendingRevisions(tx: Transaction): Promise<PendingRevision[]>;
+  /** Sets the app's publisher (CONTRACT §18); false when there is no such app. */
+  abstract setPublisher(tx: Transaction, appId: string, publisher: { name: string | null; website: string | null; privacyPolicy: string | null }): Promise<boolean>;
 }
 
 export interface PendingRevision {

@@ -8,6 +8,14 @@ export class TypeOrmAppRepository extends AppRepository {
     await m.query(`INSERT INTO apps (id, name) VALUES ($1, $2)`, [app.id, app.name]);
   }
 
+  async setPublisher(m: EntityManager, appId: string, p: { name: string | null; website: string | null; privacyPolicy: string | null }): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `WITH set AS (UPDATE apps SET publisher_name = $2, website_url = $3, privacy_policy_url = $4 WHERE id = $1 RETURNING id) SELECT id FROM set`,
+      [appId, p.name, p.website, p.privacyPolicy],
+    );
+    return rows.length > 0;
+  }
+
   async find(m: EntityManager, appId: string, options: { lock?: boolean } = {}): Promise<AppRecord | null> {
     const rows: Array<{ id: string; approved_revision_id: string | null }> = await m.query(
       `SELECT id, approved_revision_id FROM apps WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,

@@ -2,17 +2,32 @@ import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { clientAddress } from '../../../../shared/http/client-address';
+import { firstSupportedTag } from '../../../../shared/web';
 import { ConsentService, DURATION_DAYS } from '../application/consent.service';
-import type { ConsentSession } from '../domain/consent.repository';
+import type { AuthorizationRequest, ConsentSession } from '../domain/consent.repository';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
 
-const SIGN_IN_FAILED = 'Sign-in failed. Check what you entered and try again.';
-const LOCKED = 'Too many failed sign-ins for this email. Try again in 15 minutes.';
+/** The authorization request as a URL again (the language switch of a page answering a POST leads there). */
+function authorizeUrl(r: AuthorizationRequest): string {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: r.clientId,
+    redirect_uri: r.redirectUri,
+    scope: r.scopes.join(' '),
+    code_challenge: r.codeChallenge,
+    code_challenge_method: 'S256',
+  });
+  if (r.state !== null) q.set('state', r.state);
+  if (r.organizationId !== null) q.set('organization_id', r.organizationId);
+  if (r.uiLocales) q.set('ui_locales', r.uiLocales);
+  return `/oauth/authorize?${q}`;
+}
 
 /**
- * The owner's pages of CONTRACT §11: `/oauth/authorize` (the request's checks, then sign-in), the
- * organization choice and the consent form. Each step after the first is a POST with the session's
- * CSRF token, answered by a 303 to the next page (so reloading never posts twice).
+ * The owner's pages of CONTRACT §11 and §18: `/oauth/authorize` (the request's checks, then sign-in),
+ * the organization choice and the consent form. Each step after the first is a POST with the session's
+ * CSRF token; a POST that succeeds answers 303 (to the next page, GET /oauth/authorize/continue, or to
+ * the app), so a reload or Back never posts twice; a refused one shows its form again (401, 422, 429).
  */
 @ApiExcludeController()
 @Controller('oauth/authorize')
@@ -24,10 +39,9 @@ export class AuthorizeController {
 
   @Get()
   async authorize(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+    res.locals.uiLocales = firstSupportedTag((req.query as Record<string, unknown>).ui_locales);
     const check = await this.consent.checkAuthorize(req.query as Record<string, unknown>);
-    if (check.kind === 'page') {
-      return this.http.page(res, 400, 'message', { title: 'Invalid request', message: check.message });
-    }
+    if (check.kind === 'page') return this.http.message(res, 400, 'consent.invalidRequestTitle', check.messageKey);
     if (check.kind === 'redirect') return this.http.seeOther(res, check.location);
     const { cookie, session } = await this.consent.startSession('authorize', check.request);
     this.http.setSession(res, cookie);
@@ -36,31 +50,30 @@ export class AuthorizeController {
   }
 
   @Post('sign-in')
-  @HttpCode(200)
+  @HttpCode(303)
   async signIn(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
-    const session = await this.authorizeSession(req);
+    const session = await this.authorizeSession(req, res);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
+    if (session.request) res.locals.switchPath = authorizeUrl(session.request);
     const body = req.body as Record<string, unknown>;
     const result = await this.consent.signIn(session, body.email, body.password, body.code, clientAddress(req));
     const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
     const appName = await this.consent.appName(session.request?.clientId ?? '');
     if (result.kind === 'locked') {
       res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      return this.signInPage(req, res, 429, appName, email, LOCKED);
+      return this.signInPage(req, res, 429, appName, email, 'web.signInLocked');
     }
-    if (result.kind === 'failed') return this.signInPage(req, res, 401, appName, email, SIGN_IN_FAILED);
+    if (result.kind === 'failed') return this.signInPage(req, res, 401, appName, email, 'web.signInFailed');
     this.http.setSession(res, result.cookie);
-    req.webSession = result.session;
-    // the next page is the answer itself (no redirect to follow); GET /oauth/authorize/continue shows it again
-    await this.nextPage(req, res, result.session);
+    this.http.seeOther(res, '/oauth/authorize/continue');
   }
 
   @Get('continue')
   async continue(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
-    const session = await this.authorizeSession(req);
-    if (!session || session.userId === null) {
-      return this.http.page(res, 400, 'message', { title: 'Sign-in needed', message: 'Your sign-in has expired. Go back to the app and start again.' });
-    }
+    const session = await this.authorizeSession(req, res);
+    if (!session || session.userId === null) return this.http.message(res, 400, 'consent.signInNeededTitle', 'consent.signInExpired');
+    await this.consent.keepLanguage(session, (req.query as Record<string, unknown>).lang);
+    res.locals.uiLocales = session.request?.uiLocales ?? null;
     await this.nextPage(req, res, session);
   }
 
@@ -74,10 +87,11 @@ export class AuthorizeController {
     const csrf = this.http.csrfToken(req, res);
     this.formsLeadTo(res, session);
     if (step.kind === 'choose') {
-      return this.http.page(res, 200, 'organization', { title: 'Choose an organization', appName: step.appName, organizations: step.organizations, csrf });
+      return this.http.page(res, 200, 'organization', { titleKey: 'consent.chooseTitle', appName: step.appName, organizations: step.organizations, csrf });
     }
     this.http.page(res, 200, 'consent', {
-      title: `${step.view.appName} asks for access`,
+      titleKey: 'consent.consentTitle',
+      titleParams: { app: step.view.appName },
       view: step.view,
       csrf,
       error: null,
@@ -88,19 +102,20 @@ export class AuthorizeController {
   }
 
   @Post('organization')
-  @HttpCode(200)
+  @HttpCode(303)
   async organization(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
-    const session = await this.authorizeSession(req);
+    const session = await this.authorizeSession(req, res);
     if (!session || session.userId === null || !this.http.validPost(req)) return this.http.forbidden(res);
     await this.consent.chooseOrganization(session, (req.body as Record<string, unknown>).organization_id);
-    await this.nextPage(req, res, (await this.authorizeSession(req)) as ConsentSession);
+    this.http.seeOther(res, '/oauth/authorize/continue');
   }
 
   @Post('decision')
-  @HttpCode(200)
+  @HttpCode(303)
   async decision(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
-    const session = await this.authorizeSession(req);
+    const session = await this.authorizeSession(req, res);
     if (!session || session.userId === null || !this.http.validPost(req)) return this.http.forbidden(res);
+    res.locals.switchPath = '/oauth/authorize/continue';
     const body = req.body as Record<string, unknown>;
     const result = await this.consent.decide(session, {
       decision: body.decision,
@@ -112,7 +127,8 @@ export class AuthorizeController {
     if (result.kind === 'invalid') {
       this.formsLeadTo(res, session);
       return this.http.page(res, 422, 'consent', {
-        title: `${result.view.appName} asks for access`,
+        titleKey: 'consent.consentTitle',
+        titleParams: { app: result.view.appName },
         view: result.view,
         csrf: this.http.csrfToken(req, res),
         error: result.error,
@@ -125,9 +141,10 @@ export class AuthorizeController {
     this.http.seeOther(res, result.location);
   }
 
-  private async authorizeSession(req: ConsentRequest): Promise<ConsentSession | null> {
+  private async authorizeSession(req: ConsentRequest, res: Response): Promise<ConsentSession | null> {
     const session = await this.consent.loadSession(this.http.sessionCookieValue(req));
     req.webSession = session && session.purpose === 'authorize' ? session : null;
+    res.locals.uiLocales = req.webSession?.request?.uiLocales ?? null;
     return req.webSession;
   }
 
@@ -142,6 +159,6 @@ export class AuthorizeController {
   private signInPage(req: ConsentRequest, res: Response, status: number, appName: string, email: string, error: string | null): void {
     const csrf = this.http.csrfToken(req, res);
     this.formsLeadTo(res, req.webSession);
-    this.http.page(res, status, 'sign-in', { title: 'Sign in', appName, email, error, csrf, action: '/oauth/authorize/sign-in' });
+    this.http.page(res, status, 'sign-in', { titleKey: 'consent.signInTitle', appName, email, error, csrf, action: '/oauth/authorize/sign-in' });
   }
 }

@@ -19,10 +19,13 @@ export const consentPageMiddleware = pageMiddleware((req, res, fault) => {
   }
 });
 
-/** The consent pages' session cookie (`consent_session`), CSRF tokens and answers (src/shared/web). */
+/**
+ * The consent pages' session cookie (`consent_session`), CSRF tokens and answers (src/shared/web):
+ * Danish unless something says otherwise (CONTRACT §18), under the service's name.
+ */
 @Injectable()
 export class ConsentHttp extends PageHttp<ConsentPage> {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(config, 'consent', renderPage);
+    super(config, 'consent', renderPage, { defaultLang: 'da', brand: (_lang, service) => service, homePath: '/account/connections' });
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { LANGUAGES } from '../../../../shared/web';
 import { APP_CONFIG, type AppConfig } from '../../../../shared/config/app-config';
 import { SCOPES } from '../../../../shared/domain/scopes';
 import { clientAddress } from '../../../../shared/http/client-address';
@@ -52,6 +53,8 @@ export class TokenController {
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       // RFC 9207: every authorization response names the issuer (`iss`), a defence against mix-up attacks
       authorization_response_iss_parameter_supported: true,
+      // CONTRACT §11, §18: the languages of the owner pages (OpenID Connect Discovery's name)
+      ui_locales_supported: [...LANGUAGES],
     });
   }
 

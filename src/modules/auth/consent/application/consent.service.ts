@@ -14,14 +14,21 @@ import { OrganizationReadRepository, verifyPassword } from '../../organizations'
 import { isScope, SCOPES, type Scope } from '../../../../shared/domain/scopes';
 import { type AuthorizationRequest, type ConnectionRow, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
 import { isPkceValue } from '../domain/pkce';
-import { SCOPE_WORDS } from '../domain/scope-words';
+import { type AppPublisher } from '../../apps';
+import { JournalActivityRepository, type ActivityEntry, type ActivityLine } from '../../../journal';
+import { ReceiptsService } from '../../../receipts';
+import { AttachmentsService } from '../../../attachments';
 import { generateOpaque, sha256Hex } from '../domain/secrets';
-import { SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../../shared/web';
+import { type Flash, firstSupportedTag, isLang, type Lang, SignInLockouts, signInKey, sortByAccountNumber, type WebSession, WebSessions } from '../../../../shared/web';
 import { OAuthClientService } from './oauth-client.service';
 
 /** How long a consent-page session lasts from its start. */
 export const SESSION_LIFETIME_MS = 30 * 60_000;
 export const DURATION_DAYS = [90, 60, 30] as const;
+/** CONTRACT §18: the Activity of an app on Connected apps, 50 entries a page. */
+export const ACTIVITY_PAGE = 50;
+/** The CSV of an app's activity holds at most this many lines (a bound on one download's work). */
+export const CSV_MAX_LINES = 100_000;
 
 /** What a consent session keeps besides who signed in (the web session's `data`). */
 interface ConsentSessionData {
@@ -53,7 +60,7 @@ function webSession(s: ConsentSession): WebSession<ConsentSessionData> {
 }
 
 export type AuthorizeCheck =
-  | { kind: 'page'; status: 400; message: string }
+  | { kind: 'page'; status: 400; messageKey: string }
   | { kind: 'redirect'; location: string }
   | { kind: 'ok'; request: AuthorizationRequest; appName: string };
 
@@ -62,12 +69,37 @@ export type SignInResult =
   | { kind: 'failed' }
   | { kind: 'locked'; retryAfterSeconds: number };
 
+/** What the consent form shows (CONTRACT §18): who is asking, for what, for how long. */
 export interface ConsentView {
   appName: string;
+  publisher: AppPublisher;
+  /** the host (and port) of the redirect URI the owner returns to */
+  redirectHost: string;
+  /** the signed-in owner's email */
+  email: string;
   organizationName: string;
-  scopes: Array<{ name: string; title: string; text: string }>;
+  /** the organization's CVR number when known (not recorded yet: null) */
+  cvr: string | null;
+  /** the scope codes; the page shows each in words only */
+  scopes: string[];
   accounts: Array<{ id: string; number: string; name: string }>;
+  /** each duration with the day the grant would end */
+  durations: Array<{ days: number; until: Date }>;
   mandateOffered: boolean;
+}
+
+/** One app's grant on Connected apps, with its activity page. */
+export interface ConnectionView {
+  grantId: string;
+  appId: string;
+  appName: string;
+  scopes: string[];
+  accounts: Array<{ number: string; name: string }>;
+  grantedAt: Date;
+  expiresAt: Date;
+  mandate: boolean;
+  lastCallAt: Date | null;
+  activity: { entries: ActivityEntry[]; page: number; hasMore: boolean };
 }
 
 export type NextStep =
@@ -75,7 +107,9 @@ export type NextStep =
   | { kind: 'consent'; view: ConsentView }
   | { kind: 'redirect'; location: string };
 
-export type Decision = { kind: 'redirect'; location: string } | { kind: 'invalid'; view: ConsentView; error: string; checked: string[]; durationDays: number; mandate: boolean };
+export type Decision =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'invalid'; view: ConsentView; error: 'consent.noAccount' | 'consent.unknownAccount' | 'consent.nothingGranted'; checked: string[]; durationDays: number; mandate: boolean };
 
 /** The query value when given exactly once; `undefined` when absent; `null` when repeated or not text. */
 function single(query: Record<string, unknown>, name: string): string | null | undefined {
@@ -114,6 +148,9 @@ export class ConsentService {
     private readonly clock: Clock,
     private readonly sessions: WebSessions,
     private readonly lockouts: SignInLockouts,
+    private readonly journalActivity: JournalActivityRepository,
+    private readonly receipts: ReceiptsService,
+    private readonly attachments: AttachmentsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -126,10 +163,10 @@ export class ConsentService {
   async checkAuthorize(query: Record<string, unknown>): Promise<AuthorizeCheck> {
     const clientId = single(query, 'client_id');
     const client = typeof clientId === 'string' ? await this.clients.find(clientId) : null;
-    if (!client) return { kind: 'page', status: 400, message: 'The app (client_id) is not known.' };
+    if (!client) return { kind: 'page', status: 400, messageKey: 'consent.unknownClient' };
     const redirectUri = single(query, 'redirect_uri');
     if (typeof redirectUri !== 'string' || !client.redirectUris.includes(redirectUri)) {
-      return { kind: 'page', status: 400, message: 'The redirect_uri is missing or is not registered for this app.' };
+      return { kind: 'page', status: 400, messageKey: 'consent.badRedirect' };
     }
     const stateValue = single(query, 'state');
     const state = typeof stateValue === 'string' ? stateValue : null;
@@ -160,6 +197,7 @@ export class ConsentService {
         state,
         codeChallenge: challenge,
         organizationId: organizationId ? organizationId.toLowerCase() : null,
+        uiLocales: firstSupportedTag(single(query, 'ui_locales')),
       },
     };
   }
@@ -190,6 +228,8 @@ export class ConsentService {
   async signIn(session: ConsentSession, emailRaw: unknown, passwordRaw: unknown, codeRaw: unknown, clientAddress: string): Promise<SignInResult> {
     const email = typeof emailRaw === 'string' ? emailRaw.slice(0, 254) : '';
     const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
+    // CONTRACT §18: spaces in a pasted one-time code are ignored
+    if (typeof codeRaw === 'string') codeRaw = codeRaw.replace(/\s+/g, '');
     const emailKey = signInKey('owner', email);
     return this.lockouts.attempt(emailKey, clientAddress, () => this.checkFactors(session, email, password, codeRaw), () =>
       this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures from one address'),
@@ -243,7 +283,7 @@ export class ConsentService {
       if (orgId !== session.organizationId) await this.sessions.setData(m, session.idHash, { request, organizationId: orgId });
       session.organizationId = orgId;
       const org = owned.find((o) => o.id === orgId) as { name: string };
-      return { kind: 'consent' as const, view: await this.consentView(m, client.appName, org.name, orgId, request.scopes as Scope[]) };
+      return { kind: 'consent' as const, view: await this.consentView(m, request, userId, org.name, orgId) };
     });
   }
 
@@ -271,7 +311,7 @@ export class ConsentService {
     if (!request || session.userId === null || session.organizationId === null) return null;
     const userId = session.userId;
     const org = session.organizationId;
-    if (form.decision !== 'allow') {
+    if (form.decision === 'deny') {
       await this.transactions.run((m) => this.sessions.end(m, session.idHash));
       return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the owner denied access') };
     }
@@ -289,12 +329,15 @@ export class ConsentService {
       const accounts = await this.repo.activeAccounts(m, org);
       const active = new Set(accounts.map((a) => a.id));
       const ids = [...new Set(chosen.map((c) => c.toLowerCase()))];
-      if (ids.length === 0 || !ids.every((id) => active.has(id))) {
+      // CONTRACT §18: only the grant button grants. Enter in the form presses its first submit button,
+      // a hidden "review" one: the form comes back as it was, with nothing granted
+      const granting = form.decision === 'allow';
+      if (!granting || ids.length === 0 || !ids.every((id) => active.has(id))) {
         const orgName = (await this.repo.ownedOrganizations(m, userId)).find((o) => o.id === org)?.name ?? '';
         return {
           kind: 'invalid' as const,
-          view: await this.consentView(m, client.appName, orgName, org, request.scopes as Scope[]),
-          error: ids.length === 0 ? 'Choose at least one account the app may use.' : 'Choose accounts from the list.',
+          view: await this.consentView(m, request, userId, orgName, org),
+          error: !granting ? ('consent.nothingGranted' as const) : ids.length === 0 ? ('consent.noAccount' as const) : ('consent.unknownAccount' as const),
           checked: ids.filter((id) => active.has(id)),
           durationDays,
           mandate,
@@ -341,38 +384,128 @@ export class ConsentService {
     return withParams(request.redirectUri, { error, error_description: description, state: request.state, iss: this.config.publicOrigin });
   }
 
-  private async consentView(m: unknown, appName: string, organizationName: string, org: string, scopes: Scope[]): Promise<ConsentView> {
-    const accounts = await this.repo.activeAccounts(m as never, org);
+  private async consentView(m: Transaction, request: AuthorizationRequest, userId: string, organizationName: string, org: string): Promise<ConsentView> {
+    const accounts = await this.repo.activeAccounts(m, org);
+    const app = await this.appReads.app(m, request.clientId);
+    const now = this.clock.now();
+    let redirectHost = '';
+    try {
+      const url = new URL(request.redirectUri);
+      redirectHost = url.host !== '' ? url.host : url.protocol;
+    } catch {
+      redirectHost = request.redirectUri;
+    }
     return {
-      appName,
+      appName: app?.name ?? '',
+      publisher: app?.publisher ?? { name: null, website: null, privacyPolicy: null },
+      redirectHost,
+      email: (await this.repo.userEmail(m, userId)) ?? '',
       organizationName,
-      scopes: scopes.map((s) => ({ name: s, ...SCOPE_WORDS[s] })),
-      accounts,
-      mandateOffered: scopes.includes('journal:post'),
+      cvr: null,
+      scopes: request.scopes,
+      accounts: sortByAccountNumber(accounts),
+      durations: DURATION_DAYS.map((days) => ({ days, until: new Date(now.getTime() + days * 86_400_000) })),
+      mandateOffered: request.scopes.includes('journal:post'),
     };
   }
 
-  /** Connected apps: per organization, each app with a grant in force. */
-  async connections(session: ConsentSession) {
+  /**
+   * Connected apps (CONTRACT §18): per organization, each app with a grant in force — scopes,
+   * accounts, granted, expires, mandate, last activity and a page of its activity (`pages`: the page
+   * asked for per grant id, 1 when not asked).
+   */
+  async connections(session: ConsentSession, pages: ReadonlyMap<string, number> = new Map()) {
     if (session.userId === null) return [];
-    const rows = await this.transactions.run((m) => this.connectionRows(m, session.userId as string, this.clock.now()));
-    const byOrg = new Map<string, { name: string; apps: typeof rows }>();
-    for (const r of rows) {
-      const entry = byOrg.get(r.organizationId) ?? { name: r.organizationName, apps: [] };
-      entry.apps.push(r);
-      byOrg.set(r.organizationId, entry);
-    }
-    return [...byOrg.values()];
+    return this.transactions.run(async (m) => {
+      const rows = await this.connectionRows(m, session.userId as string, this.clock.now());
+      const byOrg = new Map<string, { id: string; name: string; apps: ConnectionView[] }>();
+      const last = new Map<string, Map<string, Date>>();
+      for (const r of rows) {
+        if (!last.has(r.organizationId)) {
+          const appIds = [...new Set(rows.filter((x) => x.organizationId === r.organizationId).map((x) => x.appId))];
+          last.set(r.organizationId, await this.receipts.lastOperations(m, r.organizationId, appIds));
+        }
+        const page = pages.get(r.grantId) ?? 1;
+        const entries = await this.journalActivity.entries(m, r.organizationId, r.appId, { limit: ACTIVITY_PAGE + 1, offset: (page - 1) * ACTIVITY_PAGE });
+        const entry = byOrg.get(r.organizationId) ?? { id: r.organizationId, name: r.organizationName, apps: [] };
+        entry.apps.push({
+          grantId: r.grantId,
+          appId: r.appId,
+          appName: r.appName,
+          scopes: r.scopes,
+          accounts: sortByAccountNumber(r.accounts),
+          grantedAt: r.grantedAt,
+          expiresAt: r.expiresAt,
+          mandate: r.mandate,
+          lastCallAt: last.get(r.organizationId)?.get(r.appId) ?? null,
+          activity: { entries: entries.slice(0, ACTIVITY_PAGE), page, hasMore: entries.length > ACTIVITY_PAGE },
+        });
+        byOrg.set(r.organizationId, entry);
+      }
+      return [...byOrg.values()];
+    });
   }
 
-  /** Revokes a grant of an organization the signed-in owner owns; false for any other id. */
-  async revokeConnection(session: ConsentSession, grantId: unknown): Promise<boolean> {
-    if (session.userId === null || !isUuid(grantId)) return false;
+  /** The grant in force of an organization the signed-in owner owns, with its app's and organization's names; null for any other id. */
+  async connection(session: ConsentSession, grantId: unknown): Promise<{ grantId: string; appId: string; appName: string; organizationId: string; organizationName: string } | null> {
+    if (session.userId === null || !isUuid(grantId)) return null;
     const id = grantId.toLowerCase();
-    const org = await this.transactions.run((m) => this.grantOwnedBy(m, id, session.userId as string));
-    if (!org) return false;
-    await this.grants.revokeGrant(id);
-    return true;
+    const rows = await this.transactions.run((m) => this.connectionRows(m, session.userId as string, this.clock.now()));
+    const r = rows.find((x) => x.grantId === id);
+    return r ? { grantId: r.grantId, appId: r.appId, appName: r.appName, organizationId: r.organizationId, organizationName: r.organizationName } : null;
+  }
+
+  /**
+   * An attachment of an entry the grant's app posted to the grant's organization (CONTRACT §18: each
+   * attachment downloadable by the owner), or null when the grant is not the signed-in owner's or the
+   * attachment is not of such an entry.
+   */
+  async attachment(session: ConsentSession, grantId: unknown, entryId: unknown, attachmentId: unknown) {
+    if (!isUuid(entryId) || !isUuid(attachmentId)) return null;
+    const c = await this.connection(session, grantId);
+    if (!c) return null;
+    return this.attachments.storedFor({ organizationId: c.organizationId, appId: c.appId, environment: 'production' }, entryId.toLowerCase(), attachmentId.toLowerCase());
+  }
+
+  /** The lines of every entry the grant's app posted to its organization (the CSV), or null when the grant is not the owner's. */
+  async activityLines(session: ConsentSession, grantId: unknown): Promise<{ appName: string; organizationName: string; lines: ActivityLine[] } | null> {
+    const c = await this.connection(session, grantId);
+    if (!c) return null;
+    const lines = await this.transactions.run((m) => this.journalActivity.lines(m, c.organizationId, c.appId, CSV_MAX_LINES));
+    return { appName: c.appName, organizationName: c.organizationName, lines };
+  }
+
+  /**
+   * Revokes a grant of an organization the signed-in owner owns, and leaves the status for the page the
+   * 303 leads to (CONTRACT §18); false for any other id (a grant already revoked, a replayed form: nothing happens twice).
+   */
+  async revokeConnection(session: ConsentSession, grantId: unknown): Promise<{ appName: string; organizationName: string } | null> {
+    const c = await this.connection(session, grantId);
+    if (!c) return null;
+    await this.grants.revokeGrant(c.grantId);
+    return { appName: c.appName, organizationName: c.organizationName };
+  }
+
+  /** The status message (or a secret) for the next page of this signed-in session (CONTRACT §18 post-redirect-get). */
+  setFlash(session: ConsentSession, flash: Flash): Promise<void> {
+    return this.transactions.run((m) => this.sessions.setFlash(m, session.idHash, flash));
+  }
+
+  takeFlash(session: ConsentSession): Promise<Flash | null> {
+    return this.sessions.takeFlash(session.idHash);
+  }
+
+  /** The language switch used on a consent page: the authorization request keeps it (CONTRACT §18), so later pages of the flow follow it. */
+  async keepLanguage(session: ConsentSession, lang: unknown): Promise<void> {
+    if (!isLang(lang) || !session.request || session.userId === null || session.request.uiLocales === lang) return;
+    const request = { ...session.request, uiLocales: lang as Lang };
+    await this.transactions.run((m) => this.sessions.setData(m, session.idHash, { request, organizationId: session.organizationId }));
+    session.request = request;
+  }
+
+  /** Sign-out of Connected apps: the session's row goes. */
+  async signOut(session: ConsentSession): Promise<void> {
+    await this.transactions.run((m) => this.sessions.end(m, session.idHash));
   }
 
   /**
@@ -420,9 +553,12 @@ export class ConsentService {
           organizationId: g.organizationId,
           organizationName: o.name,
           grantId: g.id,
+          appId: g.appId,
           appName: appName.get(g.appId) as string,
           scopes: g.scopes,
+          grantedAt: g.grantedAt,
           expiresAt: g.expiresAt,
+          mandate: g.mandate,
           accounts: accounts
             .filter((a) => a.organizationId === g.organizationId && selected.has(a.id))
             .map((a) => ({ number: a.number, name: a.name })),

@@ -60,9 +60,16 @@ export class TokenService {
     });
   }
 
-  /** RFC 7009: the client's own token is forgotten; anything else (unknown, another app's) is left alone. */
+  /**
+   * RFC 7009: the client's own token is forgotten and, as §2.1 permits, the grant it was issued under is
+   * revoked with it (CONTRACT §8 counts `/oauth/revoke` among the revocations; §18: grant.revoked in the
+   * same transaction). Anything else (unknown, another app's) is left alone.
+   */
   async revoke(client: OAuthClient, token: string): Promise<void> {
     if (!parseAccessToken(token).ok) return;
-    await this.transactions.run((m) => this.repo.deleteToken(m, hashAccessToken(token), client.appId));
+    await this.transactions.run(async (m) => {
+      const grantId = await this.repo.deleteToken(m, hashAccessToken(token), client.appId);
+      if (grantId !== null) await this.grants.revokeWithin(m, grantId, this.clock.now());
+    });
   }
 }

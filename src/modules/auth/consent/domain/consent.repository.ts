@@ -8,6 +8,8 @@ export interface AuthorizationRequest {
   state: string | null;
   codeChallenge: string;
   organizationId: string | null;
+  /** CONTRACT §18: the first supported language of the request's `ui_locales` (or the switch used since), null when none */
+  uiLocales?: 'da' | 'en' | null;
 }
 
 /** A consent-page session (a web session of src/shared/web: `userId` is its subject, the rest its data). */
@@ -56,8 +58,11 @@ export interface ConnectionRow {
   organizationName: string;
   grantId: string;
   appName: string;
+  appId: string;
   scopes: string[];
+  grantedAt: Date;
   expiresAt: Date;
+  mandate: boolean;
   accounts: Array<{ number: string; name: string }>;
 }
 
@@ -73,6 +78,7 @@ export abstract class ConsentRepository {
   abstract findClientRegistration(tx: Transaction, appId: string): Promise<OAuthClientRegistration | null>;
   abstract saveClient(tx: Transaction, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void>;
 
+  abstract userEmail(tx: Transaction, userId: string): Promise<string | null>;
   abstract findUserByEmail(tx: Transaction, email: string): Promise<{ userId: string; passwordHash: string | null } | null>;
   abstract ownedOrganizations(tx: Transaction, userId: string): Promise<Array<{ id: string; name: string; environment: string }>>;
   abstract isOwner(tx: Transaction, organizationId: string, userId: string): Promise<boolean>;
@@ -81,6 +87,9 @@ export abstract class ConsentRepository {
   abstract insertCode(tx: Transaction, code: Omit<StoredCode, 'usedAt' | 'tokenHash' | 'grantExpiresAt'>): Promise<void>;
   abstract findCodeForUpdate(tx: Transaction, codeHash: string): Promise<StoredCode | null>;
   abstract markCodeUsed(tx: Transaction, codeHash: string, at: Date, tokenHash: string): Promise<void>;
-  /** Forgets an access token, so that it is unknown (401 invalid_token); only a token of `appId`. */
-  abstract deleteToken(tx: Transaction, tokenHash: string, appId: string): Promise<void>;
+  /**
+   * Forgets an access token, so that it is unknown (401 invalid_token); only a token of `appId`.
+   * Returns the grant it was issued under, or null (no such token of the app, or a sandbox token).
+   */
+  abstract deleteToken(tx: Transaction, tokenHash: string, appId: string): Promise<string | null>;
 }

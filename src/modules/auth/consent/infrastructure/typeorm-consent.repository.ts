@@ -33,6 +33,11 @@ export class TypeOrmConsentRepository extends ConsentRepository {
     );
   }
 
+  async userEmail(m: EntityManager, userId: string): Promise<string | null> {
+    const rows: Array<{ email: string }> = await m.query(OrganizationsSql.userEmail, [userId]);
+    return rows[0]?.email ?? null;
+  }
+
   async findUserByEmail(m: EntityManager, email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
     const rows: Array<{ id: string; password_hash: string | null }> = await m.query(
       OrganizationsSql.userByEmail,
@@ -95,7 +100,8 @@ export class TypeOrmConsentRepository extends ConsentRepository {
     await m.query(`UPDATE authorization_codes SET used_at = $2, token_hash = $3 WHERE code_hash = $1`, [codeHash, at, tokenHash]);
   }
 
-  async deleteToken(m: EntityManager, tokenHash: string, appId: string): Promise<void> {
-    await m.query(AccessSql.deleteTokenOfApp, [tokenHash, appId]);
+  async deleteToken(m: EntityManager, tokenHash: string, appId: string): Promise<string | null> {
+    const rows: Array<{ grant_id: string | null }> = await m.query(AccessSql.deleteTokenOfApp, [tokenHash, appId]);
+    return rows[0]?.grant_id ?? null;
   }
 }

@@ -1,87 +1,134 @@
-import { definePage, renderPage as renderLayoutPage } from '../../../../shared/web/page-layout';
+import { definePage, renderPage as renderLayoutPage } from '../../../../shared/web';
+import './messages';
 
 /**
- * The consent flow's pages (CONTRACT §11), in the shared layout (src/shared/web/page-layout.ts, which
- * escapes every `<%= %>` value and holds the message page).
+ * The owner's pages (CONTRACT §11, §18) in the shared layout (src/shared/web/page-layout.ts, which
+ * escapes every `<%= %>` value, holds the one stylesheet, the language switch, the message and the
+ * confirmation pages). Every text comes from the consent catalogue (views/messages.ts) through `it.t`.
  */
 definePage(
   'consent-sign-in',
-  `<%~ include('@head', it) %><h1>Sign in</h1>
-<% if (it.appName) { %><p><strong><%= it.appName %></strong> asks for access to your organization's books. Sign in as the organization's owner to decide.</p><% } else { %><p>Sign in as an organization owner to see the apps connected to your organizations.</p><% } %>
-<% if (it.error) { %><p class="error" role="alert" id="form-error"><%= it.error %></p><% } %>
+  `<%~ include('@head', { ...it, narrow: true }) %><h1><%= it.t('consent.signInTitle') %></h1>
+<% if (it.appName) { %><p><%= it.t('consent.signInAsks', { app: it.appName }) %></p><% } else { %><p><%= it.t('consent.signInConnections') %></p><% } %>
+<% if (it.error) { %><p class="error alert" role="alert" id="form-error"><%= it.t(it.error) %></p><% } %>
 <form method="post" action="<%= it.action %>">
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-<%~ include('@sign-in-fields', it) %><div><button type="submit">Sign in</button></div>
+<%~ include('@sign-in-fields', it) %><div><button type="submit"><%= it.t('web.signIn') %></button></div>
 </form>
 <%~ include('@foot', it) %>`,
 );
 
 definePage(
   'consent-organization',
-  `<%~ include('@head', it) %><h1>Choose an organization</h1>
-<p><strong><%= it.appName %></strong> asks for access. You own several organizations: choose the one to give access to.</p>
+  `<%~ include('@head', { ...it, narrow: true }) %><h1><%= it.t('consent.chooseTitle') %></h1>
+<p><%= it.t('consent.chooseText', { app: it.appName }) %></p>
 <form method="post" action="/oauth/authorize/organization">
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-<label for="organization">Organization</label>
+<label for="organization"><%= it.t('consent.organization') %></label>
 <select id="organization" name="organization_id">
 <% it.organizations.forEach(function (o) { %><option value="<%= o.id %>"><%= o.name %></option>
 <% }) %></select>
-<div><button type="submit">Continue</button></div>
+<div><button type="submit"><%= it.t('consent.continue') %></button></div>
 </form>
 <%~ include('@foot', it) %>`,
 );
 
+/**
+ * The consent form (CONTRACT §18): who is asking (service, app, publisher, website, privacy policy,
+ * the redirect URI's host, the signed-in owner, the organization and its CVR number when known), the
+ * scopes in words only, the accounts by number, the duration with its end date in words, the
+ * mandate's meaning, the way to withdraw later. Pressing Enter never grants: the form's first submit
+ * button — its default button, which implicit submission (Enter in a field or on a checkbox) presses —
+ * is a hidden, harmless `decision=review`, which shows the form again as it was (422, nothing granted).
+ * (A disabled default button does not do: Chromium then presses the next one, Allow access.) Only the
+ * **Allow access** button itself grants, and the server grants only for `decision=allow`.
+ */
 definePage(
   'consent-consent',
-  `<%~ include('@head', it) %><h1><%= it.view.appName %> asks for access</h1>
-<p>Organization: <strong><%= it.view.organizationName %></strong></p>
-<% if (it.error) { %><p class="error" role="alert" id="form-error"><%= it.error %></p><% } %>
-<h2>The app will be able to</h2>
-<ul>
-<% it.view.scopes.forEach(function (s) { %><li><strong><%= s.title %></strong> (<code><%= s.name %></code>): <%= s.text %></li>
+  `<%~ include('@head', { ...it, narrow: true }) %><h1><%= it.t('consent.consentTitle', { app: it.view.appName }) %></h1>
+<section class="card" aria-labelledby="h-who"><h2 id="h-who"><%= it.t('consent.whoIsAsking') %></h2>
+<dl class="facts">
+<dt><%= it.t('consent.service') %></dt><dd><%= it.serviceName %></dd>
+<dt><%= it.t('consent.app') %></dt><dd><strong><%= it.view.appName %></strong></dd>
+<dt><%= it.t('consent.publisher') %></dt><dd><%= it.view.publisher.name || it.t('consent.notGiven') %></dd>
+<dt><%= it.t('consent.website') %></dt><dd><% if (it.view.publisher.website) { %><a href="<%= it.view.publisher.website %>" rel="noopener noreferrer"><%= it.view.publisher.website %></a><% } else { %><%= it.t('consent.notGiven') %><% } %></dd>
+<dt><%= it.t('consent.privacyPolicy') %></dt><dd><% if (it.view.publisher.privacyPolicy) { %><a href="<%= it.view.publisher.privacyPolicy %>" rel="noopener noreferrer"><%= it.view.publisher.privacyPolicy %></a><% } else { %><%= it.t('consent.notGiven') %><% } %></dd>
+<dt><%= it.t('consent.returnsTo') %></dt><dd><code id="redirect-host"><%= it.view.redirectHost %></code></dd>
+<dt><%= it.t('consent.signedInAs') %></dt><dd id="signed-in-email"><%= it.view.email %></dd>
+<dt><%= it.t('consent.organization') %></dt><dd id="organization-name"><%= it.view.organizationName %><% if (it.view.cvr) { %> (<%= it.t('consent.cvr', { cvr: it.view.cvr }) %>)<% } %></dd>
+</dl>
+</section>
+<% if (it.error) { %><p class="error alert" role="alert" id="form-error"><%= it.t(it.error) %></p><% } %>
+<h2><%= it.t('consent.willBeAbleTo') %></h2>
+<ul class="scopes">
+<% it.view.scopes.forEach(function (s) { %><li><strong><%= it.t('consent.scope.' + s + '.title') %></strong>: <%= it.t('consent.scope.' + s + '.text') %></li>
 <% }) %></ul>
 <form method="post" action="/oauth/authorize/decision">
+<button type="submit" name="decision" value="review" hidden tabindex="-1" aria-hidden="true"><%= it.t('consent.continue') %></button>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-<fieldset<% if (it.error) { %> aria-describedby="form-error"<% } %>>
-<legend>Accounts the app may use</legend>
+<fieldset aria-describedby="accounts-help<% if (it.error) { %> form-error<% } %>">
+<legend><%= it.t('consent.accountsLegend') %></legend>
+<p class="hint" id="accounts-help"><%= it.t('consent.accountsHelp') %></p>
 <% it.view.accounts.forEach(function (a, i) { %><div class="check"><input type="checkbox" id="account-<%= i %>" name="account_ids" value="<%= a.id %>"<% if (it.checked.includes(a.id)) { %> checked<% } %>><label for="account-<%= i %>"><%= a.number %> <%= a.name %></label></div>
 <% }) %></fieldset>
-<label for="duration">Duration</label>
-<select id="duration" name="duration_days">
-<% [90, 60, 30].forEach(function (d) { %><option value="<%= d %>"<% if (d === it.durationDays) { %> selected<% } %>><%= d %> days</option>
+<label for="duration"><%= it.t('consent.duration') %></label>
+<select id="duration" name="duration_days" aria-describedby="duration-until">
+<% it.view.durations.forEach(function (d) { %><option value="<%= d.days %>"<% if (d.days === it.durationDays) { %> selected<% } %>><%= it.t('consent.durationOption', { days: d.days, date: it.fmt.date(d.until) }) %></option>
 <% }) %></select>
-<% if (it.view.mandateOffered) { %><div class="check" style="margin-top:1rem"><input type="checkbox" id="mandate" name="mandate" value="yes"<% if (it.mandate) { %> checked<% } %>><label for="mandate">Allow final posting (mandate)</label></div>
-<p><small>Without this, the app can prepare journal entries but not post them to the books.</small></p><% } %>
-<div><button type="submit" name="decision" value="allow">Allow access</button><button type="submit" name="decision" value="deny">Deny</button></div>
+<p class="hint" id="duration-until"><%= it.t('consent.until', { date: it.fmt.date(it.view.durations.find(function (d) { return d.days === it.durationDays; }).until) }) %></p>
+<% if (it.view.mandateOffered) { %><div class="check"><input type="checkbox" id="mandate" name="mandate" value="yes" aria-describedby="mandate-help"<% if (it.mandate) { %> checked<% } %>><label for="mandate"><%= it.t('consent.mandate') %></label></div>
+<p class="hint" id="mandate-help"><%= it.t('consent.mandateHelp') %></p><% } %>
+<p class="hint"><%= it.t('consent.enterNote') %></p>
+<div class="actions"><button type="submit" name="decision" value="allow"><%= it.t('consent.allow') %></button><button type="submit" name="decision" value="deny" class="quiet"><%= it.t('consent.deny') %></button></div>
 </form>
+<p><%= it.t('consent.withdrawLater') %> <a href="/account/connections"><%= it.t('consent.connectedApps') %></a>.</p>
 <%~ include('@foot', it) %>`,
 );
 
+/**
+ * Connected apps in detail (CONTRACT §18): per organization, each app with a grant in force — scopes
+ * in words, accounts, granted, expires, mandate, last activity, **Activity** (the entries it posted,
+ * 50 a page, newest first), **Download CSV**, and **Revoke** (which asks first).
+ */
 definePage(
   'consent-connections',
-  `<%~ include('@head', it) %><h1>Connected apps</h1>
-<% if (it.organizations.length === 0) { %><p>No app has access to your organizations.</p><% } %>
-<% it.organizations.forEach(function (o) { %><section>
-<h2><%= o.name %></h2>
-<% o.apps.forEach(function (a) { %><article>
-<h3><%= a.appName %></h3>
-<p>Scopes: <%= a.scopes.join(', ') %></p>
-<p>Accounts: <%= a.accounts.map(function (x) { return x.number + ' ' + x.name; }).join(', ') %></p>
-<p>Expires: <time datetime="<%= a.expiresAt.toISOString() %>"><%= a.expiresAt.toISOString().slice(0, 10) %></time></p>
-<form method="post" action="/account/connections/revoke">
-<input type="hidden" name="_csrf" value="<%= it.csrf %>">
-<input type="hidden" name="grant_id" value="<%= a.grantId %>">
-<button type="submit" aria-label="Revoke <%= a.appName %> for <%= o.name %>">Revoke</button>
-</form>
+  `<%~ include('@head', { ...it, signOutAction: '/account/connections/sign-out' }) %><h1><%= it.t('consent.connectionsTitle') %></h1>
+<%~ include('@flash', it) %>
+<p><%= it.t('consent.connectionsIntro') %></p>
+<% if (it.organizations.length === 0) { %><p><%= it.t('consent.noConnections') %></p><% } %>
+<% it.organizations.forEach(function (o) { %><section aria-labelledby="org-<%= o.id %>">
+<h2 id="org-<%= o.id %>"><%= o.name %></h2>
+<% o.apps.forEach(function (a) { %><article class="card" id="grant-<%= a.grantId %>" aria-labelledby="app-<%= a.grantId %>">
+<h3 id="app-<%= a.grantId %>"><%= a.appName %></h3>
+<dl class="facts">
+<dt><%= it.t('consent.scopes') %></dt><dd><ul class="scopes"><% a.scopes.forEach(function (s) { %><li><%= it.t('consent.scope.' + s + '.title') %></li><% }) %></ul></dd>
+<dt><%= it.t('consent.accounts') %></dt><dd><%= a.accounts.map(function (x) { return x.number + ' ' + x.name; }).join(', ') %></dd>
+<dt><%= it.t('consent.granted') %></dt><dd><time datetime="<%= a.grantedAt.toISOString() %>"><%= it.fmt.date(a.grantedAt) %></time></dd>
+<dt><%= it.t('consent.expires') %></dt><dd><time datetime="<%= a.expiresAt.toISOString() %>"><%= it.fmt.date(a.expiresAt) %></time></dd>
+<dt><%= it.t('consent.mandateHeld') %></dt><dd><%= it.t(a.mandate ? 'consent.yes' : 'consent.no') %></dd>
+<dt><%= it.t('consent.lastCall') %></dt><dd><% if (a.lastCallAt) { %><time datetime="<%= a.lastCallAt.toISOString() %>"><%= it.fmt.dateTime(a.lastCallAt) %></time><% } else { %><%= it.t('consent.never') %><% } %></dd>
+</dl>
+<h4><%= it.t('consent.activity') %></h4>
+<% if (a.activity.entries.length === 0) { %><p><%= it.t('consent.noActivity') %></p><% } else { %>
+<div class="table"><table class="stack"><caption class="hint"><%= it.t('consent.activityCaption', { app: a.appName, organization: o.name }) %></caption>
+<thead><tr><th scope="col"><%= it.t('consent.voucher') %></th><th scope="col"><%= it.t('consent.postingDate') %></th><th scope="col"><%= it.t('consent.description') %></th><th scope="col" class="num"><%= it.t('consent.totalDebit') %></th><th scope="col" class="num"><%= it.t('consent.attachments') %></th></tr></thead><tbody>
+<% a.activity.entries.forEach(function (e) { %><tr><td data-label="<%= it.t('consent.voucher') %>"><%= e.voucherYear %>-<%= e.voucherNumber %></td><td data-label="<%= it.t('consent.postingDate') %>"><%= it.fmt.date(e.postingDate) %></td><td data-label="<%= it.t('consent.description') %>"><%= e.description || '–' %></td><td data-label="<%= it.t('consent.totalDebit') %>" class="num"><%= it.fmt.amount(e.totalDebitMinor) %></td><td data-label="<%= it.t('consent.attachments') %>" class="num"><%= e.attachments %><% if (e.files.length) { %><ul class="files"><% e.files.forEach(function (f) { %><li><a href="/account/connections/attachment?grant_id=<%= a.grantId %>&amp;entry_id=<%= e.id %>&amp;attachment_id=<%= f.id %>" download><%= f.filename %></a></li><% }) %></ul><% } %></td></tr>
+<% }) %></tbody></table></div>
+<% if (a.activity.olderHref) { %><p><a href="<%= a.activity.olderHref %>"><%= it.t('consent.older') %></a></p><% } %><% } %>
+<% if (a.activity.newestHref) { %><p><a href="<%= a.activity.newestHref %>"><%= it.t('consent.newer') %></a></p><% } %>
+<div class="actions">
+<a class="button quiet" href="/account/connections/activity.csv?grant_id=<%= a.grantId %>&amp;lang=<%= it.lang %>" aria-label="<%= it.t('consent.downloadCsvLabel', { app: a.appName, organization: o.name }) %>" download><%= it.t('consent.downloadCsv') %></a>
+<form method="get" action="/account/connections/revoke"><input type="hidden" name="grant_id" value="<%= a.grantId %>"><button type="submit" class="danger" aria-label="<%= it.t('consent.revokeLabel', { app: a.appName, organization: o.name }) %>"><%= it.t('consent.revoke') %></button></form>
+</div>
 </article>
 <% }) %></section>
 <% }) %>
 <%~ include('@foot', it) %>`,
 );
 
-export type ConsentPage = 'sign-in' | 'organization' | 'consent' | 'connections' | 'message';
+export type ConsentPage = 'sign-in' | 'organization' | 'consent' | 'connections' | 'message' | 'confirm';
 
 export function renderPage(name: ConsentPage, data: Record<string, unknown>): string {
   // the consent pages' names in the shared layout are prefixed, so other modules' pages never collide
-  return renderLayoutPage(name === 'message' ? 'message' : `consent-${name}`, data);
+  return renderLayoutPage(name === 'message' || name === 'confirm' ? name : `consent-${name}`, data);
 }

@@ -10,6 +10,7 @@ import { AppRepository } from '../../apps';
 import { AppNotApprovedError, NotFoundError, toInputError } from '../../../../shared/domain/errors';
 import { GrantRepository } from '../domain/grant.repository';
 import { accountIdCandidates, accountIdViolations, grantExpiry, scopeViolations } from '../domain/grant-rules';
+import { expiringAtOnce, type GrantEvent, grantExpiringEvent, grantRevokedEvent } from '../domain/grant-events';
 import { OrganizationRepository } from '../../organizations';
 import type { Scope } from '../../../../shared/domain/scopes';
 import { SecondFactorService } from '../../organizations';
@@ -86,8 +87,12 @@ export class GrantService {
 
     const id = randomUUID();
     const expiresAt = grantExpiry(now, input.durationSeconds);
-    // CONTRACT §8: a new grant supersedes the previous one; its tokens then get 403 grant_revoked
-    await this.grants.supersedeCurrent(m, org, appId, now);
+    // CONTRACT §8: a new grant supersedes the previous one; its tokens then get 403 grant_revoked.
+    // CONTRACT §18: the app hears of it in this transaction (grant.revoked, superseded), and of a grant
+    // that ends within the notice period at once (grant.expiring)
+    const superseded = await this.grants.supersedeCurrent(m, org, appId, now);
+    const events: GrantEvent[] = superseded.map((g) => grantRevokedEvent(randomUUID(), g, 'superseded', now, now));
+    const expiring = expiringAtOnce(now, expiresAt);
     await this.grants.insert(m, {
       id,
       organizationId: org,
@@ -97,16 +102,32 @@ export class GrantService {
       scopes: input.scopes as Scope[],
       grantedAt: now,
       expiresAt,
+      expiringNotifiedAt: expiring ? now : null,
     });
+    if (expiring) events.push(grantExpiringEvent(randomUUID(), { organizationId: org, id, appId }, expiresAt, now));
+    await this.grants.insertEvents(m, events);
     return { id, expires_at: expiresAt.toISOString() };
   }
 
   /** Idempotent; the next partner call under the grant gets 403 grant_revoked (no cache outlives it). */
   async revokeGrant(grantId: string): Promise<{ id: string; revoked: true }> {
     const id = grantId;
-    const found = await this.transactions.run((m) => this.grants.revoke(m, id, this.clock.now()));
+    const found = await this.transactions.run((m) => this.revokeWithin(m, id, this.clock.now()));
     if (!found) throw new NotFoundError('grant');
     return { id, revoked: true };
+  }
+
+  /**
+   * Revokes the grant (lower-case id) inside the caller's transaction; false when there is no such
+   * grant. A grant in force until now is told to its app in the same transaction (CONTRACT §18:
+   * grant.revoked, reason revoked); revoking it again, or a grant already superseded or expired, tells
+   * nothing more (an expired one is told by the expiry scan).
+   */
+  async revokeWithin(m: Transaction, grantId: string, now: Date): Promise<boolean> {
+    const revoked = await this.grants.revoke(m, grantId, now);
+    if (!revoked) return false;
+    if (revoked.ended) await this.grants.insertEvents(m, [grantRevokedEvent(randomUUID(), revoked.ended, 'revoked', now, now)]);
+    return true;
   }
 
   /**

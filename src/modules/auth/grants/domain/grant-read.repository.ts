@@ -16,9 +16,21 @@ export interface GrantInForce {
   id: string;
   appId: string;
   scopes: string[];
+  grantedAt: Date;
   expiresAt: Date;
   /** the accounts the grant selected */
   accountIds: string[];
+  /** whether a posting mandate of (organization, app) is in force */
+  mandate: boolean;
+}
+
+/** What a production token's grant says, for `GET {base}/grant` (CONTRACT §18). */
+export interface TokenGrantState {
+  /** as the grant stores them (the order they were asked for) */
+  scopes: string[];
+  expiresAt: Date;
+  /** a posting mandate is in force for the grant's (organization, app) */
+  mandate: boolean;
 }
 
 /**
@@ -31,4 +43,12 @@ export abstract class GrantReadRepository {
   abstract grantsInForce(tx: Transaction, organizationIds: string[], now: Date): Promise<GrantInForce[]>;
   /** The organizations holding a grant with the id (a grant's key is organization and id; one in practice). */
   abstract organizationsOfGrant(tx: Transaction, grantId: string): Promise<string[]>;
+  /**
+   * The accounts a token may use, by number (the permitted set of CONTRACT §8 that is active, as
+   * `GET /accounts` lists it): the grant's selection, or with `grantId` null (sandbox) every active
+   * account of the organization.
+   */
+  abstract permittedAccountIds(organizationId: string, grantId: string | null): Promise<string[]>;
+  /** The grant's scopes, expiry and mandate; null when there is no such grant. */
+  abstract tokenGrant(organizationId: string, appId: string, grantId: string): Promise<TokenGrantState | null>;
 }

@@ -1,12 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type GrantInForce, GrantReadRepository, type GrantView } from '../domain/grant-read.repository';
+import { Sql } from '../../../../shared/database/sql';
+import { OrganizationsSql } from '../../organizations/sql';
+import { GrantsSql } from '../sql';
+import { type GrantInForce, GrantReadRepository, type GrantView, type TokenGrantState } from '../domain/grant-read.repository';
+
+/** sandbox: every active account of the organization ($2 is null); production: the grant $2's selection (as GET /accounts). */
+const PERMITTED_ACCOUNTS = OrganizationsSql.permittedActiveAccounts({
+  organizationId: '$1',
+  permitted: (account) => `$2::uuid IS NULL OR ${GrantsSql.grantSelectsAccount('a.organization_id', '$2', account, '       ')}`,
+});
+
+/** The grant ($1 organization, $3 id) of the app $2, with whether a mandate of (organization, app) is in force. */
+const TOKEN_GRANT = `SELECT g.scopes, g.expires_at, (${GrantsSql.mandateInForceId('g.organization_id', 'g.app_id')}) IS NOT NULL AS mandate
+   FROM grants g WHERE g.organization_id = $1 AND g.app_id = $2 AND g.id = $3`;
 
 const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).toISOString();
 
 @Injectable()
 export class TypeOrmGrantReadRepository extends GrantReadRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {
     super();
   }
 
@@ -32,9 +48,19 @@ export class TypeOrmGrantReadRepository extends GrantReadRepository {
 
   async grantsInForce(m: EntityManager, organizationIds: string[], now: Date): Promise<GrantInForce[]> {
     if (organizationIds.length === 0) return [];
-    const rows: Array<{ organization_id: string; id: string; app_id: string; scopes: string[]; expires_at: Date | string; account_ids: string[] }> =
+    const rows: Array<{
+      organization_id: string;
+      id: string;
+      app_id: string;
+      scopes: string[];
+      granted_at: Date | string;
+      expires_at: Date | string;
+      account_ids: string[];
+      mandate: boolean;
+    }> =
       await m.query(
-        `SELECT g.organization_id, g.id, g.app_id, g.scopes, g.expires_at,
+        `SELECT g.organization_id, g.id, g.app_id, g.scopes, g.granted_at, g.expires_at,
+                EXISTS (SELECT 1 FROM mandates md WHERE md.organization_id = g.organization_id AND md.app_id = g.app_id AND md.revoked_at IS NULL) AS mandate,
                 ARRAY(SELECT ga.account_id::text FROM grant_accounts ga
                        WHERE ga.organization_id = g.organization_id AND ga.grant_id = g.id) AS account_ids
            FROM grants g
@@ -46,13 +72,26 @@ export class TypeOrmGrantReadRepository extends GrantReadRepository {
       id: r.id,
       appId: r.app_id,
       scopes: r.scopes,
+      grantedAt: r.granted_at instanceof Date ? r.granted_at : new Date(r.granted_at),
       expiresAt: r.expires_at instanceof Date ? r.expires_at : new Date(r.expires_at),
       accountIds: r.account_ids,
+      mandate: r.mandate === true,
     }));
   }
 
   async organizationsOfGrant(m: EntityManager, grantId: string): Promise<string[]> {
     const rows: Array<{ organization_id: string }> = await m.query(`SELECT organization_id FROM grants WHERE id = $1`, [grantId]);
     return rows.map((r) => r.organization_id);
+  }
+
+  async permittedAccountIds(organizationId: string, grantId: string | null): Promise<string[]> {
+    const rows = await this.sql.query<{ id: string }>(PERMITTED_ACCOUNTS, [organizationId, grantId]);
+    return rows.map((r) => r.id);
+  }
+
+  async tokenGrant(organizationId: string, appId: string, grantId: string): Promise<TokenGrantState | null> {
+    const rows = await this.sql.query<{ scopes: string[]; expires_at: Date | string; mandate: boolean }>(TOKEN_GRANT, [organizationId, appId, grantId]);
+    const r = rows[0];
+    return r ? { scopes: [...r.scopes], expiresAt: r.expires_at instanceof Date ? r.expires_at : new Date(r.expires_at), mandate: r.mandate } : null;
   }
 }

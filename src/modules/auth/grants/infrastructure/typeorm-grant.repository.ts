@@ -1,22 +1,58 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessSql } from '../../access/sql';
-import { type GrantRecord, GrantRepository, type NewGrant } from '../domain/grant.repository';
+import { WebhooksSql } from '../../../webhooks/sql';
+import type { GrantEvent, GrantRef } from '../domain/grant-events';
+import { type ExpiredGrant, type ExpiringGrant, type GrantRecord, GrantRepository, type NewGrant } from '../domain/grant.repository';
+
+interface RefRow {
+  organization_id: string;
+  id: string;
+  app_id: string;
+}
+
+const ref = (r: RefRow): GrantRef => ({ organizationId: r.organization_id, id: r.id, appId: r.app_id });
+const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
+
+/** In force at $at: not revoked, not superseded, not expired, and its end not claimed (CONTRACT §18). */
+const IN_FORCE = (at: string) => `revoked_at IS NULL AND superseded_at IS NULL AND end_notified_at IS NULL AND expires_at > ${at}`;
+
+/** A grant event's outbox row (the outbox is the webhooks module's): grants are production's only. */
+const INSERT_EVENT = WebhooksSql.insertOutboxEvent({
+  organizationId: '$1',
+  id: '$2',
+  environment: `'production'`,
+  appId: '$3',
+  eventType: '$4',
+  body: '$5',
+  createdAt: '$6',
+});
 
 @Injectable()
 export class TypeOrmGrantRepository extends GrantRepository {
-  async supersedeCurrent(m: EntityManager, organizationId: string, appId: string, at: Date): Promise<void> {
+  async supersedeCurrent(m: EntityManager, organizationId: string, appId: string, at: Date): Promise<GrantRef[]> {
+    // (UPDATE … RETURNING inside a CTE: TypeORM answers a bare UPDATE with [rows, count])
+    // the organization's row is locked by the caller: supersessions of one (organization, app) never overlap
+    const ended: RefRow[] = await m.query(
+      `WITH ended AS (
+         UPDATE grants SET superseded_at = $3, end_notified_at = $3
+          WHERE organization_id = $1 AND app_id = $2 AND ${IN_FORCE('$3')}
+          RETURNING organization_id, id, app_id)
+       SELECT * FROM ended`,
+      [organizationId, appId, at],
+    );
     await m.query(
       `UPDATE grants SET superseded_at = $3 WHERE organization_id = $1 AND app_id = $2 AND superseded_at IS NULL`,
       [organizationId, appId, at],
     );
+    return ended.map(ref);
   }
 
   async insert(m: EntityManager, g: NewGrant): Promise<void> {
     await m.query(
-      `INSERT INTO grants (organization_id, id, app_id, owner_user_id, scopes, aal, granted_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5::text[], 'aal2', $6, $7)`,
-      [g.organizationId, g.id, g.appId, g.ownerUserId, g.scopes, g.grantedAt, g.expiresAt],
+      `INSERT INTO grants (organization_id, id, app_id, owner_user_id, scopes, aal, granted_at, expires_at, expiring_notified_at)
+       VALUES ($1, $2, $3, $4, $5::text[], 'aal2', $6, $7, $8)`,
+      [g.organizationId, g.id, g.appId, g.ownerUserId, g.scopes, g.grantedAt, g.expiresAt, g.expiringNotifiedAt],
     );
     await m.query(
       `INSERT INTO grant_accounts (organization_id, grant_id, account_id)
@@ -34,12 +70,20 @@ export class TypeOrmGrantRepository extends GrantRepository {
     return r ? { id: r.id, organizationId: r.organization_id, appId: r.app_id } : null;
   }
 
-  async revoke(m: EntityManager, grantId: string, at: Date): Promise<boolean> {
+  async revoke(m: EntityManager, grantId: string, at: Date): Promise<{ ended: GrantRef | null } | null> {
+    // PostgreSQL re-checks the condition on the row it locks: of a revocation, a supersession and an
+    // expiry scan running at once, one claims the end
+    const ended: RefRow[] = await m.query(
+      `WITH ended AS (UPDATE grants SET revoked_at = $2, end_notified_at = $2 WHERE id = $1 AND ${IN_FORCE('$2')} RETURNING organization_id, id, app_id)
+       SELECT * FROM ended`,
+      [grantId, at],
+    );
+    if (ended.length > 0) return { ended: ref(ended[0]) };
     const rows: unknown[] = await m.query(
       `WITH revoked AS (UPDATE grants SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1 RETURNING id) SELECT id FROM revoked`,
       [grantId, at],
     );
-    return rows.length > 0;
+    return rows.length > 0 ? { ended: null } : null;
   }
 
   async insertToken(
@@ -50,5 +94,46 @@ export class TypeOrmGrantRepository extends GrantRepository {
       AccessSql.insertProductionToken,
       [t.tokenHash, t.organizationId, t.appId, t.grantId, t.appRevisionId],
     );
+  }
+
+  async insertEvents(m: EntityManager, events: readonly GrantEvent[]): Promise<void> {
+    for (const e of events) await m.query(INSERT_EVENT, [e.organizationId, e.id, e.appId, e.type, e.body, e.createdAt]);
+  }
+
+  async claimExpired(m: EntityManager, now: Date, limit: number): Promise<ExpiredGrant[]> {
+    // the due rows by their partial index (grants_end_due_idx), locked SKIP LOCKED, then updated by id
+    // (grants_id_idx): as a join, the generic plan hashed every grant still in force (checked with
+    // EXPLAIN on 500,000 grants). A row another instance claimed first is re-checked under its lock
+    // and left out. An end claimed here was not claimed by a revocation or supersession before the expiry; `told`
+    // guards rows written without a claim (before the claim columns existed, or by hand)
+    const rows: Array<RefRow & { expires_at: Date | string; told: boolean }> = await m.query(
+      `WITH claimed AS (
+         UPDATE grants g SET end_notified_at = $1
+          WHERE g.id = ANY(ARRAY(SELECT id FROM grants
+                                  WHERE end_notified_at IS NULL AND expires_at <= $1
+                                  ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+            AND g.end_notified_at IS NULL
+          RETURNING g.organization_id, g.id, g.app_id, g.expires_at,
+                    (g.revoked_at IS NULL OR g.revoked_at >= g.expires_at) AND (g.superseded_at IS NULL OR g.superseded_at >= g.expires_at) AS told)
+       SELECT * FROM claimed`,
+      [now, limit],
+    );
+    return rows.map((r) => ({ ...ref(r), expiresAt: date(r.expires_at), told: r.told }));
+  }
+
+  async claimExpiring(m: EntityManager, now: Date, until: Date, limit: number): Promise<ExpiringGrant[]> {
+    const rows: Array<RefRow & { expires_at: Date | string; told: boolean }> = await m.query(
+      `WITH claimed AS (
+         UPDATE grants g SET expiring_notified_at = $1
+          WHERE g.id = ANY(ARRAY(SELECT id FROM grants
+                                  WHERE expiring_notified_at IS NULL AND end_notified_at IS NULL AND expires_at <= $2
+                                  ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED))
+            AND g.expiring_notified_at IS NULL AND g.end_notified_at IS NULL
+          RETURNING g.organization_id, g.id, g.app_id, g.expires_at,
+                    (g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $1) AS told)
+       SELECT * FROM claimed`,
+      [now, until, limit],
+    );
+    return rows.map((r) => ({ ...ref(r), expiresAt: date(r.expires_at), told: r.told }));
   }
 }
