@@ -1,4 +1,4 @@
-import { aConsentSetup, authorizeQuery, nextCode, PageDriver, PASSWORD, pkcePair } from '../support/consent-fixtures';
+import { aConsentSetup, authorizeQuery, nextCode, PageDriver, PASSWORD, pkcePair, postAndFollow } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, DEV_PASSWORD } from '../support/developer-fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -65,8 +65,8 @@ describe('control characters in forms and in JSON strings that reach pages: 400/
     await page('sign-in email', '/oauth/authorize/sign-in', { email: `${s.owner.email}${c}`, password: PASSWORD, code: '000000' });
     await page('sign-in password', '/oauth/authorize/sign-in', { email: s.owner.email, password: `${PASSWORD}${c}`, code: '000000' });
     // signed in, the consent form's fields
-    const ok = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-    expect(ok.status).toBe(200);
+    const ok = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect([ok.postStatus, ok.status]).toEqual([303, 200]);
     await page('decision', '/oauth/authorize/decision', { decision: `allow${c}`, account_ids: [s.organization.accounts[0].id], duration_days: '90' });
     await page('account id', '/oauth/authorize/decision', { decision: 'allow', account_ids: [`${s.organization.accounts[0].id}${c}`], duration_days: '90' });
     await page('duration', '/oauth/authorize/decision', { decision: 'allow', account_ids: [s.organization.accounts[0].id], duration_days: `9${c}0` });

@@ -246,7 +246,8 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
     const page = new PageDriver(app);
     page.headers = { 'X-Forwarded-For': address };
     await page.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    expect((await page.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(200);
+    // a successful sign-in answers 303 to the consent page (CONTRACT §18)
+    expect((await page.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(303);
   });
 
   it('valid client credentials do not count against the address; failed ones do', async () => {
