@@ -41,6 +41,8 @@ export const TABLE_OWNERS = {
   developers: 'developers',
   developer_apps: 'developers',
   refused_calls: 'developers',
+  developer_signups: 'developers',
+  developer_quota_events: 'developers',
 };
 
 /**

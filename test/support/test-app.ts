@@ -59,6 +59,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     // the contract's default (CONTRACT §12): suites stay under it per app instance
     rateLimitAnonymousPerMinute: 300,
     developerSignup: 'open',
+    smtpUrl: null,
+    smtpFrom: 'Partner API <no-reply@localhost>',
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { MailModule } from '../../shared/mail/mail.module';
 import { WebKernelModule } from '../../shared/web';
 import { AppsModule } from '../auth/apps';
 import { ConsentCoreModule } from '../auth/consent';
@@ -12,19 +13,17 @@ import { DeveloperHttp, developerPageMiddleware } from './api/developer-http';
 import { DeveloperAccountService } from './application/developer-account.service';
 import { DeveloperAppsService } from './application/developer-apps.service';
 import { RefusedCallsRecorder } from './application/refused-calls.recorder';
-import { DeveloperRepository } from './domain/developer.repository';
-import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.repository';
+import { DevelopersCoreModule } from './developers-core.module';
 
 /** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, refused calls. */
 @Module({
-  imports: [WebKernelModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule],
+  imports: [DevelopersCoreModule, WebKernelModule, MailModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule],
   controllers: [DeveloperAccountController, DeveloperAppsController],
   providers: [
     DeveloperHttp,
     DeveloperAccountService,
     DeveloperAppsService,
     RefusedCallsRecorder,
-    { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository },
   ],
   exports: [RefusedCallsRecorder],
 })
@@ -36,6 +35,8 @@ export class DevelopersModule implements NestModule {
       { path: 'developers/signin', method: RequestMethod.POST },
       { path: 'developers/signup', method: RequestMethod.POST },
       { path: 'developers/signup/confirm', method: RequestMethod.POST },
+      // the email's link looks its token up and writes a session
+      { path: 'developers/signup/verify', method: RequestMethod.GET },
     );
   }
 }

@@ -46,6 +46,14 @@ export interface AppConfig {
   rateLimitAnonymousPerMinute: number;
   /** CONTRACT §2, §15: `open` lets anyone create a developer account; `closed` only the operator */
   developerSignup: 'open' | 'closed';
+  /**
+   * SMTP_URL (`smtp://user:password@host:587`, `smtps://…:465`): the server that sends the developer
+   * sign-up confirmation emails; null: their links are written to the log at `warn` instead (issue 35).
+   * Never logged: it may hold a password.
+   */
+  smtpUrl: string | null;
+  /** SMTP_FROM: the sender of those emails; default `Partner API <no-reply@HOST of PUBLIC_ORIGIN>` */
+  smtpFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -195,6 +203,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`DEVELOPER_SIGNUP must be open or closed, got "${developerSignup}"`);
   }
 
+  const smtpUrl = env.SMTP_URL && env.SMTP_URL !== '' ? env.SMTP_URL : null;
+  if (smtpUrl !== null) {
+    let ok = false;
+    try {
+      ok = ['smtp:', 'smtps:'].includes(new URL(smtpUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    // the message names the rule, never the value (it may hold a password)
+    if (!ok) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL (percent-encode a password with @, / or :)');
+  }
+  const smtpFrom = env.SMTP_FROM && env.SMTP_FROM !== '' ? env.SMTP_FROM : `Partner API <no-reply@${new URL(publicOrigin).hostname}>`;
+  if (/[\r\n]/.test(smtpFrom) || smtpFrom.length > 300) throw new ConfigError('SMTP_FROM must be one line of at most 300 characters');
+
   return {
     port: portValue,
     host,
@@ -218,6 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: trustProxy(env),
     rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', 300, 0),
     developerSignup,
+    smtpUrl,
+    smtpFrom,
   };
 }
 

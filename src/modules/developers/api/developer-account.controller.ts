@@ -2,10 +2,12 @@ import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { clientAddress } from '../../../shared/http/client-address';
-import { DeveloperAccountService, type DeveloperSession, type FieldErrors } from '../application/developer-account.service';
+import { RateLimitedError } from '../../../shared/domain/errors';
+import { DeveloperAccountService, type DeveloperSession, type FieldErrors, type SignupResult } from '../application/developer-account.service';
+import { SIGNUP_LINK_TTL_MS } from '../domain/developer-quotas';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
-const SIGN_IN_FAILED = 'Sign-in failed. Check what you entered and try again.';
+const SIGN_IN_FAILED = 'Sign-in failed. Check what you entered and try again. After 5 wrong authenticator codes, sign-in to an account pauses for 15 minutes.';
 const LOCKED = 'Too many failed sign-ins for this email. Try again in 15 minutes.';
 
 /** CONTRACT §15 "Account": sign-up with TOTP enrolment, sign-in, sign-out. */
@@ -37,9 +39,41 @@ export class DeveloperAccountController {
     const session = await this.session(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     const body = req.body as Record<string, unknown>;
-    const result = await this.accounts.beginSignup(session, body.email, body.password);
-    if ('errors' in result) return this.signupForm(req, res, 422, typeof body.email === 'string' ? body.email.slice(0, 254) : '', result.errors);
-    // the session has a new id now: the page's CSRF token is bound to it
+    const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
+    let result: SignupResult;
+    try {
+      result = await this.accounts.beginSignup(body.email, body.password, clientAddress(req));
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      return this.signupForm(req, res, 429, email, { email: `${err.detail}.` });
+    }
+    if (result.kind === 'errors') return this.signupForm(req, res, 422, email, result.errors);
+    // issue 35: the same answer whether or not the email has an account
+    this.http.seeOther(res, '/developers/signup/sent');
+  }
+
+  @Get('signup/sent')
+  sent(@Res() res: Response): void {
+    if (!this.accounts.signupOpen) return this.closed(res);
+    this.http.page(res, 200, 'message', {
+      title: 'Check your email',
+      message: `We sent an email to the address you entered. Open the link in it within ${SIGNUP_LINK_TTL_MS / 3600_000} hours to set up your authenticator and finish. No email after a few minutes? Look in the spam folder, or create the account again.`,
+    });
+  }
+
+  /** The email's link: the enrolment page (a new TOTP secret for this browser), or a page saying the link no longer works. */
+  @Get('signup/verify')
+  async verify(@Req() req: DeveloperRequest, @Res() res: Response): Promise<void> {
+    if (!this.accounts.signupOpen) return this.closed(res);
+    const session = await this.anonymous(req, res);
+    const result = await this.accounts.verifyLink(session, req.query.token);
+    if (result.kind === 'expired') {
+      return this.http.page(res, 404, 'message', {
+        title: 'This link does not work',
+        message: 'The link has expired or was used already. Create your account again to get a new one.',
+      });
+    }
     req.webSession = result.session;
     this.http.setSession(res, result.cookie);
     this.http.page(res, 200, 'enrol', { title: 'Set up your authenticator', narrow: true, secret: result.secret, uri: result.uri, csrf: this.http.csrfToken(req, res), errors: {} });
@@ -59,7 +93,7 @@ export class DeveloperAccountController {
       return this.http.page(res, 422, 'enrol', { title: 'Set up your authenticator', narrow: true, secret, uri, csrf: this.http.csrfToken(req, res), errors: { code: result.error } });
     }
     if (result.kind === 'existing') {
-      return this.signInForm(req, res, 200, '', null, 'If this email already had an account, no second one was made: sign in with it.');
+      return this.signInForm(req, res, 200, '', null, 'This email has an account already, so no second one was made: sign in with it.');
     }
     this.http.setSession(res, result.cookie);
     this.http.seeOther(res, '/developers/apps');

@@ -1,9 +1,10 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { DomainError } from '../../../shared/domain/errors';
+import { DomainError, RateLimitedError } from '../../../shared/domain/errors';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
-import { APP_NAME_MAX, DeveloperAppsService, TooManyAppsError } from '../application/developer-apps.service';
+import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-apps.service';
+import { DEVELOPER_QUOTAS, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
 import type { DeveloperApp } from '../domain/developer.repository';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
@@ -87,7 +88,14 @@ export class DeveloperAppsController {
   async sandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
-    const { token } = await this.apps.newSandboxToken(app);
+    let token: string;
+    try {
+      ({ token } = await this.apps.newSandboxToken(app));
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      return this.appPage(req, res, 429, app, { errors: { sandbox: `${err.detail}.` } });
+    }
     await this.appPage(req, res, 200, app, { issued: { label: 'Sandbox token', value: token } });
   }
 
@@ -164,7 +172,12 @@ export class DeveloperAppsController {
   async submit(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
-    await this.apps.submitRevision(app);
+    try {
+      await this.apps.submitRevision(app);
+    } catch (err) {
+      if (err instanceof RevisionPendingError) return this.appPage(req, res, 422, app, { errors: { revisions: err.detail } });
+      throw err;
+    }
     this.http.seeOther(res, `/developers/apps/${app.appId}#revisions`);
   }
 
@@ -175,6 +188,7 @@ export class DeveloperAppsController {
       view,
       signedIn: true,
       csrf: this.http.csrfToken(req, res),
+      quotas: DEVELOPER_QUOTAS,
       errors: state.errors ?? {},
       issued: state.issued ?? null,
       redirectText: state.redirectText ?? view.redirectUris.join('\n'),

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
-import { DomainError, NotFoundError } from '../../../shared/domain/errors';
+import { NotFoundError } from '../../../shared/domain/errors';
+import { Clock } from '../../../shared/domain/clock';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { isUuid } from '../../../shared/http/validation/constraints';
@@ -12,19 +13,13 @@ import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
 import { WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
 import { type DeveloperApp, DeveloperRepository, type RefusedCall } from '../domain/developer.repository';
+import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
 
-/** CONTRACT §15: at most 25 apps per developer; an app name as the console takes it. */
-export const MAX_APPS_PER_DEVELOPER = 25;
+/** An app name as the console takes it. */
 export const APP_NAME_MAX = 200;
 /** CONTRACT §15: the latest 20 deliveries, the latest 50 refused calls per environment. */
 export const DELIVERIES_SHOWN = 20;
 export const REFUSED_CALLS_KEPT = 50;
-
-export class TooManyAppsError extends DomainError {
-  constructor() {
-    super('resource_conflict', `A developer has at most ${MAX_APPS_PER_DEVELOPER} apps`);
-  }
-}
 
 /** Everything the app page shows (never a secret: those are shown by the action that issues them). */
 export interface AppPageView {
@@ -56,6 +51,7 @@ export class DeveloperAppsService {
     private readonly oauth: OAuthClientService,
     private readonly endpointsService: WebhookEndpointsService,
     private readonly deliveryReads: WebhookDeliveryReadRepository,
+    private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -70,7 +66,7 @@ export class DeveloperAppsService {
   /** **Create app**: a place of the 25 is reserved first, then the app and its sandbox project are made. */
   async create(developerId: string, name: string): Promise<{ id: string }> {
     const reservation = randomUUID();
-    const reserved = await this.transactions.run((m) => this.repo.reserveApp(m, developerId, reservation, MAX_APPS_PER_DEVELOPER));
+    const reserved = await this.transactions.run((m) => this.repo.reserveApp(m, developerId, reservation, DEVELOPER_QUOTAS.apps));
     if (!reserved) throw new TooManyAppsError();
     try {
       const app = await this.apps.createApp(name);
@@ -125,8 +121,21 @@ export class DeveloperAppsService {
     };
   }
 
-  /** **New sandbox token**: a new generation of the app's sandbox project; the previous one's tokens stop working. */
-  newSandboxToken(app: DeveloperApp): Promise<{ token: string }> {
+  /**
+   * **New sandbox token**: a new generation of the app's sandbox project; the previous one's tokens stop
+   * working. At most DEVELOPER_QUOTAS.sandboxTokensPerHour per developer (all apps), counted under the
+   * developer's row lock (429 past it).
+   */
+  async newSandboxToken(app: DeveloperApp): Promise<{ token: string }> {
+    const now = this.clock.now();
+    await this.transactions.run(async (m) => {
+      await this.repo.lock(m, app.developerId);
+      const used = await this.repo.quotaUses(m, app.developerId, 'sandbox_token', new Date(now.getTime() - QUOTA_WINDOW_MS));
+      if (used.n >= DEVELOPER_QUOTAS.sandboxTokensPerHour) {
+        throw new HourlyQuotaError(secondsUntilFree(used.oldest as Date, now), `You made ${used.n} sandbox tokens within the hour, the most there may be`);
+      }
+      await this.repo.recordQuotaUse(m, app.developerId, 'sandbox_token', now);
+    });
     return this.sandbox.provisionGeneration(app.sandboxProjectId);
   }
 
@@ -166,8 +175,13 @@ export class DeveloperAppsService {
     if (!(await this.deliveryReads.resend(eventIdRaw.toLowerCase(), endpointId))) throw new NotFoundError('webhook delivery');
   }
 
-  /** **Submit for review**: the next revision, not approved; the operator approves it (CONTRACT §10). */
-  submitRevision(app: DeveloperApp): Promise<{ id: string; number: number }> {
-    return this.apps.createRevision(app.appId);
+  /**
+   * **Submit for review**: the next revision, not approved; the operator approves it (CONTRACT §10).
+   * Refused (422 on the page) while one of the app's revisions waits for review (DEVELOPER_QUOTAS).
+   */
+  async submitRevision(app: DeveloperApp): Promise<{ id: string; number: number }> {
+    const created = await this.apps.createRevision(app.appId, { unlessPending: true });
+    if (!created) throw new RevisionPendingError();
+    return created;
   }
 }

@@ -170,8 +170,9 @@ definePage(
 <div class="table"><table class="stack"><thead><tr><th>Number</th><th>Name</th><th>Account id</th></tr></thead><tbody>
 <% it.view.sandbox.accounts.forEach(function (a) { %><tr><td data-label="Number"><%= a.number %></td><td data-label="Name"><%= a.name %></td><td data-label="Account id"><code><%= a.id %></code></td></tr>
 <% }) %></tbody></table></div>
-<form method="post" action="/developers/apps/<%= it.view.id %>/sandbox-token">${CSRF}<button type="submit">New sandbox token</button></form>
-<p class="hint">A new token stops the previous one.</p>
+${FIELD_ERROR('sandbox')}
+<form method="post" action="/developers/apps/<%= it.view.id %>/sandbox-token">${CSRF}<button type="submit"<% if (it.errors && it.errors.sandbox) { %> aria-describedby="sandbox-error"<% } %>>New sandbox token</button></form>
+<p class="hint">A new token stops the previous one. At most <%= it.quotas.sandboxTokensPerHour %> new tokens an hour.</p>
 </section>
 
 <section class="card" id="oauth" aria-labelledby="h-oauth"><h2 id="h-oauth">OAuth</h2>
@@ -218,7 +219,8 @@ ${FIELD_ERROR('environment')}
 <table><thead><tr><th>Number</th><th>State</th></tr></thead><tbody>
 <% it.view.revisions.forEach(function (r) { %><tr><td><%= r.number %></td><td><% if (r.approved) { %><span class="badge ok">approved</span><% } else { %><span class="badge wait">not approved</span><% } %></td></tr>
 <% }) %></tbody></table><% } %>
-<form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit">Submit for review</button></form>
+${FIELD_ERROR('revisions')}
+<form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit"<% if (it.errors && it.errors.revisions) { %> aria-describedby="revisions-error"<% } %>>Submit for review</button></form>
 </section>
 
 <section class="card" id="refused-calls" aria-labelledby="h-refused"><h2 id="h-refused">Refused calls</h2>

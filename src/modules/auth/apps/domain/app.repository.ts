@@ -20,6 +20,8 @@ export abstract class AppRepository {
   abstract approveRevision(tx: Transaction, appId: string, revisionId: string, at: Date): Promise<number | null>;
   /** Revisions awaiting approval (CONTRACT §10 `GET /console/v1/revisions?pending=true`), oldest first. */
   abstract pendingRevisions(tx: Transaction): Promise<PendingRevision[]>;
+  /** Whether one of the app's revisions waits for review (as pendingRevisions counts them). */
+  abstract hasPendingRevision(tx: Transaction, appId: string): Promise<boolean>;
 }
 
 export interface PendingRevision {
