@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { DEVELOPER_QUOTAS } from '../../src/modules/developers/domain/developer-quotas';
+import { DeveloperPurge } from '../../src/modules/developers/infrastructure/developer-purge';
 import { captureLog } from '../support/browser';
 import { PageDriver } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, DEV_PASSWORD, signUpByEmail } from '../support/developer-fixtures';
+import { aJournal, SANDBOX } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { SmtpInbox, signupLinkIn } from '../support/smtp-inbox';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -345,5 +347,87 @@ describe('the operator creates developers (POST /console/v1/developers, issue 35
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/email']);
     expect((await app.console().post('/console/v1/developers').set('Authorization', 'Bearer wrong').send({ email, password: DEV_PASSWORD })).status).toBe(401);
+  });
+});
+
+describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issue 35)', () => {
+  let app: TestApp;
+  const clock = new ManualClock(Date.UTC(2026, 10, 26, 13, 0, 10));
+  const n = async (sql: string, params: unknown[]) => Number((await app.apps.dataSource.query(sql, params))[0].n);
+  const issued = (html: string) => /id="issued-value">([^<]+)</.exec(html)?.[1] as string;
+  const accountIds = (html: string) => {
+    const section = html.slice(html.indexOf('id="sandbox"'), html.indexOf('id="oauth"'));
+    return [...section.matchAll(/data-label="Account id"><code>([0-9a-f-]{36})<\/code>/g)].map((m) => m[1]);
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp({}, { clock });
+  });
+  afterAll(() => app.close());
+
+  it('deletes sign-ups whose link expired, and developers with no sign-in for 90 days and nothing in production, with their apps and sandbox organizations', async () => {
+    const purge = () => app.apps.partner.get(DeveloperPurge, { strict: false }).purge();
+    // a developer who used the sandbox: two apps, sandbox entries, a product, a webhook endpoint
+    const gone = await aDeveloper(app, clock);
+    const goneApps = [await anAppOnThePage(gone, 'Glemt'), await anAppOnThePage(gone, 'Også glemt')];
+    const page = (await gone.driver.get(`/developers/apps/${goneApps[0]}`)).text;
+    const token = issued((await gone.driver.post(`/developers/apps/${goneApps[0]}/sandbox-token`, {})).text);
+    await gone.driver.get(`/developers/apps/${goneApps[0]}`);
+    expect((await gone.driver.post(`/developers/apps/${goneApps[0]}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hook', environment: 'sandbox' })).status).toBe(200);
+    const posted = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send(aJournal(accountIds(page)));
+    expect(posted.status).toBe(201);
+    const product = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send({ code: 'KAFFE', name: 'Kaffe' });
+    expect(product.status).toBe(201);
+    const [{ organization_id: goneOrg }] = await app.apps.dataSource.query(`SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`, [goneApps[0]]);
+    // a developer whose app is approved: in production, kept however long away
+    const approved = await aDeveloper(app, clock);
+    const approvedApp = await anAppOnThePage(approved, 'I produktion');
+    await approved.driver.get(`/developers/apps/${approvedApp}`);
+    await approved.driver.post(`/developers/apps/${approvedApp}/revisions`, {});
+    const revision = (await app.console().get(`/console/v1/apps/${approvedApp}`).set('Authorization', KEY)).body.revisions[0].id;
+    expect((await app.console().post(`/console/v1/apps/${approvedApp}/revisions/${revision}/approve`).set('Authorization', KEY).send({})).status).toBe(200);
+    // a developer who comes back: kept
+    const back = await aDeveloper(app, clock);
+    await anAppOnThePage(back, 'Tilbage');
+    // a sign-up never confirmed (its link is only in the log here: no SMTP_URL)
+    const unconfirmed = `never-${randomUUID()}@example.dk`;
+    const driver = new PageDriver(app);
+    await driver.get('/developers/signup');
+    expect((await driver.post('/developers/signup', { email: unconfirmed, password: DEV_PASSWORD })).status).toBe(303);
+
+    clock.advance(24 * 3600_000 + 1_000);
+    const fresh = `fresh-${randomUUID()}@example.dk`;
+    await driver.get('/developers/signup');
+    expect((await driver.post('/developers/signup', { email: fresh, password: DEV_PASSWORD })).status).toBe(303);
+    const first = await purge();
+    expect(first.signups).toBeGreaterThanOrEqual(1);
+    expect(await n(`SELECT count(*) AS n FROM developer_signups WHERE email = $1`, [unconfirmed])).toBe(0);
+    expect(await n(`SELECT count(*) AS n FROM developer_signups WHERE email = $1`, [fresh])).toBe(1);
+    expect(first.developers).toBe(0);
+
+    // 89 days after their last sign-in nobody is gone yet; at 91 days the one who did not come back is
+    clock.advance(88 * 24 * 3600_000);
+    expect((await purge()).developers).toBe(0);
+    clock.advance(2 * 24 * 3600_000);
+    const signIn = new PageDriver(app);
+    await signIn.get('/developers/signin');
+    expect((await signIn.post('/developers/signin', { email: back.email, password: DEV_PASSWORD, code: totpCodeAt(back.secret, clock.nowMs()) })).status).toBe(303);
+    expect((await purge()).developers).toBe(1);
+
+    expect(await n(`SELECT count(*) AS n FROM developers WHERE email = $1`, [gone.email])).toBe(0);
+    expect(await n(`SELECT count(*) AS n FROM developers WHERE email = ANY($1)`, [[approved.email, back.email]])).toBe(2);
+    for (const id of goneApps) expect((await app.console().get(`/console/v1/apps/${id}`).set('Authorization', KEY)).status).toBe(404);
+    expect((await app.console().get(`/console/v1/organizations/${goneOrg}`).set('Authorization', KEY)).status).toBe(404);
+    expect((await app.console().get(`/console/v1/apps/${approvedApp}`).set('Authorization', KEY)).status).toBe(200);
+    expect((await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${token}`).send(aJournal(accountIds(page)))).status).toBe(401);
+    for (const table of ['journal_entries', 'products', 'operation_receipts', 'webhook_outbox', 'accounts']) {
+      expect(await n(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [goneOrg])).toBe(0);
+    }
+    // the gone developer can neither sign in nor is the email taken
+    const again = new PageDriver(app);
+    await again.get('/developers/signin');
+    clock.advance(30_000);
+    expect((await again.post('/developers/signin', { email: gone.email, password: DEV_PASSWORD, code: totpCodeAt(gone.secret, clock.nowMs()) })).status).toBe(401);
+    expect((await app.console().post('/console/v1/developers').set('Authorization', KEY).send({ email: gone.email, password: DEV_PASSWORD })).status).toBe(201);
   });
 });

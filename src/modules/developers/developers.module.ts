@@ -14,6 +14,7 @@ import { DeveloperAccountService } from './application/developer-account.service
 import { DeveloperAppsService } from './application/developer-apps.service';
 import { RefusedCallsRecorder } from './application/refused-calls.recorder';
 import { DevelopersCoreModule } from './developers-core.module';
+import { DeveloperPurge, DeveloperPurgeScheduler } from './infrastructure/developer-purge';
 
 /** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, refused calls. */
 @Module({
@@ -24,6 +25,8 @@ import { DevelopersCoreModule } from './developers-core.module';
     DeveloperAccountService,
     DeveloperAppsService,
     RefusedCallsRecorder,
+    DeveloperPurge,
+    DeveloperPurgeScheduler,
   ],
   exports: [RefusedCallsRecorder],
 })
