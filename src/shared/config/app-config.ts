@@ -207,7 +207,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (smtpUrl !== null) {
     let ok = false;
     try {
-      ok = ['smtp:', 'smtps:'].includes(new URL(smtpUrl).protocol);
+      const u = new URL(smtpUrl);
+      // an @ after the host: a password with an unencoded / or ? in it split the URL in the wrong place
+      ok = ['smtp:', 'smtps:'].includes(u.protocol) && u.hostname !== '' && !`${u.pathname}${u.search}${u.hash}`.includes('@');
     } catch {
       ok = false;
     }

@@ -144,7 +144,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
   'developer create': {
     usage:
-      'developer create --email EMAIL < password-file   (a developer account, also while DEVELOPER_SIGNUP=closed; the password, 12–128 characters, from DEVELOPER_PASSWORD or stdin — never an argument; prints the TOTP secret once)',
+      'developer create --email EMAIL   (a developer account, also while DEVELOPER_SIGNUP=closed; the password, 12–128 characters, from DEVELOPER_PASSWORD or stdin — never an argument; prints the TOTP secret once)',
     required: ['email'],
     call: (o, input) => {
       if (!input.password) throw new UsageError('developer create reads the password from DEVELOPER_PASSWORD or stdin; both are empty');
