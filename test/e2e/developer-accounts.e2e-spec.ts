@@ -262,6 +262,40 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       expect((await d.driver.post(`/developers/apps/${first}/sandbox-token`, {})).status).toBe(200);
     });
 
+    it(`counts in the database: 12 concurrent sign-ups for one email send ${DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour} emails, 30 concurrent sandbox tokens make ${DEVELOPER_QUOTAS.sandboxTokensPerHour}`, async () => {
+      const email = `race-${randomUUID()}@example.dk`;
+      const drivers = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const driver = from(`192.0.2.${150 + i}`);
+          await driver.get('/developers/signup');
+          return driver;
+        }),
+      );
+      const signups = await Promise.all(drivers.map((driver) => driver.post('/developers/signup', { email, password: DEV_PASSWORD })));
+      expect(signups.filter((r) => r.status === 303)).toHaveLength(DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour);
+      expect(signups.filter((r) => r.status === 429)).toHaveLength(12 - DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour);
+      await inbox.nth(email, DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour);
+      expect(inbox.to(email)).toHaveLength(DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour);
+
+      const d = await aDeveloper(app, clock);
+      const id = await anAppOnThePage(d);
+      await d.driver.get(`/developers/apps/${id}`);
+      const tokens = await Promise.all(Array.from({ length: 30 }, () => d.driver.post(`/developers/apps/${id}/sandbox-token`, {})));
+      expect(tokens.filter((r) => r.status === 200)).toHaveLength(DEVELOPER_QUOTAS.sandboxTokensPerHour);
+      expect(tokens.filter((r) => r.status === 429)).toHaveLength(30 - DEVELOPER_QUOTAS.sandboxTokensPerHour);
+      clock.advance(3600_000 + 1_000);
+    }, 60_000);
+
+    it('answers a NUL byte in the sign-up or sign-in email with the form (422, 401), never a 500', async () => {
+      const driver = from('192.0.2.170');
+      await driver.get('/developers/signup');
+      const signup = await driver.post('/developers/signup', { email: 'nul\u0000@example.dk', password: DEV_PASSWORD });
+      expect(signup.status).toBe(422);
+      expect(signup.text).toContain('Enter an email address');
+      await driver.get('/developers/signin');
+      expect((await driver.post('/developers/signin', { email: 'nul\u0000@example.dk', password: DEV_PASSWORD, code: '123456' })).status).toBe(401);
+    });
+
     it('refuses a second revision while one waits for review (422 page, nothing made), and takes the next once it is approved', async () => {
       const d = await aDeveloper(app, clock);
       const id = await anAppOnThePage(d);

@@ -18,7 +18,8 @@ export const SESSION_IDLE_MS = 30 * 60_000;
 /** The last-seen time is written at most once a minute, not on every page. */
 const SEEN_WRITE_MS = 60_000;
 const PURPOSE = 'developer';
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// no control character (a NUL never reaches the database: PostgreSQL refuses it in text, issue 35 finding 8)
+const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 /** What a developer session keeps: when it was last used, and the sign-up in progress (its TOTP secret sealed, CONTRACT §8). */
 export interface DeveloperSessionData {
@@ -248,7 +249,8 @@ export class DeveloperAccountService {
 
   private async checkFactors(session: DeveloperSession, email: string, password: string, codeRaw: unknown): Promise<SignInResult> {
     const now = this.clock.now();
-    const developer = email === '' ? null : await this.transactions.run((m) => this.repo.findByEmail(m, email));
+    // an email no account can have (a control character, which PostgreSQL may refuse) is looked up nowhere
+    const developer = email === '' || /\p{Cc}/u.test(email) ? null : await this.transactions.run((m) => this.repo.findByEmail(m, email));
     const passwordOk = await verifyPassword(developer?.passwordHash ?? null, password);
     if (!developer || !passwordOk) return { kind: 'failed' };
     try {
