@@ -465,3 +465,21 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     expect((await app.console().post('/console/v1/developers').set('Authorization', KEY).send({ email: gone.email, password: DEV_PASSWORD })).status).toBe(201);
   });
 });
+
+describe('sign-up while the SMTP server is away (issue 35)', () => {
+  it('answers 503 with Retry-After (a fault, not the person)', async () => {
+    const closed = await new SmtpInbox().start();
+    const url = closed.url;
+    await closed.stop();
+    const app = await createTestApp({ smtpUrl: url });
+    try {
+      const driver = new PageDriver(app);
+      await driver.get('/developers/signup');
+      const res = await driver.post('/developers/signup', { email: `away-${randomUUID()}@example.dk`, password: DEV_PASSWORD });
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      await app.close();
+    }
+  });
+});
