@@ -322,6 +322,8 @@ describe('sign-up without SMTP_URL: the link is in the log (issue 35)', () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 26, 11, 0, 10));
     const app = await createTestApp({ logLevel: 'warn' }, { clock, logStream: captureLog(lines) });
     try {
+      // the start log says what is off
+      expect(lines.some((l) => l.includes('SMTP_URL is not set: developer sign-up sends no email'))).toBe(true);
       const email = `nosmtp-${randomUUID()}@example.dk`;
       const driver = new PageDriver(app);
       await driver.get('/developers/signup');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import { Transactions } from '../../../shared/database/transactions';
@@ -66,7 +66,7 @@ const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').
  * kernel (src/shared/web) with a 12 h absolute and 30 min idle limit.
  */
 @Injectable()
-export class DeveloperAccountService {
+export class DeveloperAccountService implements OnApplicationBootstrap {
   private readonly logger = new Logger('developers');
 
   constructor(
@@ -83,6 +83,13 @@ export class DeveloperAccountService {
 
   get signupOpen(): boolean {
     return this.config.developerSignup === 'open';
+  }
+
+  /** The start log says what is off without SMTP_URL (the banner on stdout says it too). */
+  onApplicationBootstrap(): void {
+    if (this.signupOpen && !this.mailer.sends) {
+      this.logger.warn('SMTP_URL is not set: developer sign-up sends no email; each confirmation link is written to this log at warn instead');
+    }
   }
 
   async startSession(): Promise<{ cookie: string; session: DeveloperSession }> {

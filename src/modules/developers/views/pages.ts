@@ -78,6 +78,7 @@ definePage(
   'developer-signup',
   `<%~ include('@developer-head', it) %><h1>Create a developer account</h1>
 <p>Build on the Partner API: a sandbox with sample books at once, production once your app is approved.</p>
+<p class="hint">We email you a link to confirm the address; the account is made once you have followed it and set up your authenticator.</p>
 <form method="post" action="/developers/signup" novalidate>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <label for="email">Email</label>
