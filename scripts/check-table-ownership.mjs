@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 /**
- * Table ownership (docs/architecture.md): fails when a file of src/ names, in SQL, a table that its
- * module does not own. SQL is recognised by its upper-case keywords (FROM, JOIN, INTO, UPDATE, TABLE)
- * followed by a table name. A module's own tables may be named anywhere in it; the composition root
- * (src/*.ts) and src/shared own none but src/shared/web (the page kernel), which owns its tables; migrations (src/shared/database/migrations) own the schema.
+ * Table ownership (docs/architecture.md): fails when
+ * - a file of src/ names a table that its module does not own: in SQL (upper-case FROM, JOIN, INTO,
+ *   UPDATE, TABLE followed by a name) or as a statement part's `table: '…'` (RowInsert, ClaimInsert);
+ * - a table the migrations leave (CREATE TABLE in an `up`, less DROP TABLE) has no owner in
+ *   scripts/table-ownership.mjs, or an owner is listed for a table no migration leaves.
+ * A module's own tables may be named anywhere in it; the composition root (src/*.ts) and src/shared own
+ * none but src/shared/web (the page kernel) and src/shared/crypto (the SECRETS_KEY fingerprints); migrations
+ * (src/shared/database/migrations) own the schema.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { KNOWN_VIOLATIONS, TABLE_OWNERS } from './table-ownership.mjs';
+import { KNOWN_VIOLATIONS, NAMED_AS_DATA, TABLE_OWNERS } from './table-ownership.mjs';
 
 const root = join(import.meta.dirname, '..');
 const src = join(root, process.argv[2] ?? 'src');
-const SQL_NAME = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF EXISTS)?)\s+([a-z_][a-z0-9_]*)\b/g;
+const SQL_NAME = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF EXISTS)?)\s+([a-z_][a-z0-9_]*)\b|\btable:\s*'([a-z_][a-z0-9_]*)'/g;
+const MIGRATIONS = join(src, 'shared', 'database', 'migrations');
 
 function* files(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -29,23 +34,50 @@ function* files(dir) {
 function moduleOf(rel) {
   const parts = rel.split('/');
   if (parts[0] === 'modules') return parts[1] === 'auth' && parts.length > 3 ? parts[2] : parts[1];
-  return rel.startsWith('shared/web/') ? 'shared/web' : null;
+  for (const kernel of ['shared/web', 'shared/crypto']) if (rel.startsWith(`${kernel}/`)) return kernel;
+  return null;
+}
+
+/** The tables the migrations leave, in file (timestamp) order: each `up` body's CREATE TABLE, less its DROP TABLE. */
+function tablesOfMigrations() {
+  const live = new Set();
+  const names = readdirSync(MIGRATIONS).filter((n) => /^\d+-.*\.ts$/.test(n) && !n.endsWith('.spec.ts')).sort();
+  for (const name of names) {
+    const text = readFileSync(join(MIGRATIONS, name), 'utf8');
+    const up = text.slice(text.indexOf('async up('), text.includes('async down(') ? text.indexOf('async down(') : undefined);
+    for (const [, verb, table] of up.matchAll(/\b(CREATE|DROP) TABLE (?:IF (?:NOT )?EXISTS )?([a-z_][a-z0-9_]*)/g)) {
+      if (verb === 'CREATE') live.add(table);
+      else live.delete(table);
+    }
+  }
+  return live;
 }
 
 const found = [];
+const asData = [];
 for (const file of files(src)) {
   const rel = relative(src, file).split(sep).join('/');
   if (rel.startsWith('shared/database/migrations/')) continue;
   const module = moduleOf(rel);
   const text = readFileSync(file, 'utf8');
   const seen = new Set();
-  for (const [, name] of text.matchAll(SQL_NAME)) {
+  const dataNames = new Set(NAMED_AS_DATA.filter((d) => d.file === rel).flatMap((d) => d.tables));
+  for (const [, sqlName, partName] of text.matchAll(SQL_NAME)) {
+    const name = sqlName ?? partName;
     const owner = TABLE_OWNERS[name];
     if (owner === undefined || owner === module || seen.has(name)) continue;
     seen.add(name);
+    if (partName && dataNames.has(name)) {
+      asData.push(`${rel} ${name}`);
+      continue;
+    }
     found.push({ file: rel, table: name, owner, module: module ?? '(none)' });
   }
 }
+const live = tablesOfMigrations();
+const unowned = [...live].filter((t) => TABLE_OWNERS[t] === undefined);
+const stale = Object.keys(TABLE_OWNERS).filter((t) => !live.has(t));
+const dataGone = NAMED_AS_DATA.flatMap((d) => d.tables.map((t) => `${d.file} ${t}`)).filter((k) => !asData.includes(k));
 
 const key = (v) => `${v.file} ${v.table}`;
 const known = new Set(KNOWN_VIOLATIONS.map(key));
@@ -53,5 +85,8 @@ const unexpected = found.filter((v) => !known.has(key(v)));
 const gone = KNOWN_VIOLATIONS.filter((k) => !found.some((v) => key(v) === key(k)));
 for (const v of unexpected) console.error(`✘ ${v.file} (module ${v.module}) names table ${v.table}, owned by ${v.owner}`);
 for (const k of gone) console.error(`✘ scripts/table-ownership.mjs lists ${k.file} → ${k.table}, which no longer occurs: remove it from KNOWN_VIOLATIONS`);
-if (unexpected.length + gone.length > 0) process.exit(1);
-console.log(`✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, ${found.length} known violation(s) left (scripts/table-ownership.mjs)`);
+for (const t of unowned) console.error(`✘ table ${t} (made by a migration) has no owner: add it to TABLE_OWNERS in scripts/table-ownership.mjs and to docs/architecture.md`);
+for (const t of stale) console.error(`✘ scripts/table-ownership.mjs lists table ${t}, which no migration leaves: remove it`);
+for (const k of dataGone) console.error(`✘ scripts/table-ownership.mjs lists ${k} in NAMED_AS_DATA, which no longer occurs: remove it`);
+if (unexpected.length + gone.length + unowned.length + stale.length + dataGone.length > 0) process.exit(1);
+console.log(`✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, each made by the migrations and owned once; ${found.length} known violation(s) left (scripts/table-ownership.mjs)`);

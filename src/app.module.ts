@@ -1,24 +1,20 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
 import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, ModulesContainer } from '@nestjs/core';
+import { routesTakingBody } from './shared/http/body-routes';
 import { AuthModule, ConsentPagesModule, PartnerAuthGuard } from './modules/auth';
 import { HealthModule } from './modules/health';
-import { JournalController } from './modules/journal';
 import { JournalApiModule } from './modules/journal';
 import { IdempotencyModule } from './modules/idempotency';
 import { IdempotencyPurgeModule } from './modules/idempotency';
 import { ReceiptsApiModule } from './modules/receipts';
-import { ProductsController } from './modules/products';
 import { ProductsModule } from './modules/products';
 import { EventsFeedApiModule, WebhookDispatchModule } from './modules/webhooks';
 import { RateLimitModule } from './modules/rate-limit';
 import { DevelopersModule } from './modules/developers';
 import { EmptyStatisticsWatch } from './shared/database/empty-statistics-watch';
 import { WebPurgeModule } from './shared/web';
-
-/** Controllers of the partner API that take a JSON body. */
-export const PARTNER_BODY_CONTROLLERS: Type[] = [JournalController, ProductsController];
 
 /** The partner listener: health, the partner API under both base paths. */
 @Module({})
@@ -33,9 +29,14 @@ export class PartnerAppModule implements NestModule {
     };
   }
 
+  constructor(private readonly modules: ModulesContainer) {}
+
   configure(consumer: MiddlewareConsumer): void {
-    // bound to the known routes only: routing comes first (CONTRACT §3 step 0)
-    if (PARTNER_BODY_CONTROLLERS.length > 0) consumer.apply(JsonBodyMiddleware).forRoutes(...PARTNER_BODY_CONTROLLERS);
+    // bound to the known routes only (routing comes first, CONTRACT §3 step 0): every handler of this
+    // listener that takes a @Body(), read off the controllers' metadata (body-routes.ts)
+    const controllers = [...this.modules.values()].flatMap((m) => [...m.controllers.values()].map((w) => w.metatype as Type));
+    const routes = routesTakingBody(controllers);
+    if (routes.length > 0) consumer.apply(JsonBodyMiddleware).forRoutes(...routes);
   }
 }
 

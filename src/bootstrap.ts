@@ -20,6 +20,7 @@ import { CoreModule } from './shared/database/database.module';
 import { createDataSource, destroyDataSource } from './shared/database/data-source';
 import { runMigrations } from './shared/database/run-migrations';
 import type { Clock } from './shared/domain/clock';
+import type { HostResolver } from './shared/domain/host-resolver';
 import { GracefulShutdown } from './shared/http/graceful-shutdown';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
 import { PARTNER_PATH_PREFIX, PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
@@ -27,7 +28,7 @@ import { prefixedLayersFirst } from './shared/http/route-order';
 import { createConsoleDocument, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
 import { createPartnerDocument } from './shared/http/openapi/partner-document';
 import { ProblemFilter } from './shared/http/problem.filter';
-import { RefusedCallsRecorder } from './modules/developers';
+import { RequestLogRecorder } from './modules/developers';
 import { requestIdMiddleware } from './shared/http/request-id.middleware';
 import { httpLogger } from './shared/logging/http-logger';
 import { PinoNestLogger } from './shared/logging/nest-logger';
@@ -55,6 +56,8 @@ export interface Applications {
 
 export interface BootstrapOptions {
   clock?: Clock;
+  /** How host names resolve (webhook endpoints); tests stub it instead of asking DNS. */
+  resolver?: HostResolver;
   logStream?: DestinationStream;
 }
 
@@ -87,12 +90,12 @@ export function configureHttpApp(deps: HttpAppDeps, app: INestApplication, liste
   app.use(securityHeaders());
   app.use(requestIdMiddleware({ noStore: true }));
   app.use(deps.shutdown.middleware());
-  app.use(httpLogger(deps.logger, listener));
+  // the partner listener's finished calls of a known app feed the developer console's request log (only queued here)
+  const requestLog = listener === 'partner' ? app.get(RequestLogRecorder, { strict: false }) : undefined;
+  app.use(httpLogger(deps.logger, listener, requestLog?.enabled ? requestLog.record : undefined));
   app.use(deps.metrics.middleware(listener));
   if (listener === 'partner') observeJsonAnswers(app.getHttpAdapter().getInstance());
-  // the partner listener's refusals of a known caller feed the developer console's refused calls (off the request's path)
-  const refusals = listener === 'partner' ? app.get(RefusedCallsRecorder, { strict: false }) : undefined;
-  app.useGlobalFilters(new ProblemFilter(listener === 'partner' ? 'partner-api' : 'console-api', refusals?.observe));
+  app.useGlobalFilters(new ProblemFilter(listener === 'partner' ? 'partner-api' : 'console-api'));
   app.useGlobalPipes(new BodyValidationPipe());
 }
 
@@ -126,7 +129,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     }
   }, 5_000);
   modeSweep.unref();
-  const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox);
+  const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox, options.resolver);
   const logger = createRootLogger(config.logLevel, options.logStream);
   const metrics = new ServiceMetrics(dataSource);
 
@@ -134,6 +137,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   const http = { config, logger, metrics, shutdown };
   const partner = await createHttpApp(http, PartnerAppModule.forRoot(core, config.logLevel, options.logStream), 'partner');
   metrics.countWebhookDeliveriesOf(partner.get(WebhookDispatcher));
+  metrics.countRequestLogDropsOf(partner.get(RequestLogRecorder, { strict: false }));
   const plain = plainHttpOrigin(config.publicOrigin);
   if (plain) logger.warn(plain);
   if (secrets.sealed > 0) logger.info(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);

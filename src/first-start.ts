@@ -67,7 +67,7 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
     return [
       ...lines,
       `Provisioned a sandbox project ${p.project_id}: its base URL, token, account ids and app id are in ${envFile} (mode 0600; stdout is not a terminal, so the token is not printed)`,
-      `  try (rent paid from the bank): source ${envFile} && curl -s -X POST "$BASE/journal/prepare" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "{\"posting_date\":\"$(date +%F)\",\"lines\":[{\"account_id\":\"$RENT_ACCOUNT\",\"debit_minor\":700000},{\"account_id\":\"$BANK_ACCOUNT\",\"credit_minor\":700000}]}"`,
+      `  try (rent paid from the bank): source ${envFile} && curl -s -X POST "$BASE/journal/prepare" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "{\\"posting_date\\":\\"$(date +%F)\\",\\"lines\\":[{\\"account_id\\":\\"$RENT_ACCOUNT\\",\\"debit_minor\\":700000},{\\"account_id\\":\\"$BANK_ACCOUNT\\",\\"credit_minor\\":700000}]}"`,
     ];
   }
   return [

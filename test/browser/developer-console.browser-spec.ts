@@ -4,7 +4,7 @@ import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
-import { RefusedCallsRecorder } from '../../src/modules/developers';
+import { RequestLogRecorder } from '../../src/modules/developers';
 import { captureLog, launchChromium, screenshotsAtTwoWidths } from '../support/browser';
 import { PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION, SANDBOX } from '../support/fixtures';
@@ -196,12 +196,12 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     expect((await prepare(first)).status).toBe(401);
     expect((await prepare(second)).status).toBe(200);
 
-    // a refused prepare appears under refused calls, with its pointers
+    // a refused prepare appears in the request log, with its pointers
     const refused = await prepare(second, { posting_date: '2026-13-45', lines: [] });
     expect(refused.status).toBe(400);
-    await app.apps.partner.get(RefusedCallsRecorder, { strict: false }).settled();
-    await page.goto(`${base}/developers/apps/${appId}#refused-calls`);
-    const row = page.locator('#refused-calls tbody tr').first();
+    await app.apps.partner.get(RequestLogRecorder, { strict: false }).settled();
+    await page.goto(`${base}/developers/apps/${appId}#request-log`);
+    const row = page.locator('#request-log tbody tr').first();
     await expect(row.textContent()).resolves.toContain(`POST ${SANDBOX}/journal/prepare`);
     for (const e of refused.body.errors as Array<{ pointer: string }>) await expect(row.textContent()).resolves.toContain(e.pointer);
     await expect(row.textContent()).resolves.toContain(refused.body.request_id);

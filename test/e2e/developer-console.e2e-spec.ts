@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { DeveloperRepository } from '../../src/modules/developers/domain/developer.repository';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { Transactions } from '../../src/shared/database/transactions';
-import { RefusedCallsRecorder } from '../../src/modules/developers';
+import { RequestLogRecorder } from '../../src/modules/developers';
 import { PageDriver } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, DEV_PASSWORD } from '../support/developer-fixtures';
 import { aJournal, SANDBOX } from '../support/fixtures';
@@ -168,7 +168,7 @@ describe('developer console (CONTRACT §15)', () => {
     expect((await stranger.driver.post(`/developers/apps/${id}/sandbox-token`, {})).status).toBe(404);
   });
 
-  it('lists a refused prepare under refused calls with its pointers, never the body', async () => {
+  it('lists a refused prepare in the request log with its pointers, never the body', async () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);
     const token = issued((await d.driver.post(`/developers/apps/${id}/sandbox-token`, {})).text);
@@ -178,7 +178,7 @@ describe('developer console (CONTRACT §15)', () => {
       .set('Authorization', `Bearer ${token}`)
       .send({ posting_date: 'secret-looking-value', lines: [] });
     expect(refused.status).toBe(400);
-    await app.apps.partner.get(RefusedCallsRecorder, { strict: false }).settled();
+    await app.apps.partner.get(RequestLogRecorder, { strict: false }).settled();
     const page = (await d.driver.get(`/developers/apps/${id}`)).text;
     expect(page).toContain(`POST ${SANDBOX}/journal/prepare`);
     expect(page).toContain(refused.body.request_id);

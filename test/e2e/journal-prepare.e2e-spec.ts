@@ -240,10 +240,10 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
     const db = app.apps.partner.get(DataSource);
     // the webhook dispatcher legitimately updates outbox rows left by other tests: stop it first
     await app.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
-    // refused_calls is the developer console's record of refusals (CONTRACT §15), written for the three
-    // refused prepares by design; the books and every other table stay as they were
+    // request_log is the developer console's record of every call (CONTRACT §15), written for each
+    // prepare by design; the books and every other table stay as they were
     const tables: Array<{ tablename: string }> = await db.query(
-      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'refused_calls' ORDER BY tablename`,
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'request_log' ORDER BY tablename`,
     );
     expect(tables.length).toBeGreaterThan(15);
     const snapshot = async () => {

@@ -97,6 +97,9 @@ describe('logs and metrics', () => {
     expect(text).toMatch(/^# TYPE partner_webhook_deliveries_finished_total counter$/m);
     expect(text).toMatch(/^partner_webhook_deliveries_finished_total\{outcome="delivered"\} \d+$/m);
     expect(text).toMatch(/^partner_webhook_deliveries_finished_total\{outcome="failed"\} \d+$/m);
+    // CONTRACT §15: request-log entries dropped because the queue was full (none here)
+    expect(text).toMatch(/^# TYPE partner_request_log_dropped_total counter$/m);
+    expect(text).toMatch(/^partner_request_log_dropped_total 0$/m);
     expect(text).toMatch(/^partner_webhook_queue_age_seconds [0-9.e+-]+$/m);
     expect(text).toMatch(/^# TYPE partner_rate_limit_rejections_total counter$/m);
   });

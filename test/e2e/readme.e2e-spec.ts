@@ -78,6 +78,21 @@ describe('npm start and the README', () => {
   });
 
   /**
+   * Issue 34: the banner's "try" line (stdout is not a terminal here) pastes into bash as printed: it
+   * answered 400 "The body is not valid JSON" when its inner quotes were not escaped.
+   */
+  it('prints a try line that pastes into bash and answers a valid prepare', async () => {
+    const line = /^ {2}try \(rent paid from the bank\): (.*)$/m.exec(out)?.[1];
+    expect(line).toBeDefined();
+    const shell = spawn('bash', ['--noprofile', '--norc', '-c', line!], { cwd: work, env: { PATH: userPath(), HOME: process.env.HOME ?? work }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let answer = '';
+    shell.stdout!.on('data', (d) => (answer += String(d)));
+    const code = await new Promise<number | null>((resolve) => shell.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(answer).toContain('{"valid":true,"posted":false');
+  }, 60_000);
+
+  /**
    * Issue 26: every `readme-test` block, in order, in ONE bash session (`set -eo pipefail`), so a block
    * that overwrites or misses a variable a later one needs fails the run. The block that reads the OAuth
    * code (`read -r… OAUTH_CODE`) is answered from Chromium: the test opens the consent URL the shell printed, signs in as

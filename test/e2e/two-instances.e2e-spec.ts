@@ -29,7 +29,7 @@ async function anInstance(url: string, consoleKey: string, secretsKey: string | 
   const [port, consolePort] = [await freePort(), await freePort()];
   const proc = startService({
     DATABASE_URL: url, PORT: String(port), CONSOLE_PORT: String(consolePort), HOST: '127.0.0.1',
-    CONSOLE_API_KEY: consoleKey, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    CONSOLE_API_KEY: consoleKey, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'closed',
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
   });
   return { proc, port, consolePort, dataDir };

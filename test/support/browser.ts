@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
-/** Where the browser suites leave their screenshots, for a person to look at (git-ignored). */
-export const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
+/**
+ * Where the browser suites leave their screenshots, for a person to look at: `SCREENSHOT_DIR` (CI sets a
+ * temporary folder, so its run leaves nothing in the tree), else test-output/screenshots (git-ignored).
+ */
+export const SCREENSHOTS = process.env.SCREENSHOT_DIR || join(__dirname, '..', '..', 'test-output', 'screenshots');
 
 /** A full-page screenshot of the page as it is at 1280 px and at 390 px: `<name>-1280.png`, `<name>-390.png`. */
 export async function screenshotsAtTwoWidths(page: Page, name: string): Promise<void> {

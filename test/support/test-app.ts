@@ -7,6 +7,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { type Applications, createApplications } from '../../src/bootstrap';
 import type { AppConfig, DatabaseConfig } from '../../src/shared/config/app-config';
 import type { Clock } from '../../src/shared/domain/clock';
+import type { HostResolver } from '../../src/shared/domain/host-resolver';
 import { takeResponseMismatches, validateResponsesOf } from './response-validation';
 
 // CONTRACT §13: every response a test receives validates against the checked-in document
@@ -48,6 +49,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     webhookAllowPrivateNetworks: true,
     webhookEndpointConcurrency: 16,
     webhookRetentionDays: 30,
+    requestLogRetentionDays: 7,
     // off unless a test is about it: suites make hundreds of calls with one token
     rateLimitPerMinute: 0,
     redisUrl: null,
@@ -76,7 +78,7 @@ export interface TestApp {
 
 export async function createTestApp(
   overrides: Partial<AppConfig> = {},
-  options: { clock?: Clock; logStream?: DestinationStream } = {},
+  options: { clock?: Clock; logStream?: DestinationStream; resolver?: HostResolver } = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   // the temporary data directory testConfig made goes with the app

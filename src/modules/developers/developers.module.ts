@@ -12,11 +12,11 @@ import { DeveloperAppsController } from './api/developer-apps.controller';
 import { DeveloperHttp, developerPageMiddleware } from './api/developer-http';
 import { DeveloperAccountService } from './application/developer-account.service';
 import { DeveloperAppsService } from './application/developer-apps.service';
-import { RefusedCallsRecorder } from './application/refused-calls.recorder';
+import { RequestLogRecorder } from './application/request-log.recorder';
 import { DevelopersCoreModule } from './developers-core.module';
 import { DeveloperPurge, DeveloperPurgeScheduler } from './infrastructure/developer-purge';
 
-/** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, refused calls. */
+/** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, the request log. */
 @Module({
   imports: [DevelopersCoreModule, WebKernelModule, MailModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule],
   controllers: [DeveloperAccountController, DeveloperAppsController],
@@ -24,11 +24,11 @@ import { DeveloperPurge, DeveloperPurgeScheduler } from './infrastructure/develo
     DeveloperHttp,
     DeveloperAccountService,
     DeveloperAppsService,
-    RefusedCallsRecorder,
+    RequestLogRecorder,
     DeveloperPurge,
     DeveloperPurgeScheduler,
   ],
-  exports: [RefusedCallsRecorder],
+  exports: [RequestLogRecorder],
 })
 export class DevelopersModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -31,6 +31,11 @@ export function routeLabel(req: Request): string {
   return '(unmatched)';
 }
 
+/** What the request log reports (RequestLogRecorder.droppedCalls): calls dropped since it started. */
+export interface DroppedCallsSource {
+  droppedCalls(): number;
+}
+
 /** What a webhook dispatcher reports (WebhookDispatcher.finishedDeliveries): deliveries it finished since it started. */
 export interface FinishedDeliveriesSource {
   finishedDeliveries(): { delivered: number; failed: number };
@@ -57,6 +62,7 @@ export class ServiceMetrics {
   private readonly conflicts: Counter<'route' | 'code'>;
   private readonly rateLimited: Counter<'listener' | 'route'>;
   private webhookDispatcher: FinishedDeliveriesSource | null = null;
+  private requestLog: DroppedCallsSource | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -144,6 +150,18 @@ export class ServiceMetrics {
       },
     });
     for (const outcome of ['delivered', 'failed']) finished.inc({ outcome }, 0);
+    const requestLog = () => this.requestLog;
+    let droppedSeen = 0;
+    new Counter({
+      name: 'partner_request_log_dropped_total',
+      help: "Partner calls this instance did not put in the developer console's request log because its queue was full",
+      registers,
+      collect() {
+        const now = requestLog()?.droppedCalls() ?? 0;
+        if (now > droppedSeen) this.inc(now - droppedSeen);
+        droppedSeen = now;
+      },
+    });
     new Gauge({
       name: 'partner_webhook_queue_age_seconds',
       help: 'Age of the oldest event not yet delivered or given up (outbox or pending delivery); 0 when none',
@@ -154,6 +172,11 @@ export class ServiceMetrics {
         this.set(Math.max(0, Number(rows[0].age ?? 0)));
       },
     });
+  }
+
+  /** The request log whose dropped calls partner_request_log_dropped_total counts (the partner app's). */
+  countRequestLogDropsOf(source: DroppedCallsSource): void {
+    this.requestLog = source;
   }
 
   /** The dispatcher whose finished deliveries partner_webhook_deliveries_finished_total counts (the partner app's). */

@@ -5,3 +5,4 @@ export { WebhookEndpointsService } from './application/webhook-endpoints.service
 export { WebhookRetention } from './application/webhook-retention';
 export { WebhookDeliveryReadRepository, type WebhookDeliveryView } from './domain/webhook-delivery-read.repository';
 export { EventsFeedApiModule } from './events-feed.module';
+export { type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from './domain/endpoint-limits';

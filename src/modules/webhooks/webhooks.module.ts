@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../shared/config/app-config';
+import { HostResolver } from '../../shared/domain/host-resolver';
 import { WEBHOOK_DISPATCH_OPTIONS, WebhookDispatcher, type WebhookDispatchOptions } from './application/webhook-dispatcher';
 import { WebhookEndpointsService } from './application/webhook-endpoints.service';
 import { WebhookRetention } from './application/webhook-retention';
@@ -33,8 +34,9 @@ export class WebhooksModule {}
     { provide: WEBHOOK_DISPATCH_OPTIONS, useFactory: dispatchOptions, inject: [APP_CONFIG] },
     {
       provide: WebhookSender,
-      useFactory: (config: AppConfig) => new HttpWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks }),
-      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig, resolver: HostResolver) =>
+        new HttpWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks, resolve: (host) => resolver.resolve(host) }),
+      inject: [APP_CONFIG, HostResolver],
     },
   ],
   exports: [WebhookDispatcher, WebhookRetention, WebhookSender],

@@ -51,6 +51,25 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.secretsKey).toBe(key);
   });
 
+  it('refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with open sign-up (set or by default) in one line naming both; takes it with DEVELOPER_SIGNUP=closed', () => {
+    for (const env of [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'open' }]) {
+      let error: unknown;
+      try {
+        loadConfig(env);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(
+        'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true needs DEVELOPER_SIGNUP=closed: with open sign-up anyone could send webhooks into private networks',
+      );
+    }
+    const closed = loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'closed' });
+    expect(closed.webhookAllowPrivateNetworks).toBe(true);
+    expect(closed.developerSignup).toBe('closed');
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', DEVELOPER_SIGNUP: 'open' }).developerSignup).toBe('open');
+  });
+
   it('never echoes a bad SECRETS_KEY in its message', () => {
     let message = '';
     try {

@@ -24,6 +24,8 @@ export interface AppConfig {
   webhookEndpointConcurrency: number;
   /** CONTRACT §9: days events, deliveries and attempts are kept once nothing of them is pending (WEBHOOK_RETENTION_DAYS) */
   webhookRetentionDays: number;
+  /** CONTRACT §15: days the developer console's request log keeps a call (REQUEST_LOG_RETENTION_DAYS); 0 turns the log off */
+  requestLogRetentionDays: number;
   /** partner calls per token per minute (CONTRACT §12); 0: no limit */
   rateLimitPerMinute: number;
   /** redis://…: rate-limit counters shared by every instance; null: each instance counts alone */
@@ -57,6 +59,14 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * Issue 35: with private networks allowed, anyone who signs up could aim webhooks at the deployment's own
+ * network (the database, the metadata service) and read the answers' status codes. The two together
+ * stop the start (DEVELOPER_SIGNUP is open unless set to closed).
+ */
+export const PRIVATE_NETWORKS_WITH_OPEN_SIGNUP =
+  'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true needs DEVELOPER_SIGNUP=closed: with open sign-up anyone could send webhooks into private networks';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -202,6 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (developerSignup !== 'open' && developerSignup !== 'closed') {
     throw new ConfigError(`DEVELOPER_SIGNUP must be open or closed, got "${developerSignup}"`);
   }
+  const webhookAllowPrivateNetworks = bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false);
+  if (webhookAllowPrivateNetworks && developerSignup === 'open') throw new ConfigError(PRIVATE_NETWORKS_WITH_OPEN_SIGNUP);
 
   const smtpUrl = env.SMTP_URL && env.SMTP_URL !== '' ? env.SMTP_URL : null;
   if (smtpUrl !== null) {
@@ -230,9 +242,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicOrigin,
     idempotencyRetentionHours,
     logLevel,
-    webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookAllowPrivateNetworks,
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
+    requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 0),
     rateLimitPerMinute,
     redisUrl,
     redisKeyPrefix,

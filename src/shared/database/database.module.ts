@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { generateSecretsKeyEntry, SecretBox } from '../crypto/secret-box';
 import { Clock, SystemClock } from '../domain/clock';
+import { HostResolver, SystemHostResolver } from '../domain/host-resolver';
 import { Scheduler, TimerScheduler } from '../domain/scheduler';
 import { OneStatementWrite } from './one-statement-write';
 import { Sql } from './sql';
@@ -10,19 +11,26 @@ import { Transactions } from './transactions';
 
 /**
  * The process-wide kernel both listeners share: configuration, the one data source (created and
- * migrated before Nest starts, so the partner and console applications use the same pool) and the
- * clock.
+ * migrated before Nest starts, so the partner and console applications use the same pool), the
+ * clock and the host resolver.
  */
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig, dataSource: DataSource, clock: Clock = new SystemClock(), secretBox?: SecretBox): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    dataSource: DataSource,
+    clock: Clock = new SystemClock(),
+    secretBox?: SecretBox,
+    resolver: HostResolver = new SystemHostResolver(),
+  ): DynamicModule {
     return {
       module: CoreModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: DataSource, useValue: dataSource },
         { provide: Clock, useValue: clock },
+        { provide: HostResolver, useValue: resolver },
         { provide: Scheduler, useValue: new TimerScheduler() },
         Transactions,
         // the key of stored secrets (CONTRACT §8); a caller without one gets a fresh throwaway key
@@ -30,7 +38,7 @@ export class CoreModule {
         Sql,
         OneStatementWrite,
       ],
-      exports: [APP_CONFIG, DataSource, Clock, Scheduler, Transactions, SecretBox, Sql, OneStatementWrite],
+      exports: [APP_CONFIG, DataSource, Clock, HostResolver, Scheduler, Transactions, SecretBox, Sql, OneStatementWrite],
     };
   }
 }

@@ -19,13 +19,6 @@ const HTTP_STATUS_CODES: Record<number, string> = {
 };
 
 /**
- * Told of every problem answer once it is written (the developer console's refused calls, CONTRACT
- * §15): status, code and the `errors` pointers — never the body or a header. It must not block: the
- * success path never reaches it, and a refusal's answer is already sent when it is called.
- */
-export type ProblemObserver = (req: RequestWithContext, answer: { status: number; code: string; pointers: string[] }) => void;
-
-/**
  * The one place where an error becomes an HTTP response: an RFC 9457 problem body (CONTRACT §4).
  * Nothing of an unexpected error reaches the client; it is logged with the request id instead.
  */
@@ -33,10 +26,7 @@ export type ProblemObserver = (req: RequestWithContext, answer: { status: number
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
-  constructor(
-    private readonly realm: string,
-    private readonly observer?: ProblemObserver,
-  ) {}
+  constructor(private readonly realm: string) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
@@ -107,9 +97,12 @@ export class ProblemFilter implements ExceptionFilter {
       body.detail = `${detail} (${errors.length} violations; the first ${MAX_ERRORS} are listed)`;
       errors = errors.slice(0, MAX_ERRORS);
     }
-    if (errors && errors.length > 0) body.errors = errors;
+    if (errors && errors.length > 0) {
+      body.errors = errors;
+      // the request log's pointers (CONTRACT §15), read when the response has finished
+      (res.locals as ObservedLocals).problemPointers = errors.map((e) => e.pointer);
+    }
     body.request_id = req.id;
     res.status(status).type('application/problem+json').send(JSON.stringify(body));
-    if (this.observer) this.observer(req, { status, code, pointers: errors ? errors.map((e) => e.pointer) : [] });
   }
 }

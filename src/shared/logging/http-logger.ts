@@ -28,6 +28,9 @@ export function requestBindings(req: ObservedRequest): Record<string, string> {
   return out;
 }
 
+/** Told of every finished request with its duration in ms (the developer console's request log); it must only queue. */
+export type CompletionHook = (req: ObservedRequest & { id?: string; originalUrl?: string }, res: ServerResponse, durationMs: number) => void;
+
 /**
  * One completion line per request, on the listener's own logger (so every line names its listener):
  * request id, method, path, status, time and the caller's ids. The line is built when the response
@@ -35,12 +38,13 @@ export function requestBindings(req: ObservedRequest): Record<string, string> {
  * finish listener (no child logger per request, as pino-http makes). `req.log` is the listener's
  * logger, for errors logged while answering (request-log.ts; those lines carry the request id).
  */
-export function httpLogger(root: Logger, listener: Listener) {
+export function httpLogger(root: Logger, listener: Listener, completed?: CompletionHook) {
   const log = root.child({ listener });
   return (req: ObservedRequest & { id?: string; originalUrl?: string; log?: Logger }, res: ServerResponse, next: () => void): void => {
     const started = performance.now();
     req.log = log;
     res.once('finish', () => {
+      if (completed) completed(req, res, performance.now() - started);
       const level = res.statusCode >= 500 ? 'error' : 'info';
       if (!log.isLevelEnabled(level)) return;
       log[level](

@@ -65,6 +65,7 @@ export class Instance {
         SECRETS_KEY,
         RATE_LIMIT_PER_MINUTE: '0', // the load here is about faults, not limits
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        DEVELOPER_SIGNUP: 'closed', // private networks are refused with open sign-up (issue 35)
         SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
         LOG_LEVEL: process.env.FAULTS_DEBUG ? 'warn' : 'error',
         DATA_DIR: join(DATA_ROOT, this.name),

@@ -1,11 +1,13 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError, RateLimitedError } from '../../../shared/domain/errors';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-apps.service';
 import { DEVELOPER_QUOTAS, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
-import type { DeveloperApp } from '../domain/developer.repository';
+import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
+import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
+import { parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
 type Errors = Record<string, string>;
@@ -15,6 +17,18 @@ interface FormState {
   redirectText?: string;
   endpointUrl?: string;
   endpointEnvironment?: string;
+  logFilter?: RequestLogFilter;
+}
+
+/** The request log's Older link: the same filters, entries before the page's last one. */
+function olderHref(appId: string, filter: RequestLogFilter, before: string): string {
+  const q = new URLSearchParams();
+  if (filter.environment) q.set('environment', filter.environment);
+  if (filter.status) q.set('status', filter.status);
+  if (filter.pathContains) q.set('path', filter.pathContains);
+  if (filter.requestId) q.set('request_id', filter.requestId);
+  q.set('before', before);
+  return `/developers/apps/${appId}?${q.toString()}#request-log`;
 }
 
 /** The first violation's detail per field, from an invalid_input of an owner's service (e.g. `/redirect_uris/2` → redirect_uris). */
@@ -76,11 +90,15 @@ export class DeveloperAppsController {
   }
 
   @Get(':app')
-  async show(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+  async show(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string, @Query() query: Record<string, unknown>): Promise<void> {
     const session = await this.signedIn(req, res);
     if (!session) return;
     const app = await this.own(session, appId, res);
-    if (app) await this.appPage(req, res, 200, app, {});
+    if (!app) return;
+    // the request log's filters and Older page (CONTRACT §15)
+    const parsed = parseRequestLogFilter(query);
+    if ('error' in parsed) return this.http.page(res, 400, 'message', { title: 'Request log', message: parsed.error });
+    await this.appPage(req, res, 200, app, { logFilter: parsed.filter });
   }
 
   @Post(':app/sandbox-token')
@@ -139,9 +157,12 @@ export class DeveloperAppsController {
     const state = { endpointUrl: url.slice(0, 2000), endpointEnvironment: typeof environment === 'string' ? environment : 'sandbox' };
     if (errors.url || errors.environment) return this.appPage(req, res, 422, app, { errors, ...state });
     try {
-      const { secret } = await this.apps.addEndpoint(app, url, environment as 'sandbox' | 'production');
+      const { secret } = await this.apps.addEndpoint(req.webSession?.subjectId as string, app, url, environment as 'sandbox' | 'production');
       await this.appPage(req, res, 200, app, { issued: { label: 'Webhook signing secret', value: secret } });
     } catch (err) {
+      if (err instanceof TooManyEndpointsError || err instanceof TooManyEndpointsOnHostError) {
+        return this.appPage(req, res, 422, app, { errors: { url: err.detail }, ...state });
+      }
       const fieldErrs = fieldErrors(err, 'url', 'URL');
       if (!fieldErrs) throw err;
       return this.appPage(req, res, 422, app, { errors: fieldErrs, ...state });
@@ -182,7 +203,7 @@ export class DeveloperAppsController {
   }
 
   private async appPage(req: DeveloperRequest, res: Response, status: number, app: DeveloperApp, state: FormState): Promise<void> {
-    const view = await this.apps.page(app);
+    const view = await this.apps.page(app, state.logFilter);
     this.http.page(res, status, 'app', {
       title: view.name,
       view,
@@ -194,6 +215,8 @@ export class DeveloperAppsController {
       redirectText: state.redirectText ?? view.redirectUris.join('\n'),
       endpointUrl: state.endpointUrl ?? '',
       endpointEnvironment: state.endpointEnvironment ?? 'sandbox',
+      requestLogDays: this.apps.requestLogDays,
+      olderHref: view.requestLog.older ? olderHref(view.id, view.requestLog.filter, view.requestLog.older) : null,
     });
   }
 

@@ -12,14 +12,20 @@ import { OAuthClientService } from '../../auth/consent';
 import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
 import { WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
-import { type DeveloperApp, DeveloperRepository, type RefusedCall } from '../domain/developer.repository';
+import { type DeveloperApp, DeveloperRepository, type LoggedCall, type RequestLogFilter } from '../domain/developer.repository';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
 
 /** An app name as the console takes it. */
 export const APP_NAME_MAX = 200;
-/** CONTRACT §15: the latest 20 deliveries, the latest 50 refused calls per environment. */
+/**
+ * Issue 35: at most this many webhook endpoints of one developer (all their apps, sandbox and production)
+ * point to one host, so that self-service cannot aim hundreds of endpoints at someone else's server. The
+ * operator's console API registers without it (it still has the cap per app and environment).
+ */
+export const MAX_ENDPOINTS_PER_HOST = DEVELOPER_QUOTAS.webhookEndpointsPerHost;
+/** CONTRACT §15: the latest 20 deliveries; the request log 50 calls a page. */
 export const DELIVERIES_SHOWN = 20;
-export const REFUSED_CALLS_KEPT = 50;
+export const REQUEST_LOG_PAGE = 50;
 
 /** Everything the app page shows (never a secret: those are shown by the action that issues them). */
 export interface AppPageView {
@@ -31,13 +37,18 @@ export interface AppPageView {
   revisions: Array<{ id: string; number: number; approved: boolean }>;
   endpoints: Array<{ id: string; url: string; environment: Environment }>;
   deliveries: Array<{ event_id: string; endpoint_id: string; operation_id: string; attempts: number; status: string; last_status_code: number | null; environment: Environment }>;
-  refusedCalls: Array<RefusedCall & { environment: Environment }>;
+  requestLog: {
+    filter: RequestLogFilter;
+    calls: Array<LoggedCall & { id: string; environment: Environment }>;
+    /** the Older page's `before`, when there is one */
+    older: string | null;
+  };
 }
 
 /**
  * A developer's apps (CONTRACT §15), through the owners' services: the app (apps), its sandbox project
  * (sandbox, made as §10 makes one), its OAuth client (consent), its webhook endpoints and deliveries
- * (webhooks). This module owns only who made which app, and the refused calls.
+ * (webhooks). This module owns only who made which app, and the request log.
  */
 @Injectable()
 export class DeveloperAppsService {
@@ -94,13 +105,19 @@ export class DeveloperAppsService {
     return found;
   }
 
-  async page(app: DeveloperApp): Promise<AppPageView> {
+  /** REQUEST_LOG_RETENTION_DAYS, as the page says it */
+  get requestLogDays(): number {
+    return this.config.requestLogRetentionDays;
+  }
+
+  async page(app: DeveloperApp, logFilter: RequestLogFilter = {}): Promise<AppPageView> {
     const read = await this.oauth.readApp(app.appId);
     const org = await this.organizations.organization(app.sandboxOrganizationId);
     const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
     const production = await this.deliveryReads.deliveries(app.appId, DELIVERIES_SHOWN);
     const sandbox = await this.deliveryReads.deliveries(app.sandboxAppId, DELIVERIES_SHOWN);
-    const refused = await this.transactions.run((m) => this.repo.refusedCalls(m, [app.appId, app.sandboxAppId], REFUSED_CALLS_KEPT));
+    const log = await this.transactions.run((m) => this.repo.requestLog(m, [app.appId, app.sandboxAppId], logFilter, REQUEST_LOG_PAGE + 1));
+    const calls = log.slice(0, REQUEST_LOG_PAGE);
     return {
       id: app.appId,
       name: read.name,
@@ -117,7 +134,11 @@ export class DeveloperAppsService {
         ...sandbox.map((d) => ({ ...d, environment: 'sandbox' as const })),
         ...production.map((d) => ({ ...d, environment: 'production' as const })),
       ],
-      refusedCalls: refused.map((c) => ({ ...c, environment: c.environment as Environment })),
+      requestLog: {
+        filter: logFilter,
+        calls: calls.map((c) => ({ ...c, environment: c.environment as Environment })),
+        older: log.length > REQUEST_LOG_PAGE ? calls[calls.length - 1].id : null,
+      },
     };
   }
 
@@ -152,9 +173,15 @@ export class DeveloperAppsService {
     return this.oauth.newClientSecret(app.appId);
   }
 
-  /** **Add endpoint**: a sandbox endpoint belongs to the sandbox project's app, whose tokens make the sandbox events. */
-  addEndpoint(app: DeveloperApp, url: string, environment: Environment): Promise<{ id: string; secret: string }> {
-    return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment);
+  /**
+   * **Add endpoint**: a sandbox endpoint belongs to the sandbox project's app, whose tokens make the sandbox
+   * events. Within the caps per app and environment and per host across the developer's apps (409
+   * resource_conflict: TooManyEndpointsError, TooManyEndpointsOnHostError).
+   */
+  async addEndpoint(developerId: string, app: DeveloperApp, url: string, environment: Environment): Promise<{ id: string; secret: string }> {
+    const mine = await this.transactions.run((m) => this.repo.appsOf(m, developerId));
+    const hostScope = { key: developerId, appIds: mine.flatMap((a) => [a.appId, a.sandboxAppId]), max: MAX_ENDPOINTS_PER_HOST };
+    return this.endpointsService.register(environment === 'sandbox' ? app.sandboxAppId : app.appId, url, environment, hostScope);
   }
 
   async deleteEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<void> {

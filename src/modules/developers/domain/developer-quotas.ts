@@ -9,6 +9,8 @@ export const DEVELOPER_QUOTAS = {
   apps: 25,
   /** sandbox tokens (new generations) per developer per hour, over all of the developer's apps */
   sandboxTokensPerHour: 20,
+  /** webhook endpoints of one developer (all apps, both environments) on one host (ADR 0010) */
+  webhookEndpointsPerHost: 10,
   /** revisions of one app waiting for review: one; the next is submitted once it is approved */
   pendingRevisionsPerApp: 1,
   /** sign-up emails (confirmation links, or the notice to an email that has an account) per email per hour */

@@ -19,17 +19,26 @@ export interface DeveloperApp {
   sandboxAppId: string;
 }
 
-/** One refused partner call (CONTRACT §15): never a body, a header value, a token or an account name. */
-export interface RefusedCall {
+/**
+ * One partner call of an app, as the request log keeps it (CONTRACT §15): never a body, a token, a header
+ * value other than the Idempotency-Key's first 8 characters, or an account name.
+ */
+export interface LoggedCall {
   appId: string;
   environment: string;
   at: Date;
   method: string;
+  /** the path with its query string, ids as sent */
   path: string;
   status: number;
-  code: string;
-  requestId: string;
+  /** a problem answer's `code`, else null */
+  code: string | null;
+  /** a problem answer's `errors` pointers */
   pointers: string[];
+  durationMs: number;
+  requestId: string;
+  clientAddress: string;
+  idempotencyKeyPrefix: string | null;
 }
 
 /** A sign-up waiting for its email to be proven (issue 35): one per confirmation email sent. */
@@ -48,8 +57,17 @@ export interface UsesInWindow {
 /** What a developer does that has an hourly quota (DEVELOPER_QUOTAS). */
 export type QuotaKind = 'sandbox_token';
 
+/** The request log's filters (CONTRACT §15): Status, Path contains, Request id; Older pages by `before` (an entry's id). */
+export interface RequestLogFilter {
+  environment?: 'sandbox' | 'production';
+  status?: '2xx' | '4xx' | '5xx';
+  pathContains?: string;
+  requestId?: string;
+  before?: string;
+}
+
 /**
- * Port: the developers module's tables (`developers`, `developer_apps`, `refused_calls`,
+ * Port: the developers module's tables (`developers`, `developer_apps`, `request_log`,
  * `developer_signups`, `developer_quota_events`).
  */
 export abstract class DeveloperRepository {
@@ -94,8 +112,10 @@ export abstract class DeveloperRepository {
   /** The app if this developer made it, else null (another developer's app is as unknown as no app). */
   abstract appOf(tx: Transaction, developerId: string, appId: string): Promise<DeveloperApp | null>;
 
-  /** Stores refused calls and keeps only the newest `keep` per app and environment. */
-  abstract recordRefusals(tx: Transaction, calls: RefusedCall[], keep: number): Promise<void>;
-  /** The newest refused calls of these apps, newest first, at most `limit` per app and environment. */
-  abstract refusedCalls(tx: Transaction, appIds: string[], limit: number): Promise<RefusedCall[]>;
+  /** Stores logged calls (one statement for the batch). */
+  abstract recordCalls(tx: Transaction, calls: LoggedCall[]): Promise<void>;
+  /** The request log of these apps (an app's production and sandbox ids), newest first, at most `limit`, each with its id (the Older cursor). */
+  abstract requestLog(tx: Transaction, appIds: string[], filter: RequestLogFilter, limit: number): Promise<Array<LoggedCall & { id: string }>>;
+  /** Deletes up to `size` entries older than `before`, oldest first; returns how many went. */
+  abstract purgeRequestLog(tx: Transaction, before: Date, size: number): Promise<number>;
 }

@@ -99,7 +99,7 @@ export class DeveloperPurge {
       for (const statement of parts.organizations ?? []) await m.query(statement, [organizationIds]);
       for (const statement of parts.apps ?? []) await m.query(statement, [appIds]);
     }
-    await m.query(`DELETE FROM refused_calls WHERE app_id = ANY($1::uuid[])`, [appIds]);
+    await m.query(`DELETE FROM request_log WHERE app_id = ANY($1::uuid[])`, [appIds]);
     await m.query(`DELETE FROM developer_apps WHERE developer_id = ANY($1::uuid[])`, [ids]);
     await m.query(`DELETE FROM developer_quota_events WHERE developer_id = ANY($1::uuid[])`, [ids]);
     await m.query(`DELETE FROM developers WHERE id = ANY($1::uuid[])`, [ids]);

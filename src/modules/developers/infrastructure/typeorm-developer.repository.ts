@@ -5,9 +5,10 @@ import {
   type DeveloperApp,
   type DeveloperCredentials,
   DeveloperRepository,
+  type LoggedCall,
   type PendingSignup,
   type QuotaKind,
-  type RefusedCall,
+  type RequestLogFilter,
   type UsesInWindow,
 } from '../domain/developer.repository';
 
@@ -32,6 +33,22 @@ const uses = (r: { n: string | number; oldest: Date | string | null }): UsesInWi
   n: Number(r.n),
   oldest: r.oldest === null ? null : new Date(r.oldest),
 });
+
+interface LogRow {
+  id: string;
+  app_id: string;
+  environment: string;
+  at: Date | string;
+  method: string;
+  path: string;
+  status: number;
+  code: string | null;
+  pointers: string;
+  duration_ms: number;
+  request_id: string;
+  client_address: string;
+  idempotency_key_prefix: string | null;
+}
 
 const appOfRow = (r: AppRow): DeveloperApp => ({
   id: r.id,
@@ -185,12 +202,11 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
     return rows[0] ? appOfRow(rows[0]) : null;
   }
 
-  async recordRefusals(m: EntityManager, calls: RefusedCall[], keep: number): Promise<void> {
+  async recordCalls(m: EntityManager, calls: LoggedCall[]): Promise<void> {
     if (calls.length === 0) return;
     await m.query(
-      `INSERT INTO refused_calls (app_id, environment, at, method, path, status, code, request_id, pointers)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[])
-           AS c(app_id, environment, at, method, path, status, code, request_id, pointers)`,
+      `INSERT INTO request_log (app_id, environment, at, method, path, status, code, pointers, duration_ms, request_id, client_address, idempotency_key_prefix)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[], $12::text[])`,
       [
         calls.map((c) => c.appId),
         calls.map((c) => c.environment),
@@ -199,36 +215,38 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
         calls.map((c) => c.path),
         calls.map((c) => c.status),
         calls.map((c) => c.code),
-        calls.map((c) => c.requestId),
         // one text per call: the pointers joined by a newline (a pointer holds none: they are made by the service)
         calls.map((c) => c.pointers.join('\n')),
+        calls.map((c) => c.durationMs),
+        calls.map((c) => c.requestId),
+        calls.map((c) => c.clientAddress),
+        calls.map((c) => c.idempotencyKeyPrefix),
       ],
     );
-    // bounded per app and environment: only the newest `keep` stay
-    const seen = new Set<string>();
-    for (const c of calls) {
-      const key = `${c.appId} ${c.environment}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      await m.query(
-        `DELETE FROM refused_calls WHERE app_id = $1 AND environment = $2 AND id < (
-           SELECT min(id) FROM (SELECT id FROM refused_calls WHERE app_id = $1 AND environment = $2 ORDER BY id DESC LIMIT $3) newest)`,
-        [c.appId, c.environment, keep],
-      );
-    }
   }
 
-  async refusedCalls(m: EntityManager, appIds: string[], limit: number): Promise<RefusedCall[]> {
+  async requestLog(m: EntityManager, appIds: string[], filter: RequestLogFilter, limit: number): Promise<Array<LoggedCall & { id: string }>> {
     if (appIds.length === 0) return [];
-    const rows: Array<{ app_id: string; environment: string; at: Date | string; method: string; path: string; status: number; code: string; request_id: string; pointers: string }> =
-      await m.query(
-        `SELECT r.* FROM unnest($1::uuid[]) AS a(app_id), unnest(ARRAY['sandbox', 'production']) AS e(environment),
-                LATERAL (SELECT app_id, environment, at, method, path, status, code, request_id, pointers
-                           FROM refused_calls WHERE app_id = a.app_id AND environment = e.environment ORDER BY id DESC LIMIT $2) r
-          ORDER BY r.at DESC`,
-        [appIds, limit],
-      );
+    const where = ['app_id = ANY($1::uuid[])'];
+    const params: unknown[] = [appIds];
+    const add = (condition: (n: number) => string, value: unknown) => {
+      params.push(value);
+      where.push(condition(params.length));
+    };
+    if (filter.environment) add((n) => `environment = $${n}`, filter.environment);
+    if (filter.status) add((n) => `status BETWEEN $${n}::int AND $${n}::int + 99`, Number(filter.status[0]) * 100);
+    // "Path contains": a plain substring, never a pattern (strpos, not LIKE)
+    if (filter.pathContains) add((n) => `strpos(path, $${n}) > 0`, filter.pathContains);
+    if (filter.requestId) add((n) => `request_id = $${n}`, filter.requestId);
+    if (filter.before) add((n) => `id < $${n}::bigint`, filter.before);
+    params.push(limit);
+    const rows: LogRow[] = await m.query(
+      `SELECT id::text AS id, app_id, environment, at, method, path, status, code, pointers, duration_ms, request_id, client_address, idempotency_key_prefix
+         FROM request_log WHERE ${where.join(' AND ')} ORDER BY request_log.id DESC LIMIT $${params.length}`,
+      params,
+    );
     return rows.map((r) => ({
+      id: r.id,
       appId: r.app_id,
       environment: r.environment,
       at: r.at instanceof Date ? r.at : new Date(r.at),
@@ -236,8 +254,19 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
       path: r.path,
       status: Number(r.status),
       code: r.code,
-      requestId: r.request_id,
       pointers: r.pointers === '' ? [] : r.pointers.split('\n'),
+      durationMs: Number(r.duration_ms),
+      requestId: r.request_id,
+      clientAddress: r.client_address,
+      idempotencyKeyPrefix: r.idempotency_key_prefix,
     }));
+  }
+
+  async purgeRequestLog(m: EntityManager, before: Date, size: number): Promise<number> {
+    const rows: unknown[] = await m.query(
+      `DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
+      [before, size],
+    );
+    return rows.length;
   }
 }

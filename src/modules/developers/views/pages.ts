@@ -157,7 +157,7 @@ definePage(
   'developer-app',
   `<%~ include('@developer-head', it) %><p><a href="/developers/apps">Your apps</a></p>
 <h1><%= it.view.name %></h1>
-<nav class="sections" aria-label="Sections"><a href="#base-addresses">Base addresses</a><a href="#sandbox">Sandbox</a><a href="#oauth">OAuth</a><a href="#webhooks">Webhooks</a><a href="#revisions">Revisions</a><a href="#refused-calls">Refused calls</a></nav>
+<nav class="sections" aria-label="Sections"><a href="#base-addresses">Base addresses</a><a href="#sandbox">Sandbox</a><a href="#oauth">OAuth</a><a href="#webhooks">Webhooks</a><a href="#revisions">Revisions</a><a href="#request-log">Request log</a></nav>
 <% if (it.issued) { %><div class="issued" role="status" id="issued"><strong><%= it.issued.label %></strong> — shown this once; copy it now.<code id="issued-value"><%= it.issued.value %></code></div><% } %>
 
 <section class="card" id="base-addresses" aria-labelledby="h-base"><h2 id="h-base">Base addresses</h2>
@@ -224,12 +224,28 @@ ${FIELD_ERROR('revisions')}
 <form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit"<% if (it.errors && it.errors.revisions) { %> aria-describedby="revisions-error"<% } %>>Submit for review</button></form>
 </section>
 
-<section class="card" id="refused-calls" aria-labelledby="h-refused"><h2 id="h-refused">Refused calls</h2>
-<p class="hint">The latest 50 calls per environment answered 4xx or 5xx, newest first. No body, header or token is kept.</p>
-<% if (it.view.refusedCalls.length === 0) { %><p>No refused calls.</p><% } else { %>
-<div class="table"><table class="stack"><thead><tr><th>Time</th><th>Environment</th><th>Call</th><th>Status</th><th>Code</th><th>Pointers</th><th>Request id</th></tr></thead><tbody>
-<% it.view.refusedCalls.forEach(function (c) { %><tr><td data-label="Time"><time datetime="<%= c.at.toISOString() %>"><%= c.at.toISOString().slice(0, 19).replace('T', ' ') %></time></td><td data-label="Environment"><%= c.environment %></td><td data-label="Call"><code><%= c.method %> <%= c.path %></code></td><td data-label="Status"><%= c.status %></td><td data-label="Code"><code><%= c.code %></code></td><td data-label="Pointers"><%= c.pointers.join(', ') %></td><td data-label="Request id"><code><%= c.requestId %></code></td></tr>
+<section class="card" id="request-log" aria-labelledby="h-request-log"><h2 id="h-request-log">Request log</h2>
+<p class="hint">Every call of this app, newest first, kept <%= it.requestLogDays %> days. No body, token, header value or account name is kept.</p>
+<form method="get" action="/developers/apps/<%= it.view.id %>#request-log" class="filters">
+<label for="log-environment">Environment</label>
+<select id="log-environment" name="environment">
+<% [['all', 'All'], ['sandbox', 'sandbox'], ['production', 'production']].forEach(function (o) { %><option value="<%= o[0] %>"<% if ((it.view.requestLog.filter.environment || 'all') === o[0]) { %> selected<% } %>><%= o[1] %></option><% }) %>
+</select>
+<label for="log-status">Status</label>
+<select id="log-status" name="status">
+<% [['all', 'All'], ['2xx', '2xx'], ['4xx', '4xx'], ['5xx', '5xx']].forEach(function (o) { %><option value="<%= o[0] %>"<% if ((it.view.requestLog.filter.status || 'all') === o[0]) { %> selected<% } %>><%= o[1] %></option><% }) %>
+</select>
+<label for="log-path">Path contains</label>
+<input id="log-path" name="path" type="text" maxlength="200" value="<%= it.view.requestLog.filter.pathContains || '' %>">
+<label for="log-request-id">Request id</label>
+<input id="log-request-id" name="request_id" type="text" maxlength="200" value="<%= it.view.requestLog.filter.requestId || '' %>">
+<button type="submit">Filter</button>
+</form>
+<% if (it.view.requestLog.calls.length === 0) { %><p>No calls.</p><% } else { %>
+<div class="table"><table class="stack"><thead><tr><th>Time</th><th>Environment</th><th>Call</th><th>Status</th><th>Code</th><th>Pointers</th><th>Duration</th><th>Request id</th><th>Client</th><th>Idempotency key</th></tr></thead><tbody>
+<% it.view.requestLog.calls.forEach(function (c) { %><tr><td data-label="Time"><time datetime="<%= c.at.toISOString() %>"><%= c.at.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time></td><td data-label="Environment"><%= c.environment %></td><td data-label="Call"><code><%= c.method %> <%= c.path %></code></td><td data-label="Status"><%= c.status %></td><td data-label="Code"><% if (c.code) { %><code><%= c.code %></code><% } else { %>–<% } %></td><td data-label="Pointers"><%= c.pointers.join(', ') %></td><td data-label="Duration"><%= c.durationMs %> ms</td><td data-label="Request id"><code><%= c.requestId %></code></td><td data-label="Client"><%= c.clientAddress %></td><td data-label="Idempotency key"><% if (c.idempotencyKeyPrefix) { %><code><%= c.idempotencyKeyPrefix %>…</code><% } else { %>–<% } %></td></tr>
 <% }) %></tbody></table></div><% } %>
+<% if (it.view.requestLog.older) { %><p><a href="<%= it.olderHref %>">Older</a></p><% } %>
 </section>
 <%~ include('@foot', it) %>`,
 );

@@ -19,7 +19,7 @@ class FakeRepository extends WebhookRepository {
   fanOuts = 0;
   claimGate: Promise<void> | null = null;
   appExists = async () => true;
-  insertEndpoint = async () => undefined;
+  insertEndpoint = async () => 'inserted' as const;
   endpointsOfApps = async () => [];
   removeEndpoint = async () => false;
   async fanOut(): Promise<number> {

@@ -24,6 +24,12 @@ export const LEASE_MS = 10_000;
 export const PER_ENDPOINT_CONCURRENCY = 16;
 /** Sends in flight from one dispatcher. */
 export const MAX_IN_FLIGHT = 256;
+/**
+ * Sends in flight for one app across all dispatchers, as a share of one dispatcher's slots (issue 35):
+ * half, so that however many events one app has waiting, another app's delivery always finds a free slot
+ * on every instance (and the claim serves the least busy apps first).
+ */
+export const APP_SHARE_OF_IN_FLIGHT = 0.5;
 
 /** Timing knobs; production uses the defaults, tests shorten them instead of sleeping. */
 export interface WebhookDispatchOptions {
@@ -35,6 +41,8 @@ export interface WebhookDispatchOptions {
   perEndpointConcurrency?: number;
   /** Default MAX_IN_FLIGHT. */
   maxInFlight?: number;
+  /** Sends in flight for one app across all dispatchers; default APP_SHARE_OF_IN_FLIGHT of maxInFlight. */
+  perAppConcurrency?: number;
   /** The delay before the next attempt after `failedAttempts` failures, or null to give up. Default: the CONTRACT §9 schedule. */
   retryDelayMs?: (failedAttempts: number) => number | null;
 }
@@ -52,7 +60,10 @@ export const WEBHOOK_DISPATCH_OPTIONS = Symbol('WEBHOOK_DISPATCH_OPTIONS');
  * CONTRACT §9, fairness: sends run independently of each other (a poll never waits for a send), each
  * endpoint has at most `perEndpointConcurrency` sends in flight, and claims are taken per endpoint, so
  * an endpoint that never answers ties up only its own slots while every other endpoint's first attempt
- * is claimed on the next poll.
+ * is claimed on the next poll. Across apps (issue 35, docs/adr/0010-self-service-webhooks-bounded.md):
+ * each claim serves the apps with the fewest sends in flight first, and one app holds at most
+ * `perAppConcurrency` sends across all instances, so one app's burst never holds back another app's
+ * first attempt.
  *
  * CONTRACT §9, keeping pace (docs/adr/0009-webhook-dispatch-keeps-pace.md): one round fans out and claims
  * hundreds of deliveries in a few statements; finished sends are recorded together (every outcome that
@@ -66,6 +77,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly leaseMs: number;
   private readonly perEndpoint: number;
   private readonly maxInFlight: number;
+  private readonly perApp: number;
   private readonly retryDelayMs: (failedAttempts: number) => number | null;
   private timer: Repetition | null = null;
   private ticking = false;
@@ -93,6 +105,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.leaseMs = options?.leaseMs ?? LEASE_MS;
     this.perEndpoint = options?.perEndpointConcurrency ?? PER_ENDPOINT_CONCURRENCY;
     this.maxInFlight = options?.maxInFlight ?? MAX_IN_FLIGHT;
+    this.perApp = options?.perAppConcurrency ?? Math.max(1, Math.floor(this.maxInFlight * APP_SHARE_OF_IN_FLIGHT));
     this.retryDelayMs = options?.retryDelayMs ?? ((n) => nextAttemptDelayMs(n));
   }
 
@@ -183,7 +196,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     while (!this.stopped) {
       const room = this.maxInFlight - this.sends.size;
       if (room <= 0) break;
-      const batch = await this.webhooks.claimDue(room, this.leaseMs, this.perEndpoint);
+      const batch = await this.webhooks.claimDue(room, this.leaseMs, this.perEndpoint, this.perApp);
       // claimed rows are always sent, also when a stop began during the claim: their attempt is counted
       for (const d of batch) started.push(this.startSend(d));
       if (batch.length < room) break;

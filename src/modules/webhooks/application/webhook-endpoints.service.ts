@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
 import { DomainError, NotFoundError } from '../../../shared/domain/errors';
+import { HostResolver } from '../../../shared/domain/host-resolver';
+import { endpointHost, type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from '../domain/endpoint-limits';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { WebhookRepository } from '../domain/webhook.repository';
@@ -18,22 +19,29 @@ export class WebhookEndpointsService {
     private readonly webhooks: WebhookRepository,
     private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly resolver: HostResolver,
   ) {}
 
   /**
    * Registers an endpoint of an app for one environment and answers its signing secret once.
    * Loopback, private and link-local hosts are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS (checked
-   * again on the resolved address at each delivery).
+   * again on the resolved address at each delivery). At most MAX_ENDPOINTS_PER_APP_ENVIRONMENT per app
+   * and environment, and, when `hostScope` is given (the developer console: the developer's apps), at most
+   * `hostScope.max` on one host across the scope (409 resource_conflict, nothing stored).
    */
-  async register(appId: string, rawUrl: string, environment: Environment): Promise<{ id: string; secret: string }> {
+  async register(appId: string, rawUrl: string, environment: Environment, hostScope?: HostScope): Promise<{ id: string; secret: string }> {
     if (!(await this.webhooks.appExists(appId))) throw new NotFoundError('app');
     const checked = validateEndpointUrl(rawUrl);
     if (!checked.ok) throw invalidUrl(checked.detail);
     if (!this.config.webhookAllowPrivateNetworks && (await this.isPrivate(checked.url))) {
       throw invalidUrl('must not point to a loopback, private or link-local address');
     }
-    const endpoint = { id: randomUUID(), appId, environment, url: checked.url.toString(), secret: generateWebhookSecret() };
-    await this.transactions.run((m) => this.webhooks.insertEndpoint(m, endpoint));
+    const host = endpointHost(checked.url);
+    const endpoint = { id: randomUUID(), appId, environment, url: checked.url.toString(), host, secret: generateWebhookSecret() };
+    const limits = { perAppEnvironment: MAX_ENDPOINTS_PER_APP_ENVIRONMENT, hostScope };
+    const outcome = await this.transactions.run((m) => this.webhooks.insertEndpoint(m, endpoint, limits));
+    if (outcome === 'app_full') throw new TooManyEndpointsError();
+    if (outcome === 'host_full') throw new TooManyEndpointsOnHostError(hostScope?.max ?? 0, host);
     return { id: endpoint.id, secret: endpoint.secret };
   }
 
@@ -64,7 +72,7 @@ export class WebhookEndpointsService {
     const literal = literalAddress(url);
     if (literal) return isForbiddenAddress(literal);
     try {
-      return (await lookup(url.hostname, { all: true })).some((a) => isForbiddenAddress(a.address));
+      return (await this.resolver.resolve(url.hostname)).some((a) => isForbiddenAddress(a.address));
     } catch {
       return false; // unresolvable now: judged again, on the resolved address, at each delivery
     }

@@ -14,7 +14,7 @@ class FixedClock extends Clock {
 class EndlessBacklog extends WebhookRepository {
   batches = 0;
   appExists = async () => true;
-  insertEndpoint = async () => undefined;
+  insertEndpoint = async () => 'inserted' as const;
   fanOut = async () => 0;
   claimDue = async () => [];
   renewLease = async () => true;

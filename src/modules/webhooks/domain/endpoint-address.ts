@@ -135,3 +135,30 @@ export function isLiteralForbiddenHost(url: URL): boolean {
   const literal = literalAddress(url);
   return literal !== null && isForbiddenAddress(literal);
 }
+
+/**
+ * Whether an endpoint's recorded answer (its status code) may be shown now (issue 35: "Last code" must not
+ * read back what a private address answered). With private networks allowed, always. Otherwise: when the
+ * address that answered is known, while that address would be allowed now; for an answer recorded before
+ * addresses were (no `answeredFrom`), while the endpoint's host is neither a forbidden literal nor
+ * `localhost` and every address it resolves to now is allowed — a name that does not resolve now is not
+ * shown (fail closed).
+ */
+export async function answerShown(
+  endpointUrl: string,
+  answeredFrom: string | null,
+  allowPrivateNetworks: boolean,
+  resolve: (hostname: string) => Promise<Array<{ address: string }>>,
+): Promise<boolean> {
+  if (allowPrivateNetworks) return true;
+  if (answeredFrom !== null) return !isForbiddenAddress(answeredFrom);
+  const checked = validateEndpointUrl(endpointUrl);
+  if (!checked.ok || isLiteralForbiddenHost(checked.url)) return false;
+  if (literalAddress(checked.url)) return true;
+  try {
+    const addresses = await resolve(checked.url.hostname);
+    return addresses.length > 0 && !addresses.some((a) => isForbiddenAddress(a.address));
+  } catch {
+    return false;
+  }
+}

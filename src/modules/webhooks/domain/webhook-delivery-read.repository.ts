@@ -5,6 +5,10 @@ export interface WebhookDeliveryView {
   operation_id: string;
   attempts: number;
   status: 'pending' | 'delivered' | 'failed';
+  /**
+   * The last attempt's status code; null before any answer, and null when the address that answered would
+   * be refused now (a private address without WEBHOOK_ALLOW_PRIVATE_NETWORKS: issue 35).
+   */
   last_status_code: number | null;
 }
 

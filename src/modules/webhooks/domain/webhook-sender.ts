@@ -17,6 +17,12 @@ export interface SendResult {
    * `timeout`, `http_<status>`, or a socket/TLS error code such as `ECONNREFUSED`.
    */
   error?: string;
+  /**
+   * The vetted address the request went to (the socket is pinned to it), once one was chosen: whether an
+   * answer may be shown later depends on it (a private address is only shown while private networks are
+   * allowed).
+   */
+  address?: string;
   durationMs: number;
 }
 

@@ -1,5 +1,6 @@
 import type { Environment } from '../../../shared/domain/caller-context';
 import type { Transaction } from '../../../shared/domain/transaction';
+import type { HostScope } from './endpoint-limits';
 
 export interface ClaimedDelivery {
   organizationId: string;
@@ -21,6 +22,8 @@ export interface AttemptOutcome {
   durationMs: number;
   attemptedAt: Date;
   retryInMs: number | null;
+  /** The vetted address the attempt went to (WebhookSender's SendResult.address), when one was chosen. */
+  address?: string;
 }
 
 /** How many deliveries a recordAttempts statement finished: delivered (2xx), or failed (given up). */
@@ -35,7 +38,17 @@ export const DISABLE_AFTER_HOURS = 120;
 /** Port: endpoints, and the outbox → deliveries → attempts pipeline (CONTRACT §9). */
 export abstract class WebhookRepository {
   abstract appExists(appId: string): Promise<boolean>;
-  abstract insertEndpoint(tx: Transaction, endpoint: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void>;
+  /**
+   * Inserts an endpoint unless its app and environment already have `perAppEnvironment` active endpoints,
+   * or its scope (`hostScope`: a developer's apps) already has `hostScope.max` active endpoints on its
+   * host. Counted under PostgreSQL locks taken in `tx` (the scope's, then the app and environment's), so
+   * that concurrent registrations on any number of instances never exceed either cap.
+   */
+  abstract insertEndpoint(
+    tx: Transaction,
+    endpoint: { id: string; appId: string; environment: string; url: string; host: string; secret: string },
+    limits: { perAppEnvironment: number; hostScope?: HostScope },
+  ): Promise<'inserted' | 'app_full' | 'host_full'>;
   /**
    * Fans undispatched outbox events out into one delivery per endpoint of their app and environment
    * (a disabled endpoint's stay pending until it is enabled), and marks them dispatched (FOR UPDATE
@@ -46,9 +59,11 @@ export abstract class WebhookRepository {
    * Leases due deliveries for `leaseMs` (SKIP LOCKED) and counts the attempt; returns them with what to
    * send. Fair across endpoints (CONTRACT §9: a bad endpoint delays only itself): each enabled endpoint
    * gets at most `perEndpoint` leases at a time, counting those already held by any dispatcher of any
-   * instance (WEBHOOK_ENDPOINT_CONCURRENCY), oldest due first.
+   * instance (WEBHOOK_ENDPOINT_CONCURRENCY). Fair across apps (issue 35: one app's burst does not delay
+   * another app's first attempt): the apps with the fewest sends in flight are served first, and no app
+   * is given more than `perApp` sends in flight; oldest due first within an app.
    */
-  abstract claimDue(limit: number, leaseMs: number, perEndpoint?: number): Promise<ClaimedDelivery[]>;
+  abstract claimDue(limit: number, leaseMs: number, perEndpoint?: number, perApp?: number): Promise<ClaimedDelivery[]>;
   /**
    * Extends the lease of a delivery still being sent, while it is still at this attempt and undecided.
    * False when the lease was lost (expired and claimed again, or decided).

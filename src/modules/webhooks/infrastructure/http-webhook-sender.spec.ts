@@ -72,7 +72,7 @@ describe('HttpWebhookSender', () => {
       const timestamp = new Date(Date.now() - 1500);
       const result = await permissive().send(anInput(`${r.url}?app=1`, { timestamp }));
 
-      expect(result).toEqual({ ok: true, status: 204, durationMs: expect.any(Number) });
+      expect(result).toEqual({ ok: true, status: 204, address: '127.0.0.1', durationMs: expect.any(Number) });
       expect(r.hits).toHaveLength(1);
       const [hit] = r.hits;
       expect(hit.method).toBe('POST');
@@ -128,7 +128,7 @@ describe('HttpWebhookSender', () => {
     it('times out a receiver that never answers', async () => {
       const r = await receiver(() => undefined);
       const result = await permissive({ timeoutMs: 300 }).send(anInput(r.url));
-      expect(result).toEqual({ ok: false, error: 'timeout', durationMs: expect.any(Number) });
+      expect(result).toEqual({ ok: false, error: 'timeout', address: '127.0.0.1', durationMs: expect.any(Number) });
       expect(result.durationMs).toBeGreaterThanOrEqual(250);
       expect(result.durationMs).toBeLessThan(2000);
     });

@@ -3,15 +3,13 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { ResolvedAddress } from '../../../shared/domain/host-resolver';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { type SendInput, type SendResult, WebhookSender } from '../domain/webhook-sender';
 
 export type { SendInput, SendResult };
 
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+export type { ResolvedAddress };
 
 export interface WebhookSenderOptions {
   allowPrivateNetworks: boolean;
@@ -83,7 +81,8 @@ export class HttpWebhookSender extends WebhookSender {
       if (target === TIMED_OUT) return done({ ok: false, error: 'timeout' });
       if (typeof target === 'string') return done({ ok: false, error: target });
 
-      return done(await this.post(url, target, input, signature, deadline));
+      // the address that answered (or failed to): a status code is shown only while it would be allowed (CONTRACT §9)
+      return done({ ...(await this.post(url, target, input, signature, deadline)), address: target.address });
     } catch {
       return done({ ok: false, error: 'send_failed' });
     }

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppsSql } from '../../auth/apps/sql';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
+import type { HostScope } from '../domain/endpoint-limits';
 import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
 
 @Injectable()
@@ -31,10 +32,27 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return (await this.dataSource.query<unknown[]>(AppsSql.appExists, [appId])).length > 0;
   }
 
-  async insertEndpoint(m: EntityManager, e: { id: string; appId: string; environment: string; url: string; secret: string }): Promise<void> {
-    await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, secret) VALUES ($1, $2, $3, $4, $5)`, [
-      e.id, e.appId, e.environment, e.url, this.box.seal(e.secret, SECRET_CONTEXT.webhook),
+  async insertEndpoint(
+    m: EntityManager,
+    e: { id: string; appId: string; environment: string; url: string; host: string; secret: string },
+    limits: { perAppEnvironment: number; hostScope?: HostScope },
+  ): Promise<'inserted' | 'app_full' | 'host_full'> {
+    // transaction-scoped locks, always in this order (scope, then app and environment): two registrations
+    // that could pass the same count wait for each other, on every instance; no row of another table is locked
+    const scope = limits.hostScope;
+    if (scope) await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`webhook_endpoints host scope ${scope.key}`]);
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`webhook_endpoints app ${e.appId} ${e.environment}`]);
+    const [counts]: Array<{ in_app: number; on_host: number }> = await m.query(
+      `SELECT (SELECT count(*)::int FROM webhook_endpoints WHERE app_id = $1 AND environment = $2 AND active) AS in_app,
+              (SELECT count(*)::int FROM webhook_endpoints WHERE app_id = ANY($3::uuid[]) AND host = $4 AND active) AS on_host`,
+      [e.appId, e.environment, scope ? [...scope.appIds] : [], e.host],
+    );
+    if (Number(counts.in_app) >= limits.perAppEnvironment) return 'app_full';
+    if (scope && Number(counts.on_host) >= scope.max) return 'host_full';
+    await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, host, secret) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      e.id, e.appId, e.environment, e.url, e.host, this.box.seal(e.secret, SECRET_CONTEXT.webhook),
     ]);
+    return 'inserted';
   }
 
   async fanOut(limit: number): Promise<number> {
@@ -58,9 +76,9 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit, perApp: number = limit): Promise<ClaimedDelivery[]> {
     const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string }> =
-      await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint]);
+      await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint, perApp]);
     return rows.map((r) => ({
       organizationId: r.organization_id, id: r.id, eventId: r.event_id, endpointId: r.endpoint_id, attempt: r.attempts, body: r.body, url: r.url,
       secret: this.openSecret(r.secret),
@@ -85,6 +103,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     const input = attempts.map(({ delivery: d, outcome: o }) => ({
       organization_id: d.organizationId, id: d.id, endpoint_id: d.endpointId ?? null, attempt: d.attempt, attempted_at: o.attemptedAt.toISOString(),
       status: o.status ?? null, error: o.error ?? null, duration_ms: Math.round(o.durationMs), ok: o.ok, retry_ms: o.retryInMs,
+      address: o.address ?? null,
     }));
     const rows: Array<{ delivered: number; failed: number }> = await this.dataSource.query(RECORD_ATTEMPTS_SQL, [JSON.stringify(input), DISABLE_AFTER_HOURS]);
     return { delivered: Number(rows[0]?.delivered ?? 0), failed: Number(rows[0]?.failed ?? 0) };
@@ -146,7 +165,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
 /**
  * Claims due deliveries of enabled endpoints, at most $3 leased per endpoint at a time across all
  * dispatchers (the leases held right now are counted on the endpoint's due range: a lease is taken only
- * on a due delivery and ends when its attempt is recorded), oldest due first, $1 in all, leased for $2 ms.
+ * on a due delivery and ends when its attempt is recorded), $1 in all, leased for $2 ms.
  *
  * Only endpoints with work are looked at: `pending` walks the distinct endpoints that have a pending
  * delivery on the pending partial index webhook_deliveries_endpoint_due_idx (one index descent per such
@@ -155,6 +174,14 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
  * when nothing is due reads a few index pages and writes nothing (docs/scaling.md).
  * The endpoint row is locked for the claim (SKIP LOCKED: an endpoint another dispatcher is claiming for is
  * left to it this time), so two instances never both count the same free slots.
+ *
+ * Fair across apps (issue 35, docs/adr/0010-self-service-webhooks-bounded.md): the candidates are taken
+ * in order of their app's load, not of age alone — an app's k-th candidate has the place (sends the app
+ * has in flight now, on any instance) + k, and the lowest places are claimed first, oldest first among
+ * equal places. An app with nothing in flight is claimed ahead of another app's backlog, however old
+ * that is, so one app's burst cannot hold back another app's first attempt. No app gets a place above
+ * $4 (its sends in flight across all instances, at the time of the claim), so one app never fills a
+ * dispatcher's slots.
  */
 const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
      (SELECT d.endpoint_id FROM webhook_deliveries d
@@ -166,7 +193,7 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
               ORDER BY d.endpoint_id LIMIT 1)
        FROM pending p WHERE p.endpoint_id IS NOT NULL),
    endpoints AS (
-     SELECT e.id, e.room
+     SELECT e.id, e.app_id, e.room
        FROM pending p
        CROSS JOIN LATERAL (
          SELECT 1 FROM webhook_deliveries d
@@ -174,15 +201,21 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
             AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
           LIMIT 1) has_due
        CROSS JOIN LATERAL (
-         SELECT e.id, GREATEST($3::int - (
+         SELECT e.id, e.app_id, GREATEST($3::int - (
                   SELECT count(*) FROM webhook_deliveries l
                    WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL AND l.failed_at IS NULL
                      AND l.next_attempt_at <= now() AND l.locked_until >= now())::int, 0) AS room
            FROM webhook_endpoints e
           WHERE e.id = p.endpoint_id AND e.active AND e.disabled_at IS NULL
           FOR NO KEY UPDATE SKIP LOCKED) e),
-   due AS (
-     SELECT c.organization_id, c.id, c.next_attempt_at
+   app_load AS (
+     SELECT a.app_id, (
+              SELECT count(*) FROM webhook_endpoints x JOIN webhook_deliveries l ON l.endpoint_id = x.id
+               WHERE x.app_id = a.app_id AND x.active
+                 AND l.locked_until >= now() AND l.delivered_at IS NULL AND l.failed_at IS NULL)::int AS held
+       FROM (SELECT DISTINCT app_id FROM endpoints WHERE room > 0) a),
+   candidates AS (
+     SELECT c.organization_id, c.id, c.next_attempt_at, e.app_id
        FROM endpoints e
        CROSS JOIN LATERAL (
          SELECT d.organization_id, d.id, d.next_attempt_at FROM webhook_deliveries d
@@ -191,8 +224,14 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
           ORDER BY d.next_attempt_at
           LIMIT e.room
           FOR UPDATE SKIP LOCKED) c
-      WHERE e.room > 0
-      ORDER BY c.next_attempt_at
+      WHERE e.room > 0),
+   due AS (
+     SELECT r.organization_id, r.id FROM (
+       SELECT c.organization_id, c.id, c.next_attempt_at,
+              a.held + row_number() OVER (PARTITION BY c.app_id ORDER BY c.next_attempt_at, c.id) AS place
+         FROM candidates c JOIN app_load a ON a.app_id = c.app_id) r
+      WHERE r.place <= $4
+      ORDER BY r.place, r.next_attempt_at
       LIMIT $1),
    claimed AS (
      UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1
@@ -213,10 +252,10 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
 const RECORD_ATTEMPTS_SQL = `WITH input AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
        organization_id uuid, id uuid, endpoint_id uuid, attempt int, attempted_at timestamptz, status int, error text,
-       duration_ms int, ok boolean, retry_ms double precision)),
+       duration_ms int, ok boolean, retry_ms double precision, address text)),
    attempts AS (
-     INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, error, duration_ms)
-     SELECT organization_id, id, attempt, attempted_at, status, error, duration_ms FROM input
+     INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, error, duration_ms, address)
+     SELECT organization_id, id, attempt, attempted_at, status, error, duration_ms, address FROM input
      ON CONFLICT DO NOTHING),
    outcome AS (
      SELECT endpoint_id, bool_or(ok) AS any_ok, min(attempted_at) FILTER (WHERE NOT ok) AS first_failure, max(attempted_at) AS last_attempt
@@ -238,7 +277,7 @@ const RECORD_ATTEMPTS_SQL = `WITH input AS (
               ELSE e.disabled_at END
        FROM locked l WHERE e.id = l.id),
    recorded AS (
-     UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error,
+     UPDATE webhook_deliveries d SET locked_until = NULL, last_status = i.status, last_error = i.error, last_address = i.address,
             delivered_at = CASE WHEN i.ok THEN now() END,
             failed_at = CASE WHEN NOT i.ok AND i.retry_ms IS NULL THEN now() END,
             next_attempt_at = CASE WHEN NOT i.ok AND i.retry_ms IS NOT NULL THEN now() + make_interval(secs => i.retry_ms / 1000) ELSE d.next_attempt_at END

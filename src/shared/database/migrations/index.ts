@@ -10,7 +10,9 @@ import { SecretsKeyFingerprints1766100000000 } from './1766100000000-secrets-key
 import { WebSessions1766271137000 } from './1766271137000-web-sessions';
 import { SignInPerAddress1766271138000 } from './1766271138000-sign-in-per-address';
 import { Developers1766290000000 } from './1766290000000-developers';
+import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endpoint-bounds';
 import { DeveloperAccountsProof1766420000000 } from './1766420000000-developer-accounts-proof';
+import { RequestLog1766470000000 } from './1766470000000-request-log';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -26,5 +28,7 @@ export const MIGRATIONS = [
   WebSessions1766271137000,
   SignInPerAddress1766271138000,
   Developers1766290000000,
+  WebhookEndpointBounds1766400000000,
   DeveloperAccountsProof1766420000000,
+  RequestLog1766470000000,
 ];

@@ -148,7 +148,7 @@ const OPERATIONS: ConsoleOperation[] = [
   { method: 'post', path: '/apps/{appId}/oauth', operationId: 'setOAuthClient', summary: "Register the app's OAuth redirect URIs and issue a client secret", status: 200, schema: ref('OAuthClient'), errors: [...TRANSPORT, 'not_found'] },
   { method: 'post', path: '/apps/{appId}/revisions', operationId: 'createAppRevision', summary: 'Create an app revision', status: 201, schema: ref('AppRevision'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
   { method: 'post', path: '/apps/{appId}/revisions/{revisionId}/approve', operationId: 'approveAppRevision', summary: 'Approve an app revision', status: 200, schema: ref('AppRevisionApproved'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
-  { method: 'post', path: '/apps/{appId}/webhook-endpoints', operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint (answers its secret once)', status: 201, schema: ref('WebhookEndpointCreated'), errors: [...TRANSPORT, 'not_found'] },
+  { method: 'post', path: '/apps/{appId}/webhook-endpoints', operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint (answers its secret once); 409 when the app and environment have the most endpoints allowed', status: 201, schema: ref('WebhookEndpointCreated'), errors: [...TRANSPORT, 'not_found', 'resource_conflict'] },
   {
     method: 'post',
     path: '/webhook-endpoints/{endpointId}/enable',

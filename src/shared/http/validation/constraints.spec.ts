@@ -4,7 +4,9 @@ import {
   IsArrayField,
   IsArrayOfField,
   IsCalendarDateField,
+  IsFieldWith,
   IsIntegerField,
+  IsMatchingField,
   IsMinorAmountField,
   IsOneOfField,
   IsTextField,
@@ -63,6 +65,23 @@ class DistinctUuidsDto {
   @Required()
   @IsArrayOfField(1, 3, isUuid, 'uuids', { unique: true })
   v: string[];
+}
+
+/** A module's own rules, as issue 36's CVR number needed: 8 digits, and (with IsFieldWith) the modulus 11 check. */
+class CvrDto {
+  @Required()
+  @IsMatchingField(/[0-9]{8}/, 'must be a CVR number of 8 digits')
+  v: string;
+}
+const CVR_WEIGHTS = [2, 7, 6, 5, 4, 3, 2, 1];
+class CheckedCvrDto {
+  @Required()
+  @IsFieldWith(
+    'cvr',
+    (v) => typeof v === 'string' && /^[0-9]{8}$/.test(v) && [...v].reduce((sum, d, i) => sum + Number(d) * CVR_WEIGHTS[i], 0) % 11 === 0,
+    'must be a valid CVR number',
+  )
+  v: string;
 }
 
 const MAX = 99_999_999_999_999;
@@ -222,5 +241,22 @@ describe('IsArrayOfField', () => {
         expect(accepts(DistinctUuidsDto, v)).toBe(expected);
       }),
     );
+  });
+});
+
+describe('IsMatchingField and IsFieldWith (a module declares its own rule)', () => {
+  it('matches the whole string only, never a part, and refuses non-strings and NUL', () => {
+    expect(accepts(CvrDto, '12345678')).toBe(true);
+    for (const bad of ['1234567', '123456789', 'x12345678', '12345678\n', '1234567\u0000', 12345678, null]) expect(accepts(CvrDto, bad)).toBe(false);
+    expect(violationsOf(CvrDto, '1')).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'must be a CVR number of 8 digits' }]);
+  });
+
+  it('refuses a global pattern, whose lastIndex would make checks depend on the one before', () => {
+    expect(() => IsMatchingField(/[0-9]/g, 'digits')).toThrow(/global or sticky/);
+  });
+
+  it('runs a module-specific check with one violation and its message (CVR modulus 11: 88146328 is valid, 88146329 not)', () => {
+    expect(accepts(CheckedCvrDto, '88146328')).toBe(true);
+    expect(violationsOf(CheckedCvrDto, '88146329')).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'must be a valid CVR number' }]);
   });
 });

@@ -49,6 +49,29 @@ function constraint(
   return applyDecorators(rule, ApiProperty({ ...schema, ...(options.nullable ? { nullable: true } : {}) } as ApiPropertyOptions));
 }
 
+/**
+ * A module's own field rule (e.g. a CVR number's check digit), with the same one-violation, one-message
+ * behaviour and OpenAPI schema as the shared ones: `check` sees the JSON value as parsed, never coerced.
+ * Declare it beside the module's DTO; the shared kernel needs no change for it.
+ */
+export function IsFieldWith(name: string, check: (value: unknown) => boolean, message: string, options?: Options, schema: FieldSchema = {}): PropertyDecorator {
+  return constraint(name, check, message, options, schema);
+}
+
+/**
+ * A string that matches `pattern` as a whole and is storable text (no NUL): the pattern is anchored here
+ * (`^(?:…)$`) and written into the OpenAPI schema as given, so the document and the check cannot differ.
+ */
+export function IsMatchingField(pattern: RegExp, message: string, options?: Options, schema: FieldSchema = {}): PropertyDecorator {
+  if (pattern.flags.includes('g') || pattern.flags.includes('y')) throw new Error('IsMatchingField: a global or sticky pattern keeps state between checks');
+  const whole = new RegExp(`^(?:${pattern.source})$`, pattern.flags);
+  return constraint('matches', (v) => typeof v === 'string' && isStorableText(v) && whole.test(v), message, options, {
+    type: 'string',
+    pattern: whole.source,
+    ...schema,
+  });
+}
+
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);

@@ -1,0 +1,142 @@
+import { RequestLogRecorder } from '../../src/modules/developers';
+import { aDeveloper, anAppOnThePage, type Developer } from '../support/developer-fixtures';
+import { SANDBOX } from '../support/fixtures';
+import { ManualClock } from '../support/production-fixtures';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * CONTRACT §15 (version 5), the developer console's request log: every partner call of the app (not only
+ * the refused ones), its fields, the filters, 50 a page with Older, the retention — and nothing a
+ * developer must not see (a body, a token, the whole Idempotency-Key, a call of a token that names no app).
+ */
+describe('request log (CONTRACT §15)', () => {
+  let app: TestApp;
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 12, 0, 10));
+  let dev: Developer;
+  let appId: string;
+  let token: string;
+
+  const issued = (html: string) => /id="issued-value">([^<]+)</.exec(html)?.[1] as string;
+  /** The rows of the page's request log, as the text of each row's cells. */
+  const rows = (html: string): string[] => {
+    const section = html.slice(html.indexOf('id="request-log"'));
+    return [...section.matchAll(/<tr><td data-label="Time">([\s\S]*?)<\/tr>/g)].map((m) => m[1].replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '));
+  };
+  const logPage = async (query = '') => {
+    await app.apps.partner.get(RequestLogRecorder, { strict: false }).settled();
+    return d().get(`/developers/apps/${appId}${query}`);
+  };
+  const d = () => dev.driver;
+  const call = (path: string) => app.partner().get(`${SANDBOX}${path}`).set('Authorization', `Bearer ${token}`);
+
+  beforeAll(async () => {
+    app = await createTestApp({ trustProxy: 'loopback' }, { clock });
+    dev = await aDeveloper(app, clock);
+    appId = await anAppOnThePage(dev);
+    token = issued((await dev.driver.post(`/developers/apps/${appId}/sandbox-token`, {})).text);
+  });
+  afterAll(() => app.close());
+
+  it('lists a success and a refusal with time (UTC), path with its query, status, code, pointers, duration, request id, client address and the key\'s first 8 characters', async () => {
+    const ok = await call('/accounts?include=all').set('X-Forwarded-For', '203.0.113.7');
+    expect(ok.status).toBe(200);
+    const refused = await app
+      .partner()
+      .post(`${SANDBOX}/products`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', 'abcdefgh-secret-tail-0001')
+      .send({ name: 'secret-looking-name', unknown_field: 1 });
+    expect(refused.status).toBe(400);
+    const page = await logPage();
+    expect(page.status).toBe(200);
+    const [newest, older] = rows(page.text);
+    expect(newest).toContain(`POST ${SANDBOX}/products`);
+    expect(newest).toContain(' 400 ');
+    expect(newest).toContain('invalid_input');
+    for (const e of refused.body.errors as Array<{ pointer: string }>) expect(newest).toContain(e.pointer);
+    expect(newest).toContain(refused.body.request_id);
+    expect(newest).toContain('abcdefgh…');
+    expect(newest).toMatch(/ \d+ ms /);
+    expect(newest).toContain('2026-11-20 12:00:');
+    expect(newest).toContain(' UTC');
+    expect(older).toContain(`GET ${SANDBOX}/accounts?include=all`);
+    expect(older).toContain(' 200 ');
+    expect(older).toContain(ok.headers['x-request-id'] ?? '');
+    expect(older).toContain('203.0.113.7');
+    // never the body, the token or the rest of the key, nor an account name the answer carried
+    expect(page.text).not.toContain('secret-looking-name');
+    expect(page.text).not.toContain('secret-tail');
+    expect(page.text).not.toContain(token);
+    const accountName = (ok.body as { data: Array<{ name: string }> }).data[0].name;
+    expect(rows(page.text).join('\n')).not.toContain(accountName);
+  });
+
+  it('does not log a call whose token names no app (401)', async () => {
+    const before = rows((await logPage()).text).length;
+    const stranger = await app.partner().get(`${SANDBOX}/accounts?stranger=1`).set('Authorization', 'Bearer hst_unknownunknownunknownunknownunknown0000000000');
+    expect(stranger.status).toBe(401);
+    const after = (await logPage()).text;
+    expect(after).not.toContain('stranger=1');
+    expect(rows(after).length).toBe(before);
+  });
+
+  it('filters by Status, Path contains, Request id and Environment', async () => {
+    const missing = await call('/operations/00000000-0000-4000-8000-000000000000');
+    expect(missing.status).toBe(404);
+    const only4xx = rows((await logPage('?status=4xx')).text);
+    expect(only4xx.length).toBeGreaterThanOrEqual(2);
+    for (const r of only4xx) expect(r).toMatch(/ 4\d\d /);
+    const only2xx = rows((await logPage('?status=2xx')).text);
+    expect(only2xx.length).toBeGreaterThanOrEqual(1);
+    for (const r of only2xx) expect(r).toMatch(/ 2\d\d /);
+    expect(rows((await logPage('?status=5xx')).text)).toEqual([]);
+    const byPath = rows((await logPage('?path=%2Foperations%2F')).text);
+    expect(byPath).toHaveLength(1);
+    expect(byPath[0]).toContain(missing.body.request_id);
+    // "contains" is a plain substring: a LIKE pattern's % matches nothing here
+    expect(rows((await logPage('?path=%25')).text)).toEqual([]);
+    const byId = rows((await logPage(`?request_id=${missing.body.request_id}`)).text);
+    expect(byId).toHaveLength(1);
+    expect(rows((await logPage('?environment=production')).text)).toEqual([]);
+    expect(rows((await logPage('?environment=sandbox&status=4xx')).text)).toHaveLength(only4xx.length);
+  });
+
+  it('shows 50 a page, newest first, and the rest behind Older with the same filters', async () => {
+    for (let i = 0; i < 55; i++) expect((await call(`/accounts?n=${i}`)).status).toBe(200);
+    const first = await logPage('?path=n%3D');
+    const firstRows = rows(first.text);
+    expect(firstRows).toHaveLength(50);
+    expect(firstRows[0]).toContain('n=54');
+    expect(firstRows[49]).toContain('n=5 ');
+    const older = /<a href="([^"]+)">Older<\/a>/.exec(first.text)?.[1].replace(/&amp;/g, '&');
+    expect(older).toMatch(/path=n%3D/);
+    const second = await d().get(older!.replace(/#.*$/, ''));
+    const secondRows = rows(second.text);
+    expect(secondRows).toHaveLength(5);
+    expect(secondRows[0]).toContain('n=4 ');
+    expect(secondRows[4]).toContain('n=0 ');
+    expect(second.text).not.toContain('>Older</a>');
+  });
+
+  it('answers a bad filter with a 400 page, never a 500', async () => {
+    for (const q of ['?status=3xx', '?environment=staging', '?before=abc', '?before=0', `?path=${'x'.repeat(201)}`, '?request_id=a%00b', '?status=4xx&status=5xx']) {
+      const res = await d().get(`/developers/apps/${appId}${q}`);
+      expect([q, res.status]).toEqual([q, 400]);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    }
+  });
+
+  it('purges calls older than REQUEST_LOG_RETENTION_DAYS (7) and keeps the younger ones', async () => {
+    const recorder = app.apps.partner.get(RequestLogRecorder, { strict: false });
+    expect((await call('/accounts?age=old')).status).toBe(200);
+    clock.advance(6 * 86_400_000);
+    expect((await call('/accounts?age=young')).status).toBe(200);
+    await recorder.settled();
+    clock.advance(1 * 86_400_000 + 60_000);
+    const purged = await recorder.purge();
+    expect(purged).toBeGreaterThanOrEqual(1);
+    // (the developer's session has expired by now: the table says what the page would list)
+    const kept: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE path LIKE '%age=%' ORDER BY id`);
+    expect(kept.map((r) => r.path)).toEqual([`${SANDBOX}/accounts?age=young`]);
+  });
+});
