@@ -439,16 +439,18 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     expect(first.signups).toBeGreaterThanOrEqual(1);
     expect(await n(`SELECT count(*) AS n FROM developer_signups WHERE email = $1`, [unconfirmed])).toBe(0);
     expect(await n(`SELECT count(*) AS n FROM developer_signups WHERE email = $1`, [fresh])).toBe(1);
-    expect(first.developers).toBe(0);
+    expect(await n(`SELECT count(*) AS n FROM developers WHERE email = ANY($1)`, [[gone.email, approved.email, back.email]])).toBe(3);
 
     // 89 days after their last sign-in nobody is gone yet; at 91 days the one who did not come back is
+    // (counted by email: suites share the database, and other suites' developers may be gone by now)
     clock.advance(88 * 24 * 3600_000);
-    expect((await purge()).developers).toBe(0);
+    await purge();
+    expect(await n(`SELECT count(*) AS n FROM developers WHERE email = ANY($1)`, [[gone.email, approved.email, back.email]])).toBe(3);
     clock.advance(2 * 24 * 3600_000);
     const signIn = new PageDriver(app);
     await signIn.get('/developers/signin');
     expect((await signIn.post('/developers/signin', { email: back.email, password: DEV_PASSWORD, code: totpCodeAt(back.secret, clock.nowMs()) })).status).toBe(303);
-    expect((await purge()).developers).toBe(1);
+    expect((await purge()).developers).toBeGreaterThanOrEqual(1);
 
     expect(await n(`SELECT count(*) AS n FROM developers WHERE email = $1`, [gone.email])).toBe(0);
     expect(await n(`SELECT count(*) AS n FROM developers WHERE email = ANY($1)`, [[approved.email, back.email]])).toBe(2);
