@@ -281,7 +281,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     // webhooks: an endpoint added on the page receives a signed delivery of a sandbox posting
     await page.goto(`${base}/developers/apps/${appId}`);
     await page.getByLabel('URL', { exact: true }).fill(receiverUrl);
-    await page.getByLabel('Environment').selectOption('sandbox');
+    await page.getByRole('region', { name: 'Webhooks' }).getByLabel('Environment').selectOption('sandbox');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const whsec = await issued();
     expect(whsec).toMatch(/^whsec_/);
