@@ -74,12 +74,17 @@ export class DeveloperPurge {
     private readonly clock: Clock,
   ) {}
 
-  async purge(): Promise<{ signups: number; quotaEvents: number; developers: number }> {
+  /** One run; `stopping` ends it after the current batch (the instance is stopping). */
+  async purge(stopping: () => boolean = () => false): Promise<{ signups: number; quotaEvents: number; developers: number }> {
     const now = this.clock.now();
-    const signups = await pacedBatches(BATCH, async (size) => (await this.sql.query(PURGES.signups, [now, size])).length);
-    const quotaEvents = await pacedBatches(BATCH, async (size) => (await this.sql.query(PURGES.quotaEvents, [new Date(now.getTime() - QUOTA_WINDOW_MS), size])).length);
+    const signups = await pacedBatches(BATCH, async (size) => (await this.sql.query(PURGES.signups, [now, size])).length, stopping);
+    const quotaEvents = await pacedBatches(
+      BATCH,
+      async (size) => (await this.sql.query(PURGES.quotaEvents, [new Date(now.getTime() - QUOTA_WINDOW_MS), size])).length,
+      stopping,
+    );
     const goneSince = new Date(now.getTime() - DEVELOPER_GONE_AFTER_MS);
-    const developers = await pacedBatches(DEVELOPERS_PER_BATCH, (size) => this.transactions.run((tx) => this.purgeGone(managerOf(tx), goneSince, size)));
+    const developers = await pacedBatches(DEVELOPERS_PER_BATCH, (size) => this.transactions.run((tx) => this.purgeGone(managerOf(tx), goneSince, size)), stopping);
     if (developers > 0) this.logger.log({ developers }, 'purged developers gone 90 days, with their apps and sandbox organizations');
     return { signups, quotaEvents, developers };
   }
@@ -107,23 +112,34 @@ export class DeveloperPurge {
   }
 }
 
-/** Runs the purge every hour on the partner listener of every instance (instances skip each other's locked rows). */
+/**
+ * Runs the purge every hour on the partner listener of every instance (instances skip each other's
+ * locked rows); no second run while one runs, and a stopping instance ends its run after the batch.
+ */
 @Injectable()
 export class DeveloperPurgeScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('developers');
   private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private stopping = false;
 
   constructor(private readonly purge: DeveloperPurge) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
-      this.purge.purge().catch((err) => this.logger.warn({ err }, 'purge of unconfirmed sign-ups and developers gone failed'));
+      if (this.running || this.stopping) return;
+      this.running = true;
+      this.purge
+        .purge(() => this.stopping)
+        .catch((err) => this.logger.warn({ err }, 'purge of unconfirmed sign-ups and developers gone failed'))
+        .finally(() => (this.running = false));
     }, PURGE_EVERY_MS);
     // a pending purge never keeps the process alive
     this.timer.unref();
   }
 
   onModuleDestroy(): void {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
   }
 }
