@@ -281,7 +281,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     // webhooks: an endpoint added on the page receives a signed delivery of a sandbox posting
     await page.goto(`${base}/developers/apps/${appId}`);
     await page.getByLabel('URL', { exact: true }).fill(receiverUrl);
-    await page.getByRole('region', { name: 'Webhooks' }).getByLabel('Environment').selectOption('sandbox');
+    await page.locator('#webhooks').getByLabel('Environment').selectOption('sandbox'); // the request log has an Environment filter too
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const whsec = await issued();
     expect(whsec).toMatch(/^whsec_/);
@@ -305,6 +305,33 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await eventually(() => received.length >= 2, 'the resent delivery', 10_000);
     expect(received[1].headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(received[1].body).toBe(first.body);
+
+    // webhook tools (CONTRACT §15): Send test event, Rotate secret (two signatures), Recover since
+    await page.getByRole('button', { name: /^Send test event/ }).first().click();
+    await page.waitForURL(/#webhooks$/);
+    await eventually(() => received.some((r) => JSON.parse(r.body).type === 'webhook.test'), 'the test event', 10_000);
+    await page.getByRole('button', { name: /^Rotate secret/ }).first().click();
+    const rotated = await issued();
+    expect(rotated).toMatch(/^whsec_/);
+    await shots('10-webhook-secret-rotated');
+    const again = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${sandboxToken}`).set('Idempotency-Key', `dev-${Date.now()}-2`).send(aJournal(accounts));
+    expect(again.status).toBe(201);
+    const ofAgain = () => received.filter((r) => JSON.parse(r.body).data?.operation_id === again.body.operation_id);
+    await eventually(() => ofAgain().length >= 1, 'the delivery after the rotation', 10_000);
+    const signed = ofAgain()[0];
+    expect(String(signed.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const s of [rotated, whsec]) expect(() => new Webhook(s).verify(signed.body, signed.headers as Record<string, string>)).not.toThrow();
+    await page.goto(`${base}/developers/apps/${appId}#webhooks`);
+    await page.getByLabel('Since').first().fill(new Date(clock.nowMs() - 3_600_000).toISOString().slice(0, 16).replace('T', ' '));
+    await page.getByRole('button', { name: /^Recover/ }).first().click();
+    await page.waitForURL(/#webhooks$/);
+    await eventually(() => ofAgain().length >= 2, 'the recovered delivery', 10_000);
+    expect(ofAgain()[1].body).toBe(signed.body);
+    expect(ofAgain()[1].headers['webhook-id']).toBe(signed.headers['webhook-id']);
+    await page.reload();
+    await expect(page.locator('#webhooks').textContent()).resolves.toContain('webhook.test');
+    await shots('11-webhook-tools');
+
     await page.getByRole('button', { name: /^Delete/ }).first().click();
     await page.waitForURL(/#webhooks$/);
     await expect(page.locator('#webhooks').textContent()).resolves.toContain('No endpoints.');

@@ -112,6 +112,11 @@ describe('console reads and resend (CONTRACT §10)', () => {
         operationIds.push(res.body.operation_id);
       }
       await until(() => received.length >= 2);
+      // the receiver has answered; the dispatcher records the attempts right after (a read in between sees none)
+      await until(async () => {
+        const body = (await get(`/apps/${project.app_id}/webhook-deliveries?limit=10`)).body as Array<{ last_status_code: number | null }>;
+        return body.length === 2 && body.every((d) => d.last_status_code !== null);
+      });
       const list = await get(`/apps/${project.app_id}/webhook-deliveries?limit=10`);
       expect(list.status).toBe(200);
       expect(list.body).toHaveLength(2);

@@ -141,11 +141,16 @@ describeOnPostgres('a code answered from loopback while private networks were al
 
       expect((await deliveriesOf(allowing, sandboxAppId)).map((x) => x.last_status_code)).toEqual([418]);
       expect((await deliveriesOf(refusing, sandboxAppId)).map((x) => x.last_status_code)).toEqual([null]);
-      expect(lastCodes((await d.driver.get(`/developers/apps/${appId}`)).text)).toEqual(['418']);
+      const shownPage = (await d.driver.get(`/developers/apps/${appId}`)).text;
+      expect(lastCodes(shownPage)).toEqual(['418']);
+      expect(shownPage).toMatch(/UTC<\/time> — 418 non_2xx, \d+ ms</); // the attempt's own line (CONTRACT §15)
       const elsewhere = new PageDriver(refusing);
       for (const [k, v] of d.driver.cookies) elsewhere.cookies.set(k, v);
       const hiddenPage = (await elsewhere.get(`/developers/apps/${appId}`)).text;
       expect(lastCodes(hiddenPage)).toEqual(['–']);
+      // each attempt's code follows the same rule: the failure stays, the code goes
+      expect(hiddenPage).toMatch(/UTC<\/time> — non_2xx, \d+ ms</);
+      expect(hiddenPage).not.toContain('418');
     } finally {
       await new Promise<void>((r) => {
         server.close(() => r());

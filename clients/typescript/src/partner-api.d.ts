@@ -166,6 +166,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent to one endpoint when its test is asked for (console or developer console), signed and retried like any other event; never in the events feed. A receiver answers 2xx to event types it does not know (CONTRACT §9).
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -368,6 +388,20 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["OperationReceipt"];
+        };
+        /** @description The body of a webhook.test event: sent to one endpoint only, never in the events feed (CONTRACT §9, §15). */
+        WebhookTestEvent: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description when the event was created
+             */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                endpoint_id: string;
+            };
         };
         /** @description An event of the feed: the webhook body with its webhook-id first (CONTRACT §14). */
         FeedEvent: {
@@ -1525,6 +1559,7 @@ export interface operations {
             header: {
                 "webhook-id": string;
                 "webhook-timestamp": string;
+                /** @description for 24 h after the secret is rotated, two space-separated signatures: the new secret's first, then the previous one's */
                 "webhook-signature": string;
             };
             path?: never;
@@ -1533,6 +1568,33 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OperationCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 10 s acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description for 24 h after the secret is rotated, two space-separated signatures: the new secret's first, then the previous one's */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };
         responses: {

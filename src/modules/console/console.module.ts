@@ -17,7 +17,7 @@ import { OrganizationsController } from './api/organizations.controller';
 import { PathResourcesGuard } from './api/path-resources.guard';
 import { PeriodsController } from './api/periods.controller';
 import { JournalModule } from '../journal';
-import { WebhookEndpointEnableController, WebhookEndpointsController } from './api/webhook-endpoints.controller';
+import { WebhookEndpointEnableController, WebhookEndpointsController, WebhookEndpointToolsController } from './api/webhook-endpoints.controller';
 import { WebhooksModule } from '../webhooks';
 import { SandboxProjectsController } from './api/sandbox-projects.controller';
 import { ConsentCoreModule } from '../auth/consent';
@@ -40,6 +40,7 @@ const CONSOLE_CONTROLLERS: Type[] = [
   PeriodsController,
   WebhookEndpointsController,
   WebhookEndpointEnableController,
+  WebhookEndpointToolsController,
   OAuthClientsController,
   ConsoleReadsController,
   UsersController,

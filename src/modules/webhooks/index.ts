@@ -3,6 +3,7 @@ export { WebhookDispatchModule, WebhooksModule } from './webhooks.module';
 export { WebhookDispatcher } from './application/webhook-dispatcher';
 export { WebhookEndpointsService } from './application/webhook-endpoints.service';
 export { WebhookRetention } from './application/webhook-retention';
-export { WebhookDeliveryReadRepository, type WebhookDeliveryView } from './domain/webhook-delivery-read.repository';
+export { type DeliveryDetailView, WebhookDeliveryReadRepository, type WebhookDeliveryView } from './domain/webhook-delivery-read.repository';
+export { ATTEMPT_FAILURES, type AttemptFailure } from './domain/attempt-failure';
 export { EventsFeedApiModule } from './events-feed.module';
 export { type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from './domain/endpoint-limits';

@@ -40,6 +40,8 @@ export const WebhooksSql = {
   insertOutboxEvent: (e: { [K in keyof OutboxEvent]: string }): string =>
     `INSERT INTO webhook_outbox (${OUTBOX_COLUMNS.map(([c]) => c).join(', ')})
        VALUES (${[e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt].join(', ')})`,
+  /** One row when the endpoint ($1, a lower-case uuid) exists and is not deleted (the console's path check). */
+  endpointExists: `SELECT 1 FROM webhook_endpoints WHERE id = $1 AND active`,
   /**
    * Deliveries still to be attempted or retried, as column pending (metrics): only the pending rows, read
    * through the pending partial index (webhook_deliveries_due_idx), so its cost follows the backlog, never
@@ -66,6 +68,13 @@ export const WebhooksPurge: PurgeParts = {
     `DELETE FROM webhook_attempts a USING webhook_deliveries d, webhook_endpoints e
       WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id AND d.endpoint_id = e.id AND e.app_id = ANY($1::uuid[])`,
     `DELETE FROM webhook_deliveries d USING webhook_endpoints e WHERE d.endpoint_id = e.id AND e.app_id = ANY($1::uuid[])`,
+    // the apps' own events outside their organizations (a webhook.test event belongs to none)
+    `DELETE FROM webhook_attempts a USING webhook_deliveries d, webhook_outbox o
+      WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id
+        AND o.organization_id = d.organization_id AND o.id = d.event_id AND o.app_id = ANY($1::uuid[])`,
+    `DELETE FROM webhook_deliveries d USING webhook_outbox o
+      WHERE o.organization_id = d.organization_id AND o.id = d.event_id AND o.app_id = ANY($1::uuid[])`,
+    `DELETE FROM webhook_outbox WHERE app_id = ANY($1::uuid[])`,
     `DELETE FROM webhook_endpoints WHERE app_id = ANY($1::uuid[])`,
   ],
 };

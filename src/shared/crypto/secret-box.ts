@@ -187,5 +187,7 @@ export const TAG_CONTEXT = {
 export const STORED_SECRET_COLUMNS = [
   { table: 'users', column: 'totp_secret', context: SECRET_CONTEXT.totp },
   { table: 'webhook_endpoints', column: 'secret', context: SECRET_CONTEXT.webhook },
+  // the secret a rotation replaced (CONTRACT §9), copied sealed as it was: the same context
+  { table: 'webhook_endpoints', column: 'previous_secret', context: SECRET_CONTEXT.webhook },
   { table: 'developers', column: 'totp_secret', context: SECRET_CONTEXT.developerTotp },
 ] as const;

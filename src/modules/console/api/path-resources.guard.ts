@@ -13,6 +13,7 @@ const PATH_PARAMS: ReadonlyArray<[string, PathResource, string]> = [
   ['mandateId', 'mandate', 'mandate'],
   ['projectId', 'sandbox_project', 'sandbox project'],
   ['userId', 'user', 'user'],
+  ['webhookEndpointId', 'webhook_endpoint', 'webhook endpoint'],
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
 import { IsOneOfField, IsTextField } from '../../../shared/http/validation/constraints';
@@ -27,6 +28,45 @@ export class WebhookEndpointEnableController {
   @HttpCode(200)
   enable(@UuidParam('endpointId', 'webhook endpoint') endpointId: string) {
     return this.endpoints.enable(endpointId);
+  }
+}
+
+export class RecoverWebhookEndpointRequestDto {
+  @Required()
+  @IsTextField(1, 64, undefined, {
+    format: 'date-time',
+    description: 'ISO 8601, with its zone; within the retention (WEBHOOK_RETENTION_DAYS) and not in the future',
+    example: '2026-11-25T08:00:00Z',
+  })
+  since: string;
+}
+
+/**
+ * Console: the webhook tools (CONTRACT §9 "Signing secrets and recovery", §10). An unknown endpoint is
+ * 404 before the body is looked at (PathResourcesGuard).
+ */
+@ApiTags('console')
+@Controller('console/v1/webhook-endpoints/:webhookEndpointId')
+@UseGuards(PathResourcesGuard)
+export class WebhookEndpointToolsController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Post('rotate-secret')
+  @HttpCode(200)
+  rotateSecret(@UuidParam('webhookEndpointId', 'webhook endpoint') endpointId: string, @Body() _body: EmptyRequestDto) {
+    return this.endpoints.rotateSecret(endpointId);
+  }
+
+  @Post('recover')
+  @HttpCode(202)
+  recover(@UuidParam('webhookEndpointId', 'webhook endpoint') endpointId: string, @Body() body: RecoverWebhookEndpointRequestDto) {
+    return this.endpoints.recover(endpointId, body.since);
+  }
+
+  @Post('test')
+  @HttpCode(202)
+  test(@UuidParam('webhookEndpointId', 'webhook endpoint') endpointId: string, @Body() _body: EmptyRequestDto) {
+    return this.endpoints.sendTest(endpointId);
   }
 }
 

@@ -56,6 +56,9 @@ describe('plan', () => {
     [['webhook', 'create', '--app', 'app-1', '--url', 'https://x.dk/h', '--environment', 'sandbox'], '/apps/app-1/webhook-endpoints', { url: 'https://x.dk/h', environment: 'sandbox' }],
     [['webhook', 'enable', 'e-1'], '/webhook-endpoints/e-1/enable', {}],
     [['webhook', 'resend', '--event', 'ev-1', '--endpoint', 'e-1'], '/webhook-deliveries/ev-1/e-1/resend', {}],
+    [['webhook', 'rotate-secret', 'e-1'], '/webhook-endpoints/e-1/rotate-secret', {}],
+    [['webhook', 'recover', 'e-1', '--since', '2026-11-25T08:00:00Z'], '/webhook-endpoints/e-1/recover', { since: '2026-11-25T08:00:00Z' }],
+    [['webhook', 'test', 'e-1'], '/webhook-endpoints/e-1/test', {}],
   ])('%j → POST %s', (argv, path, body) => {
     expect(plan(argv)).toEqual({ kind: 'call', call: { path, body } });
   });

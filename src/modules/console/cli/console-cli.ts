@@ -249,6 +249,24 @@ const COMMANDS: Record<string, CommandSpec> = {
     positional: 'endpoint',
     call: (o) => ({ path: `/webhook-endpoints/${seg(o.endpoint)}/enable`, body: {} }),
   },
+  'webhook rotate-secret': {
+    usage: 'webhook rotate-secret <endpoint-id>   (prints the new whsec_ secret once; the previous one also signs for 24 h)',
+    required: ['endpoint'],
+    positional: 'endpoint',
+    call: (o) => ({ path: `/webhook-endpoints/${seg(o.endpoint)}/rotate-secret`, body: {} }),
+  },
+  'webhook recover': {
+    usage: "webhook recover <endpoint-id> --since ISO-8601   (delivers again every event of the endpoint's app and environment since then)",
+    required: ['endpoint', 'since'],
+    positional: 'endpoint',
+    call: (o) => ({ path: `/webhook-endpoints/${seg(o.endpoint)}/recover`, body: { since: o.since } }),
+  },
+  'webhook test': {
+    usage: 'webhook test <endpoint-id>   (sends one webhook.test event to this endpoint only)',
+    required: ['endpoint'],
+    positional: 'endpoint',
+    call: (o) => ({ path: `/webhook-endpoints/${seg(o.endpoint)}/test`, body: {} }),
+  },
   'webhook deliveries': {
     usage: "webhook deliveries <app-id> [--limit N]   (the app's latest deliveries, newest first)",
     required: ['app'],

@@ -4,6 +4,7 @@ import { AppsSql } from '../../auth/apps/sql';
 import { GrantsSql } from '../../auth/grants/sql';
 import { OrganizationsSql } from '../../auth/organizations/sql';
 import { SandboxSql } from '../../auth/sandbox/sql';
+import { WebhooksSql } from '../../webhooks/sql';
 import { type PathResource, ResourceLookupRepository } from '../domain/resource-lookup.repository';
 
 /** Each look-up is one primary-key or indexed equality (accounts_id_idx, grants_id_idx, mandates_id_idx). */
@@ -15,6 +16,7 @@ const EXISTS_SQL: Readonly<Record<PathResource, string>> = {
   mandate: GrantsSql.mandateExists,
   sandbox_project: SandboxSql.projectExists,
   user: OrganizationsSql.userExists,
+  webhook_endpoint: WebhooksSql.endpointExists,
 };
 
 @Injectable()

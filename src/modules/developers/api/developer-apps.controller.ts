@@ -17,7 +17,16 @@ interface FormState {
   redirectText?: string;
   endpointUrl?: string;
   endpointEnvironment?: string;
+  /** a refused **Recover**: which endpoint's form, and the Since as typed */
+  recover?: { endpointId: string; since: string };
   logFilter?: RequestLogFilter;
+}
+
+/** The Since field: a time without a zone (`2026-11-25 08:00`, what people type) is UTC; anything else goes to the use case as typed. */
+export function sinceOfForm(raw: unknown): string {
+  const text = typeof raw === 'string' ? raw.trim().slice(0, 64) : '';
+  const local = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/.exec(text);
+  return local ? `${local[1]}T${local[2]}Z` : text;
 }
 
 /** The request log's Older link: the same filters, entries before the page's last one. */
@@ -178,6 +187,53 @@ export class DeveloperAppsController {
     this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
   }
 
+  @Post(':app/webhook-endpoints/test')
+  @HttpCode(200)
+  async sendTest(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    await this.apps.sendTest(app, (req.body as Record<string, unknown>).endpoint_id);
+    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+  }
+
+  @Post(':app/webhook-endpoints/recover')
+  @HttpCode(200)
+  async recover(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const body = req.body as Record<string, unknown>;
+    try {
+      await this.apps.recover(app, body.endpoint_id, sinceOfForm(body.since));
+    } catch (err) {
+      // a bad Since (400) or a disabled endpoint (409, "enable it first"): the form again, the reason beside it
+      if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'resource_conflict')) throw err;
+      const recover = { endpointId: String(body.endpoint_id).toLowerCase(), since: typeof body.since === 'string' ? body.since.slice(0, 64) : '' };
+      const since = err.code === 'invalid_input' ? `Since ${err.violations?.[0]?.detail ?? err.detail}.` : `${err.detail}.`;
+      return this.appPage(req, res, err.code === 'invalid_input' ? 422 : 409, app, { errors: { since }, recover });
+    }
+    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+  }
+
+  @Post(':app/webhook-endpoints/rotate-secret')
+  @HttpCode(200)
+  async rotateSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    const { secret } = await this.apps.rotateSecret(app, (req.body as Record<string, unknown>).endpoint_id);
+    await this.appPage(req, res, 200, app, {
+      issued: { label: 'New webhook signing secret (the previous one also signs for 24 hours)', value: secret },
+    });
+  }
+
+  @Post(':app/webhook-endpoints/enable')
+  @HttpCode(200)
+  async enable(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownPost(req, res, appId);
+    if (!app) return;
+    await this.apps.enable(app, (req.body as Record<string, unknown>).endpoint_id);
+    this.http.seeOther(res, `/developers/apps/${app.appId}#webhooks`);
+  }
+
   @Post(':app/deliveries/resend')
   @HttpCode(200)
   async resend(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
@@ -215,6 +271,7 @@ export class DeveloperAppsController {
       redirectText: state.redirectText ?? view.redirectUris.join('\n'),
       endpointUrl: state.endpointUrl ?? '',
       endpointEnvironment: state.endpointEnvironment ?? 'sandbox',
+      recover: state.recover ?? null,
       requestLogDays: this.apps.requestLogDays,
       olderHref: view.requestLog.older ? olderHref(view.id, view.requestLog.filter, view.requestLog.older) : null,
     });

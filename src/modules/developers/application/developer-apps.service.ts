@@ -11,7 +11,7 @@ import { AppReadRepository, AppService } from '../../auth/apps';
 import { OAuthClientService } from '../../auth/consent';
 import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
-import { WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
+import { type DeliveryDetailView, WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
 import { type DeveloperApp, DeveloperRepository, type LoggedCall, type RequestLogFilter } from '../domain/developer.repository';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
 
@@ -35,8 +35,11 @@ export interface AppPageView {
   sandbox: { projectId: string; organizationId: string; accounts: Array<{ id: string; number: string; name: string }> };
   redirectUris: string[];
   revisions: Array<{ id: string; number: number; approved: boolean }>;
-  endpoints: Array<{ id: string; url: string; environment: Environment }>;
-  deliveries: Array<{ event_id: string; endpoint_id: string; operation_id: string; attempts: number; status: string; last_status_code: number | null; environment: Environment }>;
+  endpoints: Array<{ id: string; url: string; environment: Environment; disabled: boolean }>;
+  /** the latest deliveries of both environments, with their attempts (CONTRACT §15 "What happened to a delivery") */
+  deliveries: DeliveryDetailView[];
+  /** how far back **Recover** reaches (WEBHOOK_RETENTION_DAYS) */
+  webhookRetentionDays: number;
   requestLog: {
     filter: RequestLogFilter;
     calls: Array<LoggedCall & { id: string; environment: Environment }>;
@@ -81,7 +84,8 @@ export class DeveloperAppsService {
     if (!reserved) throw new TooManyAppsError();
     try {
       const app = await this.apps.createApp(name);
-      const project = await this.sandbox.provisionProject(name);
+      // the sandbox project under the app's own id: its events and endpoints are the app's (CONTRACT §10)
+      const project = await this.sandbox.provisionProject(name, app.id);
       await this.transactions.run((m) =>
         this.repo.completeApp(m, reservation, {
           appId: app.id,
@@ -114,8 +118,7 @@ export class DeveloperAppsService {
     const read = await this.oauth.readApp(app.appId);
     const org = await this.organizations.organization(app.sandboxOrganizationId);
     const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
-    const production = await this.deliveryReads.deliveries(app.appId, DELIVERIES_SHOWN);
-    const sandbox = await this.deliveryReads.deliveries(app.sandboxAppId, DELIVERIES_SHOWN);
+    const deliveries = await this.deliveryReads.details([app.appId, app.sandboxAppId], DELIVERIES_SHOWN);
     const log = await this.transactions.run((m) => this.repo.requestLog(m, [app.appId, app.sandboxAppId], logFilter, REQUEST_LOG_PAGE + 1));
     const calls = log.slice(0, REQUEST_LOG_PAGE);
     return {
@@ -129,11 +132,9 @@ export class DeveloperAppsService {
       },
       redirectUris: read.redirect_uris,
       revisions: read.revisions,
-      endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment })),
-      deliveries: [
-        ...sandbox.map((d) => ({ ...d, environment: 'sandbox' as const })),
-        ...production.map((d) => ({ ...d, environment: 'production' as const })),
-      ],
+      endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment, disabled: e.disabled })),
+      deliveries,
+      webhookRetentionDays: this.config.webhookRetentionDays,
       requestLog: {
         filter: logFilter,
         calls: calls.map((c) => ({ ...c, environment: c.environment as Environment })),
@@ -185,12 +186,38 @@ export class DeveloperAppsService {
   }
 
   async deleteEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<void> {
+    const endpoint = await this.ownEndpoint(app, endpointIdRaw);
+    await this.endpointsService.remove(endpoint.appId, endpoint.id);
+  }
+
+  /** **Send test event** (CONTRACT §15 Webhook tools): the console's test call, for this app's endpoint only. */
+  async sendTest(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; webhook_id: string }> {
+    return this.endpointsService.sendTest((await this.ownEndpoint(app, endpointIdRaw)).id);
+  }
+
+  /** **Recover** with **Since**: the console's recover (400 at /since, 409 while disabled). */
+  async recover(app: DeveloperApp, endpointIdRaw: unknown, since: unknown): Promise<{ id: string; events: number }> {
+    return this.endpointsService.recover((await this.ownEndpoint(app, endpointIdRaw)).id, since);
+  }
+
+  /** **Rotate secret**: the new secret, shown once; the previous one signs beside it for 24 h. */
+  async rotateSecret(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; secret: string }> {
+    return this.endpointsService.rotateSecret((await this.ownEndpoint(app, endpointIdRaw)).id);
+  }
+
+  /** **Enable** a disabled endpoint: its pending deliveries become due at once. */
+  async enable(app: DeveloperApp, endpointIdRaw: unknown): Promise<void> {
+    await this.endpointsService.enable((await this.ownEndpoint(app, endpointIdRaw)).id);
+  }
+
+  /** An active endpoint of this app (either environment), or 404: another app's endpoint is as unknown as none. */
+  private async ownEndpoint(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; appId: string }> {
     if (typeof endpointIdRaw !== 'string' || !isUuid(endpointIdRaw)) throw new NotFoundError('webhook endpoint');
     const id = endpointIdRaw.toLowerCase();
     const mine = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
     const endpoint = mine.find((e) => e.id === id);
     if (!endpoint) throw new NotFoundError('webhook endpoint');
-    await this.endpointsService.remove(endpoint.appId, id);
+    return endpoint;
   }
 
   /** **Resend**: one more attempt at once (the console's resend), for a delivery of this app's endpoints only. */

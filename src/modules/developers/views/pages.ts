@@ -41,9 +41,16 @@ ul.apps li { background: #fff; border: 1px solid var(--line); border-radius: 8px
 ul.apps a { display: block; padding: .75rem 1rem; color: var(--accent); font-weight: 600; }
 nav.sections { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0 0 1rem; }
 nav.sections a { color: var(--accent); }
-.badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; }
+.badge { display: inline-block; white-space: nowrap; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; }
 .badge.ok { color: var(--ok); }
 .badge.wait { color: #92400e; }
+.badge.bad { color: var(--bad); }
+.endpoint { border-top: 1px solid var(--line); padding: .5rem 0 .75rem; }
+.endpoint h3 { margin: .5rem 0 .25rem; }
+.tools { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0; }
+.tools form { margin: 0; }
+form.recover { max-width: 28rem; }
+ol.attempts { margin: .25rem 0 0; padding-left: 1.25rem; font-size: .85rem; }
 table.stack td code { word-break: normal; overflow-wrap: anywhere; }
 @media (max-width: 600px) {
   section.card { padding: .75rem; }
@@ -189,11 +196,26 @@ ${FIELD_ERROR('redirect_uris')}
 </section>
 
 <section class="card" id="webhooks" aria-labelledby="h-webhooks"><h2 id="h-webhooks">Webhooks</h2>
-<% if (it.view.endpoints.length === 0) { %><p>No endpoints.</p><% } else { %>
-<div class="table"><table class="stack"><thead><tr><th>URL</th><th>Environment</th><th>State</th><th><span class="hint">Action</span></th></tr></thead><tbody>
-<% it.view.endpoints.forEach(function (e) { %><tr><td data-label="URL"><code><%= e.url %></code></td><td data-label="Environment"><%= e.environment %></td><td data-label="State"><%= e.disabled ? "disabled" : "active" %></td>
-<td data-label=""><form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Delete <%= e.url %> (<%= e.environment %>)">Delete</button></form></td></tr>
-<% }) %></tbody></table></div><% } %>
+<% if (it.view.endpoints.length === 0) { %><p>No endpoints.</p><% } %>
+<% it.view.endpoints.forEach(function (e) { %><div class="endpoint" id="endpoint-<%= e.id %>">
+<h3><code><%= e.url %></code> · <%= e.environment %> · <% if (e.disabled) { %><span class="badge bad">disabled</span><% } else { %><span class="badge ok">active</span><% } %></h3>
+<p class="hint">Endpoint id <code><%= e.id %></code></p>
+<% if (e.disabled) { %><p class="alert">No attempts go to this endpoint while it is disabled; its pending deliveries wait. Enable it to send them at once.</p>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/enable">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" aria-label="Enable <%= e.url %> (<%= e.environment %>)">Enable</button></form><% } %>
+<div class="tools">
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/test">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Send test event to <%= e.url %> (<%= e.environment %>)">Send test event</button></form>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Rotate secret of <%= e.url %> (<%= e.environment %>)">Rotate secret</button></form>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Delete <%= e.url %> (<%= e.environment %>)">Delete</button></form>
+</div>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/recover" class="recover" novalidate>${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>">
+<label for="since-<%= e.id %>">Since</label>
+<input id="since-<%= e.id %>" name="since" type="text" required maxlength="64" value="<%= it.recover && it.recover.endpointId === e.id ? it.recover.since : '' %>" aria-describedby="since-help-<%= e.id %><% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> since-error-<%= e.id %><% } %>"<% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> aria-invalid="true"<% } %>>
+<p class="hint" id="since-help-<%= e.id %>">UTC, e.g. 2026-11-25 08:00 (or ISO 8601 with a zone), within the last <%= it.view.webhookRetentionDays %> days: every event since then is delivered to this endpoint again.</p>
+<% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %><p class="error" id="since-error-<%= e.id %>"><%= it.errors.since %></p><% } %>
+<button type="submit" class="quiet small" aria-label="Recover <%= e.url %> (<%= e.environment %>)">Recover</button>
+</form>
+</div>
+<% }) %>
 <h3>Add endpoint</h3>
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints" novalidate>${CSRF}
 <label for="url">URL</label>
@@ -208,8 +230,13 @@ ${FIELD_ERROR('environment')}
 </form>
 <h3>Latest deliveries</h3>
 <% if (it.view.deliveries.length === 0) { %><p>No deliveries yet.</p><% } else { %>
-<div class="table"><table class="stack"><thead><tr><th>Event</th><th>Operation</th><th>Environment</th><th>Status</th><th>Attempts</th><th>Last code</th><th><span class="hint">Action</span></th></tr></thead><tbody>
-<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="Event"><code><%= d.event_id %></code></td><td data-label="Operation"><code><%= d.operation_id %></code></td><td data-label="Environment"><%= d.environment %></td><td data-label="Status"><%= d.status %></td><td data-label="Attempts"><%= d.attempts %></td><td data-label="Last code"><%= d.last_status_code === null ? '–' : d.last_status_code %></td>
+<div class="table"><table class="stack"><thead><tr><th>Event</th><th>Operation</th><th>Environment</th><th>Status</th><th>Attempts</th><th>Last code</th><th>Next attempt</th><th><span class="hint">Action</span></th></tr></thead><tbody>
+<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="Event"><code><%= d.event_id %></code><% if (d.eventType !== 'operation.completed') { %> <span class="badge"><%= d.eventType %></span><% } %></td><td data-label="Operation"><% if (d.operation_id) { %><code><%= d.operation_id %></code><% } else { %>–<% } %></td><td data-label="Environment"><%= d.environment %></td><td data-label="Status"><%= d.status %></td>
+<td data-label="Attempts"><%= d.attempts %><% if (d.attemptLog.length > 0) { %><details><summary>Attempts of <%= d.event_id.slice(0, 8) %></summary><ol class="attempts">
+<% d.attemptLog.forEach(function (a) { %><li><time datetime="<%= a.at.toISOString() %>"><%= a.at.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time> — <%= a.statusCode === null ? '' : a.statusCode + ' ' %><%= a.failure === null ? 'delivered' : a.failure %>, <%= a.durationMs %> ms</li>
+<% }) %></ol></details><% } %></td>
+<td data-label="Last code"><%= d.last_status_code === null ? '–' : d.last_status_code %></td>
+<td data-label="Next attempt"><% if (d.nextAttemptAt) { %><time datetime="<%= d.nextAttemptAt.toISOString() %>"><%= d.nextAttemptAt.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time><% if (d.endpointDisabled) { %> <span class="badge bad">endpoint disabled</span><% } %><% } else { %>–<% } %></td>
 <td data-label=""><form method="post" action="/developers/apps/<%= it.view.id %>/deliveries/resend">${CSRF}<input type="hidden" name="event_id" value="<%= d.event_id %>"><input type="hidden" name="endpoint_id" value="<%= d.endpoint_id %>"><button type="submit" class="quiet small" aria-label="Resend <%= d.event_id %>">Resend</button></form></td></tr>
 <% }) %></tbody></table></div><% } %>
 </section>

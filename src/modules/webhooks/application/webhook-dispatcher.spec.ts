@@ -22,6 +22,10 @@ class FakeRepository extends WebhookRepository {
   insertEndpoint = async () => 'inserted' as const;
   endpointsOfApps = async () => [];
   removeEndpoint = async () => false;
+  endpoint = async () => null;
+  rotateSecret = async () => false;
+  recover = async () => null;
+  sendTest = async () => false;
   async fanOut(): Promise<number> {
     this.fanOuts++;
     return 0;

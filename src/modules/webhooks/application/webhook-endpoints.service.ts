@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
-import { DomainError, NotFoundError } from '../../../shared/domain/errors';
+import { Clock } from '../../../shared/domain/clock';
+import { DomainError, NotFoundError, ResourceConflictError } from '../../../shared/domain/errors';
 import { HostResolver } from '../../../shared/domain/host-resolver';
 import { endpointHost, type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from '../domain/endpoint-limits';
 import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
+import { recoverSince } from '../domain/recover-window';
+import { PREVIOUS_SECRET_SIGNS_HOURS, testEventBody, WEBHOOK_TEST_EVENT } from '../domain/webhook-events';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { WebhookRepository } from '../domain/webhook.repository';
 import type { Environment } from '../../../shared/domain/caller-context';
@@ -20,6 +23,7 @@ export class WebhookEndpointsService {
     private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly resolver: HostResolver,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -49,6 +53,42 @@ export class WebhookEndpointsService {
   async enable(endpointId: string): Promise<{ id: string; disabled: false }> {
     if (!(await this.webhooks.enableEndpoint(endpointId))) throw new NotFoundError('webhook endpoint');
     return { id: endpointId, disabled: false };
+  }
+
+  /**
+   * CONTRACT §9 Rotate secret: a new `whsec_` secret, answered once; the one it replaces signs beside it
+   * for 24 h (`webhook-signature: v1,<new> v1,<old>`), the one before that no more.
+   */
+  async rotateSecret(endpointId: string): Promise<{ id: string; secret: string }> {
+    const secret = generateWebhookSecret();
+    if (!(await this.webhooks.rotateSecret(endpointId, secret, PREVIOUS_SECRET_SIGNS_HOURS))) throw new NotFoundError('webhook endpoint');
+    return { id: endpointId, secret };
+  }
+
+  /**
+   * CONTRACT §9 Recover: every event of the endpoint's app and environment created since `since` (within
+   * the retention), delivered to it again as a new delivery with its original webhook-id, timestamp and body.
+   * The endpoint is judged first (404), then `since` (400 at /since), then whether it is disabled (409).
+   */
+  async recover(endpointId: string, sinceRaw: unknown): Promise<{ id: string; events: number }> {
+    if (!(await this.webhooks.endpoint(endpointId))) throw new NotFoundError('webhook endpoint');
+    const since = recoverSince(sinceRaw, this.clock.now(), this.config.webhookRetentionDays);
+    const recovered = await this.webhooks.recover(endpointId, since);
+    if (recovered === null) throw new NotFoundError('webhook endpoint');
+    if (recovered === 'disabled') {
+      throw new ResourceConflictError(
+        `The endpoint is disabled: enable it first (POST /console/v1/webhook-endpoints/${endpointId}/enable, or Enable in the developer console), then recover`,
+      );
+    }
+    return { id: endpointId, events: recovered.events };
+  }
+
+  /** CONTRACT §9 Test: one `webhook.test` event (`data` `{"endpoint_id"}`) to this endpoint only, never in the feed. */
+  async sendTest(endpointId: string): Promise<{ id: string; webhook_id: string }> {
+    const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT, createdAt: this.clock.now() };
+    const sent = await this.webhooks.sendTest(endpointId, { ...event, body: testEventBody(endpointId, event.createdAt) });
+    if (!sent) throw new NotFoundError('webhook endpoint');
+    return { id: endpointId, webhook_id: event.id };
   }
 
   /** The app's endpoints for the console's app read (never a secret). */

@@ -1,8 +1,12 @@
+import type { Environment } from '../../../shared/domain/caller-context';
+import type { AttemptFailure } from './attempt-failure';
+
 /** What the operator sees of a webhook delivery (CONTRACT §10): never a secret. */
 export interface WebhookDeliveryView {
   event_id: string;
   endpoint_id: string;
-  operation_id: string;
+  /** null for an event that is no operation's (`webhook.test`) */
+  operation_id: string | null;
   attempts: number;
   status: 'pending' | 'delivered' | 'failed';
   /**
@@ -12,13 +16,37 @@ export interface WebhookDeliveryView {
   last_status_code: number | null;
 }
 
+/** One attempt of a delivery (CONTRACT §15 "What happened to a delivery"). */
+export interface DeliveryAttemptView {
+  attempt: number;
+  at: Date;
+  /** the receiver's HTTP status, or null when there was no answer */
+  statusCode: number | null;
+  /** null for a 2xx */
+  failure: AttemptFailure | null;
+  durationMs: number;
+}
+
+/** A delivery with its attempts and what comes next, for the developer console. */
+export interface DeliveryDetailView extends WebhookDeliveryView {
+  environment: Environment;
+  eventType: string;
+  /** when the next attempt is due; null once delivered or given up */
+  nextAttemptAt: Date | null;
+  endpointDisabled: boolean;
+  attemptLog: DeliveryAttemptView[];
+}
+
 /** Port (the console's read and resend): an app's deliveries. Ids are lower-case uuids. */
 export abstract class WebhookDeliveryReadRepository {
   /** The app's latest deliveries, newest event first. */
   abstract deliveries(appId: string, limit: number): Promise<WebhookDeliveryView[]>;
+  /** The apps' latest deliveries, newest event first, with their attempts (oldest first). */
+  abstract details(appIds: string[], limit: number): Promise<DeliveryDetailView[]>;
   /**
    * Makes the delivery due now (again, if it was delivered or given up), so that a dispatcher sends one
-   * more attempt with the same event (same webhook-id and body). Null when there is no such delivery.
+   * more attempt with the same event (same webhook-id and body). Of a recovered event, the latest
+   * delivery (CONTRACT §9 Recover). Null when there is no such delivery.
    */
   abstract resend(eventId: string, endpointId: string): Promise<WebhookDeliveryView | null>;
 }

@@ -2,6 +2,11 @@ export interface SendInput {
   url: string;
   /** `whsec_…` */
   secret: string;
+  /**
+   * The secret before the last rotation while it still signs (CONTRACT §9: 24 h after a rotation): its
+   * signature follows the new one's in `webhook-signature`, space-separated. Absent otherwise.
+   */
+  previousSecret?: string | null;
   /** `webhook-id`: the same on every attempt of one event. */
   msgId: string;
   timestamp: Date;

@@ -12,6 +12,8 @@ export interface ClaimedDelivery {
   body: string;
   url: string;
   secret: string;
+  /** The endpoint's secret before its last rotation, while it still signs (CONTRACT §9), else null. */
+  previousSecret?: string | null;
 }
 
 /** An attempt's outcome: delivered, retry in `retryInMs`, or given up (`retryInMs` null). */
@@ -30,6 +32,14 @@ export interface AttemptOutcome {
 export interface FinishedDeliveries {
   delivered: number;
   failed: number;
+}
+
+/** An endpoint as the webhook tools need it (never a secret). */
+export interface EndpointState {
+  id: string;
+  appId: string;
+  environment: Environment;
+  disabled: boolean;
 }
 
 /** CONTRACT §9: an endpoint that answered no attempt with 2xx for this long while attempts were made is disabled. */
@@ -97,6 +107,26 @@ export abstract class WebhookRepository {
   abstract purgeBefore(createdBefore: Date, limit: number): Promise<number>;
   /** The active endpoints of these apps (the developer console's list), oldest first; never a secret. */
   abstract endpointsOfApps(appIds: string[]): Promise<Array<{ id: string; appId: string; url: string; environment: string; disabled: boolean }>>;
+  /** An active endpoint, or null. */
+  abstract endpoint(endpointId: string): Promise<EndpointState | null>;
+  /**
+   * CONTRACT §9 Rotate secret: `secret` becomes the endpoint's secret, the one it replaces keeps signing
+   * beside it for `overlapHours` (by the database's clock, the one the claim reads); the one before that
+   * signs no more (never three). False when there is no such active endpoint.
+   */
+  abstract rotateSecret(endpointId: string, secret: string, overlapHours: number): Promise<boolean>;
+  /**
+   * CONTRACT §9 Recover: every event of the endpoint's app and environment created at or after `since`
+   * (but `webhook.test` events) becomes a new delivery to this endpoint, due at once, in one transaction
+   * with the endpoint row locked (two recoveries of one endpoint take turns). Null when there is no such
+   * active endpoint; `disabled` (nothing written) when the endpoint is disabled.
+   */
+  abstract recover(endpointId: string, since: Date): Promise<{ events: number } | 'disabled' | null>;
+  /**
+   * CONTRACT §9 Test: stores `event` (a `webhook.test`, of no organization: never in a feed, never fanned
+   * out) with one delivery, to this endpoint, due at once. False when there is no such active endpoint.
+   */
+  abstract sendTest(endpointId: string, event: { id: string; type: string; body: string; createdAt: Date }): Promise<boolean>;
   /** Deactivates an endpoint of the app and drops its pending deliveries; false when the app has no such active endpoint. */
   abstract removeEndpoint(tx: Transaction, appId: string, endpointId: string, at: Date): Promise<boolean>;
 }

@@ -93,6 +93,23 @@ describe('HttpWebhookSender', () => {
       expect(() => new Webhook(generateWebhookSecret()).verify(r.hits[0].body, r.hits[0].headers as Record<string, string>)).toThrow();
     });
 
+    it('after a rotation, signs with the new and the previous secret, new first, space-separated; each verifies alone', async () => {
+      const r = await receiver();
+      const previous = generateWebhookSecret();
+      await permissive().send({ ...anInput(r.url), previousSecret: previous });
+      const headers = r.hits[0].headers as Record<string, string>;
+      const [first, second, ...more] = headers['webhook-signature'].split(' ');
+      expect(more).toEqual([]);
+      expect(first).toMatch(/^v1,/);
+      expect(second).toMatch(/^v1,/);
+      // each secret's verification finds its own entry of the list
+      expect(new Webhook(secret).verify(r.hits[0].body, headers)).toEqual(JSON.parse(body));
+      expect(new Webhook(previous).verify(r.hits[0].body, headers)).toEqual(JSON.parse(body));
+      // and the first entry is the new secret's
+      expect(new Webhook(secret).verify(r.hits[0].body, { ...headers, 'webhook-signature': first })).toEqual(JSON.parse(body));
+      expect(() => new Webhook(previous).verify(r.hits[0].body, { ...headers, 'webhook-signature': first })).toThrow();
+    });
+
     it('sends the same webhook-id and body on every attempt', async () => {
       const r = await receiver((_req, res) => res.writeHead(503).end());
       const sender = permissive();

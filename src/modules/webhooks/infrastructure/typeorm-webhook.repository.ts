@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { managerOf, Transactions } from '../../../shared/database/transactions';
 import { AppsSql } from '../../auth/apps/sql';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import type { HostScope } from '../domain/endpoint-limits';
-import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
+import { NO_ORGANIZATION, WEBHOOK_TEST_EVENT } from '../domain/webhook-events';
+import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, type EndpointState, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
 
 @Injectable()
 export class TypeOrmWebhookRepository extends WebhookRepository {
@@ -12,6 +14,7 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   constructor(
     private readonly dataSource: DataSource,
     private readonly box: SecretBox,
+    private readonly transactions: Transactions,
   ) {
     super();
   }
@@ -77,11 +80,12 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit, perApp: number = limit): Promise<ClaimedDelivery[]> {
-    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string }> =
+    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string; previous_secret: string | null }> =
       await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint, perApp]);
     return rows.map((r) => ({
       organizationId: r.organization_id, id: r.id, eventId: r.event_id, endpointId: r.endpoint_id, attempt: r.attempts, body: r.body, url: r.url,
       secret: this.openSecret(r.secret),
+      previousSecret: r.previous_secret === null ? null : this.openSecret(r.previous_secret) || null,
     }));
   }
 
@@ -143,6 +147,58 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
       [appIds],
     );
     return rows.map((r) => ({ id: r.id, appId: r.app_id, url: r.url, environment: r.environment, disabled: r.disabled }));
+  }
+
+  async endpoint(endpointId: string): Promise<EndpointState | null> {
+    const rows: Array<{ id: string; app_id: string; environment: Environment; disabled: boolean }> = await this.dataSource.query(
+      `SELECT id::text AS id, app_id::text AS app_id, environment, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1 AND active`,
+      [endpointId],
+    );
+    const r = rows[0];
+    return r ? { id: r.id, appId: r.app_id, environment: r.environment, disabled: r.disabled } : null;
+  }
+
+  async rotateSecret(endpointId: string, secret: string, overlapHours: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH rotated AS (
+         UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = now() + make_interval(hours => $3::int), secret = $2
+          WHERE id = $1 AND active RETURNING id)
+       SELECT id FROM rotated`,
+      [endpointId, this.box.seal(secret, SECRET_CONTEXT.webhook), overlapHours],
+    );
+    return rows.length > 0;
+  }
+
+  recover(endpointId: string, since: Date): Promise<{ events: number } | 'disabled' | null> {
+    return this.transactions.run(async (tx) => {
+      const m = managerOf(tx);
+      // the lock first, the events in a statement of their own: a recovery that waited here sees the rounds the other one made
+      const [endpoint]: Array<{ disabled: boolean }> = await m.query(
+        `SELECT disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1 AND active FOR NO KEY UPDATE`,
+        [endpointId],
+      );
+      if (!endpoint) return null;
+      if (endpoint.disabled) return 'disabled';
+      const [row]: Array<{ n: number }> = await m.query(RECOVER_SQL, [endpointId, since, WEBHOOK_TEST_EVENT]);
+      return { events: Number(row?.n ?? 0) };
+    });
+  }
+
+  async sendTest(endpointId: string, event: { id: string; type: string; body: string; createdAt: Date }): Promise<boolean> {
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `WITH endpoint AS (SELECT id, app_id, environment FROM webhook_endpoints WHERE id = $1 AND active),
+       event AS (
+         INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at, dispatched_at)
+         SELECT $2::uuid, $3::uuid, e.environment, e.app_id, $4, $5, $6, now() FROM endpoint e
+         RETURNING organization_id, id),
+       delivery AS (
+         INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at)
+         SELECT ev.organization_id, gen_random_uuid(), ev.id, $1, now() FROM event ev
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM delivery`,
+      [endpointId, NO_ORGANIZATION, event.id, event.type, event.body, event.createdAt],
+    );
+    return Number(rows[0]?.n ?? 0) > 0;
   }
 
   async removeEndpoint(m: EntityManager, appId: string, endpointId: string, at: Date): Promise<boolean> {
@@ -237,10 +293,30 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
      UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1
        FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
      RETURNING d.organization_id, d.id, d.event_id, d.endpoint_id, d.attempts)
-   SELECT c.organization_id, c.id, c.event_id, c.endpoint_id, c.attempts, o.body, e.url, e.secret
+   SELECT c.organization_id, c.id, c.event_id, c.endpoint_id, c.attempts, o.body, e.url, e.secret,
+          CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret
      FROM claimed c
      JOIN webhook_outbox o ON o.organization_id = c.organization_id AND o.id = c.event_id
      JOIN webhook_endpoints e ON e.id = c.endpoint_id`;
+
+/**
+ * Recover (CONTRACT §9): the events of endpoint $1's app and environment created at or after $2, but the
+ * `webhook.test` ones ($3), each as a new delivery (the next round of that event and endpoint: its own
+ * attempts, status and schedule; the body and webhook-id are the event's), due at once. An event not yet
+ * fanned out gets its first round here, and the fan-out then leaves it (ON CONFLICT DO NOTHING). The
+ * events are found by age (the outbox's created_at indexes: dispatched and pending), then by app.
+ */
+const RECOVER_SQL = `WITH endpoint AS (SELECT id, app_id, environment FROM webhook_endpoints WHERE id = $1),
+   inserted AS (
+     INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at, round)
+     SELECT o.organization_id, gen_random_uuid(), o.id, e.id, now(),
+            COALESCE((SELECT max(d.round) + 1 FROM webhook_deliveries d
+                       WHERE d.organization_id = o.organization_id AND d.event_id = o.id AND d.endpoint_id = e.id), 0)
+       FROM endpoint e JOIN webhook_outbox o ON o.app_id = e.app_id AND o.environment = e.environment
+      WHERE o.created_at >= $2 AND o.event_type <> $3
+     ON CONFLICT DO NOTHING
+     RETURNING 1)
+   SELECT count(*)::int AS n FROM inserted`;
 
 /**
  * Records a batch of attempts ($1, a JSON array) in one statement: the attempts, each delivery's outcome

@@ -110,6 +110,15 @@ const SCHEMAS: Record<string, Schema> = {
     undefined,
     { description: 'The body of every attempt of an operation.completed webhook (CONTRACT §9).' },
   ),
+  WebhookTestEvent: object(
+    {
+      type: { const: 'webhook.test' },
+      timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
+      data: object({ endpoint_id: uuid }),
+    },
+    undefined,
+    { description: 'The body of a webhook.test event: sent to one endpoint only, never in the events feed (CONTRACT §9, §15).' },
+  ),
   FeedEvent: object(
     { id: { type: 'string', description: 'the webhook-id of every delivery of this event' }, ...EVENT_MEMBERS },
     undefined,
@@ -346,6 +355,18 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
     },
   };
   closeRequestSchemas(document, ['JournalRequestDto', 'JournalLineRequestDto', 'CreateProductRequestDto']);
+  const webhookHeaders = [
+    { name: 'webhook-id', in: 'header' as const, required: true, schema: { type: 'string' } },
+    { name: 'webhook-timestamp', in: 'header' as const, required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+    {
+      name: 'webhook-signature',
+      in: 'header' as const,
+      required: true,
+      description: 'for 24 h after the secret is rotated, two space-separated signatures: the new secret\'s first, then the previous one\'s',
+      schema: { type: 'string', examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] },
+    },
+  ];
+  const acknowledged = { '200': { description: 'Any 2xx answered within 10 s acknowledges the event.' } };
   (document as OpenAPIObject & { webhooks: unknown }).webhooks = {
     'operation.completed': {
       post: {
@@ -355,13 +376,22 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
           'Sent to every endpoint of the app for that environment, signed per Standard Webhooks, retried with backoff ' +
           'until a 2xx; every attempt carries the same `webhook-id` and body (CONTRACT §9).',
         security: [],
-        parameters: [
-          { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' } },
-          { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
-          { name: 'webhook-signature', in: 'header', required: true, schema: { type: 'string', examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] } },
-        ],
+        parameters: webhookHeaders,
         requestBody: { required: true, content: { 'application/json': { schema: ref('OperationCompletedEvent') } } },
-        responses: { '200': { description: 'Any 2xx answered within 10 s acknowledges the event.' } },
+        responses: acknowledged,
+      },
+    },
+    'webhook.test': {
+      post: {
+        operationId: 'webhookTest',
+        summary: 'A test event',
+        description:
+          'Sent to one endpoint when its test is asked for (console or developer console), signed and retried like any ' +
+          'other event; never in the events feed. A receiver answers 2xx to event types it does not know (CONTRACT §9).',
+        security: [],
+        parameters: webhookHeaders,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookTestEvent') } } },
+        responses: acknowledged,
       },
     },
   };

@@ -33,13 +33,19 @@ export class SandboxService {
     return this.sandbox.firstProjectId();
   }
 
-  async provisionProject(name: string | null): Promise<ProvisionedSandboxProject> {
+  /**
+   * A new sandbox project with an app of its own, or, given `appId`, under that existing app (a developer's
+   * app: its sandbox tokens, events and endpoints are then the app's own, CONTRACT §10 "under the app's own
+   * id"). The app must exist.
+   */
+  async provisionProject(name: string | null, appId?: string): Promise<ProvisionedSandboxProject> {
     const token = generateAccessToken('sandbox');
     const plan = {
       projectId: randomUUID(),
       name: name ?? 'Sandbox project',
       organizationId: randomUUID(),
-      appId: randomUUID(),
+      appId: appId ?? randomUUID(),
+      newApp: appId === undefined,
       generationId: randomUUID(),
       mandateId: randomUUID(),
       tokenHash: hashAccessToken(token),

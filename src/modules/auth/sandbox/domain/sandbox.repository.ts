@@ -5,6 +5,8 @@ export interface SandboxProjectPlan {
   name: string;
   organizationId: string;
   appId: string;
+  /** false: `appId` is an existing app (a developer's, CONTRACT §10/§15: its sandbox is under its own id) */
+  newApp: boolean;
   generationId: string;
   mandateId: string;
   tokenHash: string;
@@ -14,7 +16,7 @@ export interface SandboxProjectPlan {
 
 /** Port: sandbox projects and their app generations (CONTRACT §8 "Sandbox"). */
 export abstract class SandboxRepository {
-  /** Writes a whole new project: organization, chart, app, mandate, generation 1 and its token. */
+  /** Writes a whole new project: organization, chart, app (unless it exists), mandate, generation 1 and its token. */
   abstract createProject(tx: Transaction, plan: SandboxProjectPlan): Promise<void>;
   /** The id of the oldest sandbox project, if any (outside any transaction: the first start asks). */
   abstract firstProjectId(): Promise<string | null>;

@@ -27,7 +27,7 @@ export class TypeOrmSandboxRepository extends SandboxRepository {
       OrganizationsSql.insertTaxCodes,
       [p.organizationId, p.taxCodes.map((t) => t.id), p.taxCodes.map((t) => t.code), p.taxCodes.map((t) => t.rateBasisPoints)],
     );
-    await m.query(AppsSql.insertApp, [p.appId, `${p.name} (sandbox app)`]);
+    if (p.newApp) await m.query(AppsSql.insertApp, [p.appId, `${p.name} (sandbox app)`]);
     await m.query(`INSERT INTO sandbox_projects (id, name, organization_id, app_id) VALUES ($1, $2, $3, $4)`, [
       p.projectId,
       p.name,
