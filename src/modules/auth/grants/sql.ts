@@ -5,9 +5,14 @@ import type { PurgeParts } from '../../../shared/database/purge-parts';
  * only combines the parts. Imports nothing but src/shared (docs/architecture.md).
  */
 export const GrantsSql = {
-  /** Whether any grant or mandate (in force or not) names the app `appId` (an expression of the composing statement). */
-  anyForApp: (appId: string): string =>
-    `(EXISTS (SELECT 1 FROM grants WHERE app_id = ${appId}) OR EXISTS (SELECT 1 FROM mandates WHERE app_id = ${appId}))`,
+  /**
+   * Whether any grant or mandate (in force or not) names the app `appId` in an organization other than
+   * those `exceptOrganizations` selects (expressions of the composing statement; e.g. the app's own
+   * sandbox organization, whose mandate comes with the sandbox project).
+   */
+  anyForAppOutside: (appId: string, exceptOrganizations: string): string =>
+    `(EXISTS (SELECT 1 FROM grants WHERE app_id = ${appId} AND organization_id NOT IN (${exceptOrganizations}))
+      OR EXISTS (SELECT 1 FROM mandates WHERE app_id = ${appId} AND organization_id NOT IN (${exceptOrganizations})))`,
   /** Left-joins the grant (`organizationId`, `grantId`: expressions of the composing statement) as `alias`. */
   leftJoinGrant: (alias: string, organizationId: string, grantId: string): string =>
     `LEFT JOIN grants ${alias} ON ${alias}.organization_id = ${organizationId} AND ${alias}.id = ${grantId}`,

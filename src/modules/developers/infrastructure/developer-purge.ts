@@ -47,15 +47,20 @@ const PURGES = {
       SELECT ctid FROM developer_quota_events WHERE at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
 } as const;
 
+/** The developer's own sandbox organizations (their sandbox projects come with a mandate for the app). */
+const SANDBOXES = `SELECT s.sandbox_organization_id FROM developer_apps s WHERE s.developer_id = d.id AND s.sandbox_organization_id IS NOT NULL`;
+
 /**
  * A developer gone (DEVELOPER_GONE_AFTER_MS): no sign-in since `$1`, and nothing in production — none
- * of the developer's apps ever had a revision approved, and no grant or mandate names any of them.
+ * of the developer's apps ever had a revision approved, and no grant or mandate names any of them
+ * outside the developer's own sandbox organizations.
  * Locked, skipping a developer being signed in or making an app (both lock the row).
  */
 const GONE = `SELECT d.id FROM developers d
   WHERE d.last_sign_in_at < $1
     AND NOT EXISTS (SELECT 1 FROM developer_apps da WHERE da.developer_id = d.id AND da.app_id IS NOT NULL
-                      AND (${AppsSql.everApproved('da.app_id')} OR ${GrantsSql.anyForApp('da.app_id')}))
+                      AND (${AppsSql.everApproved('da.app_id')}
+                           OR ${GrantsSql.anyForAppOutside('da.app_id', SANDBOXES)}))
   ORDER BY d.last_sign_in_at LIMIT $2 FOR UPDATE OF d SKIP LOCKED`;
 
 /**
