@@ -90,10 +90,10 @@ describe('the service process on the embedded store', () => {
     expect(proc.stderr()).toContain('PORT');
   });
 
-  it('refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with open developer sign-up, in one line saying why, before it opens DATA_DIR', async () => {
+  it('refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with DEVELOPER_SIGNUP=open, in one line saying why, before it opens DATA_DIR', async () => {
     const dataDir = tempDir('partner-api-process-');
     const { env } = await envFor(dataDir);
-    const proc = startService({ ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    const proc = startService({ ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'open' });
     expect(await proc.exited).toBe(1);
     expect(proc.stderr().trim().split('\n')).toEqual([
       'configuration error: WEBHOOK_ALLOW_PRIVATE_NETWORKS=true needs DEVELOPER_SIGNUP=closed: with open sign-up anyone could send webhooks into private networks',

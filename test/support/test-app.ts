@@ -47,6 +47,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     idempotencyRetentionHours: 24,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     webhookAllowPrivateNetworks: true,
+    // the tests' receivers are on 127.0.0.1, the developers' too (in a deployment: only with DEVELOPER_SIGNUP=closed)
+    webhookPrivateNetworksSelfService: overrides.webhookAllowPrivateNetworks ?? true,
     webhookEndpointConcurrency: 16,
     webhookRetentionDays: 30,
     requestLogRetentionDays: 7,

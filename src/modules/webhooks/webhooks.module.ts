@@ -35,7 +35,10 @@ export class WebhooksModule {}
     {
       provide: WebhookSender,
       useFactory: (config: AppConfig, resolver: HostResolver) =>
-        new HttpWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks, resolve: (host) => resolver.resolve(host) }),
+        new HttpWebhookSender({
+          allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+          allowPrivateNetworksSelfService: config.webhookPrivateNetworksSelfService,
+          resolve: (host) => resolver.resolve(host) }),
       inject: [APP_CONFIG, HostResolver],
     },
   ],

@@ -51,8 +51,8 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.secretsKey).toBe(key);
   });
 
-  it('refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with open sign-up (set or by default) in one line naming both; takes it with DEVELOPER_SIGNUP=closed', () => {
-    for (const env of [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'open' }]) {
+  it('refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with DEVELOPER_SIGNUP=open set, in one line naming both; takes it with DEVELOPER_SIGNUP=closed', () => {
+    for (const env of [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'open' }]) {
       let error: unknown;
       try {
         loadConfig(env);
@@ -67,6 +67,11 @@ describe('loadConfig (CONTRACT §2)', () => {
     const closed = loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'closed' });
     expect(closed.webhookAllowPrivateNetworks).toBe(true);
     expect(closed.developerSignup).toBe('closed');
+    expect(closed.webhookPrivateNetworksSelfService).toBe(true);
+    // DEVELOPER_SIGNUP unset (open by default): private networks for the operator's endpoints only
+    const unset = loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    expect([unset.webhookAllowPrivateNetworks, unset.developerSignup, unset.webhookPrivateNetworksSelfService]).toEqual([true, 'open', false]);
+    expect(loadConfig({}).webhookPrivateNetworksSelfService).toBe(false);
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', DEVELOPER_SIGNUP: 'open' }).developerSignup).toBe('open');
   });
 

@@ -20,6 +20,12 @@ export interface AppConfig {
   idempotencyRetentionHours: number;
   logLevel: string;
   webhookAllowPrivateNetworks: boolean;
+  /**
+   * Issue 35: whether endpoints registered through the developer console (self-service) may reach private
+   * networks too: only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true and DEVELOPER_SIGNUP=closed. With sign-up
+   * open (its default), only the operator's endpoints may.
+   */
+  webhookPrivateNetworksSelfService: boolean;
   /** CONTRACT §9: sends in flight to one webhook endpoint at a time, across all instances (WEBHOOK_ENDPOINT_CONCURRENCY) */
   webhookEndpointConcurrency: number;
   /** CONTRACT §9: days events, deliveries and attempts are kept once nothing of them is pending (WEBHOOK_RETENTION_DAYS) */
@@ -62,11 +68,15 @@ export class ConfigError extends Error {}
 
 /**
  * Issue 35: with private networks allowed, anyone who signs up could aim webhooks at the deployment's own
- * network (the database, the metadata service) and read the answers' status codes. The two together
- * stop the start (DEVELOPER_SIGNUP is open unless set to closed).
+ * network (the database, the metadata service) and read the answers' status codes. WEBHOOK_ALLOW_PRIVATE_NETWORKS=true
+ * with DEVELOPER_SIGNUP=open set explicitly stops the start; with DEVELOPER_SIGNUP unset (open by default)
+ * the service starts, and private networks are allowed to the operator's endpoints only (the developers'
+ * own stay on public addresses: PRIVATE_NETWORKS_OPERATOR_ONLY is logged at start).
  */
 export const PRIVATE_NETWORKS_WITH_OPEN_SIGNUP =
   'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true needs DEVELOPER_SIGNUP=closed: with open sign-up anyone could send webhooks into private networks';
+export const PRIVATE_NETWORKS_OPERATOR_ONLY =
+  "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with developer sign-up open (DEVELOPER_SIGNUP unset): private networks are allowed to the operator's webhook endpoints only; developers' own endpoints stay on public addresses (set DEVELOPER_SIGNUP=closed to allow theirs too)";
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -213,7 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`DEVELOPER_SIGNUP must be open or closed, got "${developerSignup}"`);
   }
   const webhookAllowPrivateNetworks = bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false);
-  if (webhookAllowPrivateNetworks && developerSignup === 'open') throw new ConfigError(PRIVATE_NETWORKS_WITH_OPEN_SIGNUP);
+  const signupSet = env.DEVELOPER_SIGNUP !== undefined && env.DEVELOPER_SIGNUP !== '';
+  if (webhookAllowPrivateNetworks && developerSignup === 'open' && signupSet) throw new ConfigError(PRIVATE_NETWORKS_WITH_OPEN_SIGNUP);
 
   const smtpUrl = env.SMTP_URL && env.SMTP_URL !== '' ? env.SMTP_URL : null;
   if (smtpUrl !== null) {
@@ -243,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     idempotencyRetentionHours,
     logLevel,
     webhookAllowPrivateNetworks,
+    webhookPrivateNetworksSelfService: webhookAllowPrivateNetworks && developerSignup === 'closed',
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
     requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 0),

@@ -37,7 +37,9 @@ export class WebhookEndpointsService {
     if (!(await this.webhooks.appExists(appId))) throw new NotFoundError('app');
     const checked = validateEndpointUrl(rawUrl);
     if (!checked.ok) throw invalidUrl(checked.detail);
-    if (!this.config.webhookAllowPrivateNetworks && (await this.isPrivate(checked.url))) {
+    // the developer console's registrations (a host scope) are self-service: private networks only with sign-up closed
+    const allowPrivate = hostScope ? this.config.webhookPrivateNetworksSelfService : this.config.webhookAllowPrivateNetworks;
+    if (!allowPrivate && (await this.isPrivate(checked.url))) {
       throw invalidUrl('must not point to a loopback, private or link-local address');
     }
     const host = endpointHost(checked.url);

@@ -238,6 +238,19 @@ describe('HttpWebhookSender', () => {
       expect(await strict({ resolve }).send(anInput('https://mixed.example/hook'))).toMatchObject({ ok: false, error: 'forbidden_address' });
     });
 
+    it("keeps a self-service endpoint off private networks allowed to the operator's only (issue 35: sign-up open)", async () => {
+      const r = await receiver();
+      const operatorOnly = new HttpWebhookSender({ allowPrivateNetworks: true, allowPrivateNetworksSelfService: false });
+      expect(await operatorOnly.send({ ...anInput(r.url), selfService: true })).toMatchObject({ ok: false, error: 'forbidden_address' });
+      const resolve = async () => [{ address: '10.0.0.7', family: 4 }];
+      const rebound = new HttpWebhookSender({ allowPrivateNetworks: true, allowPrivateNetworksSelfService: false, resolve });
+      expect(await rebound.send({ ...anInput('https://hooks.partner.example/hook'), selfService: true })).toMatchObject({ ok: false, error: 'forbidden_address' });
+      expect(r.hits).toHaveLength(0);
+      // the operator's endpoint on the same address is delivered
+      expect(await operatorOnly.send(anInput(r.url))).toMatchObject({ ok: true, status: 204 });
+      expect(r.hits).toHaveLength(1);
+    });
+
     it('delivers to loopback when private networks are allowed', async () => {
       const r = await receiver();
       expect(await permissive().send(anInput(r.url))).toMatchObject({ ok: true, status: 204 });

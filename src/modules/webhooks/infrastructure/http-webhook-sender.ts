@@ -13,6 +13,8 @@ export type { ResolvedAddress };
 
 export interface WebhookSenderOptions {
   allowPrivateNetworks: boolean;
+  /** For endpoints registered through the developer console (SendInput.selfService); `allowPrivateNetworks` when absent. */
+  allowPrivateNetworksSelfService?: boolean;
   /** For the whole send: DNS, connect, request and response. CONTRACT §9: 10 s. */
   timeoutMs?: number;
   /** Resolves a host name to every address; `dns.lookup(host, { all: true })` unless replaced in tests. */
@@ -78,8 +80,9 @@ export class HttpWebhookSender extends WebhookSender {
         return done({ ok: false, error: 'signing_failed' }); // the library's message is not passed on
       }
 
-      if (!this.options.allowPrivateNetworks && isLocalName(url)) return done({ ok: false, error: 'forbidden_address' });
-      const target = await this.vettedAddress(url, deadline);
+      const allowPrivate = input.selfService ? (this.options.allowPrivateNetworksSelfService ?? this.options.allowPrivateNetworks) : this.options.allowPrivateNetworks;
+      if (!allowPrivate && isLocalName(url)) return done({ ok: false, error: 'forbidden_address' });
+      const target = await this.vettedAddress(url, deadline, allowPrivate);
       if (target === TIMED_OUT) return done({ ok: false, error: 'timeout' });
       if (typeof target === 'string') return done({ ok: false, error: target });
 
@@ -91,7 +94,7 @@ export class HttpWebhookSender extends WebhookSender {
   }
 
   /** The address to connect to, or why there is none. */
-  private async vettedAddress(url: URL, deadline: number): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
+  private async vettedAddress(url: URL, deadline: number, allowPrivate: boolean): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
     const literal = literalAddress(url);
     let addresses: ResolvedAddress[];
     if (literal) {
@@ -111,7 +114,7 @@ export class HttpWebhookSender extends WebhookSender {
       }
     }
     if (!Array.isArray(addresses) || addresses.length === 0) return 'dns_failure';
-    if (!this.options.allowPrivateNetworks && addresses.some((a) => isForbiddenAddress(a.address))) return 'forbidden_address';
+    if (!allowPrivate && addresses.some((a) => isForbiddenAddress(a.address))) return 'forbidden_address';
     const first = addresses[0];
     return { address: first.address, family: first.family === 6 || isIP(first.address) === 6 ? 6 : 4 };
   }

@@ -17,6 +17,7 @@ interface DeliveryRow {
   last_status: number | null;
   last_address: string | null;
   url: string;
+  self_service: boolean;
 }
 
 interface AttemptRow {
@@ -47,7 +48,7 @@ const delivery = (r: DeliveryRow): WebhookDeliveryView => ({
 
 const DELIVERY_COLUMNS = `d.event_id::text AS event_id, d.endpoint_id::text AS endpoint_id,
   (o.body::jsonb -> 'data' ->> 'operation_id') AS operation_id, d.attempts,
-  d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed, d.last_status, d.last_address, e.url`;
+  d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed, d.last_status, d.last_address, e.url, e.self_service`;
 
 /** How long a read waits for DNS to judge an answer recorded without its address (then it is not shown). */
 const RESOLVE_TIMEOUT_MS = 2_000;
@@ -81,7 +82,7 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
    * networks refused, no read tells what a private address answered. DNS is asked only for answers
    * recorded before their address was, once per host and read (one judge per read).
    */
-  private judge(): (url: string, address: string | null) => Promise<boolean> {
+  private judge(): (url: string, address: string | null, selfService: boolean) => Promise<boolean> {
     const resolved = new Map<string, Promise<Array<{ address: string }>>>();
     const resolve = (host: string) => {
       let answer = resolved.get(host);
@@ -93,7 +94,8 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
       }
       return answer;
     };
-    return (url, address) => answerShown(url, address, this.config.webhookAllowPrivateNetworks, resolve);
+    return (url, address, selfService) =>
+      answerShown(url, address, selfService ? this.config.webhookPrivateNetworksSelfService : this.config.webhookAllowPrivateNetworks, resolve);
   }
 
   /** The views, each status code shown only while the address that answered would be allowed now. */
@@ -102,7 +104,7 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
       rows.map(async (r) => {
         const view = delivery(r);
         if (view.last_status_code === null) return view;
-        return (await shown(r.url, r.last_address)) ? view : { ...view, last_status_code: null };
+        return (await shown(r.url, r.last_address, r.self_service === true)) ? view : { ...view, last_status_code: null };
       }),
     );
   }
@@ -136,7 +138,7 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
               attempt: Number(a.attempt),
               at: new Date(a.at),
               // the same rule as the last status code: a code only from an address allowed now
-              statusCode: status !== null && (await shown(r.url, a.address)) ? status : null,
+              statusCode: status !== null && (await shown(r.url, a.address, r.self_service === true)) ? status : null,
               failure: attemptFailure({ status, error: a.error }),
               durationMs: Number(a.duration_ms),
             };

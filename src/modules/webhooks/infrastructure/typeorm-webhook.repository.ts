@@ -52,8 +52,9 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     );
     if (Number(counts.in_app) >= limits.perAppEnvironment) return 'app_full';
     if (scope && Number(counts.on_host) >= scope.max) return 'host_full';
-    await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, host, secret) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      e.id, e.appId, e.environment, e.url, e.host, this.box.seal(e.secret, SECRET_CONTEXT.webhook),
+    // registered through the developer console (a developer's host scope): self-service (issue 35)
+    await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, host, secret, self_service) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+      e.id, e.appId, e.environment, e.url, e.host, this.box.seal(e.secret, SECRET_CONTEXT.webhook), limits.hostScope !== undefined,
     ]);
     return 'inserted';
   }
@@ -80,12 +81,13 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit, perApp: number = limit): Promise<ClaimedDelivery[]> {
-    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string; previous_secret: string | null }> =
+    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string; previous_secret: string | null; self_service: boolean }> =
       await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint, perApp]);
     return rows.map((r) => ({
       organizationId: r.organization_id, id: r.id, eventId: r.event_id, endpointId: r.endpoint_id, attempt: r.attempts, body: r.body, url: r.url,
       secret: this.openSecret(r.secret),
       previousSecret: r.previous_secret === null ? null : this.openSecret(r.previous_secret) || null,
+      selfService: r.self_service === true,
     }));
   }
 
@@ -294,7 +296,7 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
        FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
      RETURNING d.organization_id, d.id, d.event_id, d.endpoint_id, d.attempts)
    SELECT c.organization_id, c.id, c.event_id, c.endpoint_id, c.attempts, o.body, e.url, e.secret,
-          CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret
+          CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret, e.self_service
      FROM claimed c
      JOIN webhook_outbox o ON o.organization_id = c.organization_id AND o.id = c.event_id
      JOIN webhook_endpoints e ON e.id = c.endpoint_id`;

@@ -14,6 +14,7 @@ import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endp
 import { DeveloperAccountsProof1766420000000 } from './1766420000000-developer-accounts-proof';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
+import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   DeveloperAccountsProof1766420000000,
   WebhookTools1766460000000,
   RequestLog1766470000000,
+  SelfServiceEndpoints1766480000000,
 ];
