@@ -13,6 +13,7 @@ import { ProductsModule } from './modules/products';
 import { EventsFeedApiModule, WebhookDispatchModule } from './modules/webhooks';
 import { RateLimitModule } from './modules/rate-limit';
 import { DevelopersModule } from './modules/developers';
+import { AttachmentsApiModule } from './modules/attachments';
 import { EmptyStatisticsWatch } from './shared/database/empty-statistics-watch';
 import { WebPurgeModule } from './shared/web';
 
@@ -23,7 +24,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, DevelopersModule],
+      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, AttachmentsApiModule, ProductsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, DevelopersModule],
       // EmptyStatisticsWatch: on the partner listener only, so once per instance
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };

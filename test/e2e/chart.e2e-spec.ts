@@ -1,6 +1,6 @@
 import { aSandboxProject, PRODUCTION, SANDBOX } from '../support/fixtures';
 import { anApprovedApp, anOwner, aToken, codeOf, consolePost } from '../support/production-fixtures';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 
 /**
  * CONTRACT §7 `GET /accounts`, `GET /tax-codes`: what a partner may reference in a journal — the
@@ -55,14 +55,26 @@ describe('GET /accounts and GET /tax-codes (CONTRACT §7)', () => {
     const res = await read(PRODUCTION, token, 'accounts');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    // `number` is a string: ordered as strings ("12000" before "7000")
+    // CONTRACT §7 (version 5): natural order, runs of digits compare as numbers (7000 before 12000)
     expect(res.body).toEqual({
       data: [
         { id: org.accounts['1000'], number: '1000', name: 'Salg' },
-        { id: org.accounts['12000'], number: '12000', name: 'Bank' },
         { id: org.accounts['7000'], number: '7000', name: 'Husleje' },
+        { id: org.accounts['12000'], number: '12000', name: 'Bank' },
       ],
     });
+  });
+
+  it('natural order wherever accounts are listed: runs of digits compare as numbers (partner read, console read)', async () => {
+    const numbers = ['12000', 'A-10', '7000', '0100', '1000', 'A-9', '100', '1000-2', '1000-10', '99999999999999999999', 'B'];
+    const org = await anOrganization(numbers.map((n) => [n, `Konto ${n}`]));
+    // equal as numbers (0100, 100): the text breaks the tie
+    const natural = ['0100', '100', '1000', '1000-2', '1000-10', '7000', '12000', '99999999999999999999', 'A-9', 'A-10', 'B'];
+    const token = await aGrant(org.id, numbers.map((n) => org.accounts[n]), ['journal:prepare']);
+    const partner = await read(PRODUCTION, token, 'accounts');
+    expect(partner.body.data.map((a: { number: string }) => a.number)).toEqual(natural);
+    const console = await app.console().get(`/console/v1/organizations/${org.id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
+    expect(console.body.accounts.map((a: { number: string }) => a.number)).toEqual(natural);
   });
 
   it("production: the organization's tax codes by code, with their rates; none of another organization's", async () => {
@@ -106,8 +118,11 @@ describe('GET /accounts and GET /tax-codes (CONTRACT §7)', () => {
 
     const accounts = await read(SANDBOX, project.token, 'accounts');
     expect(accounts.status).toBe(200);
-    const expected = project.accounts.filter((a) => a.id !== gone.id).sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-    expect(accounts.body).toEqual({ data: expected.map(({ id, number, name }) => ({ id, number, name })) });
+    // natural order (CONTRACT §7, version 5); 15000 was deactivated
+    const order = ['1000', '1100', '5000', '7000', '7500', '12000', '13000', '14500', '14600'];
+    expect(gone.number).toBe('15000');
+    const byNumber = new Map(project.accounts.map((a) => [a.number, a]));
+    expect(accounts.body).toEqual({ data: order.map((n) => byNumber.get(n)!).map(({ id, number, name }) => ({ id, number, name })) });
     const anotherIds = new Set(another.accounts.map((a) => a.id));
     expect(accounts.body.data.filter((a: { id: string }) => anotherIds.has(a.id))).toEqual([]);
 

@@ -10,7 +10,9 @@ import { createTestApp, type TestApp } from '../support/test-app';
  * accounts by number), on data where ties and the collation matter.
  */
 const BEFORE_THE_SPLIT = `SELECT g.organization_id, o.name AS organization_name, g.id AS grant_id, a.name AS app_name, g.scopes, g.expires_at,
-              coalesce((SELECT json_agg(json_build_object('number', ac.number, 'name', ac.name) ORDER BY ac.number)
+              coalesce((SELECT json_agg(json_build_object('number', ac.number, 'name', ac.name)
+                                   -- CONTRACT §7 (version 5): accounts in natural number order on the pages too
+                                   ORDER BY natural_sort_key(ac.number) COLLATE "C", ac.number COLLATE "C", ac.id)
                           FROM grant_accounts ga JOIN accounts ac ON ac.organization_id = ga.organization_id AND ac.id = ga.account_id
                          WHERE ga.organization_id = g.organization_id AND ga.grant_id = g.id), '[]') AS accounts
          FROM organization_owners ow

@@ -48,7 +48,7 @@ describe('console reads and resend (CONTRACT §10)', () => {
       {
         id: access.grant.id,
         app_id: access.app.id,
-        scopes: ['journal:prepare', 'journal:post', 'products:create', 'operations:read'],
+        scopes: ['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read'],
         account_ids: [...access.grantedAccountIds].sort(),
         expires_at: access.grant.expires_at,
         revoked: false,

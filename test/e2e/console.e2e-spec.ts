@@ -19,7 +19,7 @@ import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-a
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const STEP = 30_000;
-const ALL_SCOPES = ['journal:prepare', 'journal:post', 'products:create', 'operations:read'];
+const ALL_SCOPES = ['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read'];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 type Res = { status: number; headers: Record<string, string>; body: Record<string, unknown>; text: string };

@@ -162,6 +162,27 @@ if (!onPostgres()) {
     expect(await productsWithCode(p, code)).toBe(1);
   });
 
+  it('an attachment (CONTRACT §17) whose connection is lost while it waits is 503 and stores nothing; the retry with the same key stores it once', async () => {
+    const p = await aSandboxProject(app);
+    const posted = await postJournal(p, randomUUID(), '2026-06-06');
+    expect(posted.status).toBe(201);
+    const key = randomUUID();
+    const pdf = Buffer.from(`%PDF-1.7 ${randomUUID()}`);
+    const attach = () => app.partner().post(`${SANDBOX}/journal/entries/${posted.body.id}/attachments`).set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', key).set('Content-Type', 'application/pdf').send(pdf);
+    const attachments = async () =>
+      Number((await db.query(`SELECT count(*)::int AS n FROM attachments WHERE organization_id = $1`, [p.organization_id]))[0].n);
+    // the new content row's foreign-key check waits for the organization row held here; then its backend goes
+    expect503(await lostWhileWaitingOn(p.organization_id, attach));
+    expect(await attachments()).toBe(0);
+    expect(await recordsWithKey(p, key)).toBe(0);
+    const retry = await attach();
+    expect([retry.status, retry.body.replayed, retry.body.filename]).toEqual([201, false, `bilag-2026-${posted.body.voucher_number}-1.pdf`]);
+    const again = await attach();
+    expect([again.status, again.body.replayed, again.body.id]).toEqual([201, true, retry.body.id]);
+    expect(await attachments()).toBe(1);
+  });
+
   it('a posting with a fresh key that waits on the voucher counter held by a stalled transaction gets 503 after the lock timeout, never 409 in_progress', async () => {
     const p = await aSandboxProject(app);
     const ids = p.accounts.map((a) => a.id);

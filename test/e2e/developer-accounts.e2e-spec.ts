@@ -412,6 +412,9 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     expect((await gone.driver.post(`/developers/apps/${goneApps[0]}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hook', environment: 'sandbox' })).status).toBe(200);
     const posted = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send(aJournal(accountIds(page)));
     expect(posted.status).toBe(201);
+    const attached = await app.partner().post(`${SANDBOX}/journal/entries/${posted.body.id}/attachments`).set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(Buffer.from('%PDF-1.4\n% bilag\n%%EOF\n'));
+    expect(attached.status).toBe(201);
     const product = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send({ code: 'KAFFE', name: 'Kaffe' });
     expect(product.status).toBe(201);
     const [{ organization_id: goneOrg }] = await app.apps.dataSource.query(`SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`, [goneApps[0]]);
@@ -458,7 +461,7 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     expect((await app.console().get(`/console/v1/organizations/${goneOrg}`).set('Authorization', KEY)).status).toBe(404);
     expect((await app.console().get(`/console/v1/apps/${approvedApp}`).set('Authorization', KEY)).status).toBe(200);
     expect((await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${token}`).send(aJournal(accountIds(page)))).status).toBe(401);
-    for (const table of ['journal_entries', 'products', 'operation_receipts', 'webhook_outbox', 'accounts']) {
+    for (const table of ['journal_entries', 'attachments', 'attachment_contents', 'products', 'operation_receipts', 'webhook_outbox', 'accounts']) {
       expect(await n(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [goneOrg])).toBe(0);
     }
     // the gone developer can neither sign in nor is the email taken

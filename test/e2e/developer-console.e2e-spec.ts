@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DeveloperRepository } from '../../src/modules/developers/domain/developer.repository';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
@@ -166,6 +167,36 @@ describe('developer console (CONTRACT §15)', () => {
     expect((await stranger.driver.get(`/developers/apps/${id}`)).status).toBe(404);
     expect((await stranger.driver.get('/developers/apps')).text).not.toContain(id);
     expect((await stranger.driver.post(`/developers/apps/${id}/sandbox-token`, {})).status).toBe(404);
+  });
+
+  it("lists the app's sandbox entries newest first with their attachments (CONTRACT §15, §17)", async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    const empty = (await d.driver.get(`/developers/apps/${id}`)).text;
+    expect(empty).toContain('<h2 id="h-sandbox-entries">Sandbox entries</h2>');
+    expect(empty).toContain('No entries yet.');
+    const accounts = accountIds(empty);
+    const token = issued((await d.driver.post(`/developers/apps/${id}/sandbox-token`, {})).text);
+    const post = async (description: string) => {
+      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`)
+        .set('Idempotency-Key', randomUUID()).send({ ...aJournal(accounts, { posting_date: '2026-02-03' }), description });
+      expect(res.status).toBe(201);
+      return res.body as { id: string; voucher_number: number };
+    };
+    const first = await post('Første bilag');
+    const second = await post('Andet bilag');
+    const attached = await app.partner().post(`${SANDBOX}/journal/entries/${first.id}/attachments`).set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').set('Content-Disposition', 'attachment; filename="kvittering <1>.pdf"')
+      .send(Buffer.from('%PDF-1.4\n'));
+    expect(attached.status).toBe(201);
+    const page = (await d.driver.get(`/developers/apps/${id}`)).text;
+    const section = page.slice(page.indexOf('id="sandbox-entries"'), page.indexOf('id="request-log"'));
+    const rows = [...section.matchAll(/<td data-label="Voucher">([^<]+)<\/td>.*?<td data-label="Description">([^<]*)<\/td>.*?<td data-label="Attachments">(.*?)<\/td>/g)]
+      .map((m) => [m[1], m[2], m[3]]);
+    expect(rows).toEqual([
+      [`2026-${second.voucher_number}`, 'Andet bilag', 'none'],
+      [`2026-${first.voucher_number}`, 'Første bilag', '<ul><li>kvittering &lt;1&gt;.pdf (application/pdf, 9 bytes)</li></ul>'],
+    ]);
   });
 
   it('lists a refused prepare in the request log with its pointers, never the body', async () => {

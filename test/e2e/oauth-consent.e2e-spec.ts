@@ -167,7 +167,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       authorization_endpoint: `${ISSUER}/oauth/authorize`,
       token_endpoint: `${ISSUER}/oauth/token`,
       revocation_endpoint: `${ISSUER}/oauth/revoke`,
-      scopes_supported: ['journal:prepare', 'journal:post', 'products:create', 'operations:read'],
+      scopes_supported: ['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read'],
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],
@@ -477,6 +477,19 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect([loc.searchParams.get('error'), loc.searchParams.get('state'), loc.searchParams.get('code')]).toEqual(['access_denied', 'st-123', null]);
       // no new grant superseded the first one
       expect((await prepare(first.token.access_token, [s.organization.accounts[0].id])).status).toBe(200);
+    });
+
+    it('the consent form lists the accounts by number as a number (CONTRACT §7, §18: 1000, 7000, 12000)', async () => {
+      const s = await setup({ accounts: 1 });
+      for (const number of ['12000', '7000', '900']) {
+        expect((await consolePost(app, `/organizations/${s.organization.id}/accounts`, { number, name: `Konto ${number}` })).status).toBe(201);
+      }
+      const driver = new PageDriver(app);
+      await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
+      const page = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      expect(page.status).toBe(200);
+      const labels = [...page.text.matchAll(/name="account_ids" value="[^"]+"><label for="account-\d+">([^<]*)<\/label>/g)].map((m) => m[1]);
+      expect(labels).toEqual(['900 Konto 900', '1000 Konto 1', '7000 Konto 7000', '12000 Konto 12000']);
     });
 
     it('the consent form lists active accounts "<number> <name>" unchecked, scopes in words, Duration 90 first, mandate, buttons', async () => {

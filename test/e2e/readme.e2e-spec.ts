@@ -168,6 +168,10 @@ describe('npm start and the README', () => {
     expect(all).toMatch(/"kind":"journal\.post","status":"completed"/);
     expect(all).toMatch(/"created":true,"operation_id":"[0-9a-f-]{36}","replayed":false/);
     expect(all).toMatch(/"secret":"whsec_/);
+    // voucher documentation (CONTRACT §17): attached, read back with the entry, downloaded as sent
+    expect(all).toMatch(/"filename":"husleje-november\.pdf","content_type":"application\/pdf","size":\d+,"sha256":"[0-9a-f]{64}","created_at":"[^"]+","operation_id":"[0-9a-f-]{36}","replayed":false\}/);
+    expect(all).toMatch(/"attachments":\[\{"id":"[0-9a-f-]{36}","filename":"husleje-november\.pdf"/);
+    expect(all).toContain('the same bytes');
     // events feed: the first page lists the writes, the cursor from the end an empty page
     expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","type":"operation\.completed","timestamp":"[^"]+","data":\{"operation_id"/);
     expect(all).toMatch(/\{"data":\[\],"next_cursor":"[A-Za-z0-9_.-]+","has_more":false\}/);
@@ -176,7 +180,8 @@ describe('npm start and the README', () => {
     expect(all).toContain('"code":"grant_revoked"');
     // OAuth: a token that reads the accounts the owner ticked, then is revoked
     expect(all).toMatch(/"access_token":"hat_[0-9A-Za-z]{46}","token_type":"Bearer"/);
-    expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","number":"12000","name":"Bank"\},\{"id":"[0-9a-f-]{36}","number":"7000","name":"Husleje"\}\]\}/);
+    // natural order (CONTRACT §7): 7000 before 12000
+    expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","number":"7000","name":"Husleje"\},\{"id":"[0-9a-f-]{36}","number":"12000","name":"Bank"\}\]\}/);
     expect(all).toContain('"code":"invalid_token"');
     // nothing else failed on the way
     expect(all.match(/"type":"urn:partner-api:error:[a-z_]+"/g)).toEqual(['"type":"urn:partner-api:error:grant_revoked"', '"type":"urn:partner-api:error:invalid_token"']);

@@ -5,7 +5,7 @@ import type { TestApp } from './test-app';
 
 export const PASSWORD = 'korrekt hest batteri hæfteklamme';
 export const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
-export const ALL_SCOPES = 'journal:prepare journal:post products:create operations:read';
+export const ALL_SCOPES = 'journal:prepare journal:post products:create operations:read journal:read';
 
 export interface ConsentSetup {
   organization: ProductionOrganization;

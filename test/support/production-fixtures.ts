@@ -109,7 +109,7 @@ export async function aProductionAccess(
       owner_user_id: owner.user_id,
       totp_code: codeOf(owner, options.nowMs),
       account_ids: grantedAccountIds,
-      scopes: options.scopes ?? ['journal:prepare', 'journal:post', 'products:create', 'operations:read'],
+      scopes: options.scopes ?? ['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read'],
       ...(options.duration_seconds !== undefined ? { duration_seconds: options.duration_seconds } : {}),
     }),
     'grant',

@@ -65,6 +65,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     developerSignup: 'open',
     smtpUrl: null,
     smtpFrom: 'Partner API <no-reply@localhost>',
+    attachmentMaxBytes: 10_485_760,
     ...overrides,
   };
 }

@@ -1,10 +1,14 @@
 /**
- * The README's partner flow with the generated client: prepare → post → look up the receipt → create a
+ * The README's partner flow with the generated client: prepare → post → look up the receipt → attach the
+ * receipt PDF (from a Buffer, a Blob and a file path) → read the entry back and download the file → create a
  * product → read the events feed. Type-checked with `strict` and no cast in CI, and run there against a
  * started service; with the variables `.data/sandbox.env` exports (BASE, TOKEN, RENT_ACCOUNT, BANK_ACCOUNT):
  *   source .data/sandbox.env && npm exec -- node --experimental-strip-types clients/typescript/examples/partner-flow.ts
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createPartnerClient, type Problem, type Schemas } from '../src/index.ts';
 
 function required(name: string): string {
@@ -43,6 +47,33 @@ async function main(): Promise<void> {
   const receipt = await client.GET('/operations/{operation_id}', { params: { path: { operation_id: entry.operation_id } } });
   if (!receipt.data) fail('receipt', receipt.error, receipt.response.status);
   console.log(`receipt: ${receipt.data.kind} ${receipt.data.status} at ${receipt.data.completed_at}`);
+
+  // voucher documentation (CONTRACT §17): the file itself, exactly once per Idempotency-Key
+  const pdf = Buffer.from('%PDF-1.4\n% Husleje november\n%%EOF\n', 'latin1');
+  const fromBuffer = await client.addJournalEntryAttachment(entry.id, pdf, {
+    idempotencyKey: randomUUID(),
+    contentType: 'application/pdf',
+    filename: 'husleje-november.pdf',
+  });
+  if (!fromBuffer.data) fail('attach (Buffer)', fromBuffer.error, fromBuffer.response.status);
+  const fromBlob = await client.addJournalEntryAttachment(entry.id, new Blob([pdf], { type: 'application/pdf' }), { idempotencyKey: randomUUID() });
+  if (!fromBlob.data) fail('attach (Blob)', fromBlob.error, fromBlob.response.status);
+  const path = join(mkdtempSync(join(tmpdir(), 'bilag-')), 'kvittering.pdf');
+  writeFileSync(path, pdf);
+  const fromPath = await client.addJournalEntryAttachment(entry.id, path, { idempotencyKey: randomUUID() });
+  if (!fromPath.data) fail('attach (path)', fromPath.error, fromPath.response.status);
+  console.log(`attached ${fromBuffer.data.filename}, ${fromBlob.data.filename}, ${fromPath.data.filename} (${fromPath.data.sha256})`);
+
+  const read = await client.getJournalEntry(entry.id);
+  if (!read.data) fail('entry', read.error, read.response.status);
+  console.log(`entry ${read.data.voucher_year}-${read.data.voucher_number}: ${read.data.lines.length} lines, ${read.data.attachments.length} attachments`);
+  const file = await client.getJournalEntryAttachment(entry.id, fromBuffer.data.id);
+  if (!file.data) fail('download', file.error, file.response.status);
+  if (Buffer.compare(Buffer.from(file.data.bytes), pdf) !== 0) throw new Error('download: not the bytes that were attached');
+  console.log(`downloaded ${file.data.filename}: ${file.data.bytes.length} bytes, ETag ${file.data.etag}`);
+  const list = await client.listJournalEntries({ limit: 100 });
+  if (!list.data) fail('entries', list.error, list.response.status);
+  console.log(`entries: ${list.data.data.length} on the first page`);
 
   const product = await client.POST('/products', {
     body: { code: `P-${Date.now()}`, name: 'Konsulenttime', unit: 'time', unit_price_minor: 95000 },

@@ -104,6 +104,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/journal/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's journal entries in the order they committed
+         * @description Scope `journal:read`.
+         */
+        get: operations["listJournalEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/entries/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One journal entry the app posted, with its attachments
+         * @description Scope `journal:read`.
+         */
+        get: operations["getJournalEntry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/entries/{entry_id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach voucher documentation (bilag) to an entry the app posted
+         * @description Scope `journal:post`. Exactly once per `Idempotency-Key` (CONTRACT §6).
+         */
+        post: operations["addJournalEntryAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/entries/{entry_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The exact bytes of an attachment
+         * @description Scope `journal:read`.
+         */
+        get: operations["getJournalEntryAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts": {
         parameters: {
             query?: never;
@@ -361,12 +441,12 @@ export interface components {
             /** Format: uuid */
             operation_id: string;
             /** @enum {string} */
-            kind: "product.create" | "journal.post";
+            kind: "product.create" | "journal.post" | "attachment.add";
             /** @constant */
             status: "completed";
             resource: {
                 /** @enum {string} */
-                type: "product" | "journal_entry";
+                type: "product" | "journal_entry" | "attachment";
                 /** Format: uuid */
                 id: string;
             };
@@ -441,6 +521,72 @@ export interface components {
                 code: string;
                 rate_basis_points: number;
             }[];
+        };
+        /** @description Voucher documentation attached to an entry (CONTRACT §17). */
+        Attachment: {
+            /** Format: uuid */
+            id: string;
+            filename: string;
+            /** @enum {string} */
+            content_type: "application/pdf" | "image/png" | "image/jpeg" | "application/xml";
+            size: number;
+            sha256: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The answer of an upload: its first execution or a replay (CONTRACT §17). */
+        AttachmentAdded: {
+            /** Format: uuid */
+            id: string;
+            filename: string;
+            /** @enum {string} */
+            content_type: "application/pdf" | "image/png" | "image/jpeg" | "application/xml";
+            size: number;
+            sha256: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            operation_id: string;
+            /** @description true: the answer of the first upload with this Idempotency-Key */
+            replayed: boolean;
+        };
+        /** @description A journal entry as posted: the normalized input, lines in posted order, its attachments (CONTRACT §17). */
+        JournalEntry: {
+            /** Format: uuid */
+            id: string;
+            voucher_year: number;
+            voucher_number: number;
+            /** Format: date */
+            posting_date: string;
+            /** Format: date */
+            transaction_date: string | null;
+            /** Format: date */
+            document_date: string | null;
+            description: string | null;
+            currency: string;
+            lines: {
+                /** Format: uuid */
+                account_id: string;
+                debit_minor: number;
+                credit_minor: number;
+                /** Format: uuid */
+                tax_code_id: string | null;
+                dimension_refs: unknown[];
+                line_text: string | null;
+            }[];
+            attachments: components["schemas"]["Attachment"][];
+            /** Format: uuid */
+            operation_id: string;
+            /** Format: date-time */
+            posted_at: string;
+        };
+        /** @description A page of the app's journal entries, in the order they committed (CONTRACT §17). */
+        JournalEntriesPage: {
+            data: components["schemas"]["JournalEntry"][];
+            /** @description opaque; pass it as `after` to read on (also from an empty page, later) */
+            next_cursor: string;
+            /** @description more entries can be read now */
+            has_more: boolean;
         };
         /** @description An error (RFC 9457, CONTRACT §4) */
         Problem: {
@@ -589,7 +735,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The request body must be application/json */
+            /** @description `unsupported_media_type`: The media type of the request body is not accepted */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -792,7 +938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The request body must be application/json */
+            /** @description `unsupported_media_type`: The media type of the request body is not accepted */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -995,7 +1141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The request body must be application/json */
+            /** @description `unsupported_media_type`: The media type of the request body is not accepted */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1273,6 +1419,641 @@ export interface operations {
                         status?: 403;
                         /** @enum {unknown} */
                         code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: The service is unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listJournalEntries: {
+        parameters: {
+            query?: {
+                /** @description A `next_cursor` of an earlier page; without it the list starts at the first entry. */
+                after?: string;
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description Only entries posted on or after this date. */
+                posting_date_from?: string;
+                /** @description Only entries posted on or before this date. */
+                posting_date_to?: string;
+                /** @description `true`: only entries that have no attachment yet. */
+                without_attachments?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries; follow `next_cursor`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntriesPage"];
+                };
+            };
+            /** @description `invalid_input`: The input failed validation */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input";
+                    };
+                };
+            };
+            /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        code?: "missing_token" | "invalid_token" | "token_environment_mismatch";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description With `insufficient_scope`: `Bearer realm="partner-api", error="insufficient_scope", scope="<needed>"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: The service is unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getJournalEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of a journal entry the app posted (a uuid). */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        code?: "missing_token" | "invalid_token" | "token_environment_mismatch";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description With `insufficient_scope`: `Bearer realm="partner-api", error="insufficient_scope", scope="<needed>"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: The service is unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    addJournalEntryAttachment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description RFC 6266 `attachment; filename="…"` (or `filename*=UTF-8''…`) names the file; without it the name is `bilag-<voucher_year>-<voucher_number>-<n>.<ext>`. */
+                "Content-Disposition"?: string;
+                /** @description 1–255 visible ASCII characters (0x21–0x7E), scoped to (environment, organization, app). */
+                "Idempotency-Key": components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The id of a journal entry the app posted (a uuid). */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file itself, at most ATTACHMENT_MAX_BYTES (default 10,485,760) bytes; its first bytes must match its type. */
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "image/png": string;
+                "image/jpeg": string;
+                "application/xml": string;
+            };
+        };
+        responses: {
+            /** @description Attached, or a replay of the first upload with this Idempotency-Key. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentAdded"];
+                };
+            };
+            /** @description `idempotency_key_required`: An Idempotency-Key header is required; `invalid_idempotency_key`: The Idempotency-Key header is invalid; `invalid_input`: The input failed validation */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_required" | "invalid_idempotency_key" | "invalid_input";
+                    };
+                };
+            };
+            /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        code?: "missing_token" | "invalid_token" | "token_environment_mismatch";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description With `insufficient_scope`: `Bearer realm="partner-api", error="insufficient_scope", scope="<needed>"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with another request; `idempotency_request_in_progress`: A request with this idempotency key is in progress; `idempotency_grant_changed`: The customer grant changed since the idempotency key was used; `resource_conflict`: The resource already exists */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_grant_changed" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The media type of the request body is not accepted */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: The service is unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getJournalEntryAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the client has. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The id of a journal entry the app posted (a uuid). */
+                entry_id: string;
+                /** @description The id of an attachment of that entry (a uuid). */
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its type; `ETag` is its quoted sha256. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The quoted sha256 of the bytes. */
+                    ETag: string;
+                    /** @description `attachment; filename*=UTF-8''…` */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "application/xml": string;
+                };
+            };
+            /** @description `If-None-Match` named the ETag: the bytes are those the client has. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        code?: "missing_token" | "invalid_token" | "token_environment_mismatch";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description With `insufficient_scope`: `Bearer realm="partner-api", error="insufficient_scope", scope="<needed>"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        code?: "not_found";
                     };
                 };
             };

@@ -7,6 +7,7 @@ import { OrganizationsModule } from '../auth/organizations';
 import { AnonymousFormLimitMiddleware, RateLimitModule } from '../rate-limit';
 import { SandboxModule } from '../auth/sandbox';
 import { WebhooksModule } from '../webhooks';
+import { JournalModule } from '../journal';
 import { DeveloperAccountController } from './api/developer-account.controller';
 import { DeveloperAppsController } from './api/developer-apps.controller';
 import { DeveloperHttp, developerPageMiddleware } from './api/developer-http';
@@ -18,7 +19,7 @@ import { DeveloperPurge, DeveloperPurgeScheduler } from './infrastructure/develo
 
 /** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, the request log. */
 @Module({
-  imports: [DevelopersCoreModule, WebKernelModule, MailModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule],
+  imports: [DevelopersCoreModule, WebKernelModule, MailModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule, JournalModule],
   controllers: [DeveloperAccountController, DeveloperAppsController],
   providers: [
     DeveloperHttp,

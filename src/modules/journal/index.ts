@@ -2,3 +2,5 @@
 export { JournalApiModule, JournalModule } from './journal.module';
 export { JournalController } from './api/journal.controller';
 export { JournalService } from './application/journal.service';
+export { JournalReadsService } from './application/journal-reads.service';
+export type { JournalEntryView } from './domain/journal-entry-read';

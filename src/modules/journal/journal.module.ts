@@ -4,6 +4,10 @@ import { IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
 import { ChartController } from './api/chart.controller';
 import { JournalController } from './api/journal.controller';
+import { JournalEntriesController } from './api/journal-entries.controller';
+import { JournalReadsService } from './application/journal-reads.service';
+import { JournalEntryReadRepository } from './domain/journal-entry-read';
+import { TypeOrmJournalEntryReadRepository } from './infrastructure/typeorm-journal-entry-read.repository';
 import { JournalService } from './application/journal.service';
 import { JournalPostingRepository } from './domain/journal-posting';
 import { ChartReadRepository } from './domain/chart';
@@ -12,22 +16,26 @@ import { TypeOrmChartReadRepository } from './infrastructure/typeorm-chart-read.
 import { TypeOrmJournalPostingRepository } from './infrastructure/typeorm-journal-posting.repository';
 import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-journal-reference.repository';
 
-/** Prepare, final posting and period close; used by the partner API and the console (periods). */
+/** Prepare, final posting and period close, and reading entries back; used by the partner API, the console (periods) and the developer console (sandbox entries). */
 @Module({
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   providers: [
     JournalService,
     { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },
     { provide: JournalPostingRepository, useClass: TypeOrmJournalPostingRepository },
+    JournalReadsService,
+    { provide: JournalEntryReadRepository, useClass: TypeOrmJournalEntryReadRepository },
   ],
-  exports: [JournalService],
+  exports: [JournalService, JournalReadsService],
 })
 export class JournalModule {}
 
-/** The journal routes of the partner listener, and the accounts and tax codes a journal may reference. */
+/** The journal routes of the partner listener (posting, reading back: CONTRACT §17), and the accounts and tax codes a journal may reference. */
 @Module({
   imports: [JournalModule],
-  controllers: [JournalController, ChartController],
-  providers: [{ provide: ChartReadRepository, useClass: TypeOrmChartReadRepository }],
+  controllers: [JournalController, ChartController, JournalEntriesController],
+  providers: [
+    { provide: ChartReadRepository, useClass: TypeOrmChartReadRepository },
+  ],
 })
 export class JournalApiModule {}

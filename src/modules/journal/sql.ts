@@ -1,10 +1,23 @@
 import type { PurgeParts } from '../../shared/database/purge-parts';
 
 /**
- * SQL parts of the journal module's tables (periods, voucher_counters, journal_entries, journal_lines), for statements that other modules compose: the
- * owner writes every word about its tables, the composer only combines the parts. Imports nothing but
- * src/shared (docs/architecture.md).
+ * SQL parts of the journal module's tables (journal_entries, journal_lines, periods, voucher_counters)
+ * for statements other modules compose. The journal decides what an entry is: the attachments module
+ * asks it through these. Imports nothing but src/shared (docs/architecture.md).
  */
+
+/** CONTRACT §17: an app reads and attaches only to the entries it posted, in its environment and organization. */
+const appEntryOf = (p: { organizationId: string; entryId: string; environment: string; appId: string }): string =>
+  `SELECT voucher_year, voucher_number FROM journal_entries
+       WHERE organization_id = ${p.organizationId} AND id = ${p.entryId} AND environment = ${p.environment} AND app_id = ${p.appId}`;
+
+export const JournalSql = {
+  /** The app's own entry (voucher_year, voucher_number), all four given as SQL expressions; no row for any other. */
+  appEntryOf,
+  /** appEntryOf with $1 organization, $2 entry id, $3 environment, $4 app. */
+  appEntry: appEntryOf({ organizationId: '$1', entryId: '$2', environment: '$3', appId: '$4' }),
+} as const;
+
 /** Issue 35: the journal of purged organizations (lines before entries). */
 export const JournalPurge: PurgeParts = {
   organizations: [

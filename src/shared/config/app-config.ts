@@ -62,6 +62,8 @@ export interface AppConfig {
   smtpUrl: string | null;
   /** SMTP_FROM: the sender of those emails; default `Partner API <no-reply@HOST of PUBLIC_ORIGIN>` */
   smtpFrom: string;
+  /** CONTRACT §2, §17: the largest voucher attachment accepted, in bytes (ATTACHMENT_MAX_BYTES) */
+  attachmentMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -269,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     developerSignup,
     smtpUrl,
     smtpFrom,
+    attachmentMaxBytes: integer(env, 'ATTACHMENT_MAX_BYTES', 10_485_760, 1),
   };
 }
 

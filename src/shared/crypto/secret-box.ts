@@ -181,6 +181,7 @@ export const SECRET_CONTEXT = {
 /** Tag contexts (SecretBox.tag): what a tag vouches for. */
 export const TAG_CONTEXT = {
   eventsCursor: 'events-feed.cursor',
+  journalEntriesCursor: 'journal-entries.cursor',
 } as const;
 
 /** Every column that holds a sealed secret, with its context. */

@@ -82,7 +82,7 @@ export function oneStatement(
  */
 export function numberedStatement(
   claim: ClaimInsert,
-  step: Pick<NumberedStep, 'ctes' | 'values' | 'report' | 'responseKey' | 'counterLock'>,
+  step: Pick<NumberedStep, 'ctes' | 'values' | 'report' | 'responseKey' | 'counterLock' | 'response'>,
   rows: readonly RowInsert[],
   gate: Pick<StatementGate, 'sql' | 'values'> | null = null,
 ): { text: string; values: unknown[]; lockTimeoutAt: number } {
@@ -99,9 +99,8 @@ export function numberedStatement(
   }
   parts.ctes.push(parts.append(step.ctes, step.values).replace(/\{source\}/g, parts.source));
   const key = step.responseKey.replace(/'/g, "''");
-  const claimInsert = parts.insert(claim, 'numbered', (column, param) =>
-    column === claim.responseColumn ? `${param} || jsonb_build_object('${key}', numbered.n)` : param,
-  );
+  const merged = step.response?.sql ?? `jsonb_build_object('${key}', numbered.n)`;
+  const claimInsert = parts.insert(claim, 'numbered', (column, param) => (column === claim.responseColumn ? `${param} || ${merged}` : param));
   parts.ctes.push(`claim AS (${claimInsert} RETURNING 1)`);
   rows.forEach((row, i) => parts.ctes.push(`r${i} AS (${parts.insert(row, 'claim')})`));
   return {

@@ -54,6 +54,12 @@ export interface NumberedStep {
   /** the key of the claim's stored response that receives the number */
   readonly responseKey: string;
   /**
+   * What the claim's stored response gets from the step when the number alone is not it: a jsonb SQL
+   * expression over the columns of `numbered` (e.g. a name made from the number), and the same merge of
+   * the first execution's body. Default: `{ [responseKey]: n }`.
+   */
+  readonly response?: { readonly sql: string; complete(body: Record<string, unknown>, n: number): Record<string, unknown> };
+  /**
    * Locks the counter the step numbers from, before anything else of the statement is locked (the
    * gate's rows come after it, so a write waiting for the counter holds nothing a revocation needs):
    * a query whose rows are the counter's, locked FOR UPDATE, parameters numbered from $1 in `values`,

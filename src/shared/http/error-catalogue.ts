@@ -23,7 +23,7 @@ export const ERROR_CATALOGUE: Record<string, { status: number; title: string }> 
   resource_conflict: { status: 409, title: 'The resource already exists' },
   app_not_approved: { status: 409, title: 'The app has no approved revision' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
-  unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
+  unsupported_media_type: { status: 415, title: 'The media type of the request body is not accepted' },
   journal_unbalanced: { status: 422, title: 'The journal does not balance' },
   reference_not_allowed: { status: 422, title: 'A reference is not allowed' },
   period_locked: { status: 422, title: 'The period is closed' },

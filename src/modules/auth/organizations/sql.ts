@@ -5,7 +5,18 @@ import type { PurgeParts } from '../../../shared/database/purge-parts';
  * the owner writes every word about its tables, the composer only combines the parts. Imports nothing
  * but src/shared (docs/architecture.md).
  */
+/**
+ * CONTRACT §7 (version 5): accounts are listed by number in natural order — runs of digits compare as
+ * numbers (1000, 7000, 12000), the order an accountant reads a chart in — then by id. The ONE ordering of
+ * every account list (partner reads, console reads, consent form, developer console);
+ * `natural_sort_key` is the schema's (migration 1766430000000).
+ */
+const accountOrder = (alias: string): string =>
+  `natural_sort_key(${alias}.number) COLLATE "C", ${alias}.number COLLATE "C", ${alias}.id`;
+
 export const OrganizationsSql = {
+  /** The ORDER BY items of an account list over the accounts row `alias`. */
+  accountOrder,
   /**
    * The ids of the organization's active accounts among `ids` (a uuid[] expression) for which
    * `permitted(accountId)` holds; `select` goes before the id column (e.g. a constant column).
@@ -41,11 +52,11 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   permittedActiveAccounts: (p: { organizationId: string; permitted: (accountId: string) => string }): string =>
     `SELECT a.id, a.number, a.name FROM accounts a
        WHERE a.organization_id = ${p.organizationId} AND a.active AND (${p.permitted('a.id')})
-       ORDER BY a.number COLLATE "C", a.id`,
+       ORDER BY ${accountOrder('a')}`,
   /** The organization $1's tax codes (id, code, rate_basis_points), by code (CONTRACT §7 `GET /tax-codes`). */
   taxCodesOf: `SELECT id, code, rate_basis_points FROM tax_codes WHERE organization_id = $1 ORDER BY code COLLATE "C", id`,
   /** The organization $1's active accounts (id, number, name), by number. */
-  activeAccountsOf: `SELECT id, number, name FROM accounts WHERE organization_id = $1 AND active ORDER BY number, id`,
+  activeAccountsOf: `SELECT a.id, a.number, a.name FROM accounts a WHERE a.organization_id = $1 AND a.active ORDER BY ${accountOrder('a')}`,
   /** Inserts a sandbox organization ($1 id, $2 name). */
   insertSandboxOrganization: `INSERT INTO organizations (id, name, environment) VALUES ($1, $2, 'sandbox')`,
   /** Inserts the organization $1's accounts ($2 ids, $3 numbers, $4 names). */

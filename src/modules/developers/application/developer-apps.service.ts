@@ -12,6 +12,7 @@ import { OAuthClientService } from '../../auth/consent';
 import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
 import { type DeliveryDetailView, WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
+import { type JournalEntryView, JournalReadsService } from '../../journal';
 import { type DeveloperApp, DeveloperRepository, type LoggedCall, type RequestLogFilter } from '../domain/developer.repository';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
 
@@ -26,6 +27,8 @@ export const MAX_ENDPOINTS_PER_HOST = DEVELOPER_QUOTAS.webhookEndpointsPerHost;
 /** CONTRACT §15: the latest 20 deliveries; the request log 50 calls a page. */
 export const DELIVERIES_SHOWN = 20;
 export const REQUEST_LOG_PAGE = 50;
+/** CONTRACT §15 **Sandbox entries**: the latest this many, newest first. */
+export const SANDBOX_ENTRIES_SHOWN = 50;
 
 /** Everything the app page shows (never a secret: those are shown by the action that issues them). */
 export interface AppPageView {
@@ -46,6 +49,8 @@ export interface AppPageView {
     /** the Older page's `before`, when there is one */
     older: string | null;
   };
+  /** CONTRACT §15, §17: the app's sandbox entries, newest first, with their attachments */
+  sandboxEntries: JournalEntryView[];
 }
 
 /**
@@ -66,6 +71,7 @@ export class DeveloperAppsService {
     private readonly endpointsService: WebhookEndpointsService,
     private readonly deliveryReads: WebhookDeliveryReadRepository,
     private readonly clock: Clock,
+    private readonly journalReads: JournalReadsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -121,6 +127,7 @@ export class DeveloperAppsService {
     const deliveries = await this.deliveryReads.details([app.appId, app.sandboxAppId], DELIVERIES_SHOWN);
     const log = await this.transactions.run((m) => this.repo.requestLog(m, [app.appId, app.sandboxAppId], logFilter, REQUEST_LOG_PAGE + 1));
     const calls = log.slice(0, REQUEST_LOG_PAGE);
+    const sandboxEntries = await this.journalReads.newestSandboxEntries(app.sandboxOrganizationId, app.sandboxAppId, SANDBOX_ENTRIES_SHOWN);
     return {
       id: app.appId,
       name: read.name,
@@ -140,6 +147,7 @@ export class DeveloperAppsService {
         calls: calls.map((c) => ({ ...c, environment: c.environment as Environment })),
         older: log.length > REQUEST_LOG_PAGE ? calls[calls.length - 1].id : null,
       },
+      sandboxEntries,
     };
   }
 

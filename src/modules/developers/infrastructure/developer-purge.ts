@@ -5,6 +5,7 @@ import type { PurgeParts } from '../../../shared/database/purge-parts';
 import { Sql } from '../../../shared/database/sql';
 import { managerOf, Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
+import { AttachmentsPurge } from '../../attachments/sql';
 import { AccessPurge } from '../../auth/access/sql';
 import { AppsPurge, AppsSql } from '../../auth/apps/sql';
 import { ConsentPurge } from '../../auth/consent/sql';
@@ -24,6 +25,7 @@ const PURGE_ORDER: readonly PurgeParts[] = [
   IdempotencyPurge,
   ReceiptsPurge,
   ProductsPurge,
+  AttachmentsPurge,
   JournalPurge,
   AccessPurge,
   ConsentPurge,

@@ -164,7 +164,7 @@ definePage(
   'developer-app',
   `<%~ include('@developer-head', it) %><p><a href="/developers/apps">Your apps</a></p>
 <h1><%= it.view.name %></h1>
-<nav class="sections" aria-label="Sections"><a href="#base-addresses">Base addresses</a><a href="#sandbox">Sandbox</a><a href="#oauth">OAuth</a><a href="#webhooks">Webhooks</a><a href="#revisions">Revisions</a><a href="#request-log">Request log</a></nav>
+<nav class="sections" aria-label="Sections"><a href="#base-addresses">Base addresses</a><a href="#sandbox">Sandbox</a><a href="#oauth">OAuth</a><a href="#webhooks">Webhooks</a><a href="#revisions">Revisions</a><a href="#sandbox-entries">Sandbox entries</a><a href="#request-log">Request log</a></nav>
 <% if (it.issued) { %><div class="issued" role="status" id="issued"><strong><%= it.issued.label %></strong> — shown this once; copy it now.<code id="issued-value"><%= it.issued.value %></code></div><% } %>
 
 <section class="card" id="base-addresses" aria-labelledby="h-base"><h2 id="h-base">Base addresses</h2>
@@ -249,6 +249,15 @@ ${FIELD_ERROR('environment')}
 <% }) %></tbody></table><% } %>
 ${FIELD_ERROR('revisions')}
 <form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit"<% if (it.errors && it.errors.revisions) { %> aria-describedby="revisions-error"<% } %>>Submit for review</button></form>
+</section>
+
+<section class="card" id="sandbox-entries" aria-labelledby="h-sandbox-entries"><h2 id="h-sandbox-entries">Sandbox entries</h2>
+<p class="hint">What this app posted in the sandbox, newest first (the latest <%= it.view.sandboxEntries.length %>), with the documentation attached to each entry.</p>
+<% if (it.view.sandboxEntries.length === 0) { %><p>No entries yet.</p><% } else { %>
+<div class="table"><table class="stack"><thead><tr><th>Voucher</th><th>Posting date</th><th>Description</th><th>Lines</th><th>Attachments</th><th>Entry id</th></tr></thead><tbody>
+<% it.view.sandboxEntries.forEach(function (e) { %><tr><td data-label="Voucher"><%= e.voucher_year %>-<%= e.voucher_number %></td><td data-label="Posting date"><%= e.posting_date %></td><td data-label="Description"><%= e.description === null ? '' : e.description %></td><td data-label="Lines"><%= e.lines.length %></td><td data-label="Attachments"><% if (e.attachments.length === 0) { %>none<% } else { %><ul><% e.attachments.forEach(function (a) { %><li><%= a.filename %> (<%= a.content_type %>, <%= a.size %> bytes)</li><% }) %></ul><% } %></td><td data-label="Entry id"><code><%= e.id %></code></td></tr>
+<% }) %></tbody></table></div>
+<% } %>
 </section>
 
 <section class="card" id="request-log" aria-labelledby="h-request-log"><h2 id="h-request-log">Request log</h2>

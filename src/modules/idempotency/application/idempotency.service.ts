@@ -139,7 +139,10 @@ export class IdempotencyService {
       if (err instanceof LockTimeoutError && err.onClaim) throw new IdempotencyRequestInProgressError();
       throw err;
     }
-    if (n !== null) return { body: { ...response, [step.responseKey]: n }, replayed: false };
+    if (n !== null) {
+      const body = step.response ? step.response.complete(response, n) : { ...response, [step.responseKey]: n };
+      return { body: body as R, replayed: false };
+    }
     return this.answerCommitted<R>(caller, scope, operation, fingerprint);
   }
 

@@ -1,8 +1,8 @@
 import type { Environment } from '../../../shared/domain/caller-context';
 
 /** Kinds of operations that store a receipt (CONTRACT §7). Prepare stores none (seed 4.1). */
-export type ReceiptKind = 'product.create' | 'journal.post';
-export type ResourceType = 'product' | 'journal_entry';
+export type ReceiptKind = 'product.create' | 'journal.post' | 'attachment.add';
+export type ResourceType = 'product' | 'journal_entry' | 'attachment';
 
 /** The receipt as `GET /operations/{id}` returns it and as `operation.completed` carries it (CONTRACT §7, §9). */
 export interface OperationReceiptView {

@@ -12,6 +12,7 @@ import { SignInPerAddress1766271138000 } from './1766271138000-sign-in-per-addre
 import { Developers1766290000000 } from './1766290000000-developers';
 import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endpoint-bounds';
 import { DeveloperAccountsProof1766420000000 } from './1766420000000-developer-accounts-proof';
+import { VouchersComplete1766430000000 } from './1766430000000-vouchers-complete';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
 import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   Developers1766290000000,
   WebhookEndpointBounds1766400000000,
   DeveloperAccountsProof1766420000000,
+  VouchersComplete1766430000000,
   WebhookTools1766460000000,
   RequestLog1766470000000,
   SelfServiceEndpoints1766480000000,

@@ -2,6 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SCOPES } from '../../domain/scopes';
 import { PRODUCTION_BASE, SANDBOX_BASE } from '../partner-paths';
+import { ATTACHMENT_MEDIA_TYPES } from '../../domain/attachment-media-types';
+
+const ATTACHMENT_TYPES = Object.keys(ATTACHMENT_MEDIA_TYPES);
 import {
   closeRequestSchemas,
   HEADERS,
@@ -10,6 +13,7 @@ import {
   PROBLEM_SCHEMA,
   problemResponses,
   ref,
+  responseHeaders,
   type Responses,
   type Schema,
   uuid,
@@ -23,6 +27,18 @@ const EVENT_MEMBERS: Record<string, Schema> = {
   type: { const: 'operation.completed' },
   timestamp: { type: 'string', format: 'date-time', description: 'when the event was created' },
   data: ref('OperationReceipt'),
+};
+
+const date: Schema = { type: 'string', format: 'date' };
+const MINOR: Schema = { type: 'integer', minimum: 0, maximum: 99999999999999 };
+/** CONTRACT §17 `<attachment>`. */
+const ATTACHMENT_MEMBERS: Record<string, Schema> = {
+  id: uuid,
+  filename: { type: 'string', minLength: 1, maxLength: 255 },
+  content_type: { type: 'string', enum: [...ATTACHMENT_TYPES] },
+  size: { type: 'integer', minimum: 1 },
+  sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  created_at: { type: 'string', format: 'date-time' },
 };
 
 /** Success bodies of CONTRACT §7: exactly the members listed, and no others. */
@@ -96,9 +112,9 @@ const SCHEMAS: Record<string, Schema> = {
   OperationReceipt: object(
     {
       operation_id: uuid,
-      kind: { type: 'string', enum: ['product.create', 'journal.post'] },
+      kind: { type: 'string', enum: ['product.create', 'journal.post', 'attachment.add'] },
       status: { const: 'completed' },
-      resource: object({ type: { type: 'string', enum: ['product', 'journal_entry'] }, id: uuid }),
+      resource: object({ type: { type: 'string', enum: ['product', 'journal_entry', 'attachment'] }, id: uuid }),
       completed_at: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC, millisecond precision' },
       environment,
     },
@@ -153,6 +169,53 @@ const SCHEMAS: Record<string, Schema> = {
     undefined,
     { description: "The organization's tax codes, by code." },
   ),
+  Attachment: object(ATTACHMENT_MEMBERS, undefined, { description: 'Voucher documentation attached to an entry (CONTRACT §17).' }),
+  AttachmentAdded: object(
+    {
+      ...ATTACHMENT_MEMBERS,
+      operation_id: uuid,
+      replayed: { type: 'boolean', description: 'true: the answer of the first upload with this Idempotency-Key' },
+    },
+    undefined,
+    { description: 'The answer of an upload: its first execution or a replay (CONTRACT §17).' },
+  ),
+  JournalEntry: object(
+    {
+      id: uuid,
+      voucher_year: { type: 'integer', minimum: 1 },
+      voucher_number: { type: 'integer', minimum: 1 },
+      posting_date: date,
+      transaction_date: { type: ['string', 'null'], format: 'date' },
+      document_date: { type: ['string', 'null'], format: 'date' },
+      description: { type: ['string', 'null'] },
+      currency: { type: 'string' },
+      lines: {
+        type: 'array',
+        items: object({
+          account_id: uuid,
+          debit_minor: MINOR,
+          credit_minor: MINOR,
+          tax_code_id: { type: ['string', 'null'], format: 'uuid' },
+          dimension_refs: { type: 'array' },
+          line_text: { type: ['string', 'null'] },
+        }),
+      },
+      attachments: { type: 'array', items: ref('Attachment'), maxItems: 20 },
+      operation_id: uuid,
+      posted_at: { type: 'string', format: 'date-time' },
+    },
+    undefined,
+    { description: 'A journal entry as posted: the normalized input, lines in posted order, its attachments (CONTRACT §17).' },
+  ),
+  JournalEntriesPage: object(
+    {
+      data: { type: 'array', items: ref('JournalEntry'), maxItems: 100 },
+      next_cursor: { type: 'string', description: 'opaque; pass it as `after` to read on (also from an empty page, later)' },
+      has_more: { type: 'boolean', description: 'more entries can be read now' },
+    },
+    undefined,
+    { description: "A page of the app's journal entries, in the order they committed (CONTRACT §17)." },
+  ),
   Problem: PROBLEM_SCHEMA,
 };
 
@@ -161,6 +224,9 @@ const ACCESS = ['missing_token', 'invalid_token', 'token_environment_mismatch', 
 const ALWAYS = ['rate_limited', 'internal_error', 'service_unavailable'];
 const BODY = ['invalid_input', 'invalid_amount', 'payload_too_large', 'unsupported_media_type'];
 const IDEMPOTENT = ['idempotency_key_required', 'invalid_idempotency_key', 'idempotency_key_reused', 'idempotency_request_in_progress', 'idempotency_grant_changed'];
+
+const ENTRY_ID = { name: 'entry_id', in: 'path', required: true, description: 'The id of a journal entry the app posted (a uuid).', schema: uuid };
+const ATTACHMENT_ID = { name: 'attachment_id', in: 'path', required: true, description: 'The id of an attachment of that entry (a uuid).', schema: uuid };
 
 interface PartnerOperation {
   method: 'get' | 'post';
@@ -174,6 +240,10 @@ interface PartnerOperation {
   errors: string[];
   /** query parameters, as OpenAPI parameter objects */
   query?: unknown[];
+  /** path and header parameters other than {operation_id} and Idempotency-Key, as OpenAPI parameter objects */
+  parameters?: unknown[];
+  /** the request body, when the controller's is not a JSON DTO */
+  requestBody?: unknown;
 }
 
 const OPERATIONS: PartnerOperation[] = [
@@ -239,6 +309,97 @@ const OPERATIONS: PartnerOperation[] = [
   },
   {
     method: 'get',
+    path: '/journal/entries',
+    operationId: 'listJournalEntries',
+    summary: "The app's journal entries in the order they committed",
+    scope: 'journal:read',
+    idempotent: false,
+    success: { '200': jsonResponse('A page of entries; follow `next_cursor`.', ref('JournalEntriesPage'), 200, RATE) },
+    errors: [...ACCESS, 'invalid_input', ...ALWAYS],
+    query: [
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        description: 'A `next_cursor` of an earlier page; without it the list starts at the first entry.',
+        schema: { type: 'string', maxLength: 200 },
+      },
+      { name: 'limit', in: 'query', required: false, description: 'Entries per page.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+      { name: 'posting_date_from', in: 'query', required: false, description: 'Only entries posted on or after this date.', schema: date },
+      { name: 'posting_date_to', in: 'query', required: false, description: 'Only entries posted on or before this date.', schema: date },
+      {
+        name: 'without_attachments',
+        in: 'query',
+        required: false,
+        description: '`true`: only entries that have no attachment yet.',
+        schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+      },
+    ],
+  },
+  {
+    method: 'get',
+    path: '/journal/entries/{entry_id}',
+    operationId: 'getJournalEntry',
+    summary: 'One journal entry the app posted, with its attachments',
+    scope: 'journal:read',
+    idempotent: false,
+    success: { '200': jsonResponse('The entry.', ref('JournalEntry'), 200, RATE) },
+    errors: [...ACCESS, 'not_found', ...ALWAYS],
+    parameters: [ENTRY_ID],
+  },
+  {
+    method: 'post',
+    path: '/journal/entries/{entry_id}/attachments',
+    operationId: 'addJournalEntryAttachment',
+    summary: 'Attach voucher documentation (bilag) to an entry the app posted',
+    scope: 'journal:post',
+    idempotent: true,
+    success: { '201': jsonResponse('Attached, or a replay of the first upload with this Idempotency-Key.', ref('AttachmentAdded'), 201, RATE) },
+    errors: [...ACCESS, ...IDEMPOTENT, 'invalid_input', 'not_found', 'resource_conflict', 'payload_too_large', 'unsupported_media_type', ...ALWAYS],
+    parameters: [
+      ENTRY_ID,
+      {
+        name: 'Content-Disposition',
+        in: 'header',
+        required: false,
+        description: 'RFC 6266 `attachment; filename="…"` (or `filename*=UTF-8\'\'…`) names the file; without it the name is `bilag-<voucher_year>-<voucher_number>-<n>.<ext>`.',
+        schema: { type: 'string' },
+      },
+    ],
+    requestBody: {
+      required: true,
+      description: 'The file itself, at most ATTACHMENT_MAX_BYTES (default 10,485,760) bytes; its first bytes must match its type.',
+      content: Object.fromEntries(ATTACHMENT_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+    },
+  },
+  {
+    method: 'get',
+    path: '/journal/entries/{entry_id}/attachments/{attachment_id}',
+    operationId: 'getJournalEntryAttachment',
+    summary: 'The exact bytes of an attachment',
+    scope: 'journal:read',
+    idempotent: false,
+    success: {
+      '200': {
+        description: 'The file, with its type; `ETag` is its quoted sha256.',
+        headers: {
+          ...responseHeaders(200, RATE),
+          ETag: { required: true, description: 'The quoted sha256 of the bytes.', schema: { type: 'string' } },
+          'Content-Disposition': { required: true, description: "`attachment; filename*=UTF-8''…`", schema: { type: 'string' } },
+        },
+        content: Object.fromEntries(ATTACHMENT_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+      },
+      '304': { description: '`If-None-Match` named the ETag: the bytes are those the client has.', headers: responseHeaders(304, RATE) },
+    },
+    errors: [...ACCESS, 'not_found', ...ALWAYS],
+    parameters: [
+      ENTRY_ID,
+      ATTACHMENT_ID,
+      { name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the client has.', schema: { type: 'string' } },
+    ],
+  },
+  {
+    method: 'get',
     path: '/accounts',
     operationId: 'listAccounts',
     summary: 'The accounts a journal may use',
@@ -267,6 +428,7 @@ const SCOPE_WORDS: Record<(typeof SCOPES)[number], string> = {
   'journal:post': 'Post journals (final; also needs a posting mandate)',
   'products:create': 'Create products',
   'operations:read': 'Read operation receipts and the events feed',
+  'journal:read': "Read the app's own journal entries and their attachments",
 };
 
 /**
@@ -311,13 +473,14 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
 
   for (const op of OPERATIONS) {
     // controllers serve both bases; the document has one path per operation under both servers
-    const nestPath = prefix + op.path.replace(/\{operation_id\}/, '{operationId}');
+    const nestPath = prefix + op.path.replace(/\{operation_id\}/, '{operationId}').replace(/\{entry_id\}/, '{entryId}').replace(/\{attachment_id\}/, '{attachmentId}');
     const generated = (scanned.paths[nestPath] as Record<string, Record<string, unknown>> | undefined)?.[op.method];
     if (!generated) throw new Error(`the partner API has no ${op.method.toUpperCase()} ${op.path}`);
     const parameters: unknown[] = [];
     if (op.path.includes('{operation_id}')) {
       parameters.push({ name: 'operation_id', in: 'path', required: true, description: 'The operation id of a write (a uuid).', schema: uuid });
     }
+    parameters.push(...(op.parameters ?? []));
     if (op.idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
     parameters.push(...(op.query ?? []));
     paths[op.path] = {
@@ -330,7 +493,7 @@ export function createPartnerDocument(app: INestApplication): OpenAPIObject {
         // OpenAPI: the entries of `security` are alternatives; the scopes of one entry are all needed
         security: [{ bearer: [] }, ...(typeof op.scope === 'string' ? [op.scope] : op.scope).map((scope) => ({ oauth2: [scope] }))],
         ...(parameters.length ? { parameters } : {}),
-        ...(generated.requestBody ? { requestBody: { ...(generated.requestBody as object), required: true } } : {}),
+        ...(op.requestBody ? { requestBody: op.requestBody } : generated.requestBody ? { requestBody: { ...(generated.requestBody as object), required: true } } : {}),
         responses: { ...op.success, ...problemResponses(op.errors, RATE) },
       },
     };

@@ -7,4 +7,6 @@ export const SCOPE_WORDS: Readonly<Record<Scope, { title: string; text: string }
   'products:create': { title: 'Create products', text: 'Add products to your product list.' },
   // CONTRACT §14: the events feed is read under this scope too, so the owner is told
   'operations:read': { title: 'Read receipts and events', text: 'Look up the receipts of its own operations and read the feed of their events.' },
+  // CONTRACT §17: what it posted, with the documentation attached to it
+  'journal:read': { title: 'Read its journal entries', text: 'Read the journal entries it posted itself and the documentation (bilag) attached to them.' },
 };

@@ -16,7 +16,7 @@ export class TypeOrmOrganizationReadRepository extends OrganizationReadRepositor
     );
     if (!org) return null;
     const accounts: Array<{ id: string; number: string; name: string; active: boolean }> = await this.dataSource.query(
-      `SELECT id::text AS id, number, name, active FROM accounts WHERE organization_id = $1 ORDER BY number, id`,
+      `SELECT a.id::text AS id, a.number, a.name, a.active FROM accounts a WHERE a.organization_id = $1 ORDER BY ${OrganizationsSql.accountOrder('a')}`,
       [organizationId],
     );
     const taxCodes: Array<{ id: string; code: string; rate_basis_points: number }> = await this.dataSource.query(
@@ -57,7 +57,7 @@ export class TypeOrmOrganizationReadRepository extends OrganizationReadRepositor
       `SELECT ac.organization_id, ac.id, ac.number, ac.name
          FROM unnest($1::uuid[], $2::uuid[]) AS k (organization_id, id)
          JOIN accounts ac ON ac.organization_id = k.organization_id AND ac.id = k.id
-        ORDER BY ac.number`,
+        ORDER BY ${OrganizationsSql.accountOrder('ac')}`,
       [organizationIds, accountIds],
     );
     return rows.map((r) => ({ organizationId: r.organization_id, id: r.id, number: r.number, name: r.name }));

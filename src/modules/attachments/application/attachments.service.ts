@@ -1,0 +1,109 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { CallerContext } from '../../../shared/domain/caller-context';
+import { Clock } from '../../../shared/domain/clock';
+import { DomainError, NotFoundError } from '../../../shared/domain/errors';
+import { WriteAccessService } from '../../auth/grants';
+import { IdempotencyService } from '../../idempotency';
+import { ReceiptsService } from '../../receipts';
+import {
+  type AttachableEntry,
+  type AttachmentMediaType,
+  AttachmentRepository,
+  type AttachmentView,
+  defaultNameAround,
+  startsAs,
+  type StoredAttachment,
+  UnsupportedAttachmentTypeError,
+} from '../domain/attachment';
+
+/** CONTRACT §17: the answer of an upload — the attachment, its operation, and whether it was a replay. */
+export type AttachmentAdded = AttachmentView & { operation_id: string; replayed: boolean };
+
+/** One upload as the controller received it. */
+export interface Upload {
+  contentType: AttachmentMediaType;
+  /** the name the Content-Disposition gave (already kept as §17 says), or null */
+  filename: string | null;
+  bytes: Buffer;
+}
+
+const ownerOf = (c: CallerContext) => ({ organizationId: c.organizationId, appId: c.appId, environment: c.environment });
+
+/** Voucher documentation (CONTRACT §17): attaching to the app's own entries, and reading it back. */
+@Injectable()
+export class AttachmentsService {
+  constructor(
+    private readonly attachments: AttachmentRepository,
+    private readonly idempotency: IdempotencyService,
+    private readonly receipts: ReceiptsService,
+    private readonly writeAccess: WriteAccessService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The app's own entry, or 404 (the same body for every other id, CONTRACT §17). */
+  async entry(caller: CallerContext, entryId: string): Promise<AttachableEntry> {
+    const entry = await this.attachments.attachableEntry(ownerOf(caller), entryId);
+    if (!entry) throw new NotFoundError('journal entry');
+    return entry;
+  }
+
+  /**
+   * Attaches the file exactly once per Idempotency-Key (CONTRACT §6, §17): the bytes checked against their
+   * type, then — as ONE statement with the idempotency record, the receipt `attachment.add` and its
+   * outbox row — the entry's next attachment number (at most 20), the bytes once per organization, the
+   * attachment row. The fingerprint covers the entry, the type, the given name and the bytes' sha256.
+   */
+  async add(caller: CallerContext, key: string, entryId: string, entry: AttachableEntry, upload: Upload): Promise<AttachmentAdded> {
+    if (upload.bytes.length === 0) {
+      throw new DomainError('invalid_input', 'The body is empty: send the file itself');
+    }
+    if (!startsAs(upload.contentType, upload.bytes)) {
+      throw new UnsupportedAttachmentTypeError(`The file does not start as ${upload.contentType} does`);
+    }
+    const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
+    const input = { entry_id: entryId, content_type: upload.contentType, filename: upload.filename, sha256 };
+    const build = () => {
+      const id = randomUUID();
+      const operationId = randomUUID();
+      const createdAt = this.clock.now();
+      const response: Record<string, unknown> = {
+        id,
+        filename: upload.filename ?? '',
+        content_type: upload.contentType,
+        size: upload.bytes.length,
+        sha256,
+        created_at: createdAt.toISOString(),
+        operation_id: operationId,
+        replayed: false,
+      };
+      return {
+        response,
+        step: this.attachments.numberedAttachment({
+          id,
+          organizationId: caller.organizationId,
+          entryId,
+          contentType: upload.contentType,
+          filename: upload.filename,
+          defaultName: defaultNameAround(entry.voucherYear, entry.voucherNumber, upload.contentType),
+          sha256,
+          bytes: upload.bytes,
+          createdAt,
+        }),
+        rows: this.receipts.rowsFor(caller, { operationId, kind: 'attachment.add', resourceType: 'attachment', resourceId: id, completedAt: createdAt }),
+        gate: this.writeAccess.gateFor(caller, { mandate: false }),
+      };
+    };
+    const { body } = await this.idempotency.executeNumbered(caller, key, 'attachment.add', input, build, async () => undefined);
+    // the stored first answer carries `environment` nowhere (§17's body has none), so a replay is the same members
+    return body as unknown as AttachmentAdded;
+  }
+
+  /** The attachment of the app's own entry, or 404: an entry not the app's is refused as the entry reads refuse it. */
+  async download(caller: CallerContext, entryId: string, attachmentId: string): Promise<StoredAttachment> {
+    const { entry, attachment } = await this.attachments.stored(ownerOf(caller), entryId, attachmentId);
+    if (!entry) throw new NotFoundError('journal entry');
+    if (!attachment) throw new NotFoundError('attachment');
+    return attachment;
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { Sql } from '../../../shared/database/sql';
+import type { NumberedStep } from '../../../shared/domain/row-insert';
+import { JournalSql } from '../../journal/sql';
+import {
+  type AttachableEntry,
+  type AttachmentMediaType,
+  AttachmentRepository,
+  MAX_ATTACHMENTS_PER_ENTRY,
+  type NewAttachment,
+  type StoredAttachment,
+  TooManyAttachmentsError,
+} from '../domain/attachment';
+
+/** A download reads the bytes in pieces of this size: no attachment is ever held whole to send it. */
+const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The entry's verdict (the journal's part) and the attachment, in one statement; the bytes too when they
+ * fit in one piece (most vouchers), else they are read in pieces afterwards.
+ */
+const STORED = `SELECT e.ok AS entry, t.filename, t.content_type, t.size, t.sha256,
+         CASE WHEN t.size <= $6 THEN (SELECT c.content FROM attachment_contents c WHERE c.organization_id = $1 AND c.sha256 = t.sha256) END AS content
+    FROM (SELECT EXISTS (${JournalSql.appEntryOf({ organizationId: '$1', entryId: '$2', environment: '$4', appId: '$5' })}) AS ok) e
+    LEFT JOIN attachments t ON e.ok AND t.organization_id = $1 AND t.entry_id = $2 AND t.id = $3`;
+
+const CHUNK = `SELECT substring(content FROM $3 FOR $4) AS bytes FROM attachment_contents WHERE organization_id = $1 AND sha256 = $2`;
+
+/** The PostgreSQL adapter of the attachment port (the default; docs/scaling.md). */
+@Injectable()
+export class PostgresAttachmentRepository extends AttachmentRepository {
+  constructor(private readonly sql: Sql) {
+    super();
+  }
+
+  async attachableEntry(owner: { organizationId: string; appId: string; environment: string }, entryId: string): Promise<AttachableEntry | null> {
+    const [row] = await this.sql.query<{ voucher_year: number; voucher_number: number }>(JournalSql.appEntry, [
+      owner.organizationId, entryId, owner.environment, owner.appId,
+    ]);
+    return row ? { voucherYear: Number(row.voucher_year), voucherNumber: Number(row.voucher_number) } : null;
+  }
+
+  /**
+   * The entry's counter row is locked first (counterLock) and taken by an upsert whose row lock
+   * serializes attachments to one entry, so the 20 and the default names' numbers hold on any number of
+   * instances; a full counter takes no number (nothing is written). The bytes go in once per
+   * organization (ON CONFLICT DO NOTHING on (organization, sha256)).
+   */
+  numberedAttachment(a: NewAttachment): NumberedStep {
+    return {
+      ctes: `numbered AS (
+         INSERT INTO attachment_counters (organization_id, entry_id, last_number) SELECT $1, $2, 1 FROM {source}
+         ON CONFLICT (organization_id, entry_id) DO UPDATE SET last_number = attachment_counters.last_number + 1
+          WHERE attachment_counters.last_number < ${MAX_ATTACHMENTS_PER_ENTRY}
+         RETURNING last_number AS n, coalesce($3::text, $4::text || last_number || $5::text) AS filename),
+       content AS (
+         INSERT INTO attachment_contents (organization_id, sha256, size, content) SELECT $1, $6, $7, $8::bytea FROM numbered
+         ON CONFLICT (organization_id, sha256) DO NOTHING RETURNING 1),
+       attachment AS (
+         INSERT INTO attachments (organization_id, id, entry_id, number, filename, content_type, size, sha256, created_at)
+         SELECT $1, $9, $2, numbered.n, numbered.filename, $10, $7, $6, $11 FROM numbered RETURNING 1),
+       counter_now AS (SELECT last_number FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2)`,
+      values: [
+        a.organizationId, a.entryId, a.filename, a.defaultName.prefix, a.defaultName.suffix,
+        a.sha256, a.bytes.length, a.bytes, a.id, a.contentType, a.createdAt,
+      ],
+      // the counter as the statement's snapshot saw it: full, or moved on by a commit it could not see (run again)
+      report: `(SELECT count(*) FROM counter_now WHERE last_number >= ${MAX_ATTACHMENTS_PER_ENTRY})::int AS entry_full`,
+      counterLock: {
+        sql: `SELECT 1 FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2 AND {lock_timeout} FOR UPDATE`,
+        values: [a.organizationId, a.entryId],
+      },
+      responseKey: 'filename',
+      response: {
+        sql: `jsonb_build_object('filename', numbered.filename)`,
+        complete: (body, n) => ({ ...body, filename: a.filename ?? `${a.defaultName.prefix}${n}${a.defaultName.suffix}` }),
+      },
+      lane: `attachments/${a.organizationId}/${a.entryId}`,
+      refusal: (result) => (result.entry_full ? new TooManyAttachmentsError() : 'retry'),
+    };
+  }
+
+  async stored(
+    owner: { organizationId: string; appId: string; environment: string },
+    entryId: string,
+    attachmentId: string,
+  ): Promise<{ entry: boolean; attachment: StoredAttachment | null }> {
+    const [row] = await this.sql.query<{
+      entry: boolean;
+      filename: string | null;
+      content_type: AttachmentMediaType;
+      size: number;
+      sha256: string;
+      content: Buffer | Uint8Array | null;
+    }>(STORED, [owner.organizationId, entryId, attachmentId, owner.environment, owner.appId, DOWNLOAD_CHUNK_BYTES]);
+    if (!row?.entry || row.filename === null) return { entry: Boolean(row?.entry), attachment: null };
+    const size = Number(row.size);
+    const sql = this.sql;
+    const whole = row.content === null ? null : Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
+    return { entry: true, attachment: {
+      filename: row.filename,
+      contentType: row.content_type,
+      size,
+      sha256: row.sha256,
+      async *chunks() {
+        if (whole) {
+          yield whole;
+          return;
+        }
+        // the content row never changes (content-addressed), so reading it in pieces is consistent
+        for (let from = 1; from <= size; from += DOWNLOAD_CHUNK_BYTES) {
+          const [piece] = await sql.query<{ bytes: Buffer | Uint8Array }>(CHUNK, [owner.organizationId, row.sha256, from, DOWNLOAD_CHUNK_BYTES]);
+          if (!piece) return;
+          yield Buffer.isBuffer(piece.bytes) ? piece.bytes : Buffer.from(piece.bytes);
+        }
+      },
+    } };
+  }
+}

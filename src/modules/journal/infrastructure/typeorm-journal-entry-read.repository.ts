@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { COMMIT_HORIZON } from '../../../shared/database/commit-order.sql';
+import { Sql } from '../../../shared/database/sql';
+import type { CommitPosition } from '../../../shared/domain/commit-order';
+import { AttachmentsSql } from '../../attachments/sql';
+import { type EntryFilter, type EntryOwner, JournalEntryReadRepository, type JournalEntryView } from '../domain/journal-entry-read';
+
+/** The entry `e` as CONTRACT §17 writes it: lines in posted order, its attachments (the attachments module's part). */
+const ENTRY_COLUMNS = `e.id, e.voucher_year, e.voucher_number, e.posting_date::text AS posting_date,
+         e.transaction_date::text AS transaction_date, e.document_date::text AS document_date, e.description, e.currency,
+         (SELECT json_agg(json_build_object('account_id', l.account_id, 'debit_minor', l.debit_minor, 'credit_minor', l.credit_minor,
+                   'tax_code_id', l.tax_code_id, 'dimension_refs', l.dimension_refs, 'line_text', l.line_text) ORDER BY l.line_no)
+            FROM journal_lines l WHERE l.organization_id = e.organization_id AND l.entry_id = e.id) AS lines,
+         (${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS attachments,
+         e.operation_id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at`;
+
+/** The horizon and the position: docs/adr/0011-journal-entries-commit-order.md (the events feed's, ADR 0006). */
+const PAGE = `WITH horizon AS (${COMMIT_HORIZON})
+  SELECT ${ENTRY_COLUMNS}, e.commit_xid::text AS xid
+    FROM journal_entries e, horizon h
+   WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = $3
+     AND (e.commit_xid, e.id) > ($4::xid8, $5::uuid)
+     AND e.commit_xid < h.xid
+     AND ($6::date IS NULL OR e.posting_date >= $6::date)
+     AND ($7::date IS NULL OR e.posting_date <= $7::date)
+     AND (NOT $8::boolean OR NOT ${AttachmentsSql.hasAttachment('e.organization_id', 'e.id')})
+   ORDER BY e.commit_xid, e.id
+   LIMIT $9`;
+
+const NEWEST = `SELECT ${ENTRY_COLUMNS}
+    FROM journal_entries e
+   WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = $3
+   ORDER BY e.commit_xid DESC, e.id DESC
+   LIMIT $4`;
+
+const ONE = `SELECT ${ENTRY_COLUMNS}
+    FROM journal_entries e
+   WHERE e.organization_id = $1 AND e.id = $2 AND e.app_id = $3 AND e.environment = $4`;
+
+type EntryRow = Omit<JournalEntryView, 'lines'> & { lines: JournalEntryView['lines'] | null; xid?: string };
+
+const viewOf = ({ xid: _xid, ...row }: EntryRow): JournalEntryView => ({ ...row, lines: row.lines ?? [] });
+
+@Injectable()
+export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepository {
+  constructor(private readonly sql: Sql) {
+    super();
+  }
+
+  async page(owner: EntryOwner, after: CommitPosition, limit: number, filter: EntryFilter) {
+    const rows = await this.sql.query<EntryRow & { xid: string }>(PAGE, [
+      owner.organizationId, owner.appId, owner.environment, after.xid, after.id,
+      filter.postingDateFrom, filter.postingDateTo, filter.withoutAttachments, limit,
+    ]);
+    return rows.map((r) => ({ entry: viewOf(r), position: { xid: r.xid, id: r.id } }));
+  }
+
+  async newest(owner: EntryOwner, limit: number): Promise<JournalEntryView[]> {
+    const rows = await this.sql.query<EntryRow>(NEWEST, [owner.organizationId, owner.appId, owner.environment, limit]);
+    return rows.map(viewOf);
+  }
+
+  async entry(owner: EntryOwner, id: string): Promise<JournalEntryView | null> {
+    const [row] = await this.sql.query<EntryRow>(ONE, [owner.organizationId, id, owner.appId, owner.environment]);
+    return row ? viewOf(row) : null;
+  }
+}
