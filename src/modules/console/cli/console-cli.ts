@@ -81,7 +81,7 @@ interface CommandSpec {
   optional?: string[];
   /** which required option a bare word after the command fills */
   positional?: string;
-  call?: (o: Record<string, string>) => ConsoleCall;
+  call?: (o: Record<string, string>, input: LocalInput) => ConsoleCall;
   /** a local command: what to print, and when (`at`, epoch ms; now when absent) */
   local?: (o: Record<string, string>, nowMs: number, input: LocalInput) => string | { output: string; at: number };
   /** a command that needs no server; prints its result as a bare line (handy in `$(…)`) */
@@ -141,6 +141,15 @@ const COMMANDS: Record<string, CommandSpec> = {
     required: ['user', 'password'],
     positional: 'user',
     call: (o) => ({ path: `/users/${seg(o.user)}/password`, body: { password: o.password } }),
+  },
+  'developer create': {
+    usage:
+      'developer create --email EMAIL   (a developer account, also while DEVELOPER_SIGNUP=closed; the password, 12–128 characters, from DEVELOPER_PASSWORD or stdin — never an argument; prints the TOTP secret once)',
+    required: ['email'],
+    call: (o, input) => {
+      if (!input.password) throw new UsageError('developer create reads the password from DEVELOPER_PASSWORD or stdin; both are empty');
+      return { path: '/developers', body: { email: o.email, password: input.password } };
+    },
   },
   'app create': {
     usage: 'app create --name NAME',
@@ -315,6 +324,8 @@ export type Plan = { kind: 'call'; call: ConsoleCall } | { kind: 'local'; output
 export interface LocalInput {
   /** `totp code`: TOTP_SECRET, else stdin */
   totpSecret?: string;
+  /** `developer create`: DEVELOPER_PASSWORD, else stdin (its last line break dropped) */
+  password?: string;
 }
 
 /** What a command line asks for, without doing it. Throws UsageError on a bad command line. */
@@ -351,7 +362,7 @@ export function plan(argv: readonly string[], nowMs: number = Date.now(), input:
     const local = spec.local(values, nowMs, input);
     return typeof local === 'string' ? { kind: 'local', output: local } : { kind: 'local', ...local };
   }
-  return { kind: 'call', call: spec.call!(values) };
+  return { kind: 'call', call: spec.call!(values, input) };
 }
 
 export interface Connection {
@@ -396,11 +407,19 @@ async function totpSecretOf(argv: readonly string[], io: Io): Promise<string | u
   return io.stdin ? (await io.stdin()).trim() : undefined;
 }
 
+/** The password of `developer create`: DEVELOPER_PASSWORD, else stdin without its line break (ps and shell history never see it). */
+async function passwordOf(argv: readonly string[], io: Io): Promise<string | undefined> {
+  if (argv[0] !== 'developer' || argv[1] !== 'create') return undefined;
+  const fromEnv = io.env.DEVELOPER_PASSWORD;
+  if (fromEnv && fromEnv !== '') return fromEnv;
+  return io.stdin ? (await io.stdin()).replace(/\r?\n$/, '') : undefined;
+}
+
 /** Runs one command line; resolves to the exit code (0 ok, 1 error answer or unreachable, 2 usage). */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let p: Plan;
   try {
-    p = plan(argv, io.nowMs ? io.nowMs() : Date.now(), { totpSecret: await totpSecretOf(argv, io) });
+    p = plan(argv, io.nowMs ? io.nowMs() : Date.now(), { totpSecret: await totpSecretOf(argv, io), password: await passwordOf(argv, io) });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     io.err(`${err.message}\n`);
