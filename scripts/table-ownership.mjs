@@ -44,6 +44,8 @@ export const TABLE_OWNERS = {
   developers: 'developers',
   developer_apps: 'developers',
   request_log: 'developers',
+  developer_signups: 'developers',
+  developer_quota_events: 'developers',
   // infrastructure: one fingerprint per SECRETS_KEY version (CONTRACT §8), written and read at start and by npm run migrate
   secrets_key_fingerprints: 'shared/crypto',
 };

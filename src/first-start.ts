@@ -114,3 +114,16 @@ export function writeSandboxEnv(dataDir: string, store: string, values: Record<s
   chmodSync(file, 0o600);
   return file;
 }
+
+/**
+ * Issue 35: what is off without SMTP_URL, and where the developer sign-up links go instead (a fresh
+ * machine still works: the operator, or the developer on their own machine, reads the link there).
+ */
+export function emailLines(config: AppConfig): string[] {
+  if (config.developerSignup !== 'open') return [];
+  if (config.smtpUrl !== null) return ['Developer sign-up (/developers/signup) sends its confirmation links by email through SMTP_URL.'];
+  return [
+    'SMTP_URL is not set: developer sign-up sends no email. Each confirmation link is written to the log',
+    `  instead, at warn ("developer sign-up link for …"); open it to finish the sign-up. Set SMTP_URL (smtp://user:password@host:587) to send them.`,
+  ];
+}

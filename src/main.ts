@@ -1,7 +1,7 @@
 import './shared/runtime/small-buffer-pool';
 import 'reflect-metadata';
 import { createApplications } from './bootstrap';
-import { firstStartSandbox } from './first-start';
+import { emailLines, firstStartSandbox } from './first-start';
 import { type AppConfig, ConfigError, loadConfig } from './shared/config/app-config';
 import { isServiceUnavailable } from './shared/database/database-failure';
 import { openWaitingListener, type WaitingListener } from './shared/http/waiting-listener';
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     out.push(`  console API key: generated into ${config.dataDir}/console-api-key (mode 0600; not printed, stdout is not a terminal)`);
   }
   out.push(...(await firstStartSandbox(config, apps.partner, showSecrets)));
+  out.push(...emailLines(config));
   // Operator-facing start-up banner on stdout, deliberately not in the JSON log stream.
   process.stdout.write(`${out.join('\n')}\n`);
 
@@ -115,3 +116,4 @@ main().catch((err: Error) => {
   process.stderr.write(`start failed: ${err.message}\n`);
   process.exit(1);
 });
+

@@ -9,6 +9,7 @@ import { captureLog, launchChromium, screenshotsAtTwoWidths } from '../support/b
 import { PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION, SANDBOX } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
+import { SmtpInbox, signupLinkIn } from '../support/smtp-inbox';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 import { eventually } from '../support/wait';
 
@@ -27,6 +28,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
   let browser: Browser;
   let receiver: Server;
   let callback: Server;
+  let inbox: SmtpInbox;
   let base: string;
   let receiverUrl: string;
   let callbackUri: string;
@@ -53,7 +55,9 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await new Promise<void>((r) => callback.listen(0, '127.0.0.1', r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     callbackUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-    app = await createTestApp({ logLevel: 'info', publicOrigin: ISSUER }, { clock, logStream: captureLog(logLines) });
+    // sign-up proves the email through a real SMTP server on 127.0.0.1 (issue 35)
+    inbox = await new SmtpInbox().start();
+    app = await createTestApp({ logLevel: 'info', publicOrigin: ISSUER, smtpUrl: inbox.url }, { clock, logStream: captureLog(logLines) });
     await app.apps.partner.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.apps.partner.getHttpServer().address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -64,6 +68,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await app?.close();
     await new Promise((r) => receiver?.close(r));
     await new Promise((r) => callback?.close(r));
+    await inbox?.stop();
   });
   beforeEach(async () => {
     // the console's English names (CONTRACT §15); the Danish pages are covered by developer-pages.browser-spec.ts
@@ -101,6 +106,14 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(DEV_PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    if (shotNames) await shots('02-check-email');
+    // the link of the email the SMTP server received, opened in the same browser
+    const link = signupLinkIn(await inbox.nth(email)) as string;
+    expect(link).not.toBeNull();
+    // the link's token proves the email: on no page, in no log line (the request log names the path only)
+    secrets.set(new URL(link, base).searchParams.get('token') as string, 0);
+    await page.goto(`${base}${link}`);
     await page.getByLabel('Authenticator code').waitFor();
     // CONTRACT §18: the secret in groups of four, beside a QR code (SVG drawn on the server)
     const secret = ((await page.locator('#totp-secret').textContent()) as string).replace(/ /g, '');

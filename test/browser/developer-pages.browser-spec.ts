@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { type AxeFinding, checkAtTwoWidths, launchChromium } from '../support/browser';
 import { ManualClock } from '../support/production-fixtures';
+import { SmtpInbox, signupLinkIn } from '../support/smtp-inbox';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const DEV_PASSWORD = 'udvikler hest batteri 42';
@@ -16,6 +17,7 @@ const NAMES = {
     password: 'Password',
     code: 'Authenticator code',
     createAccount: 'Create account',
+    checkEmail: 'Check your email',
     confirmSignup: 'Confirm',
     yourApps: 'Your apps',
     newApp: 'New app',
@@ -43,6 +45,7 @@ const NAMES = {
     password: 'Adgangskode',
     code: 'Kode fra godkendelsesapp',
     createAccount: 'Opret konto',
+    checkEmail: 'Tjek din e-mail',
     confirmSignup: 'Bekræft',
     yourApps: 'Dine apps',
     newApp: 'Ny app',
@@ -73,6 +76,7 @@ const NAMES = {
  */
 describe('developer console in Danish and English (CONTRACT §15, §18)', () => {
   let app: TestApp;
+  let inbox: SmtpInbox;
   let browser: Browser;
   let base: string;
   const clock = new ManualClock(Date.now());
@@ -82,7 +86,9 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
   const posts: Array<{ url: string; status: number }> = [];
 
   beforeAll(async () => {
-    app = await createTestApp({}, { clock });
+    // sign-up proves the email first (issue 35): the link comes from a real SMTP server on 127.0.0.1
+    inbox = await new SmtpInbox().start();
+    app = await createTestApp({ smtpUrl: inbox.url }, { clock });
     await app.apps.partner.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.apps.partner.getHttpServer().address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -90,6 +96,7 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await inbox?.stop();
   });
   afterEach(() => context?.close());
 
@@ -121,6 +128,13 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
       await page.getByLabel(n.email).fill(email);
       await page.getByLabel(n.password).fill(DEV_PASSWORD);
       await page.getByRole('button', { name: n.createAccount }).click();
+      await page.getByRole('heading', { name: n.checkEmail }).waitFor();
+      expect(page.url()).toBe(`${base}/developers/signup/sent`);
+      findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-01b-check-email`)));
+      // the email's link sets the sign-up in this browser's session and leads (303) to the enrolment page
+      const link = signupLinkIn(await inbox.nth(email)) as string;
+      expect(link).not.toBeNull();
+      await page.goto(`${base}${link}`);
       await page.getByLabel(n.code).waitFor();
       expect(page.url()).toBe(`${base}/developers/signup/confirm`);
       await reloadMakesNothing(() => count(`SELECT count(*)::int AS n FROM developers WHERE email = $1`, [email]));

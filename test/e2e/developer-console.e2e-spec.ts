@@ -35,7 +35,7 @@ describe('developer console (CONTRACT §15)', () => {
     expect(apps.status).toBe(303);
   });
 
-  it('signs up with TOTP enrolment, signs in with a fresh code, refuses a reused or wrong code alike, and signs out', async () => {
+  it('signs in with a fresh code, refuses a reused or wrong code alike, and signs out', async () => {
     const d = await aDeveloper(app, clock);
     expect((await d.driver.get('/developers/apps')).status).toBe(200);
     const other = new PageDriver(app);
@@ -105,25 +105,7 @@ describe('developer console (CONTRACT §15)', () => {
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('gives an email that has an account the same answer to Create account, and makes no second account', async () => {
-    const d = await aDeveloper(app, clock);
-    const again = new PageDriver(app);
-    await again.get('/developers/signup');
-    const res = await postAndFollow(again, '/developers/signup', { email: d.email, password: 'another password 123' });
-    expect([res.postStatus, res.status]).toEqual([303, 200]);
-    expect(res.text).toContain('Set up your authenticator');
-    const secret = (/id="totp-secret">([A-Z2-7 ]+)</.exec(res.text)?.[1] as string).replace(/ /g, '');
-    clock.advance(30_000);
-    const confirmed = await postAndFollow(again, '/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
-    // not signed in: the sign-in page, with the same notice as for any email
-    expect([confirmed.postStatus, confirmed.postLocation, confirmed.status]).toEqual([303, '/developers/signin?notice=existing', 200]);
-    const rows = await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM developers WHERE lower(email) = lower($1)`, [d.email]);
-    expect(rows[0].n).toBe(1);
-    // the new password does not open the account
-    clock.advance(30_000);
-    const signIn = await again.post('/developers/signin', { email: d.email, password: 'another password 123', code: totpCodeAt(secret, clock.nowMs()) });
-    expect(signIn.status).toBe(401);
-  });
+  // the same answer for an email that has an account, and the sign-up through the email's link: developer-accounts.e2e-spec.ts
 
   it('answers a bad field with the form again (422) and the error beside it', async () => {
     const driver = new PageDriver(app);

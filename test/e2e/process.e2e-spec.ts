@@ -29,6 +29,8 @@ describe('the service process on the embedded store', () => {
       expect(out).toContain(`Provisioned a sandbox project`);
       expect(out).toContain(`source ${envFile}`);
       expect(out).toContain(`console API key: generated into ${dataDir}/console-api-key`);
+      // issue 35: without SMTP_URL the start says what is off and where the sign-up links go
+      expect(out).toContain('SMTP_URL is not set: developer sign-up sends no email');
       expect(out).not.toMatch(/hsk_[0-9A-Za-z]{46}/);
       expect(out).not.toContain(readFileSync(join(dataDir, 'console-api-key'), 'utf8').trim());
       // the token and the ids as shell variables, the owner's alone

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
-import { PageDriver, postAndFollow } from './consent-fixtures';
+import { PageDriver } from './consent-fixtures';
 import type { ManualClock } from './production-fixtures';
-import type { TestApp } from './test-app';
+import { type SmtpInbox, signupLinkIn } from './smtp-inbox';
+import { TEST_CONSOLE_KEY, type TestApp } from './test-app';
 
 export const DEV_PASSWORD = 'udvikler hest batteri 42';
 
@@ -12,13 +13,40 @@ export interface Developer {
   driver: PageDriver;
 }
 
-/** Sign-up over HTTP: Create account, read the secret off the enrolment page, Confirm with its code. */
+/**
+ * A signed-in developer: made by the operator (`POST /console/v1/developers`), then signed in on the
+ * page with a fresh code. The sign-up through the email's link is signUpByEmail's (a real SMTP server).
+ */
 export async function aDeveloper(app: TestApp, clock: ManualClock, email = `dev-${randomUUID()}@example.dk`): Promise<Developer> {
+  const created = await app.console().post('/console/v1/developers').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({ email, password: DEV_PASSWORD });
+  if (created.status !== 201) throw new Error(`POST /console/v1/developers answered ${created.status}: ${created.text}`);
+  const secret = created.body.totp_secret as string;
+  const driver = new PageDriver(app);
+  await driver.get('/developers/signin');
+  clock.advance(30_000);
+  const signedIn = await driver.post('/developers/signin', { email, password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) });
+  if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}`);
+  return { email, secret, driver };
+}
+
+/**
+ * Sign-up as a stranger does it (issue 35): Create account, the link from the email the SMTP server
+ * received, the secret off the enrolment page, Confirm with its code.
+ */
+export async function signUpByEmail(app: TestApp, clock: ManualClock, inbox: SmtpInbox, email = `dev-${randomUUID()}@example.dk`): Promise<Developer> {
   const driver = new PageDriver(app);
   await driver.get('/developers/signup');
-  // CONTRACT §18: Create account answers 303 to the enrolment page, which shows the secret in groups of four
-  const enrol = await postAndFollow(driver, '/developers/signup', { email, password: DEV_PASSWORD });
-  if (enrol.postStatus !== 303 || enrol.status !== 200) throw new Error(`sign-up answered ${enrol.postStatus}, then ${enrol.status}`);
+  const before = inbox.to(email).length;
+  // CONTRACT §18: Create account answers 303 to "Check your email"
+  const sent = await driver.post('/developers/signup', { email, password: DEV_PASSWORD });
+  if (sent.status !== 303 || sent.headers.location !== '/developers/signup/sent') throw new Error(`sign-up answered ${sent.status} ${sent.headers.location}`);
+  const link = signupLinkIn(await inbox.nth(email, before + 1));
+  if (!link) throw new Error('the sign-up email holds no link');
+  // the link sets the sign-up in the session and answers 303 to the enrolment page (the secret in groups of four)
+  const opened = await driver.get(link);
+  if (opened.status !== 303 || opened.headers.location !== '/developers/signup/confirm') throw new Error(`the link answered ${opened.status} ${opened.headers.location}`);
+  const enrol = await driver.get('/developers/signup/confirm');
+  if (enrol.status !== 200) throw new Error(`the enrolment page answered ${enrol.status}`);
   const secret = (/id="totp-secret">([A-Z2-7 ]+)</.exec(enrol.text)?.[1] as string).replace(/ /g, '');
   clock.advance(30_000);
   const confirmed = await driver.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });

@@ -64,6 +64,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     rateLimitAnonymousPerMinute: 300,
     developerSignup: 'open',
     serviceName: 'Partner API',
+    smtpUrl: null,
+    smtpFrom: 'Partner API <no-reply@localhost>',
     attachmentMaxBytes: 10_485_760,
     ...overrides,
   };

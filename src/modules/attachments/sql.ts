@@ -1,3 +1,5 @@
+import type { PurgeParts } from '../../shared/database/purge-parts';
+
 /**
  * SQL parts of the attachments module's tables (attachments, attachment_contents, attachment_counters)
  * for statements other modules compose (the journal's entry reads, one statement per request). Imports
@@ -20,3 +22,12 @@ export const AttachmentsSql = {
   hasAttachment: (org: string, entry: string): string =>
     `EXISTS (SELECT 1 FROM attachments t WHERE t.organization_id = ${org} AND t.entry_id = ${entry})`,
 } as const;
+
+/** Issue 35: the attachments of purged organizations (before their journal entries). */
+export const AttachmentsPurge: PurgeParts = {
+  organizations: [
+    `DELETE FROM attachments WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM attachment_counters WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM attachment_contents WHERE organization_id = ANY($1::uuid[])`,
+  ],
+};

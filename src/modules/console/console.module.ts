@@ -26,6 +26,8 @@ import { ConsoleReadsController } from './api/console-reads.controller';
 import { ConsoleReadService } from './application/console-read.service';
 import { OwnerPasswordService } from './application/owner-password.service';
 import { UsersController } from './api/users.controller';
+import { DevelopersController } from './api/developers.controller';
+import { DevelopersCoreModule } from '../developers';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
 const CONSOLE_CONTROLLERS: Type[] = [
@@ -42,6 +44,7 @@ const CONSOLE_CONTROLLERS: Type[] = [
   OAuthClientsController,
   ConsoleReadsController,
   UsersController,
+  DevelopersController,
 ];
 
 /** The operator API on its own listener, guarded by the console API key. */
@@ -50,7 +53,7 @@ export class ConsoleModule implements NestModule {
   static forRoot(apiKey: string): DynamicModule {
     return {
       module: ConsoleModule,
-      imports: [OrganizationsModule, AppsModule, GrantsModule, SandboxModule, JournalModule, WebhooksModule, ConsentCoreModule],
+      imports: [OrganizationsModule, AppsModule, GrantsModule, SandboxModule, JournalModule, WebhooksModule, ConsentCoreModule, DevelopersCoreModule],
       controllers: CONSOLE_CONTROLLERS as never,
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },

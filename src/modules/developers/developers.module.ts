@@ -1,4 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { MailModule } from '../../shared/mail/mail.module';
 import { WebKernelModule } from '../../shared/web';
 import { AppsModule } from '../auth/apps';
 import { ConsentCoreModule } from '../auth/consent';
@@ -13,19 +14,20 @@ import { DeveloperHttp, developerPageMiddleware } from './api/developer-http';
 import { DeveloperAccountService } from './application/developer-account.service';
 import { DeveloperAppsService } from './application/developer-apps.service';
 import { RequestLogRecorder } from './application/request-log.recorder';
-import { DeveloperRepository } from './domain/developer.repository';
-import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.repository';
+import { DevelopersCoreModule } from './developers-core.module';
+import { DeveloperPurge, DeveloperPurgeScheduler } from './infrastructure/developer-purge';
 
 /** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, the request log. */
 @Module({
-  imports: [WebKernelModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule, JournalModule],
+  imports: [DevelopersCoreModule, WebKernelModule, MailModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule, JournalModule],
   controllers: [DeveloperAccountController, DeveloperAppsController],
   providers: [
     DeveloperHttp,
     DeveloperAccountService,
     DeveloperAppsService,
     RequestLogRecorder,
-    { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository },
+    DeveloperPurge,
+    DeveloperPurgeScheduler,
   ],
   exports: [RequestLogRecorder],
 })
@@ -37,6 +39,8 @@ export class DevelopersModule implements NestModule {
       { path: 'developers/signin', method: RequestMethod.POST },
       { path: 'developers/signup', method: RequestMethod.POST },
       { path: 'developers/signup/confirm', method: RequestMethod.POST },
+      // the email's link looks its token up and writes a session
+      { path: 'developers/signup/verify', method: RequestMethod.GET },
     );
   }
 }

@@ -1,3 +1,4 @@
+import type { PurgeParts } from '../../shared/database/purge-parts';
 /**
  * SQL parts of the idempotency module's table (idempotency_records), for statements that other
  * modules compose (one round trip): the owner writes every word about its table, the composer only
@@ -16,3 +17,8 @@ export const IdempotencySql = {
   recordColumns: (alias: string): string => `${alias}.operation AS idem_operation, ${alias}.fingerprint AS idem_fingerprint, ${alias}.grant_id AS idem_grant_id,
   ${alias}.response AS idem_response`,
 } as const;
+
+/** Issue 35: the idempotency records of purged organizations. */
+export const IdempotencyPurge: PurgeParts = {
+  organizations: [`DELETE FROM idempotency_records WHERE organization_id = ANY($1::uuid[])`],
+};

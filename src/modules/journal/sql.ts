@@ -1,3 +1,5 @@
+import type { PurgeParts } from '../../shared/database/purge-parts';
+
 /**
  * SQL parts of the journal module's tables (journal_entries, journal_lines, periods, voucher_counters)
  * for statements other modules compose. The journal decides what an entry is: the attachments module
@@ -15,3 +17,13 @@ export const JournalSql = {
   /** appEntryOf with $1 organization, $2 entry id, $3 environment, $4 app. */
   appEntry: appEntryOf({ organizationId: '$1', entryId: '$2', environment: '$3', appId: '$4' }),
 } as const;
+
+/** Issue 35: the journal of purged organizations (lines before entries). */
+export const JournalPurge: PurgeParts = {
+  organizations: [
+    `DELETE FROM journal_lines WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM journal_entries WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM periods WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM voucher_counters WHERE organization_id = ANY($1::uuid[])`,
+  ],
+};

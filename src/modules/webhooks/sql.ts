@@ -1,4 +1,5 @@
 import type { RowInsert } from '../../shared/domain/row-insert';
+import type { PurgeParts } from '../../shared/database/purge-parts';
 
 /**
  * SQL parts of the webhooks module's tables (webhook_outbox, webhook_endpoints, webhook_deliveries,
@@ -55,3 +56,25 @@ export const WebhooksSql = {
               JOIN webhook_outbox o ON o.organization_id = d.organization_id AND o.id = d.event_id
              WHERE d.delivered_at IS NULL AND d.failed_at IS NULL) t`,
 } as const;
+
+/** Issue 35: the webhooks' rows of purged organizations (their events) and apps (their endpoints, and deliveries to them). */
+export const WebhooksPurge: PurgeParts = {
+  organizations: [
+    `DELETE FROM webhook_attempts WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM webhook_deliveries WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM webhook_outbox WHERE organization_id = ANY($1::uuid[])`,
+  ],
+  apps: [
+    `DELETE FROM webhook_attempts a USING webhook_deliveries d, webhook_endpoints e
+      WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id AND d.endpoint_id = e.id AND e.app_id = ANY($1::uuid[])`,
+    `DELETE FROM webhook_deliveries d USING webhook_endpoints e WHERE d.endpoint_id = e.id AND e.app_id = ANY($1::uuid[])`,
+    // the apps' own events outside their organizations (a webhook.test event belongs to none)
+    `DELETE FROM webhook_attempts a USING webhook_deliveries d, webhook_outbox o
+      WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id
+        AND o.organization_id = d.organization_id AND o.id = d.event_id AND o.app_id = ANY($1::uuid[])`,
+    `DELETE FROM webhook_deliveries d USING webhook_outbox o
+      WHERE o.organization_id = d.organization_id AND o.id = d.event_id AND o.app_id = ANY($1::uuid[])`,
+    `DELETE FROM webhook_outbox WHERE app_id = ANY($1::uuid[])`,
+    `DELETE FROM webhook_endpoints WHERE app_id = ANY($1::uuid[])`,
+  ],
+};

@@ -147,6 +147,9 @@ describe('loadConfig (CONTRACT §2)', () => {
     ['SHUTDOWN_GRACE_SECONDS', '-5'],
     ['SHUTDOWN_GRACE_SECONDS', 'ten'],
     ['SHUTDOWN_GRACE_SECONDS', '3601'],
+    ['SMTP_URL', 'http://mail.example:25'],
+    ['SMTP_URL', 'smtp://user:p@ss/word@mail.example:587'],
+    ['SMTP_FROM', 'Partner API <a@b.dk>\r\nBcc: x@y.dk'],
   ])('refuses %s=%s with a one-line message naming it', (name, value) => {
     let error: unknown;
     try {
@@ -157,5 +160,23 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain(name);
     expect((error as Error).message).not.toContain('\n');
+  });
+});
+
+describe('SMTP_URL (issue 35)', () => {
+  it('takes smtp:// and smtps://, defaults the sender to the public origin\'s host, and is null when unset', () => {
+    const c = loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example:465', PUBLIC_ORIGIN: 'https://api.partner.dk' });
+    expect(c.smtpUrl).toBe('smtps://mailer:s3cret@mail.example:465');
+    expect(c.smtpFrom).toBe('Partner API <no-reply@api.partner.dk>');
+    expect(loadConfig({}).smtpUrl).toBeNull();
+  });
+
+  it('never repeats the URL (it may hold a password) in its message', () => {
+    expect(() => loadConfig({ SMTP_URL: 'ftp://mailer:S3cr3tPa@mail.example' })).toThrow(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+    try {
+      loadConfig({ SMTP_URL: 'ftp://mailer:S3cr3tPa@mail.example' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('S3cr3tPa');
+    }
   });
 });

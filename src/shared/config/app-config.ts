@@ -56,6 +56,14 @@ export interface AppConfig {
   developerSignup: 'open' | 'closed';
   /** CONTRACT §2, §18: the service's name on the consent pages and in the developer console */
   serviceName: string;
+  /**
+   * SMTP_URL (`smtp://user:password@host:587`, `smtps://…:465`): the server that sends the developer
+   * sign-up confirmation emails; null: their links are written to the log at `warn` instead (issue 35).
+   * Never logged: it may hold a password.
+   */
+  smtpUrl: string | null;
+  /** SMTP_FROM: the sender of those emails; default `Partner API <no-reply@HOST of PUBLIC_ORIGIN>` */
+  smtpFrom: string;
   /** CONTRACT §2, §17: the largest voucher attachment accepted, in bytes (ATTACHMENT_MAX_BYTES) */
   attachmentMaxBytes: number;
 }
@@ -222,6 +230,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const signupSet = env.DEVELOPER_SIGNUP !== undefined && env.DEVELOPER_SIGNUP !== '';
   if (webhookAllowPrivateNetworks && developerSignup === 'open' && signupSet) throw new ConfigError(PRIVATE_NETWORKS_WITH_OPEN_SIGNUP);
 
+  const smtpUrl = env.SMTP_URL && env.SMTP_URL !== '' ? env.SMTP_URL : null;
+  if (smtpUrl !== null) {
+    let ok = false;
+    try {
+      const u = new URL(smtpUrl);
+      // an @ after the host: a password with an unencoded / or ? in it split the URL in the wrong place
+      ok = ['smtp:', 'smtps:'].includes(u.protocol) && u.hostname !== '' && !`${u.pathname}${u.search}${u.hash}`.includes('@');
+    } catch {
+      ok = false;
+    }
+    // the message names the rule, never the value (it may hold a password)
+    if (!ok) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL (percent-encode a password with @, / or :)');
+  }
+  const smtpFrom = env.SMTP_FROM && env.SMTP_FROM !== '' ? env.SMTP_FROM : `Partner API <no-reply@${new URL(publicOrigin).hostname}>`;
+  if (/[\r\n]/.test(smtpFrom) || smtpFrom.length > 300) throw new ConfigError('SMTP_FROM must be one line of at most 300 characters');
+
   return {
     port: portValue,
     host,
@@ -248,6 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', 300, 0),
     developerSignup,
     serviceName: serviceName(env),
+    smtpUrl,
+    smtpFrom,
     attachmentMaxBytes: integer(env, 'ATTACHMENT_MAX_BYTES', 10_485_760, 1),
   };
 }

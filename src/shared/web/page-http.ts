@@ -213,10 +213,15 @@ export class PageHttp<Page extends string = string> {
     return lang;
   }
 
-  /** The language switch: this page (GET) or the page set's home (after a POST) in each language, `ui_locales` kept in step. */
+  /**
+   * The language switch: this page (GET) or the page set's home (after a POST) in each language,
+   * `ui_locales` kept in step. A GET whose address holds a secret (a sign-up link's token) names its
+   * switch's address instead in `res.locals.switchPathOverride`, so that the secret is on no page.
+   */
   switchLinks(res: Response, lang: Lang): Array<{ lang: Lang; href: string; label: string; current: boolean }> {
     const req = res.req as Request;
-    const base = req.method === 'GET' ? req.originalUrl : ((res.locals.switchPath as string | undefined) ?? this.pageSet.homePath);
+    const override = res.locals.switchPathOverride as string | undefined;
+    const base = override ?? (req.method === 'GET' ? req.originalUrl : ((res.locals.switchPath as string | undefined) ?? this.pageSet.homePath));
     return LANGUAGES.map((l) => {
       const url = new URL(base, 'http://page.invalid');
       url.searchParams.set('lang', l);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { managerOf, Transactions } from '../database/transactions';
+import { clientAddressGroup } from '../http/client-address';
 import { Clock } from '../domain/clock';
 import { normalizeEmail, SIGN_IN_LOCKOUT_MS, SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, slowdownMs } from './sign-in-lockout';
 
@@ -39,7 +40,9 @@ export class SignInLockouts {
     private readonly clock: Clock,
   ) {}
 
-  async begin(key: string, clientAddress: string): Promise<SignInAttempt> {
+  async begin(key: string, address: string): Promise<SignInAttempt> {
+    // an IPv6 client is counted per /64: it has 2^64 addresses to rotate through
+    const clientAddress = clientAddressGroup(address);
     const now = this.clock.now();
     const windowStart = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
     return this.transactions.run(async (tx) => {

@@ -1,3 +1,4 @@
+import type { PurgeParts } from '../../../shared/database/purge-parts';
 /**
  * SQL parts of the access module's table (access_tokens), for the statements of the modules that
  * issue tokens: the owner writes every word about its table. Imports nothing but src/shared
@@ -13,3 +14,9 @@ export const AccessSql = {
   insertSandboxToken: `INSERT INTO access_tokens (token_hash, environment, organization_id, app_id, generation_id)
        VALUES ($1, 'sandbox', $2, $3, $4)`,
 } as const;
+
+/** Issue 35: the access tokens of purged organizations and apps. */
+export const AccessPurge: PurgeParts = {
+  organizations: [`DELETE FROM access_tokens WHERE organization_id = ANY($1::uuid[])`],
+  apps: [`DELETE FROM access_tokens WHERE app_id = ANY($1::uuid[])`],
+};

@@ -1,9 +1,12 @@
+import type { PurgeParts } from '../../../shared/database/purge-parts';
 /**
  * SQL parts of the apps module's tables (apps, app_revisions), for statements that other modules
  * compose (one round trip): the owner writes every word about its tables, the composer only combines
  * the parts. Imports nothing but src/shared (docs/architecture.md).
  */
 export const AppsSql = {
+  /** Whether the app `appId` (an expression of the composing statement) has ever had a revision approved. */
+  everApproved: (appId: string): string => `EXISTS (SELECT 1 FROM app_revisions WHERE app_id = ${appId} AND approved_at IS NOT NULL)`,
   /** Joins the app `appId` (an expression of the composing statement) as `alias`. */
   joinApp: (alias: string, appId: string): string => `JOIN apps ${alias} ON ${alias}.id = ${appId}`,
   /** The joined app's approved revision (null before any approval). */
@@ -26,3 +29,8 @@ export const AppsSql = {
   /** Inserts the app ($1 id, $2 name). */
   insertApp: `INSERT INTO apps (id, name) VALUES ($1, $2)`,
 } as const;
+
+/** Issue 35: purged apps themselves (and their revisions). */
+export const AppsPurge: PurgeParts = {
+  apps: [`DELETE FROM app_revisions WHERE app_id = ANY($1::uuid[])`, `DELETE FROM apps WHERE id = ANY($1::uuid[])`],
+};

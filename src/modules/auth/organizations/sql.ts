@@ -1,3 +1,4 @@
+import type { PurgeParts } from '../../../shared/database/purge-parts';
 /**
  * SQL parts of the organizations module's tables (organizations, accounts, tax_codes, users,
  * organization_owners, second_factor_*), for statements that other modules compose (one round trip):
@@ -70,3 +71,13 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   insertTaxCodes: `INSERT INTO tax_codes (organization_id, id, code, rate_basis_points)
        SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::int[])`,
 } as const;
+
+/** Issue 35: purged organizations themselves (their chart, tax codes and owners' memberships; users stay). */
+export const OrganizationsPurge: PurgeParts = {
+  organizations: [
+    `DELETE FROM accounts WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM tax_codes WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM organization_owners WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM organizations WHERE id = ANY($1::uuid[])`,
+  ],
+};

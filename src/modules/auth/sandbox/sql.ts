@@ -1,3 +1,4 @@
+import type { PurgeParts } from '../../../shared/database/purge-parts';
 /**
  * SQL parts of the sandbox module's tables (sandbox_projects, sandbox_generations), for statements
  * that other modules compose (one round trip): the owner writes every word about its tables, the
@@ -24,3 +25,15 @@ export const SandboxSql = {
   /** One row when the sandbox project $1 exists. */
   projectExists: `SELECT 1 FROM sandbox_projects WHERE id = $1`,
 } as const;
+
+/** Issue 35: the sandbox projects (and their generations) of purged organizations and apps. */
+export const SandboxPurge: PurgeParts = {
+  organizations: [
+    `DELETE FROM sandbox_generations g USING sandbox_projects p WHERE g.project_id = p.id AND p.organization_id = ANY($1::uuid[])`,
+    `DELETE FROM sandbox_projects WHERE organization_id = ANY($1::uuid[])`,
+  ],
+  apps: [
+    `DELETE FROM sandbox_generations g USING sandbox_projects p WHERE g.project_id = p.id AND p.app_id = ANY($1::uuid[])`,
+    `DELETE FROM sandbox_projects WHERE app_id = ANY($1::uuid[])`,
+  ],
+};

@@ -313,3 +313,44 @@ describe('run: the TOTP secret of totp code', () => {
     expect(await run(['totp', 'code'], io({}, '', []))).toBe(2);
   });
 });
+
+describe('run: the password of developer create (issue 35)', () => {
+  const io = (env: NodeJS.ProcessEnv, stdin: string | null) => {
+    const requests: Array<{ url: string; body: unknown }> = [];
+    const err: string[] = [];
+    const fetchStub = (async (url: string, init: RequestInit) => {
+      requests.push({ url, body: JSON.parse(String(init.body)) });
+      return new Response('{"id":"d-1"}', { status: 201 });
+    }) as unknown as typeof fetch;
+    return {
+      requests,
+      err,
+      io: {
+        out: () => undefined,
+        err: (t: string) => err.push(t),
+        fetch: fetchStub,
+        env: { CONSOLE_API_KEY: 'key-0123456789abcdef', CONSOLE_PORT: '3999', ...env },
+        ...(stdin === null ? {} : { stdin: async () => stdin }),
+      },
+    };
+  };
+
+  it('POSTs /console/v1/developers with the password from DEVELOPER_PASSWORD, else from stdin (its line break dropped)', async () => {
+    const a = io({ DEVELOPER_PASSWORD: 'from the environment' }, 'ignored');
+    expect(await run(['developer', 'create', '--email', 'dev@partner.dk'], a.io)).toBe(0);
+    expect(a.requests).toEqual([{ url: 'http://127.0.0.1:3999/console/v1/developers', body: { email: 'dev@partner.dk', password: 'from the environment' } }]);
+    const b = io({}, 'typed on stdin  \n');
+    expect(await run(['developer', 'create', '--email', 'dev@partner.dk'], b.io)).toBe(0);
+    expect(b.requests[0].body).toEqual({ email: 'dev@partner.dk', password: 'typed on stdin  ' });
+  });
+
+  it('never takes the password as an argument, and is a usage error (2) without one', async () => {
+    const a = io({}, '');
+    expect(await run(['developer', 'create', '--email', 'dev@partner.dk'], a.io)).toBe(2);
+    expect(a.err.join('')).toContain('DEVELOPER_PASSWORD or stdin');
+    const b = io({}, 'x');
+    expect(await run(['developer', 'create', '--email', 'dev@partner.dk', '--password', 'in ps and history'], b.io)).toBe(2);
+    expect(a.requests).toEqual([]);
+    expect(b.requests).toEqual([]);
+  });
+});

@@ -155,6 +155,15 @@ const COMMANDS: Record<string, CommandSpec> = {
       return { path: `/users/${seg(o.user)}/password`, body: { password: input.password } };
     },
   },
+  'developer create': {
+    usage:
+      'developer create --email EMAIL   (a developer account, also while DEVELOPER_SIGNUP=closed; the password, 12–128 characters, from DEVELOPER_PASSWORD or stdin — never an argument; prints the TOTP secret once)',
+    required: ['email'],
+    call: (o, input) => {
+      if (!input.password) throw new UsageError('developer create reads the password from DEVELOPER_PASSWORD or stdin; both are empty');
+      return { path: '/developers', body: { email: o.email, password: input.password } };
+    },
+  },
   'app create': {
     usage: 'app create --name NAME',
     required: ['name'],
@@ -327,7 +336,7 @@ export type Plan = { kind: 'call'; call: ConsoleCall } | { kind: 'local'; output
 export interface LocalInput {
   /** `totp code`: TOTP_SECRET, else stdin */
   totpSecret?: string;
-  /** `owner enrol`, `owner password`: OWNER_PASSWORD, else stdin with --password-stdin */
+  /** `owner enrol`, `owner password`: OWNER_PASSWORD, else stdin with --password-stdin; `developer create`: DEVELOPER_PASSWORD, else stdin */
   password?: string;
 }
 
@@ -411,10 +420,16 @@ async function totpSecretOf(argv: readonly string[], io: Io): Promise<string | u
 }
 
 /**
- * The password of `owner enrol` and `owner password`: OWNER_PASSWORD, else all of stdin when
- * --password-stdin is given (one trailing line break dropped, so `echo`/`read` work). Never an argument.
+ * The password of `owner enrol` and `owner password` (OWNER_PASSWORD, else all of stdin when
+ * --password-stdin is given) and of `developer create` (DEVELOPER_PASSWORD, else stdin); one trailing
+ * line break dropped, so `echo`/`read` work. Never an argument: ps and shell history never see it.
  */
 async function passwordOf(argv: readonly string[], io: Io): Promise<string | undefined> {
+  if (argv[0] === 'developer' && argv[1] === 'create') {
+    const fromEnv = io.env.DEVELOPER_PASSWORD;
+    if (fromEnv && fromEnv !== '') return fromEnv;
+    return io.stdin ? (await io.stdin()).replace(/\r?\n$/, '') : undefined;
+  }
   if (argv[0] !== 'owner' || (argv[1] !== 'enrol' && argv[1] !== 'password')) return undefined;
   const fromEnv = io.env.OWNER_PASSWORD;
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;

@@ -4,18 +4,23 @@ import type { Response } from 'express';
 import { clientAddress } from '../../../shared/http/client-address';
 import { oneTimeCode } from '../../../shared/web';
 import QRCode from 'qrcode';
-import { DeveloperAccountService, type DeveloperSession, type FieldErrors } from '../application/developer-account.service';
+import { DeveloperAccountService, type DeveloperSession, type FieldErrors, type SignupResult } from '../application/developer-account.service';
+import { HourlyQuotaError, quotaError, SIGNUP_LINK_TTL_MS } from '../domain/developer-quotas';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
-const SIGN_IN_FAILED = 'web.signInFailed';
+/** the developers' own wording: it names the per-account code lockout (issue 35) */
+const SIGN_IN_FAILED = 'developers.signInFailed';
 const LOCKED = 'web.signInLocked';
-/** A field error of the account forms: a catalogue key. */
-const keyed = (errors: FieldErrors) => Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, { key: v as string }]));
+/** A field error of the account forms: a catalogue key, or a key with its parameters. */
+type FormErrors = Partial<Record<keyof FieldErrors, string | { key: string; params?: Record<string, string | number> }>>;
+const keyed = (errors: FormErrors) => Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, typeof v === 'string' ? { key: v } : v]));
 
 /**
- * CONTRACT §15 "Account": sign-up with TOTP enrolment (a QR code as server-made SVG, the secret in
- * groups of four), sign-in, sign-out. Every POST that succeeds answers 303 (CONTRACT §18): Create
- * account leads to the enrolment page, which shows the sign-up in progress from the session.
+ * CONTRACT §15 "Account": sign-up with proof of the email (issue 35) and TOTP enrolment (a QR code as
+ * server-made SVG, the secret in groups of four), sign-in, sign-out. Every POST that succeeds answers
+ * 303 (CONTRACT §18): Create account leads to "Check your email"; the email's link sets the sign-up in
+ * the session and leads (303) to the enrolment page, which shows it from the session; Confirm makes the
+ * account.
  */
 @ApiExcludeController()
 @Controller('developers')
@@ -45,9 +50,40 @@ export class DeveloperAccountController {
     const session = await this.session(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     const body = req.body as Record<string, unknown>;
-    const result = await this.accounts.beginSignup(session, body.email, body.password);
-    if ('errors' in result) return this.signupForm(req, res, 422, typeof body.email === 'string' ? body.email.slice(0, 254) : '', result.errors);
-    // the session has a new id now; the enrolment page reads the sign-up in progress from it
+    const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
+    let result: SignupResult;
+    try {
+      result = await this.accounts.beginSignup(body.email, body.password, clientAddress(req));
+    } catch (err) {
+      if (!(err instanceof HourlyQuotaError)) throw err;
+      // a refused POST keeps its status on the form it shows again (CONTRACT §18)
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      return this.signupForm(req, res, 429, email, { email: quotaError(err) });
+    }
+    if (result.kind === 'errors') return this.signupForm(req, res, 422, email, result.errors);
+    // issue 35: the same answer whether or not the email has an account
+    this.http.seeOther(res, '/developers/signup/sent');
+  }
+
+  @Get('signup/sent')
+  sent(@Res() res: Response): void {
+    if (!this.accounts.signupOpen) return this.closed(res);
+    res.locals.switchPath = '/developers/signup/sent';
+    this.http.message(res, 200, 'developers.checkEmailTitle', 'developers.checkEmail', { params: { hours: SIGNUP_LINK_TTL_MS / 3600_000 } });
+  }
+
+  /** The email's link: sets the enrolment (a new TOTP secret for this browser) in the session, then 303 to the enrolment page; or a page saying the link no longer works. */
+  @Get('signup/verify')
+  async verify(@Req() req: DeveloperRequest, @Res() res: Response): Promise<void> {
+    if (!this.accounts.signupOpen) return this.closed(res);
+    const session = await this.anonymous(req, res);
+    const result = await this.accounts.verifyLink(session, req.query.token);
+    if (result.kind === 'expired') {
+      // the language switch leads to this page without the token: the token is on no page (it proves the email)
+      res.locals.switchPathOverride = '/developers/signup/verify';
+      return this.http.message(res, 404, 'developers.linkDeadTitle', 'developers.linkDead');
+    }
+    req.webSession = result.session;
     this.http.setSession(res, result.cookie);
     this.http.seeOther(res, '/developers/signup/confirm');
   }
@@ -128,13 +164,13 @@ export class DeveloperAccountController {
     return started.session;
   }
 
-  private signupForm(req: DeveloperRequest, res: Response, status: number, email: string, errors: FieldErrors): void {
+  private signupForm(req: DeveloperRequest, res: Response, status: number, email: string, errors: FormErrors): void {
     res.locals.switchPath = '/developers/signup';
     this.http.page(res, status, 'signup', { titleKey: 'developers.createAccount', narrow: true, email, errors: keyed(errors), csrf: this.http.csrfToken(req, res) });
   }
 
   /** The enrolment page: the secret in groups of four, its otpauth:// link and a QR code drawn on the server as SVG (no script). */
-  private async enrolForm(req: DeveloperRequest, res: Response, status: number, enrolment: { secret: string; uri: string }, errors: FieldErrors): Promise<void> {
+  private async enrolForm(req: DeveloperRequest, res: Response, status: number, enrolment: { secret: string; uri: string }, errors: FormErrors): Promise<void> {
     res.locals.switchPath = '/developers/signup/confirm';
     const qrSvg = await QRCode.toString(enrolment.uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     this.http.page(res, status, 'enrol', {

@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
 import { type Flash, translate } from '../../../shared/web';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
-import { APP_NAME_MAX, DeveloperAppsService, TooManyAppsError } from '../application/developer-apps.service';
+import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-apps.service';
+import { DEVELOPER_QUOTAS, HourlyQuotaError, quotaError, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
 import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
 import { parseRequestLogFilter } from '../domain/request-log-filter';
@@ -140,7 +141,15 @@ export class DeveloperAppsController {
   async sandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
-    const { token } = await this.apps.newSandboxToken(app);
+    let token: string;
+    try {
+      ({ token } = await this.apps.newSandboxToken(app));
+    } catch (err) {
+      if (!(err instanceof HourlyQuotaError)) throw err;
+      // a refused POST keeps its status on the page it shows again (CONTRACT §18)
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      return this.appPage(req, res, 429, app, { errors: { sandbox: quotaError(err) } });
+    }
     await this.done(req, res, app, 'sandbox', { secret: { labelKey: 'developers.sandboxToken', value: token } });
   }
 
@@ -308,7 +317,12 @@ export class DeveloperAppsController {
   async submit(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
-    await this.apps.submitRevision(app);
+    try {
+      await this.apps.submitRevision(app);
+    } catch (err) {
+      if (err instanceof RevisionPendingError) return this.appPage(req, res, 422, app, { errors: { revisions: { key: 'developers.revisionPending' } } });
+      throw err;
+    }
     await this.done(req, res, app, 'revisions', { status: { key: 'developers.submitted' } });
   }
 
@@ -345,6 +359,7 @@ export class DeveloperAppsController {
       view,
       signedIn: true,
       csrf: this.http.csrfToken(req, res),
+      quotas: DEVELOPER_QUOTAS,
       errors: state.errors ?? {},
       flash: flash
         ? {

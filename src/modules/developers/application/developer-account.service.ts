@@ -1,12 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { type Flash, SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../shared/web';
-import { generateTotpSecret, hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword, verifyTotp } from '../../auth/organizations';
+import { Aal2RequiredError, RateLimitedError } from '../../../shared/domain/errors';
+import { clientAddressGroup } from '../../../shared/http/client-address';
+import { type MailMessage, Mailer } from '../../../shared/mail/mailer';
+import { generateTotpSecret, hashPassword, PASSWORD_MAX, PASSWORD_MIN, SecondFactorService, verifyPassword, verifyTotp } from '../../auth/organizations';
 import { DeveloperRepository } from '../domain/developer.repository';
+import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, secondsUntilFree, SIGNUP_LINK_TTL_MS } from '../domain/developer-quotas';
 
 /** CONTRACT §15: a developer session lasts at most 12 hours, and ends after 30 minutes without a request. */
 export const SESSION_ABSOLUTE_MS = 12 * 3600_000;
@@ -14,14 +18,15 @@ export const SESSION_IDLE_MS = 30 * 60_000;
 /** The last-seen time is written at most once a minute, not on every page. */
 const SEEN_WRITE_MS = 60_000;
 const PURPOSE = 'developer';
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// no control character (a NUL never reaches the database: PostgreSQL refuses it in text, issue 35 finding 8)
+const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 /** What a developer session keeps: when it was last used, and the sign-up in progress (its TOTP secret sealed, CONTRACT §8). */
 export interface DeveloperSessionData {
   /** ms since the epoch of the last request (the idle limit) */
   seen: number;
-  /** sign-up between **Create account** and **Confirm**: the email, the password's hash and the secret being enrolled */
-  enrolment?: { email: string; passwordHash: string; sealedTotpSecret: string };
+  /** sign-up between the email's link and **Confirm**: the sign-up row, its email and the secret being enrolled */
+  enrolment?: { signupId?: string; email: string; sealedTotpSecret: string };
 }
 
 export type DeveloperSession = WebSession<DeveloperSessionData>;
@@ -29,19 +34,44 @@ export type FieldErrors = Partial<Record<'email' | 'password' | 'code', string>>
 
 export type SignInResult = { kind: 'ok'; cookie: string; session: DeveloperSession } | { kind: 'failed' } | { kind: 'locked'; retryAfterSeconds: number };
 
+/** **Create account**: the form again, or the email sent (the same answer for a new email and one with an account). */
+export type SignupResult = { kind: 'errors'; errors: FieldErrors } | { kind: 'sent'; email: string };
+
+export type VerifyResult = { kind: 'enrol'; secret: string; uri: string; cookie: string; session: DeveloperSession } | { kind: 'expired' };
+
 export type ConfirmResult =
   | { kind: 'ok'; cookie: string; session: DeveloperSession }
   | { kind: 'invalid'; error: string; enrolment?: { secret: string; uri: string } }
-  /** the email had an account already: no second one; the developer signs in with it */
+  /** the email had an account already (made through another link meanwhile): no second one; the developer signs in with it */
   | { kind: 'existing' };
 
+/** catalogue key (developers/views/messages.ts) */
+const LINK_EXPIRED = 'developers.linkExpired';
+
 /**
- * Developer accounts (CONTRACT §15): sign-up with TOTP enrolment, sign-in with password and a current,
- * unused code (§8), sessions of the page kernel (src/shared/web) with a 12 h absolute and 30 min idle
- * limit, and the kernel's per-email sign-in lockout under the realm `developer`.
+ * The checks of **Create account** and of the console's create call: an email, and a password of
+ * 12–128 characters. Each error is a catalogue key of developers/views/messages.ts (the console call
+ * words it in English).
+ */
+export function credentialErrors(email: string, password: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (email.length === 0 || email.length > 254 || !EMAIL_SHAPE.test(email)) errors.email = 'developers.emailInvalid';
+  const length = [...password].length;
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) errors.password = 'developers.passwordLength';
+  return errors;
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/**
+ * Developer accounts (CONTRACT §15, issue 35): sign-up proves the email first — **Create account**
+ * sends a link (SMTP, or the log without SMTP_URL), the link leads to the TOTP enrolment, and
+ * **Confirm** makes the account —; sign-in with password and a current, unused code (§8) under the
+ * kernel's per-(email, address) lockout and the owners' per-account code lockout; sessions of the page
+ * kernel (src/shared/web) with a 12 h absolute and 30 min idle limit.
  */
 @Injectable()
-export class DeveloperAccountService {
+export class DeveloperAccountService implements OnApplicationBootstrap {
   private readonly logger = new Logger('developers');
 
   constructor(
@@ -51,11 +81,20 @@ export class DeveloperAccountService {
     private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly box: SecretBox,
+    private readonly secondFactor: SecondFactorService,
+    private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   get signupOpen(): boolean {
     return this.config.developerSignup === 'open';
+  }
+
+  /** The start log says what is off without SMTP_URL (the banner on stdout says it too). */
+  onApplicationBootstrap(): void {
+    if (this.signupOpen && !this.mailer.sends) {
+      this.logger.warn('SMTP_URL is not set: developer sign-up sends no email; each confirmation link is written to this log at warn instead');
+    }
   }
 
   async startSession(): Promise<{ cookie: string; session: DeveloperSession }> {
@@ -80,31 +119,106 @@ export class DeveloperAccountService {
   }
 
   /**
-   * **Create account**: checks the fields and answers a new TOTP secret to enrol, for a new email and
-   * for one that has an account alike (CONTRACT §15: the answer does not tell them apart). Nothing is
-   * stored but the session's sign-up in progress.
+   * **Create account**: checks the fields, then sends one email — a confirmation link for a new email,
+   * a notice to sign in for an email that has an account — and answers the same either way (nothing
+   * tells them apart: both hash the password, record one row and send one email). No account exists
+   * until the link is followed and the authenticator confirmed. At most DEVELOPER_QUOTAS' emails per
+   * email and per client (IPv6 /64) within the hour; more is a 429.
    */
-  async beginSignup(session: DeveloperSession, emailRaw: unknown, passwordRaw: unknown): Promise<{ errors: FieldErrors } | { secret: string; uri: string; email: string; cookie: string; session: DeveloperSession }> {
+  async beginSignup(emailRaw: unknown, passwordRaw: unknown, clientAddress: string): Promise<SignupResult> {
     const email = typeof emailRaw === 'string' ? emailRaw.trim() : '';
     const password = typeof passwordRaw === 'string' ? passwordRaw : '';
-    const errors: FieldErrors = {};
-    if (email.length === 0 || email.length > 254 || !EMAIL_SHAPE.test(email)) errors.email = 'developers.emailInvalid';
-    const length = [...password].length;
-    if (length < PASSWORD_MIN || length > PASSWORD_MAX) errors.password = 'developers.passwordLength';
-    if (errors.email || errors.password) return { errors };
-    const secret = generateTotpSecret();
-    const data: DeveloperSessionData = { seen: this.clock.now().getTime(), enrolment: { email, passwordHash: await hashPassword(password), sealedTotpSecret: this.box.seal(secret, SECRET_CONTEXT.developerTotp) } };
-    // the form is posted: the sign-up in progress is kept in a session row (CONTRACT §12), under a new id
-    const kept = await this.transactions.run((m) => this.sessions.persist(m, session, data));
-    return { secret, uri: otpauthUri(email, secret), email, cookie: kept.cookie, session: kept.session };
+    const errors = credentialErrors(email, password);
+    if (errors.email || errors.password) return { kind: 'errors', errors };
+    const passwordHash = await hashPassword(password);
+    const now = this.clock.now();
+    const client = clientAddressGroup(clientAddress);
+    const token = randomBytes(32).toString('base64url');
+    const existing = await this.transactions.run(async (m) => {
+      await this.repo.lockSignupSenders(m, email, client);
+      const sent = await this.repo.signupsSent(m, email, client, new Date(now.getTime() - QUOTA_WINDOW_MS));
+      if (sent.email.n >= DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour) {
+        throw new HourlyQuotaError(secondsUntilFree(sent.email.oldest as Date, now), `We sent ${sent.email.n} emails to this address within the hour. Check your inbox and spam folder`, 'signupEmailsPerEmailPerHour');
+      }
+      if (sent.client.n >= DEVELOPER_QUOTAS.signupEmailsPerClientPerHour) {
+        throw new HourlyQuotaError(secondsUntilFree(sent.client.oldest as Date, now), 'Too many sign-ups from your network within the hour', 'signupEmailsPerClientPerHour');
+      }
+      const has = (await this.repo.findByEmail(m, email)) !== null;
+      await this.repo.recordSignup(m, {
+        id: randomUUID(),
+        email,
+        client,
+        tokenHash: has ? null : tokenHash(token),
+        passwordHash: has ? null : passwordHash,
+        at: now,
+        // a notice's row only counts towards the hour
+        expiresAt: new Date(now.getTime() + (has ? QUOTA_WINDOW_MS : SIGNUP_LINK_TTL_MS)),
+      });
+      return has;
+    });
+    await this.mailer.send(existing ? this.noticeEmail(email) : this.linkEmail(email, token));
+    return { kind: 'sent', email };
   }
 
-  /** **Confirm**: the code of the enrolled secret creates the account and signs the developer in (a new session id). */
+  private linkEmail(email: string, token: string): MailMessage {
+    const link = `${this.config.publicOrigin}/developers/signup/verify?token=${token}`;
+    const hours = SIGNUP_LINK_TTL_MS / 3600_000;
+    return {
+      to: email,
+      subject: 'Confirm your Partner API developer account',
+      text: [
+        'Someone, we hope you, asked for a Partner API developer account for this email address.',
+        '',
+        `To go on, open this link within ${hours} hours (it works once), then set up your authenticator app:`,
+        link,
+        '',
+        'If it was not you, ignore this email: no account is made.',
+      ].join('\n'),
+      logLine: `developer sign-up link for ${email} (SMTP_URL is not set, so no email was sent; the link works once, for ${hours} hours): ${link}`,
+    };
+  }
+
+  private noticeEmail(email: string): MailMessage {
+    return {
+      to: email,
+      subject: 'Your Partner API developer account',
+      text: [
+        'Someone, we hope you, asked for a new Partner API developer account for this email address.',
+        'It has an account already, so no second one is made. Sign in with it here:',
+        `${this.config.publicOrigin}/developers/signin`,
+        '',
+        'If it was not you, ignore this email: nothing was changed.',
+      ].join('\n'),
+      logLine: `developer sign-up for ${email}: the email has an account already, so the email (not sent: SMTP_URL is not set) only says to sign in`,
+    };
+  }
+
+  /**
+   * The email's link: while it works (unused, unexpired), a new TOTP secret to enrol in this browser's
+   * session. Following it uses nothing up (mail scanners open links too): **Confirm** does.
+   */
+  async verifyLink(session: DeveloperSession, tokenRaw: unknown): Promise<VerifyResult> {
+    if (typeof tokenRaw !== 'string' || !/^[A-Za-z0-9_-]{20,100}$/.test(tokenRaw)) return { kind: 'expired' };
+    const now = this.clock.now();
+    const pending = await this.transactions.run((m) => this.repo.openSignup(m, { tokenHash: tokenHash(tokenRaw) }, now, false));
+    if (!pending) return { kind: 'expired' };
+    const secret = generateTotpSecret();
+    const data: DeveloperSessionData = {
+      seen: now.getTime(),
+      enrolment: { signupId: pending.id, email: pending.email, sealedTotpSecret: this.box.seal(secret, SECRET_CONTEXT.developerTotp) },
+    };
+    const kept = await this.transactions.run((m) => this.sessions.persist(m, session, data));
+    return { kind: 'enrol', secret, uri: otpauthUri(pending.email, secret), cookie: kept.cookie, session: kept.session };
+  }
+
+  /** **Confirm**: the code of the enrolled secret makes the account from the sign-up (its link then stops working) and signs the developer in. */
   async confirmSignup(session: DeveloperSession, codeRaw: unknown): Promise<ConfirmResult> {
     const enrolment = session.data.enrolment;
-    if (!enrolment) return { kind: 'invalid', error: 'developers.startAgain' };
+    if (!enrolment?.signupId) return { kind: 'invalid', error: 'developers.startAgain' };
+    const signupId = enrolment.signupId;
     const totpSecret = this.box.openAny(enrolment.sealedTotpSecret, SECRET_CONTEXT.developerTotp);
-    const check = verifyTotp(totpSecret, codeRaw, this.clock.now().getTime(), null);
+    const now = this.clock.now();
+    const check = verifyTotp(totpSecret, codeRaw, now.getTime(), null);
     if (!check.ok) {
       return {
         kind: 'invalid',
@@ -114,13 +228,18 @@ export class DeveloperAccountService {
     }
     const id = randomUUID();
     const result = await this.transactions.run(async (m) => {
-      const created = await this.repo.create(m, { id, email: enrolment.email, passwordHash: enrolment.passwordHash, totpSecret, lastAcceptedStep: check.step });
+      const pending = await this.repo.openSignup(m, { id: signupId }, now, true);
+      if (!pending) return 'expired' as const;
+      const created = await this.repo.create(m, { id, email: pending.email, passwordHash: pending.passwordHash, totpSecret, lastAcceptedStep: check.step, at: now });
+      // single use: this link and any other sent to the email stop working
+      await this.repo.closeSignups(m, pending.email);
       if (!created) {
-        await this.sessions.setData(m, session.idHash, { seen: this.clock.now().getTime() });
+        await this.sessions.setData(m, session.idHash, { seen: now.getTime() });
         return null;
       }
-      return this.sessions.signIn<DeveloperSessionData>(m, session, id, { seen: this.clock.now().getTime() });
+      return this.sessions.signIn<DeveloperSessionData>(m, session, id, { seen: now.getTime() });
     });
+    if (result === 'expired') return { kind: 'invalid', error: LINK_EXPIRED };
     if (!result) return { kind: 'existing' };
     this.logger.log({ developerId: id }, 'developer account created');
     return { kind: 'ok', cookie: result.cookie, session: result.session };
@@ -142,19 +261,30 @@ export class DeveloperAccountService {
 
   private async checkFactors(session: DeveloperSession, email: string, password: string, codeRaw: unknown): Promise<SignInResult> {
     const now = this.clock.now();
-    const developer = email === '' ? null : await this.transactions.run((m) => this.repo.findByEmail(m, email));
+    // an email no account can have (a control character, which PostgreSQL may refuse) is looked up nowhere
+    const developer = email === '' || /\p{Cc}/u.test(email) ? null : await this.transactions.run((m) => this.repo.findByEmail(m, email));
     const passwordOk = await verifyPassword(developer?.passwordHash ?? null, password);
-    if (developer && passwordOk) {
+    if (!developer || !passwordOk) return { kind: 'failed' };
+    try {
       const signedIn = await this.transactions.run(async (m) => {
         const locked = await this.repo.findForUpdate(m, developer.id);
-        if (!locked) return null;
-        const check = verifyTotp(locked.totpSecret, codeRaw, now.getTime(), locked.lastAcceptedStep);
-        if (!check.ok || !(await this.repo.consumeStep(m, developer.id, check.step))) return null;
+        if (!locked) throw new Aal2RequiredError();
+        // the owners' per-account lockout (CONTRACT §8): 5 wrong codes of this developer from any
+        // addresses refuse its codes for 15 minutes (issue 35)
+        await this.secondFactor.guard(m, developer.id, now, 'developer', async () => {
+          const check = verifyTotp(locked.totpSecret, codeRaw, now.getTime(), locked.lastAcceptedStep);
+          return check.ok && (await this.repo.consumeStep(m, developer.id, check.step));
+        });
+        await this.repo.signedIn(m, developer.id, now);
         return this.sessions.signIn<DeveloperSessionData>(m, session, developer.id, { seen: now.getTime() });
       });
-      if (signedIn) return { kind: 'ok', cookie: signedIn.cookie, session: signedIn.session };
+      return { kind: 'ok', cookie: signedIn.cookie, session: signedIn.session };
+    } catch (err) {
+      // a locked account answers as any wrong factor does: a 429 only for the right password would tell
+      // a guesser that the password is right (the failure page says that codes pause sign-in)
+      if (err instanceof Aal2RequiredError || err instanceof RateLimitedError) return { kind: 'failed' };
+      throw err;
     }
-    return { kind: 'failed' };
   }
 
   /** **Sign out** ends the session. */

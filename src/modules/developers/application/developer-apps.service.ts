@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
-import { DomainError, NotFoundError } from '../../../shared/domain/errors';
+import { NotFoundError } from '../../../shared/domain/errors';
+import { Clock } from '../../../shared/domain/clock';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { sortByAccountNumber } from '../../../shared/web';
@@ -14,27 +15,21 @@ import { SandboxService } from '../../auth/sandbox';
 import { type DeliveryDetailView, WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
 import { type JournalEntryView, JournalReadsService } from '../../journal';
 import { type DeveloperApp, DeveloperRepository, type LoggedCall, type RequestLogFilter } from '../domain/developer.repository';
+import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
 
-/** CONTRACT §15: at most 25 apps per developer; an app name as the console takes it. */
-export const MAX_APPS_PER_DEVELOPER = 25;
+/** An app name as the console takes it. */
 export const APP_NAME_MAX = 200;
 /**
  * Issue 35: at most this many webhook endpoints of one developer (all their apps, sandbox and production)
  * point to one host, so that self-service cannot aim hundreds of endpoints at someone else's server. The
  * operator's console API registers without it (it still has the cap per app and environment).
  */
-export const MAX_ENDPOINTS_PER_HOST = 10;
+export const MAX_ENDPOINTS_PER_HOST = DEVELOPER_QUOTAS.webhookEndpointsPerHost;
 /** CONTRACT §15: the latest 20 deliveries; the request log 50 calls a page. */
 export const DELIVERIES_SHOWN = 20;
 export const REQUEST_LOG_PAGE = 50;
 /** CONTRACT §15 **Sandbox entries**: the latest this many, newest first. */
 export const SANDBOX_ENTRIES_SHOWN = 50;
-
-export class TooManyAppsError extends DomainError {
-  constructor() {
-    super('resource_conflict', `A developer has at most ${MAX_APPS_PER_DEVELOPER} apps`);
-  }
-}
 
 /** Everything the app page shows (never a secret: those are shown by the action that issues them). */
 export interface AppPageView {
@@ -78,6 +73,7 @@ export class DeveloperAppsService {
     private readonly oauth: OAuthClientService,
     private readonly endpointsService: WebhookEndpointsService,
     private readonly deliveryReads: WebhookDeliveryReadRepository,
+    private readonly clock: Clock,
     private readonly journalReads: JournalReadsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -93,7 +89,7 @@ export class DeveloperAppsService {
   /** **Create app**: a place of the 25 is reserved first, then the app and its sandbox project are made. */
   async create(developerId: string, name: string): Promise<{ id: string }> {
     const reservation = randomUUID();
-    const reserved = await this.transactions.run((m) => this.repo.reserveApp(m, developerId, reservation, MAX_APPS_PER_DEVELOPER));
+    const reserved = await this.transactions.run((m) => this.repo.reserveApp(m, developerId, reservation, DEVELOPER_QUOTAS.apps));
     if (!reserved) throw new TooManyAppsError();
     try {
       const app = await this.apps.createApp(name);
@@ -160,8 +156,21 @@ export class DeveloperAppsService {
     };
   }
 
-  /** **New sandbox token**: a new generation of the app's sandbox project; the previous one's tokens stop working. */
-  newSandboxToken(app: DeveloperApp): Promise<{ token: string }> {
+  /**
+   * **New sandbox token**: a new generation of the app's sandbox project; the previous one's tokens stop
+   * working. At most DEVELOPER_QUOTAS.sandboxTokensPerHour per developer (all apps), counted under the
+   * developer's row lock (429 past it).
+   */
+  async newSandboxToken(app: DeveloperApp): Promise<{ token: string }> {
+    const now = this.clock.now();
+    await this.transactions.run(async (m) => {
+      await this.repo.lock(m, app.developerId);
+      const used = await this.repo.quotaUses(m, app.developerId, 'sandbox_token', new Date(now.getTime() - QUOTA_WINDOW_MS));
+      if (used.n >= DEVELOPER_QUOTAS.sandboxTokensPerHour) {
+        throw new HourlyQuotaError(secondsUntilFree(used.oldest as Date, now), `You made ${used.n} sandbox tokens within the hour, the most there may be`, 'sandboxTokensPerHour');
+      }
+      await this.repo.recordQuotaUse(m, app.developerId, 'sandbox_token', now);
+    });
     return this.sandbox.provisionGeneration(app.sandboxProjectId);
   }
 
@@ -246,8 +255,13 @@ export class DeveloperAppsService {
     if (!(await this.deliveryReads.resend(eventIdRaw.toLowerCase(), endpointId))) throw new NotFoundError('webhook delivery');
   }
 
-  /** **Submit for review**: the next revision, not approved; the operator approves it (CONTRACT §10). */
-  submitRevision(app: DeveloperApp): Promise<{ id: string; number: number }> {
-    return this.apps.createRevision(app.appId);
+  /**
+   * **Submit for review**: the next revision, not approved; the operator approves it (CONTRACT §10).
+   * Refused (422 on the page) while one of the app's revisions waits for review (DEVELOPER_QUOTAS).
+   */
+  async submitRevision(app: DeveloperApp): Promise<{ id: string; number: number }> {
+    const created = await this.apps.createRevision(app.appId, { unlessPending: true });
+    if (!created) throw new RevisionPendingError();
+    return created;
   }
 }

@@ -12,6 +12,7 @@ export interface DeveloperCredentials {
 /** An app a developer made: the production app and the sandbox project made with it (null while being made). */
 export interface DeveloperApp {
   id: string;
+  developerId: string;
   appId: string;
   sandboxProjectId: string;
   sandboxOrganizationId: string;
@@ -40,6 +41,22 @@ export interface LoggedCall {
   idempotencyKeyPrefix: string | null;
 }
 
+/** A sign-up waiting for its email to be proven (issue 35): one per confirmation email sent. */
+export interface PendingSignup {
+  id: string;
+  email: string;
+  passwordHash: string;
+}
+
+/** How many of something within the hour, and when the oldest of them was (null when none). */
+export interface UsesInWindow {
+  n: number;
+  oldest: Date | null;
+}
+
+/** What a developer does that has an hourly quota (DEVELOPER_QUOTAS). */
+export type QuotaKind = 'sandbox_token';
+
 /** The request log's filters (CONTRACT §15): Status, Path contains, Request id; Older pages by `before` (an entry's id). */
 export interface RequestLogFilter {
   environment?: 'sandbox' | 'production';
@@ -49,10 +66,37 @@ export interface RequestLogFilter {
   before?: string;
 }
 
-/** Port: the developers module's tables (`developers`, `developer_apps`, `request_log`). */
+/**
+ * Port: the developers module's tables (`developers`, `developer_apps`, `request_log`,
+ * `developer_signups`, `developer_quota_events`).
+ */
 export abstract class DeveloperRepository {
-  /** Creates the developer unless the email has one (compared without case); false when it has. */
-  abstract create(tx: Transaction, d: { id: string; email: string; passwordHash: string; totpSecret: string; lastAcceptedStep: number }): Promise<boolean>;
+  /** Creates the developer unless the email has one (compared without case); false when it has. `at` is its first sign-in. */
+  abstract create(tx: Transaction, d: { id: string; email: string; passwordHash: string; totpSecret: string; lastAcceptedStep: number | null; at: Date }): Promise<boolean>;
+  /** Records a sign-in at `at` (the purge of developers gone 90 days reads it). */
+  abstract signedIn(tx: Transaction, id: string, at: Date): Promise<void>;
+  /** Locks the developer's row (quotas of one developer are counted one request at a time); false when there is none. */
+  abstract lock(tx: Transaction, id: string): Promise<boolean>;
+  /** The developer's uses of `kind` since `since`. */
+  abstract quotaUses(tx: Transaction, developerId: string, kind: QuotaKind, since: Date): Promise<UsesInWindow>;
+  abstract recordQuotaUse(tx: Transaction, developerId: string, kind: QuotaKind, at: Date): Promise<void>;
+
+  /**
+   * Serializes the sign-up emails to `email` and from `client` (transaction-scoped locks, in that
+   * order), so that counting and recording them is exact across instances.
+   */
+  abstract lockSignupSenders(tx: Transaction, email: string, client: string): Promise<void>;
+  /** Sign-up emails sent since `since` to `email` (without case) and from `client`. */
+  abstract signupsSent(tx: Transaction, email: string, client: string, since: Date): Promise<{ email: UsesInWindow; client: UsesInWindow }>;
+  /** Records one sign-up email: with a token (its hash) and the password's hash for a new email, without for a notice. */
+  abstract recordSignup(
+    tx: Transaction,
+    s: { id: string; email: string; client: string; tokenHash: string | null; passwordHash: string | null; at: Date; expiresAt: Date },
+  ): Promise<void>;
+  /** The sign-up whose link carries this token (hash), while it works (unused, unexpired), locked FOR UPDATE when `lock`. */
+  abstract openSignup(tx: Transaction, by: { tokenHash: string } | { id: string }, now: Date, lock: boolean): Promise<PendingSignup | null>;
+  /** Every link sent to `email` stops working (the account is made); the rows stay for the hourly counts. */
+  abstract closeSignups(tx: Transaction, email: string): Promise<void>;
   abstract findByEmail(tx: Transaction, email: string): Promise<DeveloperCredentials | null>;
   /** The developer's row, locked: sign-ins of one developer take turns, so a code is used once. */
   abstract findForUpdate(tx: Transaction, id: string): Promise<DeveloperCredentials | null>;
@@ -61,7 +105,7 @@ export abstract class DeveloperRepository {
 
   /** Reserves one of the developer's `max` app places (developer row locked); false when all are taken. */
   abstract reserveApp(tx: Transaction, developerId: string, reservationId: string, max: number): Promise<boolean>;
-  abstract completeApp(tx: Transaction, reservationId: string, app: Omit<DeveloperApp, 'id'>): Promise<void>;
+  abstract completeApp(tx: Transaction, reservationId: string, app: Omit<DeveloperApp, 'id' | 'developerId'>): Promise<void>;
   abstract dropReservation(tx: Transaction, reservationId: string): Promise<void>;
   /** The developer's apps, oldest first. */
   abstract appsOf(tx: Transaction, developerId: string): Promise<DeveloperApp[]>;

@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
-import { type DeveloperApp, type DeveloperCredentials, DeveloperRepository, type LoggedCall, type RequestLogFilter } from '../domain/developer.repository';
+import {
+  type DeveloperApp,
+  type DeveloperCredentials,
+  DeveloperRepository,
+  type LoggedCall,
+  type PendingSignup,
+  type QuotaKind,
+  type RequestLogFilter,
+  type UsesInWindow,
+} from '../domain/developer.repository';
 
 interface DeveloperRow {
   id: string;
@@ -13,11 +22,17 @@ interface DeveloperRow {
 
 interface AppRow {
   id: string;
+  developer_id: string;
   app_id: string;
   sandbox_project_id: string;
   sandbox_organization_id: string;
   sandbox_app_id: string;
 }
+
+const uses = (r: { n: string | number; oldest: Date | string | null }): UsesInWindow => ({
+  n: Number(r.n),
+  oldest: r.oldest === null ? null : new Date(r.oldest),
+});
 
 interface LogRow {
   id: string;
@@ -37,6 +52,7 @@ interface LogRow {
 
 const appOfRow = (r: AppRow): DeveloperApp => ({
   id: r.id,
+  developerId: r.developer_id,
   appId: r.app_id,
   sandboxProjectId: r.sandbox_project_id,
   sandboxOrganizationId: r.sandbox_organization_id,
@@ -61,13 +77,77 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
     };
   }
 
-  async create(m: EntityManager, d: { id: string; email: string; passwordHash: string; totpSecret: string; lastAcceptedStep: number }): Promise<boolean> {
+  async create(m: EntityManager, d: { id: string; email: string; passwordHash: string; totpSecret: string; lastAcceptedStep: number | null; at: Date }): Promise<boolean> {
     const rows: unknown[] = await m.query(
-      `INSERT INTO developers (id, email, password_hash, totp_secret, totp_last_step) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO developers (id, email, password_hash, totp_secret, totp_last_step, created_at, last_sign_in_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
        ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
-      [d.id, d.email, d.passwordHash, this.box.seal(d.totpSecret, SECRET_CONTEXT.developerTotp), d.lastAcceptedStep],
+      [d.id, d.email, d.passwordHash, this.box.seal(d.totpSecret, SECRET_CONTEXT.developerTotp), d.lastAcceptedStep, d.at],
     );
     return rows.length > 0;
+  }
+
+  async signedIn(m: EntityManager, id: string, at: Date): Promise<void> {
+    await m.query(`UPDATE developers SET last_sign_in_at = greatest(last_sign_in_at, $2) WHERE id = $1`, [id, at]);
+  }
+
+  async lock(m: EntityManager, id: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`SELECT 1 FROM developers WHERE id = $1 FOR UPDATE`, [id]);
+    return rows.length > 0;
+  }
+
+  async quotaUses(m: EntityManager, developerId: string, kind: QuotaKind, since: Date): Promise<UsesInWindow> {
+    const [row]: Array<{ n: string | number; oldest: Date | string | null }> = await m.query(
+      `SELECT count(*) AS n, min(at) AS oldest FROM developer_quota_events WHERE developer_id = $1 AND kind = $2 AND at > $3`,
+      [developerId, kind, since],
+    );
+    return uses(row);
+  }
+
+  async recordQuotaUse(m: EntityManager, developerId: string, kind: QuotaKind, at: Date): Promise<void> {
+    await m.query(`INSERT INTO developer_quota_events (developer_id, kind, at) VALUES ($1, $2, $3)`, [developerId, kind, at]);
+  }
+
+  async lockSignupSenders(m: EntityManager, email: string, client: string): Promise<void> {
+    // two keys of one lock space ('developer_signups' hashed), the email's first: a transaction waiting for
+    // the email's lock holds nothing, so no two wait for each other
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('developer_signups email ' || lower($1), 0))`, [email]);
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('developer_signups client ' || $1, 0))`, [client]);
+  }
+
+  async signupsSent(m: EntityManager, email: string, client: string, since: Date): Promise<{ email: UsesInWindow; client: UsesInWindow }> {
+    const [byEmail]: Array<{ n: string | number; oldest: Date | string | null }> = await m.query(
+      `SELECT count(*) AS n, min(created_at) AS oldest FROM developer_signups WHERE lower(email) = lower($1) AND created_at > $2`,
+      [email, since],
+    );
+    const [byClient]: Array<{ n: string | number; oldest: Date | string | null }> = await m.query(
+      `SELECT count(*) AS n, min(created_at) AS oldest FROM developer_signups WHERE client_address = $1 AND created_at > $2`,
+      [client, since],
+    );
+    return { email: uses(byEmail), client: uses(byClient) };
+  }
+
+  async recordSignup(
+    m: EntityManager,
+    s: { id: string; email: string; client: string; tokenHash: string | null; passwordHash: string | null; at: Date; expiresAt: Date },
+  ): Promise<void> {
+    await m.query(
+      `INSERT INTO developer_signups (id, email, client_address, token_hash, password_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [s.id, s.email, s.client, s.tokenHash, s.passwordHash, s.at, s.expiresAt],
+    );
+  }
+
+  async openSignup(m: EntityManager, by: { tokenHash: string } | { id: string }, now: Date, lock: boolean): Promise<PendingSignup | null> {
+    const [column, value] = 'tokenHash' in by ? ['token_hash', by.tokenHash] : ['id', by.id];
+    const rows: Array<{ id: string; email: string; password_hash: string }> = await m.query(
+      `SELECT id, email, password_hash FROM developer_signups
+        WHERE ${column} = $1 AND token_hash IS NOT NULL AND password_hash IS NOT NULL AND expires_at > $2${lock ? ' FOR UPDATE' : ''}`,
+      [value, now],
+    );
+    return rows[0] ? { id: rows[0].id, email: rows[0].email, passwordHash: rows[0].password_hash } : null;
+  }
+
+  async closeSignups(m: EntityManager, email: string): Promise<void> {
+    await m.query(`UPDATE developer_signups SET token_hash = NULL, password_hash = NULL WHERE lower(email) = lower($1) AND token_hash IS NOT NULL`, [email]);
   }
 
   async findByEmail(m: EntityManager, email: string): Promise<DeveloperCredentials | null> {
@@ -98,7 +178,7 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
     return true;
   }
 
-  async completeApp(m: EntityManager, reservationId: string, a: Omit<DeveloperApp, 'id'>): Promise<void> {
+  async completeApp(m: EntityManager, reservationId: string, a: Omit<DeveloperApp, 'id' | 'developerId'>): Promise<void> {
     await m.query(
       `UPDATE developer_apps SET app_id = $2, sandbox_project_id = $3, sandbox_organization_id = $4, sandbox_app_id = $5 WHERE id = $1`,
       [reservationId, a.appId, a.sandboxProjectId, a.sandboxOrganizationId, a.sandboxAppId],

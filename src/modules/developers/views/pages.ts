@@ -20,6 +20,7 @@ definePage(
   'developer-signup',
   `<%~ include('@head', { ...it, narrow: true }) %><h1>${T('signupTitle')}</h1>
 <p>${T('signupIntro')}</p>
+<p class="hint">${T('signupEmailHint')}</p>
 <form method="post" action="/developers/signup" novalidate>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <label for="email"><%= it.t('web.email') %></label>
@@ -112,8 +113,9 @@ ${FLASH('sandbox')}<p class="hint"><%= it.t('developers.projectHint', { id: it.v
 <div class="table"><table class="stack"><thead><tr><th>${T('number')}</th><th>${T('name')}</th><th>${T('accountId')}</th></tr></thead><tbody>
 <% it.view.sandbox.accounts.forEach(function (a) { %><tr><td data-label="${T('number')}"><%= a.number %></td><td data-label="${T('name')}"><%= a.name %></td><td data-label="${T('accountId')}"><code><%= a.id %></code></td></tr>
 <% }) %></tbody></table></div>
-<form method="get" action="/developers/apps/<%= it.view.id %>/sandbox-token"><button type="submit">${T('newSandboxToken')}</button></form>
-<p class="hint">${T('newTokenHint')}</p>
+${FIELD_ERROR('sandbox')}
+<form method="get" action="/developers/apps/<%= it.view.id %>/sandbox-token"><button type="submit"<% if (it.errors && it.errors.sandbox) { %> aria-describedby="sandbox-error"<% } %>>${T('newSandboxToken')}</button></form>
+<p class="hint">${T('newTokenHint')} <%= it.t('developers.sandboxTokensHint', { max: it.quotas.sandboxTokensPerHour }) %></p>
 </section>
 
 <section class="card" id="oauth" aria-labelledby="h-oauth"><h2 id="h-oauth">${T('oauth')}</h2>
@@ -198,7 +200,8 @@ ${FLASH('revisions')}<p class="hint">${T('revisionsHint')}</p>
 <table><thead><tr><th>${T('number')}</th><th>${T('state')}</th></tr></thead><tbody>
 <% it.view.revisions.forEach(function (r) { %><tr><td><%= r.number %></td><td><% if (r.approved) { %><span class="badge ok">${T('approved')}</span><% } else { %><span class="badge wait">${T('notApproved')}</span><% } %></td></tr>
 <% }) %></tbody></table><% } %>
-<form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit">${T('submitForReview')}</button></form>
+${FIELD_ERROR('revisions')}
+<form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit"<% if (it.errors && it.errors.revisions) { %> aria-describedby="revisions-error"<% } %>>${T('submitForReview')}</button></form>
 </section>
 
 <section class="card" id="sandbox-entries" aria-labelledby="h-sandbox-entries"><h2 id="h-sandbox-entries">${T('sandboxEntries')}</h2>

@@ -12,6 +12,7 @@ import { SignInPerAddress1766271138000 } from './1766271138000-sign-in-per-addre
 import { Developers1766290000000 } from './1766290000000-developers';
 import { AppPublisher1766450000000 } from './1766450000000-app-publisher';
 import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endpoint-bounds';
+import { DeveloperAccountsProof1766420000000 } from './1766420000000-developer-accounts-proof';
 import { VouchersComplete1766430000000 } from './1766430000000-vouchers-complete';
 import { GrantEvents1766440000000 } from './1766440000000-grant-events';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   Developers1766290000000,
   AppPublisher1766450000000,
   WebhookEndpointBounds1766400000000,
+  DeveloperAccountsProof1766420000000,
   VouchersComplete1766430000000,
   GrantEvents1766440000000,
   WebhookTools1766460000000,

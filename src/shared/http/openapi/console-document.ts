@@ -41,6 +41,12 @@ const SCHEMAS: Record<string, Schema> = {
     totp_secret: { type: ['string', 'null'], description: 'base32, shown once; null when the email was already enrolled' },
   }),
   PasswordSet: object({ user_id: uuid, password_set: { const: true } }),
+  DeveloperCreated: object({
+    id: uuid,
+    email: { type: 'string' },
+    totp_secret: { type: 'string', pattern: '^[A-Z2-7]+$', description: 'base32, shown once' },
+    totp_uri: { type: 'string', pattern: '^otpauth://totp/', description: 'the same secret as an otpauth:// URI for authenticator apps, shown once' },
+  }),
   OAuthClient: object({
     client_id: uuid,
     client_secret: { type: 'string', pattern: '^hcs_[0-9A-Za-z]{40}$', description: 'shown once' },
@@ -223,6 +229,15 @@ const OPERATIONS: ConsoleOperation[] = [
   { method: 'post', path: '/grants/{grantId}/revoke', operationId: 'revokeGrant', summary: 'Revoke a grant', status: 200, schema: ref('Revoked'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
   { method: 'post', path: '/grants/{grantId}/tokens', operationId: 'issueToken', summary: 'Issue a production access token under a grant', status: 201, schema: ref('TokenIssued'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
   { method: 'post', path: '/users/{userId}/password', operationId: 'setOwnerPassword', summary: "Set or replace an owner's password (ends the owner's consent sessions)", status: 200, schema: ref('PasswordSet'), errors: [...TRANSPORT, 'not_found'] },
+  {
+    method: 'post',
+    path: '/developers',
+    operationId: 'createDeveloper',
+    summary: 'Create a developer account, also while DEVELOPER_SIGNUP=closed (answers the TOTP secret once)',
+    status: 201,
+    schema: ref('DeveloperCreated'),
+    errors: [...TRANSPORT, 'resource_conflict'],
+  },
   { method: 'post', path: '/mandates/{mandateId}/revoke', operationId: 'revokeMandate', summary: 'Revoke a posting mandate', status: 200, schema: ref('Revoked'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
 ];
 

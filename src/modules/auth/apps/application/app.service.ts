@@ -21,15 +21,22 @@ export class AppService {
     return { id };
   }
 
-  /** Revisions are numbered 1, 2, 3, … per app; the app row is locked so numbers never collide. */
-  async createRevision(appId: string): Promise<{ id: string; number: number }> {
+  /**
+   * Revisions are numbered 1, 2, 3, … per app; the app row is locked so numbers never collide. With
+   * `unlessPending` (the developer console, issue 35), none is made while one of the app's revisions
+   * waits for review (newer than the approved one, not approved): then null.
+   */
+  async createRevision(appId: string): Promise<{ id: string; number: number }>;
+  async createRevision(appId: string, options: { unlessPending: true }): Promise<{ id: string; number: number } | null>;
+  async createRevision(appId: string, options: { unlessPending?: boolean } = {}): Promise<{ id: string; number: number } | null> {
     const app = appId;
     const id = randomUUID();
     const number = await this.transactions.run(async (m) => {
       if (!(await this.apps.find(m, app, { lock: true }))) throw new NotFoundError('app');
+      if (options.unlessPending && (await this.apps.hasPendingRevision(m, app))) return null;
       return this.apps.createRevision(m, app, id);
     });
-    return { id, number };
+    return number === null ? null : { id, number };
   }
 
   /**

@@ -22,6 +22,8 @@ export abstract class AppRepository {
   abstract pendingRevisions(tx: Transaction): Promise<PendingRevision[]>;
   /** Sets the app's publisher (CONTRACT §18); false when there is no such app. */
   abstract setPublisher(tx: Transaction, appId: string, publisher: { name: string | null; website: string | null; privacyPolicy: string | null }): Promise<boolean>;
+  /** Whether one of the app's revisions waits for review (as pendingRevisions counts them). */
+  abstract hasPendingRevision(tx: Transaction, appId: string): Promise<boolean>;
 }
 
 export interface PendingRevision {

@@ -49,6 +49,17 @@ export class TypeOrmAppRepository extends AppRepository {
     return rows[0].number;
   }
 
+  async hasPendingRevision(m: EntityManager, appId: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `SELECT 1 FROM app_revisions r JOIN apps a ON a.id = r.app_id
+         LEFT JOIN app_revisions ap ON ap.id = a.approved_revision_id
+        WHERE r.app_id = $1 AND r.approved_at IS NULL AND (ap.id IS NULL OR r.number > ap.number)
+        LIMIT 1`,
+      [appId],
+    );
+    return rows.length > 0;
+  }
+
   async pendingRevisions(m: EntityManager): Promise<PendingRevision[]> {
     // pending: not approved, and newer than the approved revision (an older one was passed over)
     const rows: Array<{ app_id: string; app_name: string; revision_id: string; number: number; submitted_at: Date | string }> = await m.query(

@@ -29,17 +29,30 @@ export class SecondFactorService {
   async consume(m: Transaction, organizationId: string, ownerUserId: string, code: unknown, now: Date): Promise<void> {
     const owner = await this.owners.findOwnerForUpdate(m, organizationId, ownerUserId);
     if (!owner) throw new Aal2RequiredError();
-    const lockedUntil = await this.lockouts.lockedUntil(m, ownerUserId, now);
+    await this.guard(m, ownerUserId, now, 'owner', async () => {
+      const result = verifyTotp(owner.totpSecret, code, now.getTime(), owner.lastAcceptedStep);
+      return result.ok && (await this.owners.consumeStep(m, ownerUserId, result.step));
+    });
+  }
+
+  /**
+   * The lockout above around any account's code check (issue 35: developers' accounts have the owners'
+   * lockout). `subjectId` is the account's id — an owner's user id or a developer's id: both are random
+   * UUIDs, so one table counts both —, and its row must already be locked by the caller in `m`.
+   * `check` verifies the code and uses it up (true) or not (false). Throws RateLimitedError while the
+   * account is locked (the code is not looked at), Aal2RequiredError on a wrong code (counted).
+   */
+  async guard(m: Transaction, subjectId: string, now: Date, kind: 'owner' | 'developer', check: () => Promise<boolean>): Promise<void> {
+    const lockedUntil = await this.lockouts.lockedUntil(m, subjectId, now);
     if (lockedUntil) {
       throw new RateLimitedError(
         (lockedUntil.getTime() - now.getTime()) / 1000,
-        "Too many wrong one-time codes: this owner's codes are refused for a while; retry after the time in Retry-After",
+        `Too many wrong one-time codes: this ${kind}'s codes are refused for a while; retry after the time in Retry-After`,
       );
     }
-    const result = verifyTotp(owner.totpSecret, code, now.getTime(), owner.lastAcceptedStep);
-    if (!result.ok || !(await this.owners.consumeStep(m, ownerUserId, result.step))) {
-      await this.lockouts.recordFailure(m, ownerUserId, now, (until) =>
-        this.logger.warn({ ownerId: ownerUserId, lockedUntil: until.toISOString() }, 'owner second factor locked after 5 wrong codes in 15 minutes'),
+    if (!(await check())) {
+      await this.lockouts.recordFailure(m, subjectId, now, (until) =>
+        this.logger.warn({ [kind === 'owner' ? 'ownerId' : 'developerId']: subjectId, lockedUntil: until.toISOString() }, `${kind} second factor locked after 5 wrong codes in 15 minutes`),
       );
       throw new Aal2RequiredError();
     }

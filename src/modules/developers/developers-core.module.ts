@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { OrganizationsModule } from '../auth/organizations';
+import { DeveloperOperatorService } from './application/developer-operator.service';
+import { DeveloperRepository } from './domain/developer.repository';
+import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.repository';
+
+/**
+ * The developers' tables and what the operator does with them, without the pages: the console listener
+ * imports this (the developer console's controllers stay on the partner listener, DevelopersModule).
+ */
+@Module({
+  imports: [OrganizationsModule],
+  providers: [DeveloperOperatorService, { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository }],
+  exports: [DeveloperOperatorService, DeveloperRepository],
+})
+export class DevelopersCoreModule {}
