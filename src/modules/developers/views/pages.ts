@@ -152,20 +152,20 @@ ${FIELD_ERROR('privacy_policy')}
 ${FLASH('webhooks')}<% if (it.view.endpoints.length === 0) { %><p>${T('noEndpoints')}</p><% } %>
 <% it.view.endpoints.forEach(function (e) { %><div class="endpoint" id="endpoint-<%= e.id %>">
 <h3><code><%= e.url %></code> · <%= e.environment %> · <% if (e.disabled) { %><span class="badge bad">${T('disabled')}</span><% } else { %><span class="badge ok">${T('active')}</span><% } %></h3>
-<p class="hint">Endpoint id <code><%= e.id %></code></p>
-<% if (e.disabled) { %><p class="alert">No attempts go to this endpoint while it is disabled; its pending deliveries wait. Enable it to send them at once.</p>
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/enable">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" aria-label="Enable <%= e.url %> (<%= e.environment %>)">Enable</button></form><% } %>
+<p class="hint">${T('endpointIdLabel')} <code><%= e.id %></code></p>
+<% if (e.disabled) { %><p class="alert">${T('disabledAlert')}</p>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/enable">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" aria-label="<%= it.t('developers.enableLabel', { url: e.url, environment: e.environment }) %>">${T('enable')}</button></form><% } %>
 <div class="tools">
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/test">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Send test event to <%= e.url %> (<%= e.environment %>)">Send test event</button></form>
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="Rotate secret of <%= e.url %> (<%= e.environment %>)">Rotate secret</button></form>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/test">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.sendTestLabel', { url: e.url, environment: e.environment }) %>">${T('sendTestEvent')}</button></form>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.rotateLabel', { url: e.url, environment: e.environment }) %>">${T('rotateSecret')}</button></form>
 <form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.deleteLabel', { url: e.url, environment: e.environment }) %>">${T('delete')}</button></form>
 </div>
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/recover" class="recover" novalidate>${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>">
-<label for="since-<%= e.id %>">Since</label>
+<label for="since-<%= e.id %>">${T('since')}</label>
 <input id="since-<%= e.id %>" name="since" type="text" required maxlength="64" value="<%= it.recover && it.recover.endpointId === e.id ? it.recover.since : '' %>" aria-describedby="since-help-<%= e.id %><% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> since-error-<%= e.id %><% } %>"<% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> aria-invalid="true"<% } %>>
-<p class="hint" id="since-help-<%= e.id %>">UTC, e.g. 2026-11-25 08:00 (or ISO 8601 with a zone), within the last <%= it.view.webhookRetentionDays %> days: every event since then is delivered to this endpoint again.</p>
+<p class="hint" id="since-help-<%= e.id %>"><%= it.t('developers.sinceHelp', { days: it.view.webhookRetentionDays }) %></p>
 <% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %><p class="error" id="since-error-<%= e.id %>"><%= it.t(it.errors.since.key, it.errors.since.params) %></p><% } %>
-<button type="submit" class="quiet small" aria-label="Recover <%= e.url %> (<%= e.environment %>)">Recover</button>
+<button type="submit" class="quiet small" aria-label="<%= it.t('developers.recoverLabel', { url: e.url, environment: e.environment }) %>">${T('recover')}</button>
 </form>
 </div>
 <% }) %>
@@ -183,13 +183,13 @@ ${FIELD_ERROR('environment')}
 </form>
 <h3>${T('latestDeliveries')}</h3>
 <% if (it.view.deliveries.length === 0) { %><p>${T('noDeliveries')}</p><% } else { %>
-<div class="table"><table class="stack"><thead><tr><th>${T('event')}</th><th>${T('operation')}</th><th>${T('environment')}</th><th>${T('status')}</th><th>${T('attempts')}</th><th>${T('lastCode')}</th><th>Next attempt</th><th><span class="hint">${T('action')}</span></th></tr></thead><tbody>
-<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="Event"><code><%= d.event_id %></code><% if (d.eventType !== 'operation.completed') { %> <span class="badge"><%= d.eventType %></span><% } %></td><td data-label="Operation"><% if (d.operation_id) { %><code><%= d.operation_id %></code><% } else { %>–<% } %></td><td data-label="Environment"><%= d.environment %></td><td data-label="Status"><%= d.status %></td>
-<td data-label="Attempts"><%= d.attempts %><% if (d.attemptLog.length > 0) { %><details><summary>Attempts of <%= d.event_id.slice(0, 8) %></summary><ol class="attempts">
-<% d.attemptLog.forEach(function (a) { %><li><time datetime="<%= a.at.toISOString() %>"><%= a.at.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time> — <%= a.statusCode === null ? '' : a.statusCode + ' ' %><%= a.failure === null ? 'delivered' : a.failure %>, <%= a.durationMs %> ms</li>
+<div class="table"><table class="stack"><thead><tr><th>${T('event')}</th><th>${T('operation')}</th><th>${T('environment')}</th><th>${T('status')}</th><th>${T('attempts')}</th><th>${T('lastCode')}</th><th>${T('nextAttempt')}</th><th><span class="hint">${T('action')}</span></th></tr></thead><tbody>
+<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="${T('event')}"><code><%= d.event_id %></code><% if (d.eventType !== 'operation.completed') { %> <span class="badge"><%= d.eventType %></span><% } %></td><td data-label="${T('operation')}"><% if (d.operation_id) { %><code><%= d.operation_id %></code><% } else { %>–<% } %></td><td data-label="${T('environment')}"><%= d.environment %></td><td data-label="${T('status')}"><%= d.status %></td>
+<td data-label="${T('attempts')}"><%= d.attempts %><% if (d.attemptLog.length > 0) { %><details><summary><%= it.t('developers.attemptsOf', { event: d.event_id.slice(0, 8) }) %></summary><ol class="attempts">
+<% d.attemptLog.forEach(function (a) { %><li><time datetime="<%= a.at.toISOString() %>"><%= a.at.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time> — <%= a.statusCode === null ? '' : a.statusCode + ' ' %><%= a.failure === null ? it.t('developers.deliveredWord') : a.failure %>, <%= a.durationMs %> ms</li>
 <% }) %></ol></details><% } %></td>
-<td data-label="Last code"><%= d.last_status_code === null ? '–' : d.last_status_code %></td>
-<td data-label="Next attempt"><% if (d.nextAttemptAt) { %><time datetime="<%= d.nextAttemptAt.toISOString() %>"><%= d.nextAttemptAt.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time><% if (d.endpointDisabled) { %> <span class="badge bad">endpoint disabled</span><% } %><% } else { %>–<% } %></td>
+<td data-label="${T('lastCode')}"><%= d.last_status_code === null ? '–' : d.last_status_code %></td>
+<td data-label="${T('nextAttempt')}"><% if (d.nextAttemptAt) { %><time datetime="<%= d.nextAttemptAt.toISOString() %>"><%= d.nextAttemptAt.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time><% if (d.endpointDisabled) { %> <span class="badge bad">${T('endpointDisabled')}</span><% } %><% } else { %>–<% } %></td>
 <td data-label=""><form method="post" action="/developers/apps/<%= it.view.id %>/deliveries/resend">${CSRF}<input type="hidden" name="event_id" value="<%= d.event_id %>"><input type="hidden" name="endpoint_id" value="<%= d.endpoint_id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.resendLabel', { event: d.event_id }) %>">${T('resend')}</button></form></td></tr>
 <% }) %></tbody></table></div><% } %>
 </section>
@@ -205,10 +205,10 @@ ${FIELD_ERROR('revisions')}
 </section>
 
 <section class="card" id="sandbox-entries" aria-labelledby="h-sandbox-entries"><h2 id="h-sandbox-entries">${T('sandboxEntries')}</h2>
-<p class="hint">What this app posted in the sandbox, newest first (the latest <%= it.view.sandboxEntries.length %>), with the documentation attached to each entry.</p>
-<% if (it.view.sandboxEntries.length === 0) { %><p>No entries yet.</p><% } else { %>
-<div class="table"><table class="stack"><thead><tr><th>Voucher</th><th>Posting date</th><th>Description</th><th>Lines</th><th>Attachments</th><th>Entry id</th></tr></thead><tbody>
-<% it.view.sandboxEntries.forEach(function (e) { %><tr><td data-label="Voucher"><%= e.voucher_year %>-<%= e.voucher_number %></td><td data-label="Posting date"><%= e.posting_date %></td><td data-label="Description"><%= e.description === null ? '' : e.description %></td><td data-label="Lines"><%= e.lines.length %></td><td data-label="Attachments"><% if (e.attachments.length === 0) { %>none<% } else { %><ul><% e.attachments.forEach(function (a) { %><li><%= a.filename %> (<%= a.content_type %>, <%= a.size %> bytes)</li><% }) %></ul><% } %></td><td data-label="Entry id"><code><%= e.id %></code></td></tr>
+<p class="hint"><%= it.t('developers.sandboxEntriesHint', { count: it.view.sandboxEntries.length }) %></p>
+<% if (it.view.sandboxEntries.length === 0) { %><p>${T('noEntries')}</p><% } else { %>
+<div class="table"><table class="stack"><thead><tr><th>${T('voucher')}</th><th>${T('postingDate')}</th><th>${T('entryDescription')}</th><th>${T('lines')}</th><th>${T('attachmentsColumn')}</th><th>${T('entryId')}</th></tr></thead><tbody>
+<% it.view.sandboxEntries.forEach(function (e) { %><tr><td data-label="${T('voucher')}"><%= e.voucher_year %>-<%= e.voucher_number %></td><td data-label="${T('postingDate')}"><%= e.posting_date %></td><td data-label="${T('entryDescription')}"><%= e.description === null ? '' : e.description %></td><td data-label="${T('lines')}"><%= e.lines.length %></td><td data-label="${T('attachmentsColumn')}"><% if (e.attachments.length === 0) { %>${T('noAttachments')}<% } else { %><ul><% e.attachments.forEach(function (a) { %><li><%= a.filename %> (<%= a.content_type %>, <%= it.t('developers.bytes', { size: a.size }) %>)</li><% }) %></ul><% } %></td><td data-label="${T('entryId')}"><code><%= e.id %></code></td></tr>
 <% }) %></tbody></table></div>
 <% } %>
 </section>
