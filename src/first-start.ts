@@ -52,6 +52,10 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
   const envFile = writeSandboxEnv(config.dataDir, store, {
     BASE: p.base_url, TOKEN: p.token, APP_ID: p.app_id, PROJECT_ID: p.project_id, ORG_ID: p.organization_id,
     ...accounts, ...(salesTax ? { SALES_TAX_CODE: salesTax.id } : {}),
+    // issue 34: the origin and the console's address, so that no shell block of the docs names a port; the
+    // console CLI (`npm run console`) reads CONSOLE_HOST and CONSOLE_PORT
+    ORIGIN: config.publicOrigin,
+    ...(config.consolePort > 0 ? consoleVariables(config.consoleHost, config.consolePort) : {}),
   });
   const rent = byNumber('7000') ?? p.accounts[0];
   const bank = byNumber('12000') ?? p.accounts[1];
@@ -81,6 +85,13 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
     '  try (rent paid from the bank):',
     `  curl -s -X POST ${p.base_url}/journal/prepare -H 'Authorization: Bearer ${p.token}' -H 'Content-Type: application/json' -d '${body}'`,
   ];
+}
+
+/** The console listener's address for a client on this machine (a wildcard bind is reached on loopback). */
+function consoleVariables(host: string, port: number): Record<string, string> {
+  const reach = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const hostInUrl = reach.includes(':') ? `[${reach}]` : reach;
+  return { CONSOLE_HOST: reach, CONSOLE_PORT: String(port), CONSOLE_URL: `http://${hostInUrl}:${port}/console/v1` };
 }
 
 /** Which store the service runs on, as sandbox.env records it: `pglite:<DATA_DIR>` or the server URL without its password. */
