@@ -28,7 +28,8 @@ module.exports = {
   // a global option: jest ignores testTimeout inside a project
   testTimeout: 60000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    // test/docs: the docs' links and shell blocks, no service needed (issue 34)
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/docs/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'e2e',

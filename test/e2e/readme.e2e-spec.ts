@@ -4,6 +4,7 @@ import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
+import { RUNNABLE_DOCS, shellBlocks } from '../support/doc-blocks';
 import { freePort } from '../support/free-port';
 import { waitForReady } from '../support/service-process';
 import { eventually } from '../support/wait';
@@ -11,11 +12,6 @@ import { eventually } from '../support/wait';
 const ROOT = join(__dirname, '..', '..');
 // the locked Node runtime's release (tools/node-runtime: docs/install-trust.md)
 const pinned = (JSON.parse(readFileSync(join(ROOT, 'tools', 'node-runtime', 'package.json'), 'utf8')) as { version: string }).version;
-
-/** The shell blocks of README.md marked `<!-- readme-test -->`, in order. */
-export function readmeBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/<!-- readme-test -->\r?\n```(?:sh|bash)\r?\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
 
 /** What a user's shell has: no node_modules/.bin of this project (npm adds it for its own scripts). */
 const userPath = () => (process.env.PATH ?? '').split(delimiter).filter((p) => !p.endsWith(`node_modules${sep}.bin`)).join(delimiter);
@@ -94,18 +90,24 @@ describe('npm start and the README', () => {
   }, 60_000);
 
   /**
-   * Issue 26: every `readme-test` block, in order, in ONE bash session (`set -eo pipefail`), so a block
-   * that overwrites or misses a variable a later one needs fails the run. The block that reads the OAuth
+   * Issue 26: every shell block, in order, in ONE bash session (`set -eo pipefail`), so a block
+   * that overwrites or misses a variable a later one needs fails the run. Issue 34: the blocks of the README,
+   * then of the operator guide, then of the partner guide (test/support/doc-blocks.ts), all but the few
+   * marked `<!-- not run: <why> -->` (test/docs/docs.spec.ts keeps them few and explained); the shell gets
+   * no port from the test, only what `source .data/sandbox.env` gives it. The block that reads the OAuth
    * code (`read -r… OAUTH_CODE`) is answered from Chromium: the test opens the consent URL the shell printed, signs in as
    * the owner the production block enrolled, ticks every account and the mandate, and takes the code from
    * the redirect.
    */
-  it('runs every README block in order in one bash shell, the consent step in Chromium', async () => {
-    const blocks = readmeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-    expect(blocks.length).toBeGreaterThanOrEqual(8);
+  it('runs every shell block of the README and the two guides in order in one bash shell, the consent step in Chromium', async () => {
+    const every = shellBlocks(ROOT);
+    const blocks = every.filter((b) => b.notRun === null);
+    for (const file of RUNNABLE_DOCS) expect(`${file}: ${blocks.some((b) => b.file === file) ? 'runs blocks' : 'runs none'}`).toBe(`${file}: runs blocks`);
+    expect(blocks.length).toBeGreaterThanOrEqual(15);
+    process.stdout.write(`the README test runs ${blocks.length} shell blocks and skips ${every.length - blocks.length}:\n${every.filter((b) => b.notRun !== null).map((b) => `  ${b.file}:${b.line} ${b.notRun}`).join('\n')}\n`);
     const shell = spawn('bash', ['--noprofile', '--norc'], {
       cwd: work, // the README's commands run in the project folder: here .data is the service's DATA_DIR
-      env: { PATH: userPath(), HOME: process.env.HOME ?? work, PORT: String(port), CONSOLE_PORT: String(consolePort) },
+      env: { PATH: userPath(), HOME: process.env.HOME ?? work },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -124,11 +126,12 @@ describe('npm start and the README', () => {
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
     try {
       await run('set -eo pipefail', '@@ start');
-      for (const [i, block] of blocks.entries()) {
+      for (const [i, { file, line, code: block }] of blocks.entries()) {
+        const where = `block ${i + 1} (${file}:${line})`;
         if (/^read -r\w* [^\n]*OAUTH_CODE\n$/.test(block)) {
           await run('echo "@@vars $CONSENT_URL $OWNER_EMAIL $OWNER_TOTP_SECRET"', `@@ vars ${i}`);
           const [, url, email, secret] = /@@vars (\S+) (\S+) (\S+)/.exec(stdout)!;
-          const password = /OWNER_PASSWORD='([^']+)'/.exec(blocks.join('\n'))![1];
+          const password = /OWNER_PASSWORD='([^']+)'/.exec(blocks.map((b) => b.code).join('\n'))![1];
           const page = await (await browser.newContext()).newPage();
           await page.goto(url);
           await page.getByLabel('Email').fill(email);
@@ -146,11 +149,11 @@ describe('npm start and the README', () => {
           expect(code).toBeTruthy();
           // the block is `read … OAUTH_CODE`, answered by a human typing the code; bash reading its own script
           // from this pipe would read the answer as a command, so the shell gets the assignment the read makes
-          shell.stdin!.write(`OAUTH_CODE='${code}'\necho "@@ block ${i + 1}"\n`);
-          await eventually(() => stdout.includes(`@@ block ${i + 1}\n`) || exit !== undefined, `block ${i + 1}`, 120_000);
-          if (exit !== undefined) throw new Error(`the shell stopped (exit ${exit}) in block ${i + 1}:\n${stdout.slice(-2000)}\n${stderr}`);
+          shell.stdin!.write(`OAUTH_CODE='${code}'\necho "@@ ${where}"\n`);
+          await eventually(() => stdout.includes(`@@ ${where}\n`) || exit !== undefined, where, 120_000);
+          if (exit !== undefined) throw new Error(`the shell stopped (exit ${exit}) in ${where}:\n${stdout.slice(-2000)}\n${stderr}`);
         } else {
-          await run(block, `@@ block ${i + 1}`);
+          await run(block, `@@ ${where}`);
         }
       }
     } finally {
@@ -176,6 +179,13 @@ describe('npm start and the README', () => {
     // events feed: the first page lists the writes, the cursor from the end an empty page
     expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","type":"operation\.completed","timestamp":"[^"]+","data":\{"operation_id"/);
     expect(all).toMatch(/\{"data":\[\],"next_cursor":"[A-Za-z0-9_.-]+","has_more":false\}/);
+    // the operator guide: a month closed, a developer account, the webhook tools on the console CLI, the metrics
+    expect(all).toContain('{"period":"2026-10","closed":true}');
+    // (the CLI prints its answers indented)
+    expect(all).toMatch(/"email": "dev@partner\.dk",\s*"totp_secret": "[A-Z2-7]+",\s*"totp_uri": "otpauth:\/\/totp\//);
+    expect(all).toMatch(/"id": "[0-9a-f-]{36}",\s*"webhook_id": "[^"]+"\s*\}/);
+    expect(all).toMatch(/"id": "[0-9a-f-]{36}",\s*"events": [1-9]\d*\s*\}/);
+    expect(all).toMatch(/^partner_webhook_queue_age_seconds \d/m);
     // production: posted, then stopped by the revocation
     expect(all).toMatch(/"posted":true,"voucher_number":1,"operation_id":"[0-9a-f-]{36}","replayed":false,"environment":"production"/);
     expect(all).toContain('"code":"grant_revoked"');
