@@ -59,19 +59,11 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
   });
   const rent = byNumber('7000') ?? p.accounts[0];
   const bank = byNumber('12000') ?? p.accounts[1];
-  const body = JSON.stringify({
-    posting_date: new Date().toISOString().slice(0, 10),
-    description: 'Husleje',
-    lines: [
-      { account_id: rent.id, debit_minor: 700000 },
-      { account_id: bank.id, credit_minor: 700000 },
-    ],
-  });
   if (!showSecrets) {
     return [
       ...lines,
       `Provisioned a sandbox project ${p.project_id}: its base URL, token, account ids and app id are in ${envFile} (mode 0600; stdout is not a terminal, so the token is not printed)`,
-      `  try (rent paid from the bank): source ${envFile} && curl -s -X POST "$BASE/journal/prepare" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "{\\"posting_date\\":\\"$(date +%F)\\",\\"lines\\":[{\\"account_id\\":\\"$RENT_ACCOUNT\\",\\"debit_minor\\":700000},{\\"account_id\\":\\"$BANK_ACCOUNT\\",\\"credit_minor\\":700000}]}"`,
+      `  try (rent paid from the bank): ${tryFromEnvFile(envFile)}`,
     ];
   }
   return [
@@ -83,8 +75,32 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
     `  app id:     ${p.app_id} (register webhook endpoints for it: POST /console/v1/apps/${p.app_id}/webhook-endpoints)`,
     `  the same as shell variables: source ${envFile}   (BASE, TOKEN, APP_ID, RENT_ACCOUNT, BANK_ACCOUNT, SALES_ACCOUNT, …, SALES_TAX_CODE)`,
     '  try (rent paid from the bank):',
-    `  curl -s -X POST ${p.base_url}/journal/prepare -H 'Authorization: Bearer ${p.token}' -H 'Content-Type: application/json' -d '${body}'`,
+    `  ${tryWithValues(p.base_url, p.token, rent.id, bank.id, new Date().toISOString().slice(0, 10))}`,
   ];
+}
+
+/** A word for bash, in single quotes. */
+const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Issue 34: the banner's "try" line when stdout is not a terminal: sources sandbox.env and pastes into bash as
+ * printed (its JSON's inner quotes escaped; they were not, and the paste answered 400 "The body is not valid JSON").
+ */
+export function tryFromEnvFile(envFile: string): string {
+  return `source ${shellWord(envFile)} && curl -s -X POST "$BASE/journal/prepare" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "{\\"posting_date\\":\\"$(date +%F)\\",\\"lines\\":[{\\"account_id\\":\\"$RENT_ACCOUNT\\",\\"debit_minor\\":700000},{\\"account_id\\":\\"$BANK_ACCOUNT\\",\\"credit_minor\\":700000}]}"`;
+}
+
+/** The banner's "try" line on a terminal, with the token and account ids written out; pastes into bash as printed. */
+export function tryWithValues(baseUrl: string, token: string, rentId: string, bankId: string, date: string): string {
+  const body = JSON.stringify({
+    posting_date: date,
+    description: 'Husleje',
+    lines: [
+      { account_id: rentId, debit_minor: 700000 },
+      { account_id: bankId, credit_minor: 700000 },
+    ],
+  });
+  return `curl -s -X POST ${shellWord(`${baseUrl}/journal/prepare`)} -H ${shellWord(`Authorization: Bearer ${token}`)} -H 'Content-Type: application/json' -d ${shellWord(body)}`;
 }
 
 /** The console listener's address for a client on this machine (a wildcard bind is reached on loopback). */
@@ -116,7 +132,7 @@ function readSandboxEnvStore(dataDir: string): string | null {
 export function writeSandboxEnv(dataDir: string, store: string, values: Record<string, string>): string {
   const file = join(dataDir, 'sandbox.env');
   mkdirSync(dataDir, { recursive: true });
-  const quoted = Object.entries(values).map(([k, v]) => `${k}='${v.replace(/'/g, `'\\''`)}'`);
+  const quoted = Object.entries(values).map(([k, v]) => `${k}=${shellWord(v)}`);
   writeFileSync(
     file,
     `# written by the first start of the service: the first sandbox project (its token is shown once)\n# store: ${store}\nexport ${quoted.join(' ')}\n`,
