@@ -24,7 +24,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 # DATA_DIR holds the generated SECRETS_KEY and console key (and PGlite's files): kept across containers.
-# Replicas on one database need one SECRETS_KEY set explicitly (README, Security).
+# Replicas on one database need one SECRETS_KEY set explicitly (docs/operator-guide.md, Security).
 VOLUME /data
 USER node
 # only the partner listener: the console (3001, plain HTTP, operator-only) is never to be published

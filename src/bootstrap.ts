@@ -160,7 +160,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   if (config.consolePort !== 0) {
     consoleApp = await createHttpApp(http, ConsoleAppModule.forRoot(core, ConsoleModule.forRoot(key.key), config.logLevel, options.logStream), 'console');
     configureHttpApp(http, consoleApp, 'console');
-    // Scraped without the console key: the console listener is private (127.0.0.1 by default); README
+    // Scraped without the console key: the console listener is private (127.0.0.1 by default); docs/operator-guide.md, Metrics and logs
     consoleApp.getHttpAdapter().get('/metrics', metrics.handler());
     const consoleDocument = createConsoleDocument(consoleApp);
     consoleApp.getHttpAdapter().get(CONSOLE_DOCUMENT_PATH, (_req: express.Request, res: express.Response) => res.json(consoleDocument));
