@@ -79,8 +79,11 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
   ];
 }
 
-/** A word for bash, in single quotes. */
-const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A value for bash, in single quotes. */
+const singleQuoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** A word for bash: as it is when it holds nothing the shell would read otherwise, else single-quoted. */
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : singleQuoted(s));
 
 /**
  * Issue 34: the banner's "try" line when stdout is not a terminal: sources sandbox.env and pastes into bash as
@@ -132,7 +135,7 @@ function readSandboxEnvStore(dataDir: string): string | null {
 export function writeSandboxEnv(dataDir: string, store: string, values: Record<string, string>): string {
   const file = join(dataDir, 'sandbox.env');
   mkdirSync(dataDir, { recursive: true });
-  const quoted = Object.entries(values).map(([k, v]) => `${k}=${shellWord(v)}`);
+  const quoted = Object.entries(values).map(([k, v]) => `${k}=${singleQuoted(v)}`);
   writeFileSync(
     file,
     `# written by the first start of the service: the first sandbox project (its token is shown once)\n# store: ${store}\nexport ${quoted.join(' ')}\n`,

@@ -117,10 +117,18 @@ describe('npm start and the README', () => {
     const ended = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
     let exit: number | null | undefined;
     void ended.then((code) => (exit = code));
+    /**
+     * Waits for the marker line the shell echoes after a block. A block of the operator guide makes ~20 CLI
+     * calls (each an npm start-up) and waits for a TOTP step: minutes on a loaded 2-core machine.
+     */
+    const waitFor = (marker: string) =>
+      eventually(() => stdout.includes(`${marker}\n`) || exit !== undefined, marker, 300_000).catch((e: Error) => {
+        throw new Error(`${e.message}; the shell's last output:\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`);
+      });
     /** Writes `text`, then waits for the marker line the shell echoes after it. */
     const run = async (text: string, marker: string) => {
       shell.stdin!.write(`${text}\necho "${marker}"\n`);
-      await eventually(() => stdout.includes(`${marker}\n`) || exit !== undefined, marker, 120_000);
+      await waitFor(marker);
       if (exit !== undefined) throw new Error(`the shell stopped (exit ${exit}) in ${marker}:\n${stdout.slice(-2000)}\n${stderr}`);
     };
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
@@ -150,7 +158,7 @@ describe('npm start and the README', () => {
           // the block is `read … OAUTH_CODE`, answered by a human typing the code; bash reading its own script
           // from this pipe would read the answer as a command, so the shell gets the assignment the read makes
           shell.stdin!.write(`OAUTH_CODE='${code}'\necho "@@ ${where}"\n`);
-          await eventually(() => stdout.includes(`@@ ${where}\n`) || exit !== undefined, where, 120_000);
+          await waitFor(`@@ ${where}`);
           if (exit !== undefined) throw new Error(`the shell stopped (exit ${exit}) in ${where}:\n${stdout.slice(-2000)}\n${stderr}`);
         } else {
           await run(block, `@@ ${where}`);
@@ -198,5 +206,5 @@ describe('npm start and the README', () => {
     expect(all).toContain('"code":"invalid_token"');
     // nothing else failed on the way
     expect(all.match(/"type":"urn:partner-api:error:[a-z_]+"/g)).toEqual(['"type":"urn:partner-api:error:grant_revoked"', '"type":"urn:partner-api:error:invalid_token"']);
-  }, 300_000);
+  }, 900_000);
 });
