@@ -33,7 +33,7 @@ export function classValidatorFailures(instance: object): FieldFailure[] {
  * The same rules, compiled: each field's one constraint runs as the plain predicate it registered with
  * class-validator, without class-validator's per-call metadata walk — on 500 journal lines that walk
  * dominated a prepare's CPU time. Equivalence with classValidatorFailures is a property test
- * (body-validation.pipe.spec.ts). Used only when every field of the class has a recorded rule.
+ * (compiled-rules.spec.ts). Used only when every field of the class has a recorded rule.
  */
 export function compiledFailures(instance: Record<string, unknown>, type: Function): FieldFailure[] {
   return [...(planFailures(instance, planOf(type)) ?? [])];
