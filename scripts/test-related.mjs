@@ -33,6 +33,7 @@ const e2eDir = join(root, 'test', 'e2e');
 const e2eSpecs = readdirSync(e2eDir).filter((f) => f.endsWith('.e2e-spec.ts'));
 /** The module a changed file belongs to, `null` when it is not in one, or `*` when every e2e spec depends on it. */
 function moduleOf(file) {
+  if (file.endsWith('.spec.ts')) return null; // a unit spec: only the unit run reads it
   const m = /^src\/modules\/(?:auth\/([a-z-]+)\/|([a-z-]+)\/)/.exec(file);
   if (m) return m[1] ?? m[2];
   if (/^src\//.test(file) || /^test\/support\//.test(file)) return '*';
