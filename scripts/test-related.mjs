@@ -5,7 +5,8 @@
  * - unit specs: jest's `--findRelatedTests` (each spec's import graph reaches a changed file);
  * - e2e specs: jest's import graph cannot choose them (every one imports the whole app through
  *   test/support/test-app.ts), so a spec is chosen when it changed itself, or when a module changed
- *   (src/modules/<m>/, src/modules/auth/<m>/) and the spec's file name contains <m> or it imports from <m>.
+ *   (src/modules/<m>/, src/modules/auth/<m>/) and the spec's file name contains <m> or the first segment
+ *   of one of <m>'s partner routes (`${base}/operations`), or the spec imports from <m>.
  *   A change to src/shared, src/*.ts, the migrations or test/support chooses every e2e spec.
  * The full suite (`npm test`, .ci/run) stays the gate before merging. Prints what it chose and why;
  * `--list` only prints. The e2e specs run only when the unit specs pass.
@@ -39,6 +40,17 @@ function moduleOf(file) {
   if (/^src\//.test(file) || /^test\/support\//.test(file)) return '*';
   return null;
 }
+/** The first path segments of a module's partner routes (`${base}/operations` → operations): e2e specs are often named after them. */
+function routeWordsOf(module) {
+  const dirs = [join(root, 'src', 'modules', module), join(root, 'src', 'modules', 'auth', module)].filter((d) => existsSync(d));
+  const words = new Set();
+  for (const dir of dirs) {
+    for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.controller.ts'))) {
+      for (const [, word] of readFileSync(join(dir, f), 'utf8').matchAll(/\$\{base\}\/([a-z][a-z-]*)/g)) words.add(word);
+    }
+  }
+  return [...words];
+}
 const chosen = new Map();
 for (const file of changed) {
   if (file.startsWith('test/e2e/') && file.endsWith('.e2e-spec.ts')) chosen.set(file, 'changed');
@@ -50,6 +62,9 @@ for (const file of changed) {
     if (module === '*') chosen.set(path, `${file} (shared)`);
     else if (spec.includes(module) || new RegExp(`src/modules/(?:auth/)?${module}[/']`).test(readFileSync(join(e2eDir, spec), 'utf8'))) {
       chosen.set(path, `module ${module}`);
+    } else {
+      const word = routeWordsOf(module).find((w) => spec.includes(w));
+      if (word) chosen.set(path, `module ${module}, route ${word}`);
     }
   }
 }
