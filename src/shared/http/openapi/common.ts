@@ -7,6 +7,8 @@ export type Responses = Record<string, Record<string, unknown>>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const uuid: Schema = { type: 'string', format: 'uuid' };
+/** The environment a partner call ran in (CONTRACT §2). */
+export const environment: Schema = { type: 'string', enum: ['sandbox', 'production'] };
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 /** The codes of CONTRACT §4, in the catalogue's order. */
