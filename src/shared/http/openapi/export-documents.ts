@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApplications } from '../../../bootstrap';
 import { loadConfig } from '../../config/app-config';
-import { createConsoleDocument } from './console-document';
+import { consoleDocumentFromRoutes } from './console-document';
 import { partnerDocumentFromRoutes } from './partner-document';
 
 /** The checked-in documents' text: the served JSON, pretty-printed. */
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     const out = resolve(process.argv[2] ?? 'openapi');
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'partner.json'), documentText(partnerDocumentFromRoutes(apps.partner)));
-    writeFileSync(join(out, 'console.json'), documentText(createConsoleDocument(apps.console!)));
+    writeFileSync(join(out, 'console.json'), documentText(consoleDocumentFromRoutes(apps.console!)));
     process.stdout.write(`wrote ${out}/partner.json and ${out}/console.json\n`);
   } finally {
     await apps.close();
