@@ -5,7 +5,7 @@ import { undescribedConsoleRoutes } from '../../src/shared/http/openapi/console-
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { aSandboxProject, SANDBOX } from '../support/fixtures';
-import { partnerRouteDeclarations } from '../support/partner-routes';
+import { consoleRouteDeclarations, partnerRouteDeclarations } from '../support/route-declarations';
 import { consolePost } from '../support/production-fixtures';
 import { checkResponse, checkWebhookBody } from '../support/response-validation';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -36,8 +36,14 @@ describe('the OpenAPI documents (CONTRACT §13)', () => {
     expect(res.body).toEqual(checkedIn('console'));
   });
 
-  it('the console document describes every console route', () => {
+  it('the console document describes every console route, as the route declares it (@ConsoleOperation)', () => {
     expect(undescribedConsoleRoutes(app.apps.console!)).toEqual([]);
+    const described = Object.entries<Record<string, { operationId: string }>>(checkedIn('console').paths)
+      .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => `${method} ${path} ${op.operationId}`))
+      .sort();
+    const declared = consoleRouteDeclarations().map((r) => `${r.method} ${r.path} ${r.facts?.operationId}`).sort();
+    expect(described).toEqual(declared);
+    expect(described.length).toBeGreaterThanOrEqual(30);
   });
 
   it('the docs page still works', async () => {

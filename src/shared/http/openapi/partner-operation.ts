@@ -6,7 +6,7 @@ import { jsonResponse, type Responses, type Schema } from './common';
  * What a partner route says about itself in the OpenAPI document (CONTRACT §13), declared on the
  * controller method beside `@PartnerRoute` (which gives the scopes) and `@Idempotent()` (which marks an
  * exactly-once write). The document builder (partner-document.ts) reads these from the scan; every
- * partner route must carry one (partner-operation.spec.ts fails otherwise).
+ * partner route must carry one (route-operations.spec.ts fails otherwise).
  */
 export interface PartnerOperationFacts {
   operationId: string;

@@ -1,4 +1,4 @@
-import { partnerRouteDeclarations } from '../../../../test/support/partner-routes';
+import { consoleRouteDeclarations, partnerRouteDeclarations } from '../../../../test/support/route-declarations';
 import { IDEMPOTENCY_ERRORS } from './partner-operation';
 
 /**
@@ -30,5 +30,17 @@ describe('the partner routes declare their OpenAPI operations', () => {
       .filter((r) => r.facts && r.idempotent !== IDEMPOTENCY_ERRORS.every((code) => r.facts!.errors.includes(code)))
       .map((r) => `${r.method.toUpperCase()} ${r.path} (${r.idempotent ? '@Idempotent()' : 'not idempotent'}): fix its @PartnerOperation errors in ${r.file}`);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('the console routes declare their OpenAPI operations', () => {
+  const routes = consoleRouteDeclarations();
+
+  it('every console route has a @ConsoleOperation', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(30);
+    const missing = routes
+      .filter((r) => !r.facts)
+      .map((r) => `${r.method.toUpperCase()} /console/v1${r.path}: add @ConsoleOperation({ operationId, summary, result, errors }) to ${r.handler} in ${r.file}`);
+    expect(missing).toEqual([]);
   });
 });
