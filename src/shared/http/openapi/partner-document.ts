@@ -108,23 +108,8 @@ const SCHEMA_ORDER = [
   'EventsPage', 'AccountList', 'TaxCodeList', 'Attachment', 'AttachmentAdded', 'JournalEntry', 'JournalEntriesPage',
 ];
 
-/** The schemas of the webhooks part (CONTRACT §9, §14, §18), which no route declares. */
+/** The schemas of the webhooks part (CONTRACT §9, §14, §18) that no route declares (the events' `data` schemas are declared with their routes). */
 const WEBHOOK_SCHEMAS: Record<string, Schema> = {
-  GrantRevokedData: object(
-    {
-      grant_id: uuid,
-      organization_id: uuid,
-      reason: { type: 'string', enum: ['revoked', 'superseded', 'expired'] },
-      at: { type: 'string', format: 'date-time', description: 'when the grant stopped being in force (for `expired`, its expiry)' },
-    },
-    undefined,
-    { description: 'What `grant.revoked` says (CONTRACT §18).' },
-  ),
-  GrantExpiringData: object(
-    { grant_id: uuid, organization_id: uuid, expires_at: { type: 'string', format: 'date-time' } },
-    undefined,
-    { description: 'What `grant.expiring` says (CONTRACT §18).' },
-  ),
   ...EVENT_SCHEMAS,
   WebhookTestEvent: object(
     {

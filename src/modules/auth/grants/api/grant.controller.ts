@@ -7,7 +7,7 @@ import { SCOPES } from '../../../../shared/domain/scopes';
 import { PARTNER_BASES } from '../../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../access';
 import { TokenGrantService, type TokenGrantView } from '../application/token-grant.service';
-import { TOKEN_GRANT_SCHEMAS } from './grant.openapi';
+import { GRANT_EVENT_SCHEMAS, TOKEN_GRANT_SCHEMAS } from './grant.openapi';
 
 @ApiTags('grant')
 @Controller(PARTNER_BASES)
@@ -22,7 +22,7 @@ export class GrantController {
     summary: 'What this token may do',
     success: partnerJson(200, 'The grant of this token (in the sandbox: the project\'s access).', ref('TokenGrant')),
     errors: [],
-    schemas: TOKEN_GRANT_SCHEMAS,
+    schemas: { ...TOKEN_GRANT_SCHEMAS, ...GRANT_EVENT_SCHEMAS },
   })
   grant(@Caller() caller: CallerContext): Promise<TokenGrantView> {
     return this.grants.view(caller);
