@@ -143,3 +143,25 @@ export function closeRequestSchemas(document: OpenAPIObject, names: Iterable<str
     if (!schema.properties) schema.properties = {};
   }
 }
+
+/**
+ * Sorts by a pinned order (a document's checked-in order): what the order does not name keeps its scan
+ * order after what it names, and a name of something gone is ignored.
+ */
+export function inOrder<T>(items: T[], nameOf: (item: T) => string, order: string[]): T[] {
+  const rank = (item: T) => {
+    const i = order.indexOf(nameOf(item));
+    return i === -1 ? order.length : i;
+  };
+  return items.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map(({ item }) => item);
+}
+
+/** The result schemas the operations declare, by name; two declarations of one name must agree. */
+export function declaredSchemas(declarations: Array<Record<string, Schema> | undefined>): Record<string, Schema> {
+  const schemas: Record<string, Schema> = {};
+  for (const [name, schema] of declarations.flatMap((d) => Object.entries(d ?? {}))) {
+    if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) throw new Error(`two operations declare different schemas ${name}`);
+    schemas[name] = schema;
+  }
+  return schemas;
+}

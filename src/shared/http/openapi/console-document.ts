@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { closeRequestSchemas, HEADERS, jsonResponse, PROBLEM_SCHEMA, problemResponses, type Schema, uuid } from './common';
+import { closeRequestSchemas, declaredSchemas, HEADERS, inOrder, jsonResponse, PROBLEM_SCHEMA, problemResponses, type Schema, uuid } from './common';
 import { CONSOLE_OPERATION_EXTENSION, type ConsoleOperationFacts } from './console-operation';
 
 // The console (operator) API's OpenAPI 3.1 document (CONTRACT §10, §13). What each call says is declared
@@ -35,15 +35,6 @@ const SCHEMA_ORDER = [
 const PARAMETER_WORDS: Record<string, string> = {
   period: 'a calendar month, YYYY-MM',
 };
-
-/** Sorts by a pinned order; what it does not name keeps its place after what it names. */
-function inOrder<T>(items: T[], nameOf: (item: T) => string, order: string[]): T[] {
-  const rank = (item: T) => {
-    const i = order.indexOf(nameOf(item));
-    return i === -1 ? order.length : i;
-  };
-  return items.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map(({ item }) => item);
-}
 
 /** The document's head: title, server, the key. */
 function consoleDocumentHead(): Omit<OpenAPIObject, 'paths'> {
@@ -137,11 +128,7 @@ export function consoleDocumentFromRoutes(app: INestApplication): OpenAPIObject 
   for (const { op, facts } of operations) paths[op.path] = { ...paths[op.path], [op.method]: describe(op, facts) };
 
   // 3. components: the request DTOs (closed: an unknown member is refused), the result schemas, the problem
-  const results: Record<string, Schema> = {};
-  for (const [name, schema] of operations.flatMap(({ facts }) => Object.entries(facts.schemas ?? {}))) {
-    if (name in results && JSON.stringify(results[name]) !== JSON.stringify(schema)) throw new Error(`two console calls declare different schemas ${name}`);
-    results[name] = schema;
-  }
+  const results = declaredSchemas(operations.map(({ facts }) => facts.schemas));
   const document: OpenAPIObject = {
     ...scanned,
     paths: paths as OpenAPIObject['paths'],

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { SCOPES } from '../../domain/scopes';
 import { PRODUCTION_BASE, SANDBOX_BASE } from '../partner-paths';
-import { closeRequestSchemas, HEADERS, object, PROBLEM_SCHEMA, problemResponses, ref, type Schema, uuid } from './common';
+import { closeRequestSchemas, declaredSchemas, HEADERS, inOrder, object, PROBLEM_SCHEMA, problemResponses, ref, type Schema, uuid } from './common';
 import {
   IDEMPOTENCY_ERRORS,
   IDEMPOTENT_EXTENSION,
@@ -213,15 +213,6 @@ function factsOf(op: ScannedPartnerOperation): PartnerOperationFacts {
   return op.facts;
 }
 
-/** Sorts by a pinned order; what it does not name keeps its place after what it names. */
-function inOrder<T>(items: T[], nameOf: (item: T) => string, order: string[]): T[] {
-  const rank = (item: T) => {
-    const i = order.indexOf(nameOf(item));
-    return i === -1 ? order.length : i;
-  };
-  return items.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map(({ item }) => item);
-}
-
 /** The path parameters of a document path, in their order, described from PATH_PARAMETERS. */
 function pathParameters(path: string): unknown[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
@@ -255,16 +246,6 @@ function describe(op: ScannedPartnerOperation, facts: PartnerOperationFacts): Re
   };
 }
 
-/** The result schemas the operations declare; one name, one schema. */
-function declaredSchemas(operations: Array<{ facts: PartnerOperationFacts }>): Record<string, Schema> {
-  const schemas: Record<string, Schema> = {};
-  for (const [name, schema] of operations.flatMap(({ facts }) => Object.entries(facts.schemas ?? {}))) {
-    if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) throw new Error(`two operations declare different schemas ${name}`);
-    schemas[name] = schema;
-  }
-  return schemas;
-}
-
 /**
  * Scans the partner application's routes and builds its OpenAPI document: the operations as the routes
  * declare them, in the document's order, and the parts every partner call shares.
@@ -284,7 +265,7 @@ export function partnerDocumentFromRoutes(app: INestApplication): OpenAPIObject 
 
   // 3. components: the request DTOs (closed: an unknown member is refused, CONTRACT §5), then the result
   // and webhook schemas, then the problem body
-  const results = Object.entries({ ...declaredSchemas(operations), ...WEBHOOK_SCHEMAS });
+  const results = Object.entries({ ...declaredSchemas(operations.map(({ facts }) => facts.schemas)), ...WEBHOOK_SCHEMAS });
   const document: OpenAPIObject = {
     ...scanned,
     paths: paths as OpenAPIObject['paths'],
