@@ -1,4 +1,4 @@
-import { environment, object, ref, type Schema, uuid } from '../../../shared/http/openapi/common';
+import { commitOrderPage, commitOrderQuery, environment, object, ref, type Schema, uuid } from '../../../shared/http/openapi/common';
 
 // The journal's result schemas in the partner document (CONTRACT §7, §17): exactly the members listed.
 
@@ -121,27 +121,16 @@ export const JOURNAL_ENTRY_SCHEMAS: Record<string, Schema> = {
 };
 
 export const JOURNAL_ENTRIES_PAGE_SCHEMAS: Record<string, Schema> = {
-  JournalEntriesPage: object(
-    {
-      data: { type: 'array', items: ref('JournalEntry'), maxItems: 100 },
-      next_cursor: { type: 'string', description: 'opaque; pass it as `after` to read on (also from an empty page, later)' },
-      has_more: { type: 'boolean', description: 'more entries can be read now' },
-    },
-    undefined,
-    { description: "A page of the app's journal entries, in the order they committed (CONTRACT §17)." },
+  JournalEntriesPage: commitOrderPage(
+    ref('JournalEntry'),
+    'more entries can be read now',
+    "A page of the app's journal entries, in the order they committed (CONTRACT §17).",
   ),
 };
 
 /** `GET /journal/entries` query parameters (CONTRACT §17). */
 export const JOURNAL_ENTRIES_QUERY = [
-  {
-    name: 'after',
-    in: 'query',
-    required: false,
-    description: 'A `next_cursor` of an earlier page; without it the list starts at the first entry.',
-    schema: { type: 'string', maxLength: 200 },
-  },
-  { name: 'limit', in: 'query', required: false, description: 'Entries per page.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+  ...commitOrderQuery('A `next_cursor` of an earlier page; without it the list starts at the first entry.', 'Entries per page.'),
   { name: 'posting_date_from', in: 'query', required: false, description: 'Only entries posted on or after this date.', schema: date },
   { name: 'posting_date_to', in: 'query', required: false, description: 'Only entries posted on or before this date.', schema: date },
   {

@@ -165,3 +165,24 @@ export function declaredSchemas(declarations: Array<Record<string, Schema> | und
   }
   return schemas;
 }
+
+/** A page of a list in commit order (CONTRACT §14, §17, shared/domain/commit-order.ts). */
+export function commitOrderPage(items: Schema, hasMoreWords: string, description: string): Schema {
+  return object(
+    {
+      data: { type: 'array', items, maxItems: 100 },
+      next_cursor: { type: 'string', description: 'opaque; pass it as `after` to read on (also from an empty page, later)' },
+      has_more: { type: 'boolean', description: hasMoreWords },
+    },
+    undefined,
+    { description },
+  );
+}
+
+/** The `after` and `limit` query parameters of a list in commit order. */
+export function commitOrderQuery(afterWords: string, limitWords: string): Array<Record<string, unknown>> {
+  return [
+    { name: 'after', in: 'query', required: false, description: afterWords, schema: { type: 'string', maxLength: 200 } },
+    { name: 'limit', in: 'query', required: false, description: limitWords, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+  ];
+}
