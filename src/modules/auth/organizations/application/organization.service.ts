@@ -92,6 +92,27 @@ export class OrganizationService {
     });
   }
 
+  /**
+   * A developer's demo company (CONTRACT §15), inside the caller's transaction: a production
+   * organization marked `demo`, with the given chart, whose only owner is a user standing for the
+   * developer (the developer's email; password and authenticator read from the developer's account).
+   */
+  async createDemoWithin(
+    tx: Transaction,
+    demo: {
+      organizationId: string;
+      name: string;
+      developerId: string;
+      email: string;
+      accounts: ReadonlyArray<{ id: string; number: string; name: string }>;
+      taxCodes: ReadonlyArray<{ id: string; code: string; rateBasisPoints: number }>;
+    },
+  ): Promise<void> {
+    await this.organizations.create(tx, { id: demo.organizationId, name: demo.name, environment: 'production', demo: true });
+    await this.organizations.createChart(tx, demo.organizationId, demo.accounts, demo.taxCodes);
+    await this.owners.enrolDeveloper(tx, demo.organizationId, { userId: randomUUID(), email: demo.email, developerId: demo.developerId });
+  }
+
   /** The argon2id hash of an owner's password, made before the transaction that stores it (tens of ms). */
   hashPassword(password: string): Promise<string> {
     return hashPassword(password);
