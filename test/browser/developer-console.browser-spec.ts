@@ -371,13 +371,14 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     const demo = page.locator('#demo-company');
     await expect(demo.textContent()).resolves.toContain(`Demo ApS – ${email}`);
     const demoId = (await page.locator('#demo-company-id').textContent()) as string;
-    const verifier = (await page.locator('#demo-code-verifier').textContent()) as string;
     await shots('11-demo-company');
     const findings = await checkAtTwoWidths(page, 'developers-11-demo-company-en');
     await page.goto(`${base}/developers/apps/${appId}?lang=da#demo-company`);
     await expect(page.getByRole('heading', { name: 'Demovirksomhed' }).textContent()).resolves.toBe('Demovirksomhed');
     findings.push(...(await checkAtTwoWidths(page, 'developers-11-demo-company-da')));
     await page.goto(`${base}/developers/apps/${appId}?lang=en#demo-company`);
+    // each view of the page makes a fresh PKCE pair: the verifier goes with the link of the same view
+    const verifier = (await page.locator('#demo-code-verifier').textContent()) as string;
 
     // the link starts the authorization request; the developer signs in with the console's own credentials
     await page.getByRole('link', { name: 'Connect the demo company' }).click();

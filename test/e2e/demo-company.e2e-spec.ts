@@ -1,4 +1,5 @@
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
+import { DeveloperPurge } from '../../src/modules/developers/infrastructure/developer-purge';
 import { aConsentSetup, authorizeQuery, nextCode, PageDriver, PASSWORD, pkcePair, postAndFollow, REDIRECT_URI } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, DEV_PASSWORD, type Developer } from '../support/developer-fixtures';
 import { PRODUCTION, SANDBOX } from '../support/fixtures';
@@ -74,6 +75,19 @@ describe('the demo company (CONTRACT §15)', () => {
     expect(read.body.owners).toEqual([{ user_id: expect.any(String), email: d.email }]);
     expect(read.body.accounts.map((a: { number: string }) => a.number)).toEqual(['1000', '1100', '5000', '7000', '7500', '12000', '13000', '14500', '14600', '15000']);
     expect(read.body.tax_codes.length).toBeGreaterThanOrEqual(1);
+
+    // its owner's password is the developer's: the operator cannot set another one for it, and enrolling the
+    // developer's email as an owner elsewhere makes a user of its own (the demo identity stays the developer's)
+    const ownerId = read.body.owners[0].user_id as string;
+    const password = await consolePost(app, `/users/${ownerId}/password`, { password: 'ein anderes langes passwort' });
+    expect(password.status).toBe(409);
+    expect(password.body.code).toBe('resource_conflict');
+    const elsewhere = await consolePost(app, '/organizations', { name: 'Rigtig kunde ApS' });
+    const enrolled = await consolePost(app, `/organizations/${elsewhere.body.id}/owners`, { email: d.email });
+    expect(enrolled.status).toBe(201);
+    expect(enrolled.body.user_id).not.toBe(ownerId);
+    expect(enrolled.body.totp_secret).toMatch(/^[A-Z2-7]+$/);
+    expect((await consoleGet(`/organizations/${demoId}`)).body.owners).toEqual([{ user_id: ownerId, email: d.email }]);
 
     // an operator's organization is no demo company
     const org = await consolePost(app, '/organizations', { name: 'Kunde ApS' });
@@ -233,5 +247,34 @@ describe('the demo company (CONTRACT §15)', () => {
     clock.advance(30_000);
     const wrongPassword = await driver.post('/oauth/authorize/sign-in', { email: d.email, password: 'not the password at all', code: totpCodeAt(d.secret, clock.nowMs()) });
     expect(wrongPassword.status).toBe(401);
+  });
+  it('goes with its developer: a developer gone 90 days is purged with the demo company, its grant, what its token wrote and its owner; the grant never counts as a customer', async () => {
+    const d = await aDeveloper(app, clock);
+    const { appId, secret, page } = await anUnapprovedAppWithClient(d, 'Glemt demo');
+    const demoId = demoIdOn(page);
+    const driver = new PageDriver(app);
+    expect((await signInAsDeveloper(driver, d, connectHref(page))).status).toBe(303);
+    const form = await driver.get('/oauth/authorize/continue');
+    const accountId = /name="account_ids" value="([0-9a-f-]{36})"/.exec(form.text)?.[1] as string;
+    const code = new URL((await driver.post('/oauth/authorize/decision', { decision: 'allow', account_ids: [accountId], duration_days: '90' })).headers.location as string).searchParams.get('code');
+    const token = await app
+      .partner()
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifierOn(page), client_id: appId, client_secret: secret });
+    const product = await app.partner().post(`${PRODUCTION}/products`).set('Authorization', `Bearer ${token.body.access_token}`).set('Idempotency-Key', `demo-${Date.now()}`).send({ code: 'DEMO', name: 'Demovare' });
+    expect(product.status).toBe(201);
+    const n = async (sql: string, params: unknown[]) => Number((await app.apps.dataSource.query(sql, params))[0].n);
+    expect(await n(`SELECT count(*) AS n FROM users WHERE lower(email) = lower($1) AND developer_id IS NOT NULL`, [d.email])).toBe(1);
+
+    clock.advance(91 * 24 * 3600_000);
+    expect((await app.apps.partner.get(DeveloperPurge, { strict: false }).purge()).developers).toBeGreaterThanOrEqual(1);
+    expect(await n(`SELECT count(*) AS n FROM developers WHERE email = $1`, [d.email])).toBe(0);
+    expect((await consoleGet(`/organizations/${demoId}`)).status).toBe(404);
+    expect(await n(`SELECT count(*) AS n FROM users WHERE lower(email) = lower($1)`, [d.email])).toBe(0);
+    for (const table of ['grants', 'products', 'operation_receipts', 'idempotency_records', 'webhook_outbox', 'access_tokens', 'authorization_codes']) {
+      expect(await n(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [demoId])).toBe(0);
+    }
+    expect((await app.partner().get(`${PRODUCTION}/accounts`).set('Authorization', `Bearer ${token.body.access_token}`)).status).toBe(401);
   });
 });

@@ -230,7 +230,7 @@ const OPERATIONS: ConsoleOperation[] = [
   },
   { method: 'post', path: '/grants/{grantId}/revoke', operationId: 'revokeGrant', summary: 'Revoke a grant', status: 200, schema: ref('Revoked'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
   { method: 'post', path: '/grants/{grantId}/tokens', operationId: 'issueToken', summary: 'Issue a production access token under a grant', status: 201, schema: ref('TokenIssued'), errors: [...TRANSPORT, 'not_found'], emptyBody: true },
-  { method: 'post', path: '/users/{userId}/password', operationId: 'setOwnerPassword', summary: "Set or replace an owner's password (ends the owner's consent sessions)", status: 200, schema: ref('PasswordSet'), errors: [...TRANSPORT, 'not_found'] },
+  { method: 'post', path: '/users/{userId}/password', operationId: 'setOwnerPassword', summary: "Set or replace an owner's password (ends the owner's consent sessions)", status: 200, schema: ref('PasswordSet'), errors: [...TRANSPORT, 'not_found', 'resource_conflict'] },
   {
     method: 'post',
     path: '/developers',

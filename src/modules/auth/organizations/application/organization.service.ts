@@ -123,6 +123,8 @@ export class OrganizationService {
    * (CONTRACT §10: the owner's consent sessions). 404 for an unknown user.
    */
   async setPasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<void> {
-    if (!(await this.owners.setPasswordHash(tx, userId, passwordHash))) throw new NotFoundError('user');
+    const set = await this.owners.setPasswordHash(tx, userId, passwordHash);
+    if (!set) throw new NotFoundError('user');
+    if (set === 'developer') throw new ResourceConflictError("This user is a developer's demo company owner: its password is the developer account's (CONTRACT §15)");
   }
 }

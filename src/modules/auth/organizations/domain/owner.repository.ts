@@ -24,8 +24,11 @@ export abstract class OwnerRepository {
    * one email until the transaction ends; null when there is none.
    */
   abstract findUserByEmailForEnrolment(tx: Transaction, email: string): Promise<{ userId: string; hasPassword: boolean } | null>;
-  /** Sets or replaces the user's password hash; false when there is no such user. */
-  abstract setPasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<boolean>;
+  /**
+   * Sets or replaces the user's password hash; false when there is no such user, 'developer' (nothing
+   * set) for a developer's demo identity, whose password is the developer account's (CONTRACT §15).
+   */
+  abstract setPasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<boolean | 'developer'>;
   /** Makes an existing user an owner of the organization too (nothing when it already is). */
   abstract addOwner(tx: Transaction, organizationId: string, userId: string): Promise<void>;
   /**

@@ -32,9 +32,14 @@ export class TypeOrmOwnerRepository extends OwnerRepository {
     return rows[0] ? { userId: rows[0].id, hasPassword: rows[0].has_password } : null;
   }
 
-  async setPasswordHash(m: EntityManager, userId: string, passwordHash: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id`, [userId, passwordHash]);
-    return rows.length > 0;
+  async setPasswordHash(m: EntityManager, userId: string, passwordHash: string): Promise<boolean | 'developer'> {
+    const rows: Array<{ developer: boolean }> = await m.query(
+      `WITH u AS (SELECT id, developer_id IS NOT NULL AS developer FROM users WHERE id = $1 FOR UPDATE),
+            changed AS (UPDATE users SET password_hash = $2 FROM u WHERE users.id = u.id AND NOT u.developer RETURNING users.id)
+       SELECT developer FROM u`,
+      [userId, passwordHash],
+    );
+    return rows.length === 0 ? false : rows[0].developer ? 'developer' : true;
   }
 
   async addOwner(m: EntityManager, organizationId: string, userId: string): Promise<void> {
