@@ -94,6 +94,18 @@ describe('the demo company (CONTRACT §15)', () => {
     expect((await consoleGet(`/organizations/${org.body.id}`)).body.demo).toBe(false);
   });
 
+  it('an account made before demo companies existed gets its demo company on its first app page, once', async () => {
+    const d = await aDeveloper(app, clock);
+    const appId = await anAppOnThePage(d);
+    // as the migration leaves an older account: no demo company recorded
+    await app.apps.dataSource.query(`UPDATE developers SET demo_organization_id = NULL WHERE email = $1`, [d.email]);
+    const first = demoIdOn((await d.driver.get(`/developers/apps/${appId}`)).text);
+    const again = demoIdOn((await d.driver.get(`/developers/apps/${appId}`)).text);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again).toBe(first);
+    expect((await consoleGet(`/organizations/${first}`)).body).toMatchObject({ demo: true, name: `Demo ApS – ${d.email}` });
+  });
+
   it('Connect the demo company: the developer signs in with the account\'s email, password and authenticator, consents an unapproved app, and gets a hat_ token that works on the production base', async () => {
     const d = await aDeveloper(app, clock);
     const { appId, secret, page } = await anUnapprovedAppWithClient(d);

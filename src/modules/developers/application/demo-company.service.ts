@@ -26,7 +26,7 @@ export class DemoCompanyService {
 
   /** The developer's demo company, made now if it is not yet (under the developer's row lock: one per developer). */
   async ensureWithin(tx: Transaction, developerId: string): Promise<{ id: string; name: string } | null> {
-    const developer = await this.repo.demoForUpdate(tx, developerId);
+    const developer = await this.repo.demoOf(tx, developerId, { lock: true });
     if (!developer) return null;
     const name = demoCompanyName(developer.email);
     if (developer.organizationId !== null) return { id: developer.organizationId, name };
@@ -43,7 +43,10 @@ export class DemoCompanyService {
     return { id: organizationId, name };
   }
 
-  ensure(developerId: string): Promise<{ id: string; name: string } | null> {
+  /** As ensureWithin, in a transaction of its own; a page view that finds it made takes no lock. */
+  async ensure(developerId: string): Promise<{ id: string; name: string } | null> {
+    const found = await this.transactions.run((m) => this.repo.demoOf(m, developerId, { lock: false }));
+    if (found?.organizationId) return { id: found.organizationId, name: demoCompanyName(found.email) };
     return this.transactions.run((m) => this.ensureWithin(m, developerId));
   }
 }

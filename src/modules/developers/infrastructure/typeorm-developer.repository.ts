@@ -95,9 +95,9 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
     return rows.length > 0;
   }
 
-  async demoForUpdate(m: EntityManager, id: string): Promise<{ email: string; organizationId: string | null } | null> {
+  async demoOf(m: EntityManager, id: string, options: { lock: boolean }): Promise<{ email: string; organizationId: string | null } | null> {
     const [r]: Array<{ email: string; demo_organization_id: string | null }> = await m.query(
-      `SELECT email, demo_organization_id FROM developers WHERE id = $1 FOR UPDATE`,
+      `SELECT email, demo_organization_id FROM developers WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,
       [id],
     );
     return r ? { email: r.email, organizationId: r.demo_organization_id } : null;

@@ -75,8 +75,13 @@ export class TypeOrmOwnerRepository extends OwnerRepository {
   }
 
   async enrolDeveloper(m: EntityManager, organizationId: string, o: { userId: string; email: string; developerId: string }): Promise<void> {
-    await m.query(`INSERT INTO users (id, email, developer_id) VALUES ($1, $2, $3)`, [o.userId, o.email, o.developerId]);
-    await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2)`, [organizationId, o.userId]);
+    // one identity per developer: one made before (its demo company since gone) is the same user
+    const [u]: Array<{ id: string }> = await m.query(
+      `INSERT INTO users (id, email, developer_id) VALUES ($1, $2, $3)
+       ON CONFLICT (developer_id) DO UPDATE SET email = EXCLUDED.email RETURNING id`,
+      [o.userId, o.email, o.developerId],
+    );
+    await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [organizationId, u.id]);
   }
 
   async consumeStep(m: EntityManager, owner: { userId: string; developerId: string | null }, step: number): Promise<boolean> {
