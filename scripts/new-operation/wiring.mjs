@@ -1,0 +1,172 @@
+/**
+ * Everything a new write operation needs OUTSIDE its own module, as small named steps: each says which
+ * file it edits and what it adds, does nothing when its addition is already there (a second run is a
+ * no-op), and fails with a WiringError naming the file and the anchor it looked for when that anchor is
+ * gone (the file was reshaped: adapt the step here, nowhere else).
+ *
+ * Each step is a hand-kept list the project still has (docs/architecture.md, "Registries"); a step
+ * disappears when its list becomes derived.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export class WiringError extends Error {}
+
+/** One edit of one file: `edit(text)` returns the new text, or the same text when already done. */
+function step(name, file, what, edit) {
+  return { name, file, what, edit };
+}
+
+/** The index just before the anchor, or a WiringError naming the step's file. */
+function at(text, anchor, file, from = 0) {
+  const i = typeof anchor === 'string' ? text.indexOf(anchor, from) : (() => {
+    const re = new RegExp(anchor.source, anchor.flags.includes('g') ? anchor.flags : `${anchor.flags}g`);
+    re.lastIndex = from;
+    const m = re.exec(text);
+    return m ? m.index : -1;
+  })();
+  if (i < 0) throw new WiringError(`${file}: the anchor ${anchor} is not there any more; adapt this step in scripts/new-operation/wiring.mjs`);
+  return i;
+}
+
+/** Inserts `line` after the last line matching `lastOf` (e.g. the last module import). */
+function afterLast(text, lastOf, line, file) {
+  const matches = [...text.matchAll(new RegExp(lastOf.source, 'gm'))];
+  if (matches.length === 0) throw new WiringError(`${file}: no line matches ${lastOf}; adapt this step in scripts/new-operation/wiring.mjs`);
+  const last = matches.at(-1);
+  const end = text.indexOf('\n', last.index) + 1;
+  return text.slice(0, end) + line + '\n' + text.slice(end);
+}
+
+/** The end (index of the closing bracket) of the list or object literal opened by `opener`. */
+function closingOf(text, opener, file) {
+  // the bracket is the opener's last one: 'imports: [core,' opens at its '['
+  const bracket = Math.max(opener.lastIndexOf('['), opener.lastIndexOf('{'), opener.lastIndexOf('('));
+  const start = at(text, opener, file) + bracket + 1;
+  const open = text[start - 1];
+  const close = { '[': ']', '{': '}', '(': ')' }[open];
+  if (!close) throw new WiringError(`${file}: ${opener} does not end in a bracket`);
+  let depth = 1;
+  for (let i = start; i < text.length; i++) {
+    if (text[i] === open) depth++;
+    else if (text[i] === close && --depth === 0) return i;
+  }
+  throw new WiringError(`${file}: ${opener} is never closed`);
+}
+
+/** Adds `item` as the last element of the one-line or multi-line list opened by `opener`. */
+function appendToList(text, opener, item, file) {
+  const end = closingOf(text, opener, file);
+  const before = text.slice(0, end);
+  if (/\n\s*$/.test(before)) {
+    // multi-line: a line of its own, indented as the closing bracket's line plus two
+    const indent = before.slice(before.lastIndexOf('\n') + 1);
+    const trimmed = before.replace(/,?\s*$/, ',');
+    return `${trimmed}\n${indent}  ${item},\n${indent}${text.slice(end)}`;
+  }
+  return `${before.replace(/,?\s*$/, '')}, ${item}${text.slice(end)}`;
+}
+
+const has = (text, s) => text.includes(s);
+
+/** The steps for the names of names.mjs and the migration's class. */
+export function wiringSteps(n, migration) {
+  const moduleImport = `import { ${n.Module}Module } from './modules/${n.module}';`;
+  const purgeImport = `import { ${n.Module}Purge } from '../../${n.module}/sql';`;
+  const migrationImport = `import { ${migration.className} } from './${migration.file}';`;
+  return [
+    step('app module', 'src/app.module.ts', `imports ${n.Module}Module on the partner listener`, (t, f) => {
+      if (has(t, moduleImport)) return t;
+      t = afterLast(t, /^import .* from '\.\/modules\/[^']+';$/, moduleImport, f);
+      // the partner listener's module list (PartnerAppModule.forRoot)
+      return appendToList(t, 'imports: [core,', `${n.Module}Module`, f);
+    }),
+    step('migration list', 'src/shared/database/migrations/index.ts', `runs ${migration.className}`, (t, f) => {
+      if (has(t, migrationImport)) return t;
+      t = afterLast(t, /^import \{ \w+ \} from '\.\/\d+-[^']+';$/, migrationImport, f);
+      return appendToList(t, 'export const MIGRATIONS = [', migration.className, f);
+    }),
+    step('table owner', 'scripts/table-ownership.mjs', `${n.table} is owned by ${n.module}`, (t, f) => {
+      if (new RegExp(`^\\s*${n.table}: '`, 'm').test(t)) return t;
+      return appendToList(t, 'export const TABLE_OWNERS = {', `${n.table}: '${n.module}'`, f);
+    }),
+    step('organization purge', 'src/modules/developers/infrastructure/developer-purge.ts', `deletes a purged organization's ${n.table}`, (t, f) => {
+      if (has(t, purgeImport)) return t;
+      t = afterLast(t, /^import \{ \w+Purge(, \w+)? \} from '\.\.\/\.\.\/[^']+\/sql';$/, purgeImport, f);
+      // dependants first: the new rows refer to organizations, so they go before OrganizationsPurge
+      const i = at(t, '  OrganizationsPurge,\n', f, at(t, 'const PURGE_ORDER', f));
+      return `${t.slice(0, i)}  ${n.Module}Purge,\n${t.slice(i)}`;
+    }),
+    step('receipt kind', 'src/modules/receipts/domain/operation-receipt.ts', `the receipt kind '${n.receiptKind}' and resource type '${n.resourceType}'`, (t, f) => {
+      if (has(t, `'${n.receiptKind}'`)) return t;
+      t = t.replace(/(export type ReceiptKind = [^;]+);/, (_m, list) => `${list} | '${n.receiptKind}';`);
+      t = t.replace(/(export type ResourceType = [^;]+);/, (_m, list) => `${list} | '${n.resourceType}';`);
+      if (!has(t, `'${n.receiptKind}'`) || !has(t, `| '${n.resourceType}'`)) throw new WiringError(`${f}: ReceiptKind or ResourceType is not a type union any more; adapt this step`);
+      return t;
+    }),
+    step('scope', 'src/shared/domain/scopes.ts', `the scope ${n.scope}`, (t, f) => {
+      if (has(t, `'${n.scope}'`)) return t;
+      return appendToList(t, 'export const SCOPES = [', `'${n.scope}'`, f);
+    }),
+    step('scope words', 'src/modules/auth/consent/views/messages.ts', `the consent page's words for ${n.scope} (da, en)`, (t, f) => {
+      if (has(t, `'scope.${n.scope}.title'`)) return t;
+      const quote = (v) => `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+      for (const lang of ['en', 'da']) {
+        // after the last scope word of this language's block (en, then da, in CONSENT_MESSAGES)
+        const start = at(t, `\n  ${lang}: {\n`, f);
+        const stop = lang === 'en' ? at(t, '\n  da: {\n', f) : at(t, '\n});', f, start);
+        const words = [...t.slice(start, stop).matchAll(/^ {4}'scope\.[^']+': .*\n/gm)];
+        if (words.length === 0) throw new WiringError(`${f}: no 'scope.…' line in the ${lang} block; adapt this step`);
+        const end = start + words.at(-1).index + words.at(-1)[0].length;
+        const lines = `    'scope.${n.scope}.title': ${quote(n.words[lang].title)},\n    'scope.${n.scope}.text': ${quote(n.words[lang].text)},\n`;
+        t = t.slice(0, end) + lines + t.slice(end);
+      }
+      return appendToList(t, 'export const WORDED_SCOPES = [', `'${n.scope}'`, f);
+    }),
+    step('partner document', 'src/shared/http/openapi/partner-document.ts', `POST /${n.module} (${n.operationId}), its result schemas, scope words, tag and receipt enums`, (t, f) => {
+      if (has(t, `operationId: '${n.operationId}'`)) return t;
+      const R = n.Resource;
+      const schemas =
+        `  ${R}Created: object(\n    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { const: false }, environment },\n    undefined,\n    { description: 'First execution of POST /${n.module}.' },\n  ),\n` +
+        `  ${R}Replayed: object(\n    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { const: true } },\n    undefined,\n    { description: 'A replay (same Idempotency-Key, same input): the first execution\\'s ids, without \`environment\`.' },\n  ),\n` +
+        `  ${R}CreateResult: object(\n    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { type: 'boolean' }, environment },\n    ['id', 'created', 'operation_id', 'replayed'],\n    { oneOf: [ref('${R}Created'), ref('${R}Replayed')], description: 'The answer of POST /${n.module}: its first execution or a replay.' },\n  ),`;
+      t = appendToList(t, 'const SCHEMAS: Record<string, Schema> = {', schemas.trim().replace(/,$/, ''), f);
+      const operation = `{
+    method: 'post',
+    path: '/${n.module}',
+    operationId: '${n.operationId}',
+    summary: 'Create a ${n.resource.replaceAll('-', ' ')}',
+    scope: '${n.scope}',
+    idempotent: true,
+    success: { '201': jsonResponse('Created, or a replay of the first creation with this Idempotency-Key.', ref('${R}CreateResult'), 201, RATE) },
+    errors: [...ACCESS, ...BODY, ...IDEMPOTENT, 'resource_conflict', ...ALWAYS],
+  }`;
+      t = appendToList(t, 'const OPERATIONS: PartnerOperation[] = [', operation, f);
+      t = appendToList(t, 'const SCOPE_WORDS: Record<(typeof SCOPES)[number], string> = {', `'${n.scope}': '${n.words.en.title.replaceAll("'", "\\'")}'`, f);
+      t = appendToList(t, "closeRequestSchemas(document, [", `'${n.dto}'`, f);
+      t = appendToList(t, "kind: { type: 'string', enum: [", `'${n.receiptKind}'`, f);
+      t = appendToList(t, "resource: object({ type: { type: 'string', enum: [", `'${n.resourceType}'`, f);
+      const tags = [...t.matchAll(/^ {4}\.addTag\(.*\n/gm)];
+      if (tags.length === 0) throw new WiringError(`${f}: no .addTag( line; adapt this step`);
+      const end = tags.at(-1).index + tags.at(-1)[0].length;
+      return `${t.slice(0, end)}    .addTag('${n.module}', '${n.Module.replace(/([a-z])([A-Z])/g, '$1 $2')}')\n${t.slice(end)}`;
+    }),
+  ];
+}
+
+/**
+ * Runs the steps on the tree at `root`: every edit is computed first, so a missing anchor fails before
+ * any file is written. Returns each step with `changed` (false: its addition was already there).
+ */
+export function wire(root, steps) {
+  const texts = new Map();
+  const done = steps.map((s) => {
+    const path = join(root, s.file);
+    const before = texts.get(path) ?? readFileSync(path, 'utf8');
+    const after = s.edit(before, s.file);
+    texts.set(path, after);
+    return { ...s, changed: after !== before };
+  });
+  for (const [path, text] of texts) if (text !== readFileSync(path, 'utf8')) writeFileSync(path, text);
+  return done;
+}
