@@ -346,16 +346,16 @@ ${optional.length > 0 ? `
   });
 
   it.each([
-    ['no ${n.key.name}', { ${n.key.name}: undefined }, 'invalid_input', '/${n.key.name}'],
-    ['an empty ${n.key.name}', { ${n.key.name}: '' }, 'invalid_input', '/${n.key.name}'],
-    ['a ${n.key.name} too long', { ${n.key.name}: 'x'.repeat(${maxOf(n, n.key) + 1}) }, 'invalid_input', '/${n.key.name}'],
-    ['a ${textField.name} that is a number', { ${textField.name}: 7 }, 'invalid_input', '/${textField.name}'],
-    ['a NUL in ${textField.name}', { ${textField.name}: 'a\\u0000b' }, 'invalid_input', '/${textField.name}'],
-${amountField ? `    ['a negative ${amountField.name}', { ${amountField.name}: -1 }, 'invalid_amount', '/${amountField.name}'],
-    ['a fractional ${amountField.name}', { ${amountField.name}: 1.5 }, 'invalid_amount', '/${amountField.name}'],
-    ['a ${amountField.name} as a string', { ${amountField.name}: '100' }, 'invalid_amount', '/${amountField.name}'],
-` : ''}    ['an unknown field', { colour: 'red' }, 'invalid_input', '/colour'],
-  ])('refuses %s: 400 %s at %s, nothing stored, the key reusable', async (_what, change, code, pointer) => {
+    ['no ${n.key.name}', 'invalid_input', '/${n.key.name}', { ${n.key.name}: undefined }],
+    ['an empty ${n.key.name}', 'invalid_input', '/${n.key.name}', { ${n.key.name}: '' }],
+    ['a ${n.key.name} too long', 'invalid_input', '/${n.key.name}', { ${n.key.name}: 'x'.repeat(${maxOf(n, n.key) + 1}) }],
+    ['a ${textField.name} that is a number', 'invalid_input', '/${textField.name}', { ${textField.name}: 7 }],
+    ['a NUL in ${textField.name}', 'invalid_input', '/${textField.name}', { ${textField.name}: 'a\\u0000b' }],
+${amountField ? `    ['a negative ${amountField.name}', 'invalid_amount', '/${amountField.name}', { ${amountField.name}: -1 }],
+    ['a fractional ${amountField.name}', 'invalid_amount', '/${amountField.name}', { ${amountField.name}: 1.5 }],
+    ['a ${amountField.name} as a string', 'invalid_amount', '/${amountField.name}', { ${amountField.name}: '100' }],
+` : ''}    ['an unknown field', 'invalid_input', '/colour', { colour: 'red' }],
+  ])('refuses %s: 400 %s at %s, nothing stored, the key reusable', async (_what, code, pointer, change) => {
     const key = randomUUID();
     const bad = await post({ ...${minimal}, ...change }, key);
     expect(bad.status).toBe(400);
