@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { SCOPES } from '../../domain/scopes';
+import { SCOPES, scopeOpenApiWords } from '../../domain/scopes';
 import { PRODUCTION_BASE, SANDBOX_BASE } from '../partner-paths';
 import { ATTACHMENT_MEDIA_TYPES } from '../../domain/attachment-media-types';
 
@@ -507,13 +507,7 @@ const OPERATIONS: PartnerOperation[] = [
 const scopeWords = (scope: PartnerOperation['scope']): string =>
   typeof scope === 'string' ? `Scope \`${scope}\`` : `Scope ${scope.map((s) => `\`${s}\``).join(' or ')}`;
 
-const SCOPE_WORDS: Record<(typeof SCOPES)[number], string> = {
-  'journal:prepare': 'Check journals before posting (no writes)',
-  'journal:post': 'Post journals (final; also needs a posting mandate)',
-  'products:create': 'Create products',
-  'operations:read': 'Read operation receipts and the events feed',
-  'journal:read': "Read the app's own journal entries and their attachments",
-};
+const SCOPE_WORDS = scopeOpenApiWords();
 
 /**
  * The partner API's OpenAPI 3.1 document (CONTRACT §13). Paths, parameters and request bodies come from
