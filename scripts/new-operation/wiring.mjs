@@ -104,26 +104,14 @@ export function wiringSteps(n, migration) {
       if (!has(t, `'${n.receiptKind}'`) || !has(t, `| '${n.resourceType}'`)) throw new WiringError(`${f}: ReceiptKind or ResourceType is not a type union any more; adapt this step`);
       return t;
     }),
-    step('scope', 'src/shared/domain/scopes.ts', `the scope ${n.scope}`, (t, f) => {
-      if (has(t, `'${n.scope}'`)) return t;
-      return appendToList(t, 'export const SCOPES = [', `'${n.scope}'`, f);
+    step('scope', 'src/shared/domain/scopes.ts', `the scope ${n.scope} with its consent words (da, en) and OpenAPI words`, (t, f) => {
+      if (has(t, `'${n.scope}': {`)) return t;
+      const q = (v) => `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+      const words = (lang) => `{ title: ${q(n.words[lang].title)}, text: ${q(n.words[lang].text)} }`;
+      const entry = `'${n.scope}': {\n    consent: {\n      en: ${words('en')},\n      da: ${words('da')},\n    },\n    openapi: ${q(n.words.en.title)},\n  }`;
+      return appendToList(t, 'export const SCOPE_REGISTRY = {', entry, f);
     }),
-    step('scope words', 'src/modules/auth/consent/views/messages.ts', `the consent page's words for ${n.scope} (da, en)`, (t, f) => {
-      if (has(t, `'scope.${n.scope}.title'`)) return t;
-      const quote = (v) => `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-      for (const lang of ['en', 'da']) {
-        // after the last scope word of this language's block (en, then da, in CONSENT_MESSAGES)
-        const start = at(t, `\n  ${lang}: {\n`, f);
-        const stop = lang === 'en' ? at(t, '\n  da: {\n', f) : at(t, '\n});', f, start);
-        const words = [...t.slice(start, stop).matchAll(/^ {4}'scope\.[^']+': .*\n/gm)];
-        if (words.length === 0) throw new WiringError(`${f}: no 'scope.…' line in the ${lang} block; adapt this step`);
-        const end = start + words.at(-1).index + words.at(-1)[0].length;
-        const lines = `    'scope.${n.scope}.title': ${quote(n.words[lang].title)},\n    'scope.${n.scope}.text': ${quote(n.words[lang].text)},\n`;
-        t = t.slice(0, end) + lines + t.slice(end);
-      }
-      return appendToList(t, 'export const WORDED_SCOPES = [', `'${n.scope}'`, f);
-    }),
-    step('partner document', 'src/shared/http/openapi/partner-document.ts', `POST /${n.module} (${n.operationId}), its result schemas, scope words, tag and receipt enums`, (t, f) => {
+    step('partner document', 'src/shared/http/openapi/partner-document.ts', `POST /${n.module} (${n.operationId}), its result schemas, tag and receipt enums`, (t, f) => {
       if (has(t, `operationId: '${n.operationId}'`)) return t;
       const R = n.Resource;
       const schemas =
@@ -142,7 +130,6 @@ export function wiringSteps(n, migration) {
     errors: [...ACCESS, ...BODY, ...IDEMPOTENT, 'resource_conflict', ...ALWAYS],
   }`;
       t = appendToList(t, 'const OPERATIONS: PartnerOperation[] = [', operation, f);
-      t = appendToList(t, 'const SCOPE_WORDS: Record<(typeof SCOPES)[number], string> = {', `'${n.scope}': '${n.words.en.title.replaceAll("'", "\\'")}'`, f);
       t = appendToList(t, "closeRequestSchemas(document, [", `'${n.dto}'`, f);
       t = appendToList(t, "kind: { type: 'string', enum: [", `'${n.receiptKind}'`, f);
       t = appendToList(t, "resource: object({ type: { type: 'string', enum: [", `'${n.resourceType}'`, f);
