@@ -36,6 +36,13 @@ function run(cwd, cmd, args, env = {}) {
 }
 
 const copy = mkdtempSync(join(tmpdir(), 'new-operation-check-'));
+// an interrupted check removes its copy too
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    rmSync(copy, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 try {
   // the tree as it is now, not as committed: tracked and untracked-but-not-ignored files that exist
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });

@@ -151,14 +151,19 @@ export class ${n.Module}Service {
 }
 `;
 
-const controller = (n) => `import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+const schemasName = (n) => `CREATE_${n.resourceType.toUpperCase()}_SCHEMAS`;
+
+const controller = (n) => `import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ref } from '../../../shared/http/openapi/common';
+import { BODY_ERRORS, IDEMPOTENCY_ERRORS, PartnerOperation, partnerJson } from '../../../shared/http/openapi/partner-operation';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
-import { IdempotencyKey, IdempotencyKeyGuard, idempotencyRecordPrefetch } from '../../idempotency';
+import { Idempotent, IdempotencyKey, idempotencyRecordPrefetch } from '../../idempotency';
 import { type ${n.Resource}CreatedBody, ${n.Module}Service } from '../application/${n.module}.service';
 import { ${n.dto} } from './create-${n.resource}.request.dto';
+import { ${schemasName(n)} } from './${n.module}.openapi';
 
 @ApiTags('${n.module}')
 @Controller(PARTNER_BASES.map((base) => \`\${base}/${n.module}\`))
@@ -168,13 +173,43 @@ export class ${n.Module}Controller {
   @Post()
   @HttpCode(201)
   @PartnerRoute('${n.scope}', { prefetch: idempotencyRecordPrefetch })
-  @UseGuards(IdempotencyKeyGuard)
-  @ApiOperation({ summary: 'Create a ${n.resource.replaceAll('-', ' ')}; exactly once per Idempotency-Key' })
+  @Idempotent()
+  @PartnerOperation({
+    operationId: '${n.operationId}',
+    summary: 'Create a ${n.resource.replaceAll('-', ' ')}',
+    success: partnerJson(201, 'Created, or a replay of the first creation with this Idempotency-Key.', ref('${n.Resource}CreateResult')),
+    errors: [...BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'resource_conflict'],
+    schemas: ${schemasName(n)},
+  })
   create(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: ${n.dto}): Promise<${n.Resource}CreatedBody> {
     const { ${n.fields.map((f) => f.name).join(', ')} } = body;
     return this.${n.moduleCamel}.create(caller, key, { ${n.fields.map((f) => f.name).join(', ')} });
   }
 }
+`;
+
+const openapi = (n) => `import { environment, object, ref, type Schema, uuid } from '../../../shared/http/openapi/common';
+
+/** The answers of \`POST /${n.module}\` in the partner document (CONTRACT §7, §13): exactly the members listed. */
+export const ${schemasName(n)}: Record<string, Schema> = {
+  ${n.Resource}Created: object(
+    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { const: false }, environment },
+    undefined,
+    { description: 'First execution of POST /${n.module}.' },
+  ),
+  ${n.Resource}Replayed: object(
+    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { const: true } },
+    undefined,
+    { description: 'A replay (same Idempotency-Key, same input): the first execution\\'s ids, without \`environment\`.' },
+  ),
+  // CONTRACT §13: the 201 body is closed itself (additionalProperties: false), and oneOf says which of
+  // the two it is: a first execution carries \`environment\`, a replay does not
+  ${n.Resource}CreateResult: object(
+    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { type: 'boolean' }, environment },
+    ['id', 'created', 'operation_id', 'replayed'],
+    { oneOf: [ref('${n.Resource}Created'), ref('${n.Resource}Replayed')], description: 'The answer of POST /${n.module}: its first execution or a replay.' },
+  ),
+};
 `;
 
 const nestModule = (n) => `import { Module } from '@nestjs/common';
@@ -435,6 +470,7 @@ export function files(n, timestamp) {
     [`${m}/sql.ts`]: sqlParts(n),
     [`${m}/${n.module}.module.ts`]: nestModule(n),
     [`${m}/api/${n.module}.controller.ts`]: controller(n),
+    [`${m}/api/${n.module}.openapi.ts`]: openapi(n),
     [`${m}/api/create-${n.resource}.request.dto.ts`]: dto(n),
     [`${m}/application/${n.module}.service.ts`]: service(n),
     [`${m}/domain/${n.resource}.ts`]: domain(n),

@@ -99,10 +99,8 @@ export function wiringSteps(n, migration) {
     }),
     step('receipt kind', 'src/modules/receipts/domain/operation-receipt.ts', `the receipt kind '${n.receiptKind}' and resource type '${n.resourceType}'`, (t, f) => {
       if (has(t, `'${n.receiptKind}'`)) return t;
-      t = t.replace(/(export type ReceiptKind = [^;]+);/, (_m, list) => `${list} | '${n.receiptKind}';`);
-      t = t.replace(/(export type ResourceType = [^;]+);/, (_m, list) => `${list} | '${n.resourceType}';`);
-      if (!has(t, `'${n.receiptKind}'`) || !has(t, `| '${n.resourceType}'`)) throw new WiringError(`${f}: ReceiptKind or ResourceType is not a type union any more; adapt this step`);
-      return t;
+      t = appendToList(t, 'export const RECEIPT_KINDS = [', `'${n.receiptKind}'`, f);
+      return has(t, `'${n.resourceType}'`) ? t : appendToList(t, 'export const RESOURCE_TYPES = [', `'${n.resourceType}'`, f);
     }),
     step('scope', 'src/shared/domain/scopes.ts', `the scope ${n.scope} with its consent words (da, en) and OpenAPI words`, (t, f) => {
       if (has(t, `'${n.scope}': {`)) return t;
@@ -111,30 +109,10 @@ export function wiringSteps(n, migration) {
       const entry = `'${n.scope}': {\n    consent: {\n      en: ${words('en')},\n      da: ${words('da')},\n    },\n    openapi: ${q(n.words.en.title)},\n  }`;
       return appendToList(t, 'export const SCOPE_REGISTRY = {', entry, f);
     }),
-    step('partner document', 'src/shared/http/openapi/partner-document.ts', `POST /${n.module} (${n.operationId}), its result schemas, tag and receipt enums`, (t, f) => {
-      if (has(t, `operationId: '${n.operationId}'`)) return t;
-      const R = n.Resource;
-      const schemas =
-        `  ${R}Created: object(\n    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { const: false }, environment },\n    undefined,\n    { description: 'First execution of POST /${n.module}.' },\n  ),\n` +
-        `  ${R}Replayed: object(\n    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { const: true } },\n    undefined,\n    { description: 'A replay (same Idempotency-Key, same input): the first execution\\'s ids, without \`environment\`.' },\n  ),\n` +
-        `  ${R}CreateResult: object(\n    { id: uuid, created: { const: true }, operation_id: uuid, replayed: { type: 'boolean' }, environment },\n    ['id', 'created', 'operation_id', 'replayed'],\n    { oneOf: [ref('${R}Created'), ref('${R}Replayed')], description: 'The answer of POST /${n.module}: its first execution or a replay.' },\n  ),`;
-      t = appendToList(t, 'const SCHEMAS: Record<string, Schema> = {', schemas.trim().replace(/,$/, ''), f);
-      const operation = `{
-    method: 'post',
-    path: '/${n.module}',
-    operationId: '${n.operationId}',
-    summary: 'Create a ${n.resource.replaceAll('-', ' ')}',
-    scope: '${n.scope}',
-    idempotent: true,
-    success: { '201': jsonResponse('Created, or a replay of the first creation with this Idempotency-Key.', ref('${R}CreateResult'), 201, RATE) },
-    errors: [...ACCESS, ...BODY, ...IDEMPOTENT, 'resource_conflict', ...ALWAYS],
-  }`;
-      t = appendToList(t, 'const OPERATIONS: PartnerOperation[] = [', operation, f);
-      t = appendToList(t, "closeRequestSchemas(document, [", `'${n.dto}'`, f);
-      t = appendToList(t, "kind: { type: 'string', enum: [", `'${n.receiptKind}'`, f);
-      t = appendToList(t, "resource: object({ type: { type: 'string', enum: [", `'${n.resourceType}'`, f);
+    step('partner document tag', 'src/shared/http/openapi/partner-document.ts', `the tag ${n.module} (the operation itself is declared on its route)`, (t, f) => {
+      if (has(t, `.addTag('${n.module}',`)) return t;
       const tags = [...t.matchAll(/^ {4}\.addTag\(.*\n/gm)];
-      if (tags.length === 0) throw new WiringError(`${f}: no .addTag( line; adapt this step`);
+      if (tags.length === 0) throw new WiringError(`${f}: no .addTag( line; adapt this step in scripts/new-operation/wiring.mjs`);
       const end = tags.at(-1).index + tags.at(-1)[0].length;
       return `${t.slice(0, end)}    .addTag('${n.module}', '${n.Module.replace(/([a-z])([A-Z])/g, '$1 $2')}')\n${t.slice(end)}`;
     }),
