@@ -61,7 +61,9 @@ function main() {
     en: options.wordsEn ? words(options.wordsEn, '--words-en') : { title: `Create ${spaced(n.module)}`, text: `add ${spaced(n.module)}` },
     da: words(options.wordsDa, '--words-da'),
   };
-  if (existsSync(join(root, 'src/modules', n.module))) throw new UsageError(`src/modules/${n.module} exists already`);
+  for (const taken of [`src/modules/${n.module}`, `src/modules/auth/${n.module}`]) {
+    if (existsSync(join(root, taken))) throw new UsageError(`${taken} exists already: a module name is used once (lint:deps and TABLE_OWNERS name modules by folder)`);
+  }
   const timestamp = options.timestamp ?? String(Date.now());
   if (!/^\d{13}$/.test(timestamp)) throw new UsageError(`--timestamp ${timestamp}: 13 digits (milliseconds)`);
 
@@ -80,17 +82,26 @@ function main() {
   for (const w of wired) console.log(`  ${w.file}: ${w.what}${w.changed ? '' : ' (already there)'}`);
   if (options.openapi) {
     console.log('regenerating openapi/partner.json and the client types (npm run openapi) …');
-    execFileSync('npm', ['run', '--silent', 'openapi'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    try {
+      execFileSync('npm', ['run', '--silent', 'openapi'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    } catch {
+      throw new UsageError('npm run openapi failed (above); the files are written: fix what it names, then run npm run openapi');
+    }
   }
+  const edit = [
+    [`src/modules/${n.module}/api/create-${n.resource}.request.dto.ts`, "the fields' constraints"],
+    [`src/modules/${n.module}/domain/${n.resource}.ts`, 'the input and its rules'],
+    [`src/shared/database/migrations/${timestamp}-${n.module}.ts`, 'columns, checks, indexes'],
+    [`src/modules/${n.module}/api/${n.module}.controller.ts`, '@PartnerOperation: summary, the codes it answers'],
+    [`src/modules/${n.module}/api/${n.module}.openapi.ts`, 'the result schemas'],
+    [`test/e2e/${n.module}.e2e-spec.ts`, "the operation's own cases"],
+  ];
+  const width = Math.max(...edit.map(([path]) => path.length));
   console.log(`
-next: edit the rules of your operation in these files, then run its tests
-  src/modules/${n.module}/api/create-${n.resource}.request.dto.ts   the fields' constraints
-  src/modules/${n.module}/domain/${n.resource}.ts                   the input and its rules
-  src/shared/database/migrations/${timestamp}-${n.module}.ts        columns, checks, indexes
-  test/e2e/${n.module}.e2e-spec.ts                                   the operation's own cases
-  npm run typecheck && npm run lint:deps
-  node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects e2e -- test/e2e/${n.module}.e2e-spec.ts
-  (after a change to the DTO or the operation: npm run openapi)`);
+next: edit these to your rules, then run its checks and tests
+${edit.map(([path, what]) => `  ${path.padEnd(width)}  ${what}`).join('\n')}
+  npm run typecheck && npm run lint:deps && npm run test:e2e -- test/e2e/${n.module}.e2e-spec.ts
+  npm run openapi   (after a change to the DTO or the operation's OpenAPI facts)`);
 }
 
 try {

@@ -87,7 +87,9 @@ export function wiringSteps(n, migration) {
       return appendToList(t, 'export const MIGRATIONS = [', migration.className, f);
     }),
     step('table owner', 'scripts/table-ownership.mjs', `${n.table} is owned by ${n.module}`, (t, f) => {
-      if (new RegExp(`^\\s*${n.table}: '`, 'm').test(t)) return t;
+      const owner = new RegExp(`^\\s*${n.table}: '([^']+)'`, 'm').exec(t);
+      if (owner && owner[1] !== n.module) throw new WiringError(`${f}: the table ${n.table} is owned by ${owner[1]} already; choose another module name`);
+      if (owner) return t;
       return appendToList(t, 'export const TABLE_OWNERS = {', `${n.table}: '${n.module}'`, f);
     }),
     step('organization purge', 'src/modules/developers/infrastructure/developer-purge.ts', `deletes a purged organization's ${n.table}`, (t, f) => {
