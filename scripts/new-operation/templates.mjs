@@ -24,8 +24,8 @@ function dtoField(n, f) {
 const dto = (n) => {
   const validators = [...new Set(n.fields.map((f) => (f.type === 'text' ? 'IsTextField' : 'IsMinorAmountField')))].sort();
   const fields = [...new Set(n.fields.flatMap((f) => [f.optional ? 'Optional' : 'Required', ...(f.type === 'amount' ? ['Amount'] : [])]))].sort();
-  return `import { ${validators.join(', ')} } from '../../../shared/http/validation/constraints';
-import { ${fields.join(', ')} } from '../../../shared/http/validation/fields';
+  // the field rules' public surface (src/shared/http/validation/index.ts): Matches for a pattern, IsFieldWith for any predicate
+  return `import { ${[...validators, ...fields].sort().join(', ')} } from '../../../shared/http/validation';
 
 /** The ${n.resource} input of \`POST /${n.module}\`: a field left out is rejected (required) or null (optional). */
 export class ${n.dto} {
