@@ -3,9 +3,13 @@
 // and the variants are loaded in turn, round after round (A B C … then backwards), so the machine's drift falls
 // on all; prints per variant the median server CPU per request and what it costs above the bare app.
 // The twins are the yardstick baseline's own envelope (../shared/bench/baseline.mjs), done inside Express.
-//   node bench/envelope-parts.mjs [--old DIR] [--rounds 5] [--duration 4] [--only a,b,…]
+//   node bench/envelope-parts.mjs [--old DIR] [--rounds 5] [--duration 4] [--only a,b,…] [--micro]
 // --old: another build (e.g. main's) whose completion hook is measured beside this one's (variant completion-old).
+// --micro: no sockets: each variant's middleware runs in this process on fresh node:http request/response objects
+// (answer status set, 'finish' emitted), 20,000 per variant and round, interleaved; CPU ns per request above bare.
+// On a loaded machine this resolves a few µs where the HTTP runs (CPU ticks of a loaded server) do not.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -15,13 +19,85 @@ const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); r
 const HERE = resolve(new URL('..', import.meta.url).pathname);
 
 if (process.argv.includes('--serve')) await serve(arg('old'));
+else if (process.argv.includes('--micro')) await micro(arg('old') && resolve(arg('old')));
 else await measure();
 
+async function micro(oldDir) {
+  const { IncomingMessage, ServerResponse } = require('node:http');
+  const { Socket } = require('node:net');
+  const variants = buildVariants(oldDir);
+  const only = arg('only')?.split(',');
+  const names = Object.keys(variants).filter((n) => !only || only.includes(n) || n === 'bare');
+  const ROUNDS = Number(arg('rounds', '15'));
+  const N = 20_000;
+  const socket = new Socket();
+  // as Express's own init middleware does per request: its request and response prototypes (req.path, res.json …)
+  const app = require(resolve(HERE, 'node_modules/express'))();
+  const route = { path: '/api/partner/sandbox/v1/journal/prepare' };
+  const one = async (middleware) => {
+    const req = new IncomingMessage(socket);
+    Object.setPrototypeOf(req, app.request);
+    req.method = 'POST';
+    req.url = req.originalUrl = '/api/partner/sandbox/v1/journal/prepare';
+    req.headers = { 'content-type': 'application/json', authorization: 'Bearer x', 'idempotency-key': '3c9f0e52-1b7e-4c1e-9d55-0b1f3f0a5e21' };
+    Object.defineProperty(req, 'ip', { value: '127.0.0.1' });
+    req.route = route;
+    req.baseUrl = '';
+    const res = new ServerResponse(req);
+    Object.setPrototypeOf(res, app.response);
+    res.locals = {};
+    for (const m of middleware) await new Promise((next) => m(req, res, next));
+    res.statusCode = 200;
+    res.emit('finish');
+  };
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  for (const name of names) {
+    for (let i = 0; i < N; i++) {
+      await one(variants[name]);
+      if (variants[name].settle && i % 500 === 499) await variants[name].settle();
+    }
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of round % 2 ? [...names].reverse() : names) {
+      // CPU time of this process, not wall time: on a shared machine the wall clock counts the waits for a core
+      const t = process.cpuUsage();
+      const v = variants[name];
+      for (let i = 0; i < N; i++) {
+        await one(v);
+        if (v.settle && i % 500 === 499) await v.settle();
+      }
+      const used = process.cpuUsage(t);
+      runs[name].push(((used.user + used.system) * 1000) / N);
+    }
+  }
+  const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+  const bare = median(runs.bare);
+  for (const name of names) {
+    const m = median(runs[name]);
+    process.stdout.write(`${name.padEnd(20)} ${m.toFixed(0).padStart(6)} ns/request  above bare ${(m - bare).toFixed(0).padStart(6)} ns\n`);
+  }
+}
+
 async function serve(oldDir) {
+  const variants = buildVariants(oldDir);
+  const { exactRoutingExpress } = require(resolve(HERE, 'dist/src/shared/http/server-limits.js'));
+  const body = { valid: true, balanced: true, line_count: 2, totals: { debit_minor: 1000, credit_minor: 1000 } };
+  const handler = (_req, res) => res.json(body);
+  const ports = {};
+  for (const [name, middleware] of Object.entries(variants)) {
+    const app = exactRoutingExpress();
+    for (const m of middleware) app.use(m);
+    app.get('/x', handler);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    ports[name] = server.address().port;
+  }
+  process.stdout.write(`${JSON.stringify(ports)}\n`);
+}
+
+/** The variants: per part, the service's (this build's, and --old's completion hook) and the baseline's twin. */
+function buildVariants(oldDir) {
   const dist = (dir, path) => require(resolve(dir, 'dist/src', path));
-  const express = require('express');
-  const helmet = require('helmet');
-  const { exactRoutingExpress } = dist(HERE, 'shared/http/server-limits.js');
   const { securityHeaders, helmetApiHeaders } = dist(HERE, 'shared/http/security-headers.js');
   const { httpLogger } = dist(HERE, 'shared/logging/http-logger.js');
   const { createRootLogger } = dist(HERE, 'shared/logging/root-logger.js');
@@ -30,9 +106,6 @@ async function serve(oldDir) {
   const devNull = { write: () => true };
   const logger = createRootLogger('warn', devNull);
   const fakeDb = { isInitialized: false, driver: {} };
-  const body = { valid: true, balanced: true, line_count: 2, totals: { debit_minor: 1000, credit_minor: 1000 } };
-  const handler = (_req, res) => res.json(body);
-
   // the baseline's twins (../shared/bench/baseline.mjs), as Express middleware
   const HEADERS = Object.entries({
     'Content-Security-Policy': "default-src 'none';frame-ancestors 'none'", 'Cross-Origin-Opener-Policy': 'same-origin',
@@ -73,17 +146,32 @@ async function serve(oldDir) {
     next();
   };
   // the service's: the partner guard's step (partner-auth.guard.ts), awaited as there
-  const limiter = new RateLimitService({ rateLimitPerMinute: RATE, redisUrl: null });
-  const rateService = (_req, res, next) => {
+  const rateStep = (limiter) => (_req, res, next) => {
     limiter.take('f'.repeat(64)).then((outcome) => {
       res.setHeader('RateLimit-Policy', outcome.headers['RateLimit-Policy']);
       res.setHeader('RateLimit', outcome.headers.RateLimit);
       next();
     }, next);
   };
+  const rateService = rateStep(new RateLimitService({ rateLimitPerMinute: RATE, redisUrl: null }));
+  const old = (path) => require(resolve(oldDir, 'dist/src', path));
+  function requestLog(dir, logWith) {
+    const { prepareValue } = require(resolve(HERE, 'node_modules/pg/lib/utils.js'));
+    const { RequestLogRecorder } = dist(dir, 'modules/developers/application/request-log.recorder.js');
+    const { TypeOrmDeveloperRepository } = dist(dir, 'modules/developers/infrastructure/typeorm-developer.repository.js');
+    const { SystemClock } = dist(dir, 'shared/domain/clock.js');
+    const repo = new TypeOrmDeveloperRepository({});
+    const manager = { query: async (_sql, params = []) => params.map((p) => prepareValue(p)) };
+    const transactions = { run: (work) => work(manager) };
+    const recorder = new RequestLogRecorder(repo, transactions, new SystemClock(), { every: () => ({ cancel() {} }) }, { requestLogRetentionDays: 7 });
+    const caller = { organizationId: 'o', appId: '6f1c1d2e-0000-4000-8000-000000000001', environment: 'sandbox' };
+    const known = (req, _res, next) => { req.caller = caller; req.id = randomUUID(); next(); };
+    const middleware = [known, logWith(recorder.record)];
+    middleware.settle = () => recorder.settled();
+    return middleware;
+  }
   const completionNew = () => httpLogger(logger, 'partner', [new ServiceMetrics(fakeDb).completion('partner')]);
   const completionOld = () => {
-    const old = (path) => require(resolve(oldDir, 'dist/src', path));
     const m = new (old('modules/metrics/service-metrics.js').ServiceMetrics)(fakeDb);
     const log = old('shared/logging/http-logger.js').httpLogger(logger, 'partner');
     return [log, m.middleware('partner')];
@@ -93,24 +181,21 @@ async function serve(oldDir) {
     bare: [],
     'helmet-middleware': [helmetApiHeaders],
     'headers-replayed': [securityHeaders()],
+    ...(oldDir ? { 'headers-old': [old('shared/http/security-headers.js').securityHeaders()] } : {}),
     'headers-by-hand': [headersByHand],
     'completion-new': [completionNew()],
     ...(oldDir ? { 'completion-old': completionOld() } : {}),
     'completion-by-hand': [completionByHand],
     'ratelimit-service': [rateService],
+    ...(oldDir ? { 'ratelimit-old': [rateStep(new (old('modules/rate-limit/rate-limit.service.js').RateLimitService)({ rateLimitPerMinute: RATE, redisUrl: null }))] } : {}),
     'ratelimit-by-hand': [rateByHand],
+    // the request log's hook (CONTRACT §15) with its flush's work in this process: every 500 calls the queue is
+    // written to a repository whose "database" is node-postgres's own parameter preparation (arrays to literals)
+    'requestlog-off': requestLog(HERE, () => httpLogger(logger, 'partner', [])),
+    'requestlog-new': requestLog(HERE, (hook) => httpLogger(logger, 'partner', [hook])),
+    ...(oldDir ? { 'requestlog-old': requestLog(oldDir, (hook) => old('shared/logging/http-logger.js').httpLogger(logger, 'partner', hook)) } : {}),
   };
-  void helmet; void express;
-  const ports = {};
-  for (const [name, middleware] of Object.entries(variants)) {
-    const app = exactRoutingExpress();
-    for (const m of middleware) app.use(m);
-    app.get('/x', handler);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    ports[name] = server.address().port;
-  }
-  process.stdout.write(`${JSON.stringify(ports)}\n`);
+  return variants;
 }
 
 async function measure() {

@@ -85,13 +85,19 @@ describe('RequestLogRecorder (CONTRACT §15: recording stays off the request pat
     expect(table.rows[1000]).toMatchObject({ path: '/p/999', status: 201, code: null, pointers: '', idempotencyKeyPrefix: 'abcdefgh', requestId: 'req-1' });
   });
 
-  it('closes a page early when its text is full (long paths), losing none', async () => {
+  it('keeps the order of calls across pages, and a reused page keeps nothing of the calls before', async () => {
     const table = new Table();
     const recorder = make(table);
-    for (let i = 0; i < 400; i++) recorder.record(request(app, `/${String(i).padStart(4, '0')}${'y'.repeat(1995)}`), response(200), 1);
+    for (let i = 0; i < 1200; i++) recorder.record(request(app, `/${String(i).padStart(4, '0')}${'y'.repeat(1995)}`), response(200), 1);
     await recorder.settled();
-    expect(table.statements).toBeGreaterThan(1);
-    expect(table.rows.map((r) => (r.path as string).slice(0, 5))).toEqual(Array.from({ length: 400 }, (_, i) => `/${String(i).padStart(4, '0')}`));
+    const refused = { statusCode: 409, locals: { problemCode: 'idempotency_key_reused', problemPointers: [] } } as unknown as ServerResponse;
+    recorder.record(request(app, '/after'), refused, 1);
+    recorder.record({ ...request(app, '/plain'), headers: {} } as unknown as IncomingMessage, response(200), 1);
+    await recorder.settled();
+    expect(table.statements).toBe(4);
+    expect(table.rows.slice(0, 1200).map((r) => (r.path as string).slice(0, 5))).toEqual(Array.from({ length: 1200 }, (_, i) => `/${String(i).padStart(4, '0')}`));
+    expect(table.rows[1200]).toMatchObject({ path: '/after', code: 'idempotency_key_reused', pointers: '', status: 409 });
+    expect(table.rows[1201]).toMatchObject({ path: '/plain', code: null, pointers: '', idempotencyKeyPrefix: null, status: 200 });
   });
 
   it('skips a call without a known app, and everything when REQUEST_LOG_RETENTION_DAYS is 0', async () => {

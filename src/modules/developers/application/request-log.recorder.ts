@@ -26,7 +26,7 @@ type CompletedRequest = IncomingMessage & { caller?: { appId: string; environmen
 /**
  * The developer console's request log (CONTRACT §15): every partner call of a known app, recorded OFF the
  * request's path. The partner listener's completion hook calls `record` once the response has finished;
- * it only queues the call's strings and numbers (LoggedCallPages, bounded: when full, the call is dropped and
+ * it only queues the call's strings and numbers by column (LoggedCallPages, bounded: when full, the call is dropped and
  * counted, `partner_request_log_dropped_total`). A background flush inserts the queue a page (≤ 500 calls) per
  * statement, at most 200 ms after a call was queued, at once when a page is full.
  * A call without a known token has no caller (the partner guard sets it) and is not logged: a 401 for a
