@@ -4,7 +4,9 @@
  * - a file of src/ names a table that its module does not own: in SQL (upper-case FROM, JOIN, INTO,
  *   UPDATE, TABLE followed by a name) or as a statement part's `table: '…'` (RowInsert, ClaimInsert);
  * - a table the migrations leave (CREATE TABLE in an `up`, less DROP TABLE) has no owner in
- *   scripts/table-ownership.mjs, or an owner is listed for a table no migration leaves.
+ *   scripts/table-ownership.mjs, or an owner is listed for a table no migration leaves;
+ * - a file of src/ uses a table (a `table: '…'` part, INSERT INTO, UPDATE … SET, DELETE FROM, FROM, JOIN)
+ *   that no migration makes and no module owns.
  * A module's own tables may be named anywhere in it; the composition root (src/*.ts) and src/shared own
  * none but src/shared/web (the page kernel) and src/shared/crypto (the SECRETS_KEY fingerprints); migrations
  * (src/shared/database/migrations) own the schema.
@@ -53,13 +55,39 @@ function tablesOfMigrations() {
   return live;
 }
 
+/** Text without its comments (line and block comments), keeping string contents such as SQL. */
+const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:'"`\\])\/\/[^\n]*/g, '$1');
+
+/**
+ * Every table name the code uses, whether or not it has an owner: a statement part's `table: '…'`, and in
+ * SQL (comments left out) the name after INSERT INTO, UPDATE (followed by SET, with or without an alias),
+ * DELETE FROM, FROM and JOIN — less what is not a table: a function call (`FROM unnest(`), a catalog
+ * (`pg_…`, `information_schema`) and a common table expression named anywhere in src (`name AS (`).
+ */
+function namesUsedAsTables(texts) {
+  const ctes = new Set();
+  for (const text of texts.values()) for (const [, name] of text.matchAll(/\b([a-z_][a-z0-9_]*)(?:\s*\([^()]*\))?\s+AS\s+(?:NOT\s+)?(?:MATERIALIZED\s+)?\(/g)) ctes.add(name);
+  const used = new Map();
+  const USE = /\btable:\s*'([a-z_][a-z0-9_]*)'|\b(?:INSERT INTO|DELETE FROM|FROM|JOIN)\s+([a-z_][a-z0-9_]*)\b(\s*\()?|\bUPDATE\s+([a-z_][a-z0-9_]*)(?:\s+(?:AS\s+)?[a-z_][a-z0-9_]*)?\s+SET\b/g;
+  for (const [rel, text] of texts.entries()) {
+    for (const [, part, sqlName, call, updated] of withoutComments(text).matchAll(USE)) {
+      const name = part ?? sqlName ?? updated;
+      if (call || name.startsWith('pg_') || name === 'information_schema' || ctes.has(name)) continue;
+      if (!used.has(name)) used.set(name, rel);
+    }
+  }
+  return used;
+}
+
 const found = [];
 const asData = [];
+const texts = new Map();
 for (const file of files(src)) {
   const rel = relative(src, file).split(sep).join('/');
   if (rel.startsWith('shared/database/migrations/')) continue;
   const module = moduleOf(rel);
   const text = readFileSync(file, 'utf8');
+  texts.set(rel, text);
   const seen = new Set();
   const dataNames = new Set(NAMED_AS_DATA.filter((d) => d.file === rel).flatMap((d) => d.tables));
   for (const [, sqlName, partName] of text.matchAll(SQL_NAME)) {
@@ -77,6 +105,8 @@ for (const file of files(src)) {
 const live = tablesOfMigrations();
 const unowned = [...live].filter((t) => TABLE_OWNERS[t] === undefined);
 const stale = Object.keys(TABLE_OWNERS).filter((t) => !live.has(t));
+// a name used as a table that no migration makes and no module owns: a missing migration and owner, or a typo
+const unknown = [...namesUsedAsTables(texts)].filter(([name]) => !live.has(name) && TABLE_OWNERS[name] === undefined);
 const dataGone = NAMED_AS_DATA.flatMap((d) => d.tables.map((t) => `${d.file} ${t}`)).filter((k) => !asData.includes(k));
 
 const key = (v) => `${v.file} ${v.table}`;
@@ -86,7 +116,8 @@ const gone = KNOWN_VIOLATIONS.filter((k) => !found.some((v) => key(v) === key(k)
 for (const v of unexpected) console.error(`✘ ${v.file} (module ${v.module}) names table ${v.table}, owned by ${v.owner}`);
 for (const k of gone) console.error(`✘ scripts/table-ownership.mjs lists ${k.file} → ${k.table}, which no longer occurs: remove it from KNOWN_VIOLATIONS`);
 for (const t of unowned) console.error(`✘ table ${t} (made by a migration) has no owner: add it to TABLE_OWNERS in scripts/table-ownership.mjs and to docs/architecture.md`);
+for (const [t, rel] of unknown) console.error(`✘ ${rel} uses table ${t}, which no migration makes and no module owns: add its migration (src/shared/database/migrations), its owner to TABLE_OWNERS in scripts/table-ownership.mjs and to docs/architecture.md`);
 for (const t of stale) console.error(`✘ scripts/table-ownership.mjs lists table ${t}, which no migration leaves: remove it`);
 for (const k of dataGone) console.error(`✘ scripts/table-ownership.mjs lists ${k} in NAMED_AS_DATA, which no longer occurs: remove it`);
-if (unexpected.length + gone.length + unowned.length + stale.length + dataGone.length > 0) process.exit(1);
+if (unexpected.length + gone.length + unowned.length + stale.length + dataGone.length + unknown.length > 0) process.exit(1);
 console.log(`✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, each made by the migrations and owned once; ${found.length} known violation(s) left (scripts/table-ownership.mjs)`);

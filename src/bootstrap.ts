@@ -25,8 +25,8 @@ import { GracefulShutdown } from './shared/http/graceful-shutdown';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
 import { PARTNER_PATH_PREFIX, PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
 import { prefixedLayersFirst } from './shared/http/route-order';
-import { createConsoleDocument, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
-import { createPartnerDocument } from './shared/http/openapi/partner-document';
+import { consoleDocumentFromRoutes, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
+import { partnerDocumentFromRoutes } from './shared/http/openapi/partner-document';
 import { ProblemFilter } from './shared/http/problem.filter';
 import { RequestLogRecorder } from './modules/developers';
 import { requestIdMiddleware } from './shared/http/request-id.middleware';
@@ -148,7 +148,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     logger.error(`${secrets.unreadable} stored secret(s) sealed under SECRETS_KEY ${secrets.unreadableVersions.join(', ')} open with no key of this instance; calls that need them answer 503`);
   }
   configureHttpApp(http, partner, 'partner');
-  const document = createPartnerDocument(partner);
+  const document = partnerDocumentFromRoutes(partner);
   for (const base of [PRODUCTION_BASE, SANDBOX_BASE]) {
     partner.getHttpAdapter().get(`/${base}/openapi.json`, (_req: express.Request, res: express.Response) => res.json(document));
   }
@@ -164,7 +164,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     configureHttpApp(http, consoleApp, 'console');
     // Scraped without the console key: the console listener is private (127.0.0.1 by default); README
     consoleApp.getHttpAdapter().get('/metrics', metrics.handler());
-    const consoleDocument = createConsoleDocument(consoleApp);
+    const consoleDocument = consoleDocumentFromRoutes(consoleApp);
     consoleApp.getHttpAdapter().get(CONSOLE_DOCUMENT_PATH, (_req: express.Request, res: express.Response) => res.json(consoleDocument));
     await consoleApp.init();
   }

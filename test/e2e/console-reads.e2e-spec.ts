@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SCOPES } from '../../src/shared/domain/scopes';
 import { aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { aProductionAccess, consolePost } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -48,7 +49,7 @@ describe('console reads and resend (CONTRACT §10)', () => {
       {
         id: access.grant.id,
         app_id: access.app.id,
-        scopes: ['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read'],
+        scopes: [...SCOPES], // the fixture's default: every scope, in the registry's order
         account_ids: [...access.grantedAccountIds].sort(),
         expires_at: access.grant.expires_at,
         revoked: false,

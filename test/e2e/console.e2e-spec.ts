@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { run as runCli } from '../../src/modules/console/cli/console-cli';
+import { SCOPES } from '../../src/shared/domain/scopes';
 import { aJournal, PRODUCTION, SANDBOX } from '../support/fixtures';
 import {
   aProductionOrganization,
@@ -19,7 +20,7 @@ import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-a
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const STEP = 30_000;
-const ALL_SCOPES = ['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read'];
+const ALL_SCOPES = [...SCOPES];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 type Res = { status: number; headers: Record<string, string>; body: Record<string, unknown>; text: string };

@@ -378,6 +378,8 @@ describe('the operator creates developers (POST /console/v1/developers, issue 35
     expect(res.body.email).toBe(email);
     expect(res.body.totp_secret).toMatch(/^[A-Z2-7]{16,}$/);
     expect(res.body.totp_uri).toContain(`secret=${res.body.totp_secret}`);
+    // the issuer authenticator apps show is the service (SERVICE_NAME, "Partner API" by default), the account the email
+    expect(res.body.totp_uri).toMatch(/^otpauth:\/\/totp\/Partner%20API:[^?]+%40[^?]+\?issuer=Partner%20API&/);
     expect((await app.partner().get('/developers/signup')).status).toBe(404);
     const driver = new PageDriver(app);
     await driver.get('/developers/signin');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppService } from '../../src/modules/auth/apps';
+import { SCOPES } from '../../src/shared/domain/scopes';
 import {
   aConsentSetup,
   authorizeQuery,
@@ -119,7 +120,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(text).toContain('90 dage – til 18. februar 2027');
       expect(text).toContain('Adgangen gælder til 18. februar 2027');
       expect(text).toContain('30 dage – til 20. december 2026');
-      for (const code of ['journal:prepare', 'journal:post', 'products:create', 'operations:read']) expect(text).not.toContain(code);
+      for (const code of SCOPES) expect(text).not.toContain(code);
       expect(text).toContain('Bogføre posteringer');
       expect(text).toContain('Tillad endelig bogføring (fuldmagt)');
       expect(text).toContain('href="/account/connections"');

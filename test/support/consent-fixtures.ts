@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
+import { SCOPES } from '../../src/shared/domain/scopes';
 import { anApprovedApp, aProductionOrganization, consolePost, type ManualClock, type ProductionOrganization } from './production-fixtures';
 import type { TestApp } from './test-app';
 
 export const PASSWORD = 'korrekt hest batteri hæfteklamme';
 export const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
-export const ALL_SCOPES = 'journal:prepare journal:post products:create operations:read journal:read';
+/** Every scope of the registry, as an authorization request's `scope`. */
+export const ALL_SCOPES = SCOPES.join(' ');
 
 export interface ConsentSetup {
   organization: ProductionOrganization;

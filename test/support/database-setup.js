@@ -6,7 +6,8 @@
  * - else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres when that server answers:
  *   a database `<name>_<pid>_w<N>` per worker is created here and dropped in database-teardown.js
  *   (and by the next run if this one was killed);
- * - else PGlite, with a note. TEST_DATABASE=postgres or a TEST_DATABASE_URL that does not answer fails.
+ * - else PGlite, with a note. TEST_DATABASE=postgres or a TEST_DATABASE_URL that does not answer fails;
+ *   a TEST_DATABASE_URL naming a database that does not exist yet on a server that answers creates it.
  *
  * The choice reaches the workers as PARTNER_TEST_DB (`pglite` or a URL template with `{worker}`);
  * worker-database.js turns it into TEST_DATABASE_URL for each test file.
@@ -19,6 +20,39 @@ async function connect(url, timeoutMs) {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   await client.connect();
   return client;
+}
+
+/**
+ * Connects to `url`; when its database does not exist yet (SQLSTATE 3D000), creates it from the server's
+ * `postgres` database first, so that `TEST_DATABASE_URL=postgres://…/any_new_name` just works. When it
+ * cannot be created, the error says in one line how to create it by hand.
+ */
+async function connectOrCreate(url, timeoutMs) {
+  try {
+    return await connect(url, timeoutMs);
+  } catch (err) {
+    if (err.code !== '3D000') throw err;
+    const target = new URL(url);
+    const name = decodeURIComponent(target.pathname.slice(1));
+    const maintenance = new URL(url);
+    maintenance.pathname = '/postgres';
+    const admin = await connect(maintenance.toString(), timeoutMs);
+    try {
+      await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      process.stderr.write(`\ne2e store: created the database ${name} that TEST_DATABASE_URL names\n`);
+    } catch (createErr) {
+      if (createErr.code !== '42P04') {
+        const hint = new Error(
+          `TEST_DATABASE_URL names database ${name}, which does not exist and could not be created (${createErr.message}): create it as a role that may, e.g.  createdb -h ${target.hostname} -p ${target.port || 5432} -U postgres ${name}`,
+        );
+        hint.oneLine = true;
+        throw hint;
+      }
+    } finally {
+      await admin.end();
+    }
+    return connect(url, timeoutMs);
+  }
 }
 
 function alive(pid) {
@@ -42,8 +76,9 @@ module.exports = async function databaseSetup(globalConfig) {
   const url = explicit || LOCAL;
   let admin;
   try {
-    admin = await connect(url, explicit || choice === 'postgres' ? 10_000 : 1_500);
+    admin = await connectOrCreate(url, explicit || choice === 'postgres' ? 10_000 : 1_500);
   } catch (err) {
+    if (err.oneLine) throw err;
     if (explicit || choice === 'postgres') throw new Error(`TEST_DATABASE_URL / PostgreSQL does not answer (${url}): ${err.message}`);
     process.env.PARTNER_TEST_DB = 'pglite';
     process.stderr.write(`\ne2e store: PGlite (no PostgreSQL at 127.0.0.1:5432: ${err.message}; PostgreSQL-only tests are skipped)\n`);

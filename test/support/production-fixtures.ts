@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { Clock } from '../../src/shared/domain/clock';
+import { SCOPES } from '../../src/shared/domain/scopes';
 import type { TestApp } from './test-app';
 import { TEST_CONSOLE_KEY } from './test-app';
 
@@ -109,7 +110,7 @@ export async function aProductionAccess(
       owner_user_id: owner.user_id,
       totp_code: codeOf(owner, options.nowMs),
       account_ids: grantedAccountIds,
-      scopes: options.scopes ?? ['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read'],
+      scopes: options.scopes ?? [...SCOPES],
       ...(options.duration_seconds !== undefined ? { duration_seconds: options.duration_seconds } : {}),
     }),
     'grant',

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import { IdempotencyKeyGuard } from './api/idempotency-key.guard';
 import { IdempotencyPurgeScheduler } from './application/idempotency-purge.scheduler';
 import { IdempotencyService } from './application/idempotency.service';
@@ -14,5 +13,5 @@ import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempoten
 export class IdempotencyModule {}
 
 /** The periodic purge of expired records, run by the partner listener of every instance. */
-@Module({ imports: [ScheduleModule.forRoot(), IdempotencyModule], providers: [IdempotencyPurgeScheduler] })
+@Module({ imports: [IdempotencyModule], providers: [IdempotencyPurgeScheduler] })
 export class IdempotencyPurgeModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { type Repetition, Scheduler } from '../domain/scheduler';
+import { type PeriodicJob, Scheduler } from '../domain/scheduler';
 import { Sql } from './sql';
 
 /** How often the statistics are looked at. */
@@ -38,8 +38,7 @@ const OUTGROWN_SQL = `SELECT format('%I.%I', s.schemaname, s.relname) AS name
 @Injectable()
 export class EmptyStatisticsWatch implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('database-statistics');
-  private repetition: Repetition | null = null;
-  private running = false;
+  private job: PeriodicJob | null = null;
 
   constructor(
     private readonly sql: Sql,
@@ -49,20 +48,16 @@ export class EmptyStatisticsWatch implements OnApplicationBootstrap, OnApplicati
 
   onApplicationBootstrap(): void {
     if (this.config.database.kind !== 'postgres') return;
-    this.repetition = this.scheduler.every(EMPTY_STATISTICS_WATCH_MS, () => {
-      if (this.running) return;
-      this.running = true;
-      this.runOnce()
-        .catch((err: unknown) => this.logger.debug({ err }, 'looking for tables that outgrew their statistics failed'))
-        .finally(() => {
-          this.running = false;
-        });
-    });
+    this.job = this.scheduler.periodically(
+      EMPTY_STATISTICS_WATCH_MS,
+      () => this.runOnce(),
+      (err) => this.logger.debug({ err }, 'looking for tables that outgrew their statistics failed'),
+    );
   }
 
-  onApplicationShutdown(): void {
-    this.repetition?.cancel();
-    this.repetition = null;
+  async onApplicationShutdown(): Promise<void> {
+    await this.job?.stop();
+    this.job = null;
   }
 
   /** Analyzes each table found; returns their names (schema-qualified, quoted where needed). */

@@ -6,6 +6,15 @@ import type { RouteInfo } from '@nestjs/common/interfaces/index.js';
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined ? [''] : [String(v)]);
 const join = (a: string, b: string) => [a, b].map((p) => p.replace(/^\/+|\/+$/g, '')).filter((p) => p !== '').join('/');
 
+/** The methods of a controller's prototype and of the classes it extends (as Nest's scanner finds handlers), each once. */
+function handlerNames(proto: Record<string, unknown>): string[] {
+  const names = new Set<string>();
+  for (let p: object | null = proto; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null) {
+    for (const name of Object.getOwnPropertyNames(p)) if (name !== 'constructor' && typeof proto[name] === 'function') names.add(name);
+  }
+  return [...names];
+}
+
 /**
  * The routes whose handler takes a JSON body, read off the controllers' own metadata: every handler with a
  * `@Body()` parameter, at each of its controller's and its own paths. The JSON body middleware is bound to
@@ -17,8 +26,7 @@ export function routesTakingBody(controllers: Iterable<Type>): RouteInfo[] {
   for (const controller of controllers) {
     const bases = asList(Reflect.getMetadata(PATH_METADATA, controller));
     const proto = controller.prototype as Record<string, unknown>;
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      if (name === 'constructor' || typeof proto[name] !== 'function') continue;
+    for (const name of handlerNames(proto)) {
       const handler = proto[name] as object;
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       if (method === undefined) continue;

@@ -1,12 +1,11 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { pacedBatches } from '../database/paced-batches';
 import { Sql } from '../database/sql';
 import { Clock } from '../domain/clock';
+import { type PeriodicJob, Scheduler } from '../domain/scheduler';
 import { SIGN_IN_WINDOW_MS } from './sign-in-lockout';
 
 const BATCH = 500;
-const PURGE_INTERVAL = 'web-purge';
 const PURGE_EVERY_MS = 5 * 60_000;
 
 /** One batch of expired rows, locked rows skipped (another instance's purge, or a sign-in holding its pair). */
@@ -34,39 +33,45 @@ export class WebPurge {
     private readonly clock: Clock,
   ) {}
 
-  async purgeExpired(): Promise<{ sessions: number; failures: number; lockouts: number }> {
+  /** One purge; `stopping` ends it after the current batch (the instance is stopping). */
+  async purgeExpired(stopping: () => boolean = () => false): Promise<{ sessions: number; failures: number; lockouts: number }> {
     const now = this.clock.now();
     const windowStart = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
     return {
-      sessions: await this.drain(PURGES.sessions, [now]),
-      failures: await this.drain(PURGES.failures, [windowStart]),
-      lockouts: await this.drain(PURGES.lockouts, [windowStart], [now]),
+      sessions: await this.drain(PURGES.sessions, stopping, [now]),
+      failures: await this.drain(PURGES.failures, stopping, [windowStart]),
+      lockouts: await this.drain(PURGES.lockouts, stopping, [windowStart], [now]),
     };
   }
 
   /** Batches of one purge statement until one comes back short, paced as the other purges are (pacedBatches). */
-  private drain(sql: string, before: unknown[], after: unknown[] = []): Promise<number> {
+  private drain(sql: string, stopping: () => boolean, before: unknown[], after: unknown[] = []): Promise<number> {
     // straight on the pool: TypeORM's query() answers a DELETE with [rows, count], not the rows
-    return pacedBatches(BATCH, async (size) => (await this.sql.query(sql, [...before, size, ...after])).length);
+    return pacedBatches(BATCH, async (size) => (await this.sql.query(sql, [...before, size, ...after])).length, stopping);
   }
 }
 
 /** Runs the purge every 5 minutes on the partner listener of every instance (instances skip each other's locked rows). */
 @Injectable()
-export class WebPurgeScheduler implements OnApplicationBootstrap {
+export class WebPurgeScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(WebPurgeScheduler.name);
+  private job: PeriodicJob | null = null;
 
   constructor(
     private readonly purge: WebPurge,
-    private readonly scheduler: SchedulerRegistry,
+    private readonly scheduler: Scheduler,
   ) {}
 
   onApplicationBootstrap(): void {
-    const timer = setInterval(() => {
-      this.purge.purgeExpired().catch((err) => this.logger.warn({ err }, 'purge of expired sessions and sign-in failures failed'));
-    }, PURGE_EVERY_MS);
-    // a pending purge never keeps the process alive
-    timer.unref();
-    this.scheduler.addInterval(PURGE_INTERVAL, timer);
+    this.job = this.scheduler.periodically(
+      PURGE_EVERY_MS,
+      (stopping) => this.purge.purgeExpired(stopping),
+      (err) => this.logger.warn({ err }, 'purge of expired sessions and sign-in failures failed'),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.job?.stop();
+    this.job = null;
   }
 }

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import { SignInLockouts } from './sign-in-lockouts';
 import { WebPurge, WebPurgeScheduler } from './web-purge';
 import { WebSessions } from './web-sessions';
@@ -15,5 +14,5 @@ import { WebSessions } from './web-sessions';
 export class WebKernelModule {}
 
 /** The periodic purge of expired sessions, failures and lockouts, run by the partner listener of every instance. */
-@Module({ imports: [ScheduleModule.forRoot(), WebKernelModule], providers: [WebPurgeScheduler] })
+@Module({ imports: [WebKernelModule], providers: [WebPurgeScheduler] })
 export class WebPurgeModule {}

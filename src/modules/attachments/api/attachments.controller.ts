@@ -1,5 +1,7 @@
-import { Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ref } from '../../../shared/http/openapi/common';
+import { IDEMPOTENCY_ERRORS, PartnerOperation, partnerJson } from '../../../shared/http/openapi/partner-operation';
 import { encodeExtended } from 'content-disposition';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
@@ -7,9 +9,10 @@ import type { CallerContext } from '../../../shared/domain/caller-context';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { Caller, PartnerRoute } from '../../auth/access';
-import { IdempotencyKey, IdempotencyKeyGuard, idempotencyRecordPrefetch } from '../../idempotency';
+import { Idempotent, IdempotencyKey, idempotencyRecordPrefetch } from '../../idempotency';
 import { type AttachmentAdded, AttachmentsService } from '../application/attachments.service';
 import { attachmentMediaTypeOf, filenameOf, UnsupportedAttachmentTypeError } from '../domain/attachment';
+import { ATTACHMENT_SCHEMAS, DOWNLOAD_HEADERS, DOWNLOAD_RESPONSES, UPLOAD_BODY, UPLOAD_HEADERS } from './attachments.openapi';
 import { receiveUpload, UploadBudget } from './upload-body';
 
 /** An ETag list of If-None-Match (RFC 9110 §13.1.2, weak comparison) names this sha256, or is `*`. */
@@ -34,8 +37,16 @@ export class AttachmentsController {
   @Post()
   @HttpCode(201)
   @PartnerRoute('journal:post', { prefetch: idempotencyRecordPrefetch })
-  @UseGuards(IdempotencyKeyGuard)
-  @ApiOperation({ summary: 'Attach a file (bilag) to an entry the app posted; exactly once per Idempotency-Key' })
+  @Idempotent()
+  @PartnerOperation({
+    operationId: 'addJournalEntryAttachment',
+    summary: 'Attach voucher documentation (bilag) to an entry the app posted',
+    success: partnerJson(201, 'Attached, or a replay of the first upload with this Idempotency-Key.', ref('AttachmentAdded')),
+    errors: [...IDEMPOTENCY_ERRORS, 'invalid_input', 'not_found', 'resource_conflict', 'payload_too_large', 'unsupported_media_type'],
+    schemas: ATTACHMENT_SCHEMAS,
+    headers: UPLOAD_HEADERS,
+    requestBody: UPLOAD_BODY,
+  })
   async add(
     @Caller() caller: CallerContext,
     @IdempotencyKey() key: string,
@@ -58,7 +69,13 @@ export class AttachmentsController {
 
   @Get(':attachmentId')
   @PartnerRoute('journal:read')
-  @ApiOperation({ summary: 'The exact bytes of an attachment' })
+  @PartnerOperation({
+    operationId: 'getJournalEntryAttachment',
+    summary: 'The exact bytes of an attachment',
+    success: DOWNLOAD_RESPONSES,
+    errors: ['not_found'],
+    headers: DOWNLOAD_HEADERS,
+  })
   async download(
     @Caller() caller: CallerContext,
     @UuidParam('entryId', 'journal entry') entryId: string,

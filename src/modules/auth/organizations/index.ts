@@ -5,4 +5,4 @@ export { SecondFactorService } from './application/second-factor.service';
 export { OrganizationRepository } from './domain/organization.repository';
 export { OrganizationReadRepository, type OrganizationView } from './domain/organization-read.repository';
 export { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './domain/password';
-export { generateTotpSecret, totpCodeAt, verifyTotp } from './domain/totp';
+export { generateTotpSecret, totpCodeAt, totpUri, verifyTotp } from './domain/totp';

@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
+import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi/console-operation';
+import { resultOf } from './console.openapi';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { AppService } from '../../auth/apps';
 import { CreateAppRequestDto } from './app.request.dto';
@@ -15,18 +17,38 @@ export class AppsController {
 
   @Post()
   @HttpCode(201)
+  @ConsoleOperation({
+    operationId: 'createApp',
+    summary: 'Create an app',
+    ...resultOf('Created'),
+    errors: TRANSPORT_ERRORS,
+  })
   create(@Body() body: CreateAppRequestDto) {
     return this.apps.createApp(body.name);
   }
 
   @Post(':appId/revisions')
   @HttpCode(201)
+  @ConsoleOperation({
+    operationId: 'createAppRevision',
+    summary: 'Create an app revision',
+    ...resultOf('AppRevision'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   createRevision(@UuidParam('appId', 'app') appId: string, @Body() _body: EmptyRequestDto) {
     return this.apps.createRevision(appId);
   }
 
   @Post(':appId/revisions/:revisionId/approve')
   @HttpCode(200)
+  @ConsoleOperation({
+    operationId: 'approveAppRevision',
+    summary: 'Approve an app revision',
+    ...resultOf('AppRevisionApproved'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   approve(@UuidParam('appId', 'app') appId: string, @UuidParam('revisionId', 'revision') revisionId: string, @Body() _body: EmptyRequestDto) {
     return this.apps.approveRevision(appId, revisionId);
   }

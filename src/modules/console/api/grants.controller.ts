@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
+import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi/console-operation';
+import { resultOf } from './console.openapi';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { GrantService } from '../../auth/grants';
 import { CreateGrantRequestDto } from './grant.request.dto';
@@ -15,12 +17,25 @@ export class GrantsController {
 
   @Post('organizations/:organizationId/grants')
   @HttpCode(201)
+  @ConsoleOperation({
+    operationId: 'createGrant',
+    summary: 'Give a customer grant (owner aal2)',
+    ...resultOf('GrantCreated'),
+    errors: [...TRANSPORT_ERRORS, 'not_found', 'app_not_approved', 'aal2_required', 'rate_limited'],
+  })
   create(@UuidParam('organizationId', 'organization') organizationId: string, @Body() body: CreateGrantRequestDto) {
     return this.grants.createGrant(organizationId, body);
   }
 
   @Post('grants/:grantId/revoke')
   @HttpCode(200)
+  @ConsoleOperation({
+    operationId: 'revokeGrant',
+    summary: 'Revoke a grant',
+    ...resultOf('Revoked'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   revoke(@UuidParam('grantId', 'grant') grantId: string, @Body() _body: EmptyRequestDto) {
     return this.grants.revokeGrant(grantId);
   }
@@ -28,6 +43,13 @@ export class GrantsController {
   /** Answers the `hat_` token this once; only its hash is stored. */
   @Post('grants/:grantId/tokens')
   @HttpCode(201)
+  @ConsoleOperation({
+    operationId: 'issueToken',
+    summary: 'Issue a production access token under a grant',
+    ...resultOf('TokenIssued'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   issueToken(@UuidParam('grantId', 'grant') grantId: string, @Body() _body: EmptyRequestDto) {
     return this.grants.issueToken(grantId);
   }

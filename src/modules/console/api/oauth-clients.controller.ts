@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
+import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi/console-operation';
+import { resultOf } from './console.openapi';
 import { IsArrayField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
 import { PathResourcesGuard } from './path-resources.guard';
@@ -29,11 +31,23 @@ export class OAuthClientsController {
   /** The client secret is in this answer only. */
   @Post(':appId/oauth')
   @HttpCode(200)
+  @ConsoleOperation({
+    operationId: 'setOAuthClient',
+    summary: "Register the app's OAuth redirect URIs and issue a client secret",
+    ...resultOf('OAuthClient'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+  })
   register(@UuidParam('appId', 'app') appId: string, @Body() body: RegisterOAuthClientRequestDto) {
     return this.clients.register(appId, body.redirect_uris);
   }
 
   @Get(':appId')
+  @ConsoleOperation({
+    operationId: 'getApp',
+    summary: 'An app with its revisions, OAuth redirect URIs and webhook endpoints',
+    ...resultOf('App'),
+    errors: ['not_found'],
+  })
   async read(@UuidParam('appId', 'app') appId: string) {
     const app = await this.clients.readApp(appId);
     return { ...app, webhook_endpoints: await this.webhookEndpoints.endpoints(appId) };

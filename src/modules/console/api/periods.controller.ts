@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
+import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi/console-operation';
+import { resultOf } from './console.openapi';
 import { NotFoundError } from '../../../shared/domain/errors';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { JournalService } from '../../journal';
@@ -18,6 +20,13 @@ export class PeriodsController {
   /** A path that names no month (e.g. 2026-13) names no period: 404, like any unknown resource. */
   @Post(':period/close')
   @HttpCode(200)
+  @ConsoleOperation({
+    operationId: 'closePeriod',
+    summary: 'Close a period (YYYY-MM)',
+    ...resultOf('PeriodClosed'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   close(@UuidParam('organizationId', 'organization') organizationId: string, @Param('period') period: string, @Body() _body: EmptyRequestDto) {
     if (!MONTH.test(period) || period.startsWith('0000')) throw new NotFoundError('period: use YYYY-MM');
     return this.journal.closePeriod(organizationId, period);

@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
+import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi/console-operation';
+import { resultOf } from './console.openapi';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { IsTextField } from '../../../shared/http/validation/constraints';
 import { Optional } from '../../../shared/http/validation/fields';
@@ -21,12 +23,26 @@ export class SandboxProjectsController {
 
   @Post()
   @HttpCode(201)
+  @ConsoleOperation({
+    operationId: 'createSandboxProject',
+    summary: 'Provision a sandbox project',
+    ...resultOf('SandboxProject'),
+    errors: TRANSPORT_ERRORS,
+    emptyBody: true,
+  })
   create(@Body() body: CreateSandboxProjectRequestDto) {
     return this.sandbox.provisionProject(body.name);
   }
 
   @Post(':projectId/generations')
   @HttpCode(201)
+  @ConsoleOperation({
+    operationId: 'createSandboxGeneration',
+    summary: "Supersede a sandbox project's generation",
+    ...resultOf('SandboxGeneration'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   createGeneration(@UuidParam('projectId', 'sandbox project') projectId: string, @Body() _body: EmptyRequestDto) {
     return this.sandbox.provisionGeneration(projectId);
   }

@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi/console-operation';
+import { resultOf } from './console.openapi';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { OwnerPasswordService } from '../application/owner-password.service';
 import { SetPasswordRequestDto } from './organization.request.dto';
@@ -15,6 +17,12 @@ export class UsersController {
   /** Sets or replaces the password; the owner's consent sessions end. */
   @Post(':userId/password')
   @HttpCode(200)
+  @ConsoleOperation({
+    operationId: 'setOwnerPassword',
+    summary: "Set or replace an owner's password (ends the owner's consent sessions)",
+    ...resultOf('PasswordSet'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+  })
   setPassword(@UuidParam('userId', 'user') userId: string, @Body() body: SetPasswordRequestDto) {
     return this.passwords.setPassword(userId, body.password);
   }

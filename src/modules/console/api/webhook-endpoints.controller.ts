@@ -2,6 +2,8 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
 import { ApiTags } from '@nestjs/swagger';
+import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi/console-operation';
+import { resultOf } from './console.openapi';
 import { IsOneOfField, IsTextField } from '../../../shared/http/validation/constraints';
 import { Required } from '../../../shared/http/validation/fields';
 import { PathResourcesGuard } from './path-resources.guard';
@@ -26,6 +28,13 @@ export class WebhookEndpointEnableController {
 
   @Post(':endpointId/enable')
   @HttpCode(200)
+  @ConsoleOperation({
+    operationId: 'enableWebhookEndpoint',
+    summary: 'Enable a webhook endpoint again; its pending deliveries become due at once',
+    ...resultOf('WebhookEndpointEnabled'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   enable(@UuidParam('endpointId', 'webhook endpoint') endpointId: string) {
     return this.endpoints.enable(endpointId);
   }
@@ -53,18 +62,38 @@ export class WebhookEndpointToolsController {
 
   @Post('rotate-secret')
   @HttpCode(200)
+  @ConsoleOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'Issue a new signing secret (answered once); for 24 h every delivery carries the new and the previous signature',
+    ...resultOf('WebhookSecretRotated'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   rotateSecret(@UuidParam('webhookEndpointId', 'webhook endpoint') endpointId: string, @Body() _body: EmptyRequestDto) {
     return this.endpoints.rotateSecret(endpointId);
   }
 
   @Post('recover')
   @HttpCode(202)
+  @ConsoleOperation({
+    operationId: 'recoverWebhookEndpoint',
+    summary: "Deliver again every event of the endpoint's app and environment created since a time (within the retention)",
+    ...resultOf('WebhookRecovery'),
+    errors: [...TRANSPORT_ERRORS, 'not_found', 'resource_conflict'],
+  })
   recover(@UuidParam('webhookEndpointId', 'webhook endpoint') endpointId: string, @Body() body: RecoverWebhookEndpointRequestDto) {
     return this.endpoints.recover(endpointId, body.since);
   }
 
   @Post('test')
   @HttpCode(202)
+  @ConsoleOperation({
+    operationId: 'sendWebhookTest',
+    summary: 'Send one webhook.test event to this endpoint only (never in the events feed)',
+    ...resultOf('WebhookTestSent'),
+    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    emptyBody: true,
+  })
   test(@UuidParam('webhookEndpointId', 'webhook endpoint') endpointId: string, @Body() _body: EmptyRequestDto) {
     return this.endpoints.sendTest(endpointId);
   }
@@ -79,6 +108,12 @@ export class WebhookEndpointsController {
 
   @Post()
   @HttpCode(201)
+  @ConsoleOperation({
+    operationId: 'createWebhookEndpoint',
+    summary: 'Register a webhook endpoint (answers its secret once); 409 when the app and environment have the most endpoints allowed',
+    ...resultOf('WebhookEndpointCreated'),
+    errors: [...TRANSPORT_ERRORS, 'not_found', 'resource_conflict'],
+  })
   create(@UuidParam('appId', 'app') appId: string, @Body() body: CreateWebhookEndpointRequestDto) {
     return this.endpoints.register(appId, body.url, body.environment);
   }

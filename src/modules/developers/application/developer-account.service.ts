@@ -8,7 +8,7 @@ import { type Flash, SignInLockouts, signInKey, type WebSession, WebSessions } f
 import { Aal2RequiredError, RateLimitedError } from '../../../shared/domain/errors';
 import { clientAddressGroup } from '../../../shared/http/client-address';
 import { type MailMessage, Mailer } from '../../../shared/mail/mailer';
-import { generateTotpSecret, hashPassword, PASSWORD_MAX, PASSWORD_MIN, SecondFactorService, verifyPassword, verifyTotp } from '../../auth/organizations';
+import { generateTotpSecret, hashPassword, totpUri, PASSWORD_MAX, PASSWORD_MIN, SecondFactorService, verifyPassword, verifyTotp } from '../../auth/organizations';
 import { DeveloperRepository } from '../domain/developer.repository';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, secondsUntilFree, SIGNUP_LINK_TTL_MS } from '../domain/developer-quotas';
 
@@ -208,7 +208,7 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
       enrolment: { signupId: pending.id, email: pending.email, sealedTotpSecret: this.box.seal(secret, SECRET_CONTEXT.developerTotp) },
     };
     const kept = await this.transactions.run((m) => this.sessions.persist(m, session, data));
-    return { kind: 'enrol', secret, uri: otpauthUri(pending.email, secret), cookie: kept.cookie, session: kept.session };
+    return { kind: 'enrol', secret, uri: totpUri(this.config.serviceName, pending.email, secret), cookie: kept.cookie, session: kept.session };
   }
 
   /** **Confirm**: the code of the enrolled secret makes the account from the sign-up (its link then stops working) and signs the developer in. */
@@ -223,7 +223,7 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
       return {
         kind: 'invalid',
         error: 'developers.codeWrong',
-        enrolment: { secret: totpSecret, uri: otpauthUri(enrolment.email, totpSecret) },
+        enrolment: { secret: totpSecret, uri: totpUri(this.config.serviceName, enrolment.email, totpSecret) },
       };
     }
     const id = randomUUID();
@@ -293,7 +293,7 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
     const enrolment = session.data.enrolment;
     if (!enrolment) return null;
     const secret = this.box.openAny(enrolment.sealedTotpSecret, SECRET_CONTEXT.developerTotp);
-    return { secret, uri: otpauthUri(enrolment.email, secret) };
+    return { secret, uri: totpUri(this.config.serviceName, enrolment.email, secret) };
   }
 
   /** What an action leaves for the page its 303 leads to, in this signed-in session (CONTRACT §18). */
@@ -310,8 +310,4 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
   }
 }
 
-/** The enrolment URI authenticator apps read (Key Uri Format): issuer "Partner API", SHA-1, 6 digits, 30 s. */
-export function otpauthUri(email: string, secret: string): string {
-  const label = encodeURIComponent(`Partner API developers:${email}`);
-  return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent('Partner API developers')}&algorithm=SHA1&digits=6&period=30`;
-}
+

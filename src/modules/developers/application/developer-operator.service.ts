@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { ResourceConflictError, toInputError } from '../../../shared/domain/errors';
-import { generateTotpSecret, hashPassword } from '../../auth/organizations';
+import { generateTotpSecret, hashPassword, totpUri } from '../../auth/organizations';
 import { DeveloperRepository } from '../domain/developer.repository';
 import { translate } from '../../../shared/web';
 import '../views/messages';
-import { credentialErrors, otpauthUri } from './developer-account.service';
+import { credentialErrors } from './developer-account.service';
 
 /** The console API's developer (issue 35: the operator creates developers, the way in while sign-up is closed). */
 export interface CreatedDeveloper {
@@ -26,6 +27,7 @@ export class DeveloperOperatorService {
     private readonly repo: DeveloperRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -52,7 +54,7 @@ export class DeveloperOperatorService {
     });
     if (!created) throw new ResourceConflictError('A developer with this email exists');
     this.logger.log({ developerId: id }, 'developer account created by the operator');
-    return { id, email, totp_secret: secret, totp_uri: otpauthUri(email, secret) };
+    return { id, email, totp_secret: secret, totp_uri: totpUri(this.config.serviceName, email, secret) };
   }
 
 }

@@ -1,10 +1,11 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { pacedBatches } from '../../../shared/database/paced-batches';
 import type { PurgeParts } from '../../../shared/database/purge-parts';
 import { Sql } from '../../../shared/database/sql';
 import { managerOf, Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
+import { type PeriodicJob, Scheduler } from '../../../shared/domain/scheduler';
 import { AttachmentsPurge } from '../../attachments/sql';
 import { AccessPurge } from '../../auth/access/sql';
 import { AppsPurge, AppsSql } from '../../auth/apps/sql';
@@ -124,29 +125,25 @@ export class DeveloperPurge {
  * locked rows); no second run while one runs, and a stopping instance ends its run after the batch.
  */
 @Injectable()
-export class DeveloperPurgeScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+export class DeveloperPurgeScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('developers');
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private stopping = false;
+  private job: PeriodicJob | null = null;
 
-  constructor(private readonly purge: DeveloperPurge) {}
+  constructor(
+    private readonly purge: DeveloperPurge,
+    private readonly scheduler: Scheduler,
+  ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running || this.stopping) return;
-      this.running = true;
-      this.purge
-        .purge(() => this.stopping)
-        .catch((err) => this.logger.warn({ err }, 'purge of unconfirmed sign-ups and developers gone failed'))
-        .finally(() => (this.running = false));
-    }, PURGE_EVERY_MS);
-    // a pending purge never keeps the process alive
-    this.timer.unref();
+    this.job = this.scheduler.periodically(
+      PURGE_EVERY_MS,
+      (stopping) => this.purge.purge(stopping),
+      (err) => this.logger.warn({ err }, 'purge of unconfirmed sign-ups and developers gone failed'),
+    );
   }
 
-  onModuleDestroy(): void {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
+  async onApplicationShutdown(): Promise<void> {
+    await this.job?.stop();
+    this.job = null;
   }
 }

@@ -1,4 +1,6 @@
-import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
+import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+import { IDEMPOTENT_EXTENSION } from '../../../shared/http/openapi/partner-operation';
 import type { Request } from 'express';
 import { parseIdempotencyKey } from '../domain/idempotency-key';
 
@@ -18,6 +20,12 @@ export class IdempotencyKeyGuard implements CanActivate {
     return true;
   }
 }
+
+/**
+ * An exactly-once write (CONTRACT §6): the route takes an Idempotency-Key, checked by IdempotencyKeyGuard,
+ * and its OpenAPI operation says so (the document adds the header and its words).
+ */
+export const Idempotent = (): MethodDecorator => applyDecorators(UseGuards(IdempotencyKeyGuard), ApiExtension(IDEMPOTENT_EXTENSION, true));
 
 /** The validated Idempotency-Key of a route guarded by IdempotencyKeyGuard. */
 export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {

@@ -1,10 +1,11 @@
-import { DomainError } from '../../../shared/domain/errors';
+import { DomainError, LockTimeoutError } from '../../../shared/domain/errors';
+import { IdempotencyRequestInProgressError } from '../domain/idempotency.errors';
 import type { NumberedStep, StatementGate } from '../../../shared/domain/row-insert';
 import type { OneStatementWrite } from '../../../shared/database/one-statement-write';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
 import type { IdempotencyRecord, IdempotencyRepository } from '../domain/idempotency.repository';
-import { IdempotencyService } from './idempotency.service';
+import { IdempotencyService, inProgressOr, withNumber } from './idempotency.service';
 
 /**
  * CONTRACT §3's order for a numbered write whose own checks (balance, references: step 7) fail: a
@@ -80,5 +81,33 @@ describe('IdempotencyService, a key whose record was committed before the reques
     expect(write.run).not.toHaveBeenCalled();
     expect(write.runNumbered).not.toHaveBeenCalled();
     expect(records.find).not.toHaveBeenCalled();
+  });
+});
+
+describe('inProgressOr (what a failed one-statement write tells the client)', () => {
+  it('is 409 idempotency_request_in_progress only for a lock wait on the key\'s own record', () => {
+    expect(inProgressOr(new LockTimeoutError(new Error('lock timeout'), true))).toBeInstanceOf(IdempotencyRequestInProgressError);
+  });
+
+  it('leaves a lock wait elsewhere (503) and any other error as they are', () => {
+    const elsewhere = new LockTimeoutError(new Error('lock timeout'));
+    const other = new Error('connection reset');
+    expect(inProgressOr(elsewhere)).toBe(elsewhere);
+    expect(inProgressOr(other)).toBe(other);
+  });
+});
+
+describe('withNumber (the first execution\'s body with the number its statement took)', () => {
+  const step = (response?: NumberedStep['response']) => ({ responseKey: 'voucher_number', response }) as unknown as NumberedStep;
+
+  it('puts the number under the step\'s responseKey, leaving the response as it was', () => {
+    const response = { entry_id: 'e1', status: 'posted' };
+    expect(withNumber(response, step(), 42)).toEqual({ entry_id: 'e1', status: 'posted', voucher_number: 42 });
+    expect(response).toEqual({ entry_id: 'e1', status: 'posted' });
+  });
+
+  it('lets the step complete the body itself when the number alone is not it', () => {
+    const complete = (body: Record<string, unknown>, n: number) => ({ ...body, voucher: { number: n } });
+    expect(withNumber({ entry_id: 'e1' }, step({ sql: 'unused', complete }), 7)).toEqual({ entry_id: 'e1', voucher: { number: 7 } });
   });
 });

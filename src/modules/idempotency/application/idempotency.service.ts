@@ -80,20 +80,20 @@ export class IdempotencyService {
   ): Promise<IdempotentOutcome<R>> {
     const scope = scopeOf(caller, key);
     const fingerprint = requestFingerprint(operation, normalizedInput);
+    // 1. a record committed before this request came, read with the token: answered, nothing written or built
     const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
     if (answered) return answered;
+    // 2. the first execution, built only now (a replay never pays for its ids and rows)
     const { response, rows, gate } = build();
+    // 3. the gate, the claim and the rows as ONE statement: true when this request claimed the key
     let claimed: boolean;
     try {
       claimed = await this.write.run(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), rows, gate);
     } catch (err) {
-      // in progress only when the wait was on this key's record; a wait on the gate's rows is a 503 (§3)
-      if (err instanceof LockTimeoutError && err.onClaim) {
-        throw new IdempotencyRequestInProgressError();
-      }
-      throw err;
+      throw inProgressOr(err);
     }
     if (claimed) return { body: response, replayed: false };
+    // 4. nothing written: a concurrent identical request committed the key first; its record answers
     return this.answerCommitted<R>(caller, scope, operation, fingerprint);
   }
 
@@ -116,34 +116,48 @@ export class IdempotencyService {
   ): Promise<IdempotentOutcome<R>> {
     const scope = scopeOf(caller, key);
     const fingerprint = requestFingerprint(operation, normalizedInput);
+    // 1. a record committed before this request came, read with the token: answered, nothing written or built
     const answered = answerFromPrefetched<R>(caller, key, operation, fingerprint);
     if (answered) return answered;
+    // 2. the first execution, built only now (a replay never pays for its ids and rows)
     const { response, step, rows, gate } = build();
+    // 3. the write's own checks (CONTRACT §3 step 7); when they fail, access and the key's record still win
     try {
       await check();
     } catch (err) {
-      if (!(err instanceof DomainError) || err instanceof ServiceUnavailableError) throw err;
-      // CONTRACT §3: access (step 3) and the key's record (step 6) come before the input's own checks
-      // (7): a revocation, or a record committed meanwhile by a concurrent request, wins over them
-      const revoked = gate ? await gate.failure() : null;
-      if (revoked) throw revoked;
-      const existing = await this.records.find(scope);
-      if (existing) return answerFromRecord<R>(caller, existing, operation, fingerprint);
-      throw err;
+      return this.answerFailedCheck<R>(err, gate, caller, scope, operation, fingerprint);
     }
+    // 4. the gate, the numbered step, the claim and the rows as ONE statement: the number taken, or null
     let n: number | null;
     try {
       n = await this.write.runNumbered(this.records.claimRow(scope, { operation, fingerprint, grantId: caller.grantId, response }), step, rows, gate);
     } catch (err) {
-      // in progress only when the wait was on this key's record; a wait on any other row is a 503 (§3)
-      if (err instanceof LockTimeoutError && err.onClaim) throw new IdempotencyRequestInProgressError();
-      throw err;
+      throw inProgressOr(err);
     }
-    if (n !== null) {
-      const body = step.response ? step.response.complete(response, n) : { ...response, [step.responseKey]: n };
-      return { body: body as R, replayed: false };
-    }
+    if (n !== null) return { body: withNumber(response, step, n), replayed: false };
+    // 5. nothing written, no number used up: a concurrent identical request committed the key first
     return this.answerCommitted<R>(caller, scope, operation, fingerprint);
+  }
+
+  /**
+   * CONTRACT §3 when the write's own checks (step 7) failed: access (step 3) and the key's record (step 6)
+   * come first — a revocation, or a record committed meanwhile by a concurrent request, wins over the
+   * check's error. A fault (not a DomainError, or a 503) is thrown as it is.
+   */
+  private async answerFailedCheck<R>(
+    err: unknown,
+    gate: StatementGate | null,
+    caller: CallerContext,
+    scope: IdempotencyScope,
+    operation: string,
+    fingerprint: string,
+  ): Promise<IdempotentOutcome<R>> {
+    if (!(err instanceof DomainError) || err instanceof ServiceUnavailableError) throw err;
+    const revoked = gate ? await gate.failure() : null;
+    if (revoked) throw revoked;
+    const existing = await this.records.find(scope);
+    if (existing) return answerFromRecord<R>(caller, existing, operation, fingerprint);
+    throw err;
   }
 
   /** The answer of the record a concurrent identical request committed under the key (CONTRACT §6). */
@@ -162,6 +176,20 @@ export class IdempotencyService {
     // paced (pacedBatches): a backlog is worked off at half speed rather than crowding out the writes
     return pacedBatches(1000, (size) => this.records.purgeCreatedBefore(cutoff, size), stopping);
   }
+}
+
+/**
+ * A failed one-statement write as the client is told it (CONTRACT §3, §6): a lock wait that ran out on
+ * this key's record (a concurrent identical request still running) is 409 idempotency_request_in_progress;
+ * a lock wait anywhere else (the gate's rows, the voucher counter, a period) stays the 503 it is.
+ */
+export function inProgressOr(err: unknown): unknown {
+  return err instanceof LockTimeoutError && err.onClaim ? new IdempotencyRequestInProgressError() : err;
+}
+
+/** The first execution's body with the number its statement took, under the step's `responseKey` (or as its `complete` puts it). */
+export function withNumber<R extends Record<string, unknown>>(response: R, step: NumberedStep, n: number): R {
+  return (step.response ? step.response.complete(response, n) : { ...response, [step.responseKey]: n }) as R;
 }
 
 function scopeOf(caller: CallerContext, key: string): IdempotencyScope {

@@ -1,13 +1,16 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ref } from '../../../shared/http/openapi/common';
+import { BODY_ERRORS, IDEMPOTENCY_ERRORS, PartnerOperation, partnerJson } from '../../../shared/http/openapi/partner-operation';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
-import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency';
+import { Idempotent, IdempotencyKey } from '../../idempotency';
 import { idempotencyRecordPrefetch } from '../../idempotency';
 import { JournalService, type PostedBody, type PrepareResult } from '../application/journal.service';
 import { journalReferencesPrefetch } from './journal-references.prefetch';
 import { JournalRequestDto } from './journal.request.dto';
+import { POST_SCHEMAS, PREPARE_SCHEMAS } from './journal.openapi';
 
 /** The normalized input: defaults filled by the pipe, uuids lower-cased (CONTRACT §5) — what the fingerprint covers. */
 const normalized = (b: JournalRequestDto) => ({
@@ -34,7 +37,13 @@ export class JournalController {
   @Post('prepare')
   @HttpCode(200)
   @PartnerRoute('journal:prepare', { prefetch: journalReferencesPrefetch })
-  @ApiOperation({ summary: 'Check a journal before posting it; no side effects (an Idempotency-Key is ignored)' })
+  @PartnerOperation({
+    operationId: 'prepareJournal',
+    summary: 'Check a journal before posting it',
+    success: partnerJson(200, 'The journal is valid; nothing was written (an Idempotency-Key is ignored).', ref('PrepareResult')),
+    errors: [...BODY_ERRORS, 'journal_unbalanced', 'reference_not_allowed'],
+    schemas: PREPARE_SCHEMAS,
+  })
   prepare(@Caller() caller: CallerContext, @Body() body: JournalRequestDto): Promise<PrepareResult> {
     return this.journal.prepare(caller, body);
   }
@@ -42,8 +51,14 @@ export class JournalController {
   @Post()
   @HttpCode(201)
   @PartnerRoute('journal:post', { mandate: true, prefetch: (req) => ({ ...idempotencyRecordPrefetch(req), ...journalReferencesPrefetch(req) }) })
-  @UseGuards(IdempotencyKeyGuard)
-  @ApiOperation({ summary: 'Post a journal (final); needs a posting mandate; exactly once per Idempotency-Key' })
+  @Idempotent()
+  @PartnerOperation({
+    operationId: 'postJournal',
+    summary: 'Post a journal (final)',
+    success: partnerJson(201, 'Posted, or a replay of the first posting with this Idempotency-Key.', ref('JournalPostResult')),
+    errors: ['mandate_required', ...BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'journal_unbalanced', 'reference_not_allowed', 'period_locked'],
+    schemas: POST_SCHEMAS,
+  })
   post(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: JournalRequestDto): Promise<PostedBody> {
     return this.journal.post(caller, key, normalized(body));
   }

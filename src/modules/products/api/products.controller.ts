@@ -1,12 +1,15 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ref } from '../../../shared/http/openapi/common';
+import { BODY_ERRORS, IDEMPOTENCY_ERRORS, PartnerOperation, partnerJson } from '../../../shared/http/openapi/partner-operation';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
-import { IdempotencyKey, IdempotencyKeyGuard } from '../../idempotency';
+import { Idempotent, IdempotencyKey } from '../../idempotency';
 import { idempotencyRecordPrefetch } from '../../idempotency';
 import { type ProductCreatedBody, ProductsService } from '../application/products.service';
 import { CreateProductRequestDto } from './create-product.request.dto';
+import { CREATE_PRODUCT_SCHEMAS } from './products.openapi';
 
 @ApiTags('products')
 @Controller(PARTNER_BASES.map((base) => `${base}/products`))
@@ -16,8 +19,14 @@ export class ProductsController {
   @Post()
   @HttpCode(201)
   @PartnerRoute('products:create', { prefetch: idempotencyRecordPrefetch })
-  @UseGuards(IdempotencyKeyGuard)
-  @ApiOperation({ summary: 'Create a product; exactly once per Idempotency-Key' })
+  @Idempotent()
+  @PartnerOperation({
+    operationId: 'createProduct',
+    summary: 'Create a product',
+    success: partnerJson(201, 'Created, or a replay of the first creation with this Idempotency-Key.', ref('ProductCreateResult')),
+    errors: [...BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'resource_conflict'],
+    schemas: CREATE_PRODUCT_SCHEMAS,
+  })
   create(
     @Caller() caller: CallerContext,
     @IdempotencyKey() key: string,

@@ -1,11 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
 import { UuidParam } from '../../../shared/http/uuid-param.pipe';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
+import { ref } from '../../../shared/http/openapi/common';
+import { PartnerOperation, partnerJson } from '../../../shared/http/openapi/partner-operation';
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { ReceiptsService } from '../application/receipts.service';
 import type { OperationReceiptView } from '../domain/operation-receipt';
+import { RECEIPT_SCHEMAS } from './operations.openapi';
 
 @ApiTags('operations')
 @Controller(PARTNER_BASES.map((base) => `${base}/operations`))
@@ -14,7 +17,13 @@ export class OperationsController {
 
   @Get(':operationId')
   @PartnerRoute('operations:read')
-  @ApiOperation({ summary: 'The receipt of a completed write (product create, final posting)' })
+  @PartnerOperation({
+    operationId: 'getOperation',
+    summary: 'The receipt of a completed write',
+    success: partnerJson(200, 'The receipt.', ref('OperationReceipt')),
+    errors: ['not_found'],
+    schemas: RECEIPT_SCHEMAS,
+  })
   find(@Caller() caller: CallerContext, @UuidParam('operationId', 'operation') operationId: string): Promise<OperationReceiptView> {
     return this.receipts.find(caller, operationId);
   }

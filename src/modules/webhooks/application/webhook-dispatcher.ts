@@ -114,12 +114,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * Starts polling (the partner listener does this at bootstrap). Its own repetition (Scheduler), not
-   * @nestjs/schedule's registry:
-   * the graceful stop halts claiming at once when the stop begins (before Nest's shutdown hooks, see
+   * Starts polling (the partner listener does this at bootstrap). A plain repetition (Scheduler.every),
+   * not Scheduler.periodically: the graceful stop halts claiming at once when the stop begins (before Nest's shutdown hooks, see
    * bootstrap.ts), a finished send re-polls immediately, each send renews its lease on its own timer,
-   * and tests run extra dispatchers outside any Nest container — none of which a registry of intervals
-   * cleared at application shutdown expresses.
+   * and tests run extra dispatchers outside any Nest container — none of which a periodic job stopped
+   * at application shutdown expresses.
    */
   start(): void {
     if (this.timer || this.stopped) return;

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { pacedBatches } from '../../../shared/database/paced-batches';
 import { Clock } from '../../../shared/domain/clock';
-import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
+import { type PeriodicJob, Scheduler } from '../../../shared/domain/scheduler';
 import { WebhookRepository } from '../domain/webhook.repository';
 
 /** How often an instance purges (each purge runs batches until nothing old is left). */
@@ -20,9 +20,7 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class WebhookRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(WebhookRetention.name);
-  private timer: Repetition | null = null;
-  private running: Promise<number> | null = null;
-  private stopping = false;
+  private job: PeriodicJob | null = null;
 
   constructor(
     private readonly webhooks: WebhookRepository,
@@ -32,28 +30,22 @@ export class WebhookRetention implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = this.scheduler.every(RETENTION_INTERVAL_MS, () => {
-      if (this.running) return;
-      this.running = this.purge()
-        .catch((err) => {
-          this.logger.warn({ err }, 'webhook retention purge failed');
-          return 0;
-        })
-        .finally(() => (this.running = null));
-    });
+    this.job = this.scheduler.periodically(
+      RETENTION_INTERVAL_MS,
+      (stopping) => this.purge(RETENTION_BATCH, stopping),
+      (err) => this.logger.warn({ err }, 'webhook retention purge failed'),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
     // the purge ends after its current batch: a long backlog must not hold the stop past its grace
-    this.stopping = true;
-    this.timer?.cancel();
-    this.timer = null;
-    await this.running;
+    await this.job?.stop();
+    this.job = null;
   }
 
-  /** Purges everything past retention, batch by batch (paced: pacedBatches), until the instance stops; returns how many events went. */
-  async purge(batch = RETENTION_BATCH): Promise<number> {
+  /** Purges everything past retention, batch by batch (paced: pacedBatches), until `stopping()`; returns how many events went. */
+  async purge(batch = RETENTION_BATCH, stopping: () => boolean = () => false): Promise<number> {
     const before = new Date(this.clock.now().getTime() - this.config.webhookRetentionDays * DAY_MS);
-    return pacedBatches(batch, (size) => this.webhooks.purgeBefore(before, size), () => this.stopping);
+    return pacedBatches(batch, (size) => this.webhooks.purgeBefore(before, size), stopping);
   }
 }

@@ -7,6 +7,8 @@ export type Responses = Record<string, Record<string, unknown>>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const uuid: Schema = { type: 'string', format: 'uuid' };
+/** The environment a partner call ran in (CONTRACT §2). */
+export const environment: Schema = { type: 'string', enum: ['sandbox', 'production'] };
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 /** The codes of CONTRACT §4, in the catalogue's order. */
@@ -140,4 +142,47 @@ export function closeRequestSchemas(document: OpenAPIObject, names: Iterable<str
     if (Array.isArray(schema.required) && schema.required.length === 0) delete schema.required;
     if (!schema.properties) schema.properties = {};
   }
+}
+
+/**
+ * Sorts by a pinned order (a document's checked-in order): what the order does not name keeps its scan
+ * order after what it names, and a name of something gone is ignored.
+ */
+export function inOrder<T>(items: T[], nameOf: (item: T) => string, order: string[]): T[] {
+  const rank = (item: T) => {
+    const i = order.indexOf(nameOf(item));
+    return i === -1 ? order.length : i;
+  };
+  return items.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map(({ item }) => item);
+}
+
+/** The result schemas the operations declare, by name; two declarations of one name must agree. */
+export function declaredSchemas(declarations: Array<Record<string, Schema> | undefined>): Record<string, Schema> {
+  const schemas: Record<string, Schema> = {};
+  for (const [name, schema] of declarations.flatMap((d) => Object.entries(d ?? {}))) {
+    if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) throw new Error(`two operations declare different schemas ${name}`);
+    schemas[name] = schema;
+  }
+  return schemas;
+}
+
+/** A page of a list in commit order (CONTRACT §14, §17, shared/domain/commit-order.ts). */
+export function commitOrderPage(items: Schema, hasMoreWords: string, description: string): Schema {
+  return object(
+    {
+      data: { type: 'array', items, maxItems: 100 },
+      next_cursor: { type: 'string', description: 'opaque; pass it as `after` to read on (also from an empty page, later)' },
+      has_more: { type: 'boolean', description: hasMoreWords },
+    },
+    undefined,
+    { description },
+  );
+}
+
+/** The `after` and `limit` query parameters of a list in commit order. */
+export function commitOrderQuery(afterWords: string, limitWords: string): Array<Record<string, unknown>> {
+  return [
+    { name: 'after', in: 'query', required: false, description: afterWords, schema: { type: 'string', maxLength: 200 } },
+    { name: 'limit', in: 'query', required: false, description: limitWords, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+  ];
 }

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApplications } from '../../../bootstrap';
 import { loadConfig } from '../../config/app-config';
-import { createConsoleDocument } from './console-document';
-import { createPartnerDocument } from './partner-document';
+import { consoleDocumentFromRoutes } from './console-document';
+import { partnerDocumentFromRoutes } from './partner-document';
 
 /** The checked-in documents' text: the served JSON, pretty-printed. */
 export const documentText = (document: unknown): string => `${JSON.stringify(document, null, 2)}\n`;
@@ -23,8 +23,8 @@ async function main(): Promise<void> {
   try {
     const out = resolve(process.argv[2] ?? 'openapi');
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'partner.json'), documentText(createPartnerDocument(apps.partner)));
-    writeFileSync(join(out, 'console.json'), documentText(createConsoleDocument(apps.console!)));
+    writeFileSync(join(out, 'partner.json'), documentText(partnerDocumentFromRoutes(apps.partner)));
+    writeFileSync(join(out, 'console.json'), documentText(consoleDocumentFromRoutes(apps.console!)));
     process.stdout.write(`wrote ${out}/partner.json and ${out}/console.json\n`);
   } finally {
     await apps.close();

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { JournalRequestDto } from '../../../modules/journal/api/journal.request.dto';
-import { pointerTo, toInputError, validateObject } from './body-validation.pipe';
+import { planOf, pointerAt, pointerTo, toInputError, validateObject } from './body-validation.pipe';
 import { IsMinorAmountField, IsOneOfField, IsTextField, IsUuidField } from './constraints';
 import { Amount, CanonicalId, NestedItems, Optional, Required } from './fields';
+import { IsString } from 'class-validator';
 
 class ItemDto {
   @Required()
@@ -26,6 +27,61 @@ class BasketDto {
   @IsTextField(0, 0) // never a string: lets the nested items carry the test
   items: ItemDto[];
 }
+
+/** A field checked by class-validator alone (no compiled rule): the pipe's other path. */
+class LegacyDto {
+  @Required()
+  @IsString()
+  title: string;
+
+  @Required()
+  @CanonicalId()
+  @IsUuidField()
+  id: string;
+}
+
+describe('planOf (the per-class plan)', () => {
+  it('is made once per class and kept', () => {
+    expect(planOf(BasketDto)).toBe(planOf(BasketDto));
+    expect(planOf(ItemDto)).not.toBe(planOf(BasketDto));
+  });
+
+  it('lists the fields in declaration order, with the names known for the unknown-field check', () => {
+    expect(planOf(BasketDto).fields.map((f) => f.name)).toEqual(['kind', 'items']);
+    expect([...planOf(ItemDto).byName.keys()]).toEqual(['name', 'price']);
+    expect(planOf(ItemDto).fields[1].meta.amount).toBe(true);
+  });
+
+  it('takes the compiled path only when every field has a compiled rule, and names the CanonicalId fields', () => {
+    expect(planOf(ItemDto)).toMatchObject({ compiled: true, canonicalIds: [] });
+    expect(planOf(LegacyDto)).toMatchObject({ compiled: false, canonicalIds: ['id'] });
+  });
+
+  it('refuses a class without declared fields', () => {
+    class Nothing {}
+    expect(() => planOf(Nothing)).toThrow('Nothing declares no fields');
+  });
+});
+
+describe('the class-validator path (a class with a field of no compiled rule)', () => {
+  it('answers as the compiled path would: one violation per field, in declaration order, ids lower-cased once valid', () => {
+    expect(validateObject({ title: 3, id: 'x' }, LegacyDto).violations).toEqual([
+      { pointer: '/title', code: 'invalid_input', detail: 'title must be a string' },
+      { pointer: '/id', code: 'invalid_input', detail: 'must be a uuid' },
+    ]);
+    const ok = validateObject({ title: 't', id: '500D9204-EDCC-4FB5-A209-6518960920D6' }, LegacyDto);
+    expect(ok.violations).toEqual([]);
+    expect(ok.value.id).toBe('500d9204-edcc-4fb5-a209-6518960920d6');
+  });
+});
+
+describe('pointerAt (a pointer built only when a violation needs it)', () => {
+  it('is the parent for the body itself and parent/token for an item', () => {
+    expect(pointerAt('', null)).toBe('');
+    expect(pointerAt('/lines', 3)).toBe('/lines/3');
+    expect(pointerAt('/a~b', 0)).toBe('/a~b/0');
+  });
+});
 
 describe('pointerTo (RFC 6901)', () => {
   it('escapes ~ as ~0 and / as ~1, in that order', () => {

@@ -33,7 +33,7 @@ export function classValidatorFailures(instance: object): FieldFailure[] {
  * The same rules, compiled: each field's one constraint runs as the plain predicate it registered with
  * class-validator, without class-validator's per-call metadata walk — on 500 journal lines that walk
  * dominated a prepare's CPU time. Equivalence with classValidatorFailures is a property test
- * (body-validation.pipe.spec.ts). Used only when every field of the class has a recorded rule.
+ * (compiled-rules.spec.ts). Used only when every field of the class has a recorded rule.
  */
 export function compiledFailures(instance: Record<string, unknown>, type: Function): FieldFailure[] {
   return [...(planFailures(instance, planOf(type)) ?? [])];
@@ -41,32 +41,43 @@ export function compiledFailures(instance: Record<string, unknown>, type: Functi
 
 const NONE: ReadonlyMap<string, string> = new Map();
 
+/** A field of a DTO class as the pipe walks it: its name and what its decorators recorded (fields.ts). */
+interface PlannedField {
+  readonly name: string;
+  readonly meta: FieldMeta;
+}
+
 /**
- * What validating an object of a class needs, worked out once per class: its fields as parallel
- * arrays (iterating a Map allocates an entry per field, per object — on 500 journal lines that was
- * most of a prepare's garbage), whether every field has a compiled rule, and its CanonicalId fields.
+ * What validating an object of a class needs, worked out once per class (planOf).
+ * Performance: `fields` is an array of the class's fields, built once, because iterating the class's
+ * Map per object allocated an entry per field — on a 500-line journal most of a prepare's garbage
+ * (bench/RESULTS.md, "Validation without per-item garbage").
  */
-interface Plan {
-  fields: Map<string, FieldMeta>;
-  names: readonly string[];
-  metas: readonly FieldMeta[];
-  compiled: boolean;
-  canonicalIds: readonly string[];
+export interface Plan {
+  /** name → meta: is a body key one of the fields (the unknown-field check) */
+  readonly byName: ReadonlyMap<string, FieldMeta>;
+  /** the fields in declaration order, the order their violations are listed in */
+  readonly fields: readonly PlannedField[];
+  /** every field has a compiled rule, so fieldFailures takes the compiled path */
+  readonly compiled: boolean;
+  /** the fields declared @CanonicalId(): lower-cased once they pass */
+  readonly canonicalIds: readonly string[];
 }
 
 const plans = new WeakMap<Function, Plan>();
-function planOf(type: Function): Plan {
+
+/** The plan of a DTO class, made on its first use and kept for the class's lifetime. */
+export function planOf(type: Function): Plan {
   let plan = plans.get(type);
   if (plan === undefined) {
-    const fields = fieldsOf(type);
-    if (!fields) throw new Error(`${type.name} declares no fields`);
-    const entries = [...fields];
+    const byName = fieldsOf(type);
+    if (!byName) throw new Error(`${type.name} declares no fields`);
+    const fields = [...byName].map(([name, meta]) => ({ name, meta }));
     plan = {
+      byName,
       fields,
-      names: entries.map(([name]) => name),
-      metas: entries.map(([, meta]) => meta),
-      compiled: entries.every(([, meta]) => meta.rule !== undefined),
-      canonicalIds: entries.filter(([, meta]) => meta.canonicalId).map(([name]) => name),
+      compiled: fields.every((f) => f.meta.rule !== undefined),
+      canonicalIds: fields.filter((f) => f.meta.canonicalId).map((f) => f.name),
     };
     plans.set(type, plan);
   }
@@ -76,12 +87,23 @@ function planOf(type: Function): Plan {
 /** The compiled rules over a plan's fields: null when every field passes (no allocation then). */
 function planFailures(target: Record<string, unknown>, plan: Plan): Map<string, string> | null {
   let failed: Map<string, string> | null = null;
-  for (let f = 0; f < plan.names.length; f++) {
-    const value = target[plan.names[f]];
-    const rule = plan.metas[f].rule!;
-    if (!rule.validate(value)) (failed ??= new Map()).set(plan.names[f], ruleMessage(value, rule.message));
+  for (let f = 0; f < plan.fields.length; f++) {
+    const { name, meta } = plan.fields[f];
+    const value = target[name];
+    const rule = meta.rule!;
+    if (!rule.validate(value)) (failed ??= new Map()).set(name, ruleMessage(value, rule.message));
   }
   return failed;
+}
+
+/**
+ * Each failing field's message, by field name. Two paths give one answer (a property test holds them
+ * equal: compiled-rules.spec.ts): the compiled rules when every field recorded one — every DTO of the
+ * partner API, the fast path — else class-validator itself.
+ */
+function fieldFailures(instance: object, plan: Plan): ReadonlyMap<string, string> {
+  if (plan.compiled) return planFailures(instance as Record<string, unknown>, plan) ?? NONE;
+  return new Map(classValidatorFailures(instance));
 }
 
 /**
@@ -102,15 +124,20 @@ export function validateObject<T extends object>(
   return { value, violations };
 }
 
-function pointerAt(parent: string, token: number | null): string {
+/**
+ * The pointer of an object given as its parent's pointer and its token (an item's index), or the parent
+ * itself when the token is null (the body). Performance: validateInto carries (parent, token) and calls
+ * this only for a violation, so a valid 500-line journal builds no per-line pointer string
+ * (bench/RESULTS.md, "JSON pointers built only for a violation").
+ */
+export function pointerAt(parent: string, token: number | null): string {
   return token === null ? parent : pointerTo(parent, token);
 }
 
 /**
- * validateObject at `pointerTo(parent, token)` (or `parent` itself when token is null), its
- * violations appended to `out` in body order; returns the instance. The pointer string is built only
- * when a violation needs it, and a valid item allocates nothing but its instance — a valid 500-line
- * journal builds no per-line pointer, violation list or result object.
+ * validateObject of one object, located at pointerAt(parent, token), its violations appended to `out`
+ * in body order; returns the instance. A valid object allocates nothing but its instance (no pointer,
+ * violation list or result object): a 500-line journal validates its lines through here.
  */
 function validateInto<T extends object>(raw: unknown, type: new () => T, parent: string, token: number | null, out: Violation[]): T {
   const plan = planOf(type);
@@ -118,23 +145,26 @@ function validateInto<T extends object>(raw: unknown, type: new () => T, parent:
     out.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: 'must be an object' });
     return undefined as unknown as T;
   }
-  // own keys only (JSON.parse makes `__proto__` and `constructor` own keys: both are unknown fields)
+
+  // 1. keys the class does not declare: one violation each, before anything else of this object
   for (const key in raw) {
-    if (hasOwn.call(raw, key) && !plan.fields.has(key)) {
+    // own keys only (JSON.parse makes `__proto__` and `constructor` own keys: both are unknown fields)
+    if (hasOwn.call(raw, key) && !plan.byName.has(key)) {
       out.push({ pointer: pointerTo(pointerAt(parent, token), key), code: 'invalid_input', detail: 'is not a known field' });
     }
   }
 
+  // 2. the declared fields copied onto a new instance; nested items are validated here, their
+  //    violations kept per field (nested[f], made only when an item fails) to be listed after that field's own
   const instance = new type() as T & Partial<CrossFieldRule>;
   const target = instance as Record<string, unknown>;
   let nested: Violation[][] | undefined;
-  for (let f = 0; f < plan.names.length; f++) {
-    const name = plan.names[f];
-    const meta = plan.metas[f];
+  for (let f = 0; f < plan.fields.length; f++) {
+    const { name, meta } = plan.fields[f];
     let value = hasOwn.call(raw, name) ? raw[name] : undefined;
     if ((value === null || value === undefined) && meta.optional) value = meta.default!();
-    // CONTRACT §4: an array over its maxItems is one violation at its own pointer; its items are not
-    // examined (a 256 KiB body of `{},` would otherwise yield ~87,000 item violations)
+    // CONTRACT §4: an array over its maxItems is one violation at its own pointer (step 3); its items are
+    // not examined (a 256 KiB body of `{},` would otherwise yield ~87,000 item violations)
     if (meta.nested && Array.isArray(value) && (meta.maxItems === undefined || value.length <= meta.maxItems)) {
       const itemType = meta.nested();
       const base = pointerTo(pointerAt(parent, token), name);
@@ -147,25 +177,30 @@ function validateInto<T extends object>(raw: unknown, type: new () => T, parent:
     target[name] = value;
   }
 
-  // listed in the order of the seed's tables: each field in declaration order, a nested array's
-  // items right after the array itself, then the object's cross-field rule
-  const failed: ReadonlyMap<string, string> = plan.compiled
-    ? (planFailures(target, plan) ?? NONE)
-    : new Map(classValidatorFailures(instance));
+  // 3. each field's one constraint (fieldFailures: compiled, or class-validator)
+  const failed = fieldFailures(instance, plan);
+
+  // 4. ids compare lower-cased downstream: a valid CanonicalId is lower-cased now, an invalid one is left as sent
   for (const name of plan.canonicalIds) {
     const value = target[name];
     if (typeof value === 'string' && !failed.has(name)) target[name] = value.toLowerCase();
   }
+
+  // 5. the violations in the order of the seed's tables: each field in declaration order, a nested
+  //    array's items right after the array itself
   if (failed.size > 0 || nested) {
-    for (let f = 0; f < plan.names.length; f++) {
-      const detail = failed.get(plan.names[f]);
+    for (let f = 0; f < plan.fields.length; f++) {
+      const { name, meta } = plan.fields[f];
+      const detail = failed.get(name);
       if (detail !== undefined) {
-        out.push({ pointer: pointerTo(pointerAt(parent, token), plan.names[f]), code: plan.metas[f].amount ? 'invalid_amount' : 'invalid_input', detail });
+        out.push({ pointer: pointerTo(pointerAt(parent, token), name), code: meta.amount ? 'invalid_amount' : 'invalid_input', detail });
       }
       const items = nested?.[f];
       if (items) for (const v of items) out.push(v);
     }
   }
+
+  // 6. then the object's cross-field rule, which is told which fields already failed
   if (typeof instance.crossFieldViolations === 'function') {
     for (const v of instance.crossFieldViolations(failed)) out.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: v.detail });
   }

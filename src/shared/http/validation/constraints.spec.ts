@@ -14,6 +14,7 @@ import {
   IsUuidField,
 } from './constraints';
 import { Amount, Optional, Required } from './fields';
+import { Matches, Required as RequiredFromIndex } from './index';
 
 /**
  * Each constraint judged through validateObject on a one-field DTO, against oracles written here from
@@ -71,6 +72,12 @@ class DistinctUuidsDto {
 class CvrDto {
   @Required()
   @IsMatchingField(/[0-9]{8}/, 'must be a CVR number of 8 digits')
+  v: string;
+}
+/** The same rule as a module writes it, from the validation kernel's public surface (index.ts). */
+class MatchesCvrDto {
+  @RequiredFromIndex()
+  @Matches(/[0-9]{8}/, 'must be a CVR number of 8 digits')
   v: string;
 }
 const CVR_WEIGHTS = [2, 7, 6, 5, 4, 3, 2, 1];
@@ -249,6 +256,13 @@ describe('IsMatchingField and IsFieldWith (a module declares its own rule)', () 
     expect(accepts(CvrDto, '12345678')).toBe(true);
     for (const bad of ['1234567', '123456789', 'x12345678', '12345678\n', '1234567\u0000', 12345678, null]) expect(accepts(CvrDto, bad)).toBe(false);
     expect(violationsOf(CvrDto, '1')).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'must be a CVR number of 8 digits' }]);
+  });
+
+  it('is exported as Matches from src/shared/http/validation, with the same check, message and schema pattern', () => {
+    expect(accepts(MatchesCvrDto, '12345678')).toBe(true);
+    for (const bad of ['1234567', '123456789', 'x12345678', 12345678]) expect(accepts(MatchesCvrDto, bad)).toBe(false);
+    expect(violationsOf(MatchesCvrDto, '1')).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'must be a CVR number of 8 digits' }]);
+    expect(violationsOf(MatchesCvrDto, undefined)).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'is required' }]);
   });
 
   it('refuses a global pattern, whose lastIndex would make checks depend on the one before', () => {

@@ -78,6 +78,13 @@ export function IsMatchingField(pattern: RegExp, message: string, options?: Opti
   });
 }
 
+/**
+ * A module's pattern rule under class-validator's familiar name (issue 36): `@Matches(/[0-9]{8}/, 'must be a
+ * CVR number of 8 digits')`. It is IsMatchingField — whole-string match, storable text, the pattern in the
+ * OpenAPI schema — exported from src/shared/http/validation for modules (index.ts).
+ */
+export const Matches = IsMatchingField;
+
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);

@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOAuth2 } from '@nestjs/swagger';
 import type { AccessRequirement } from '../application/access-check.service';
 import type { CallerContext } from '../../../../shared/domain/caller-context';
 import type { Scope } from '../../../../shared/domain/scopes';
@@ -8,14 +8,18 @@ export const PARTNER_ROUTE = Symbol('partner-route');
 
 /**
  * Declares the scope (and, for final posting, the mandate) a partner route needs, and what the guard
- * reads in the token's statement for it (AccessRequirement.prefetch).
+ * reads in the token's statement for it (AccessRequirement.prefetch). Any one of several scopes
+ * suffices; the OpenAPI operation's security lists them.
  */
 export function PartnerRoute(
   scope: Scope | readonly Scope[],
   options: { mandate?: boolean; prefetch?: AccessRequirement['prefetch'] } = {},
 ) {
   const requirement: AccessRequirement = { scope, mandate: options.mandate ?? false, prefetch: options.prefetch ?? null };
-  return applyDecorators(SetMetadata(PARTNER_ROUTE, requirement), ApiBearerAuth());
+  // OpenAPI: the entries of an operation's `security` are alternatives, the scopes of one entry all needed,
+  // so each scope that suffices is an entry of its own (after the bearer token's)
+  const scopes = typeof scope === 'string' ? [scope] : [...scope];
+  return applyDecorators(SetMetadata(PARTNER_ROUTE, requirement), ApiBearerAuth(), ...scopes.map((s) => ApiOAuth2([s])));
 }
 
 export interface RequestWithCaller {

@@ -1,23 +1,16 @@
+import { scopeCatalogueTexts } from '../../../../shared/domain/scopes';
 import { defineCatalogue } from '../../../../shared/web';
 
 /**
  * Every text of the owner's pages (CONTRACT §11, §18) in Danish and English, declared once: the
- * scopes in words (each scope of §8, and `journal:read` of §17), the consent form, Connected apps,
- * the confirmation and status texts. Danish as a Danish business owner reads it.
+ * consent form, Connected apps, the confirmation and status texts. Danish as a Danish business owner
+ * reads it. The scopes in words (`scope.<scope>.title`/`.text`) come from the scope registry,
+ * src/shared/domain/scopes.ts: a new scope's words are written there.
  */
 export const CONSENT_MESSAGES = defineCatalogue('consent', {
   en: {
     brand: '{service}',
-    'scope.journal:prepare.title': 'Check journal entries',
-    'scope.journal:prepare.text': 'check journal entries against the chosen accounts, without posting anything',
-    'scope.journal:post.title': 'Post journal entries',
-    'scope.journal:post.text': 'post journal entries to the chosen accounts — only if you also tick the mandate box below',
-    'scope.products:create.title': 'Create products',
-    'scope.products:create.text': 'add products to your product list',
-    'scope.operations:read.title': 'Read its receipts and events',
-    'scope.operations:read.text': 'look up the receipts of what it did and read the feed of their events',
-    'scope.journal:read.title': 'Read its journal entries',
-    'scope.journal:read.text': 'read the journal entries it posted and their attachments',
+    ...scopeCatalogueTexts('en'),
     signInTitle: 'Sign in',
     signInAsks: '{app} asks for access to your organization’s books. Sign in as the organization’s owner to decide.',
     signInConnections: 'Sign in as an organization owner to see the apps connected to your organizations.',
@@ -101,16 +94,7 @@ export const CONSENT_MESSAGES = defineCatalogue('consent', {
   },
   da: {
     brand: '{service}',
-    'scope.journal:prepare.title': 'Kontrollere posteringer',
-    'scope.journal:prepare.text': 'kontrollere posteringer mod de valgte konti uden at bogføre noget',
-    'scope.journal:post.title': 'Bogføre posteringer',
-    'scope.journal:post.text': 'bogføre posteringer på de valgte konti — kun hvis du også sætter kryds i fuldmagten nedenfor',
-    'scope.products:create.title': 'Oprette varer',
-    'scope.products:create.text': 'tilføje varer til din vareliste',
-    'scope.operations:read.title': 'Læse sine kvitteringer og hændelser',
-    'scope.operations:read.text': 'se kvitteringer for det, den selv har udført, og læse listen over hændelserne',
-    'scope.journal:read.title': 'Læse sine posteringer',
-    'scope.journal:read.text': 'læse de posteringer, den har bogført, og deres bilag',
+    ...scopeCatalogueTexts('da'),
     signInTitle: 'Log ind',
     signInAsks: '{app} beder om adgang til virksomhedens regnskab. Log ind som virksomhedens ejer for at tage stilling.',
     signInConnections: 'Log ind som ejer af en virksomhed for at se de apps, der har adgang til dine virksomheder.',
@@ -193,6 +177,3 @@ export const CONSENT_MESSAGES = defineCatalogue('consent', {
     csvAttachments: 'Vedhæftede filer',
   },
 });
-
-/** The scopes an owner may be asked for, in words (§8's scopes and §17's `journal:read`, which may not be registered yet). */
-export const WORDED_SCOPES = ['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read'] as const;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Transactions } from '../../../../shared/database/transactions';
 import { Clock } from '../../../../shared/domain/clock';
-import { type Repetition, Scheduler } from '../../../../shared/domain/scheduler';
+import { type PeriodicJob, Scheduler } from '../../../../shared/domain/scheduler';
 import { EXPIRING_NOTICE_MS, grantExpiringEvent, grantRevokedEvent } from '../domain/grant-events';
 import { GrantRepository } from '../domain/grant.repository';
 
@@ -32,9 +32,7 @@ export interface GrantScanResult {
 @Injectable()
 export class GrantEventsScan implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(GrantEventsScan.name);
-  private timer: Repetition | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopping = false;
+  private job: PeriodicJob | null = null;
 
   constructor(
     private readonly grants: GrantRepository,
@@ -44,23 +42,20 @@ export class GrantEventsScan implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = this.scheduler.every(GRANT_SCAN_INTERVAL_MS, () => {
-      if (this.running) return;
-      this.running = this.runOnce()
-        .catch((err) => this.logger.warn({ err }, 'grant events scan failed'))
-        .finally(() => (this.running = null));
-    });
+    this.job = this.scheduler.periodically(
+      GRANT_SCAN_INTERVAL_MS,
+      (stopping) => this.runOnce(GRANT_SCAN_BATCH, stopping),
+      (err) => this.logger.warn({ err }, 'grant events scan failed'),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    this.timer?.cancel();
-    this.timer = null;
-    await this.running;
+    await this.job?.stop();
+    this.job = null;
   }
 
-  /** One scan: every grant due, batch by batch, until none is left (or the instance stops). */
-  async runOnce(batch = GRANT_SCAN_BATCH): Promise<GrantScanResult> {
+  /** One scan: every grant due, batch by batch, until none is left (or `stopping()`: the instance stops). */
+  async runOnce(batch = GRANT_SCAN_BATCH, stopping: () => boolean = () => false): Promise<GrantScanResult> {
     const result: GrantScanResult = { expired: 0, expiring: 0 };
     // expiries first: a grant that expired is not told that it is expiring
     for (;;) {
@@ -72,7 +67,7 @@ export class GrantEventsScan implements OnApplicationBootstrap, OnApplicationShu
         return { claimed: expired.length, told: due.length };
       });
       result.expired += told;
-      if (claimed < batch || this.stopping) break;
+      if (claimed < batch || stopping()) break;
     }
     for (;;) {
       const { claimed, told } = await this.transactions.run(async (m) => {
@@ -83,7 +78,7 @@ export class GrantEventsScan implements OnApplicationBootstrap, OnApplicationShu
         return { claimed: expiring.length, told: due.length };
       });
       result.expiring += told;
-      if (claimed < batch || this.stopping) break;
+      if (claimed < batch || stopping()) break;
     }
     return result;
   }

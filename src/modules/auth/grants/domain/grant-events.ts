@@ -8,7 +8,8 @@
 export const EXPIRING_NOTICE_MS = 14 * 86_400_000;
 
 /** Why a grant stopped being in force (`grant.revoked`'s `reason`). */
-export type GrantEndReason = 'revoked' | 'superseded' | 'expired';
+export const GRANT_END_REASONS = ['revoked', 'superseded', 'expired'] as const;
+export type GrantEndReason = (typeof GRANT_END_REASONS)[number];
 
 export type GrantEventType = 'grant.revoked' | 'grant.expiring';
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { Secret, TOTP } from 'otpauth';
-import { generateTotpSecret, totpCodeAt, verifyTotp } from './totp';
+import { generateTotpSecret, totpCodeAt, totpUri, verifyTotp } from './totp';
 
 /** Independent RFC 4226 HOTP (SHA-1, dynamic truncation), used to make codes for other steps. */
 function referenceHotp(key: Uint8Array, counter: number, digits: number): string {
@@ -172,5 +172,13 @@ describe('generateTotpSecret', () => {
     const code = totpCodeAt(secret, at);
     expect(code).toBe(referenceHotp(Secret.fromBase32(secret).bytes, Math.floor(at / STEP_MS), 6));
     expect(verifyTotp(secret, code, at, null)).toEqual({ ok: true, step: Math.floor(at / STEP_MS) });
+  });
+});
+
+describe('totpUri (the enrolment link and QR code)', () => {
+  it('names the service (SERVICE_NAME) as issuer and the email as account, in the Key Uri Format', () => {
+    expect(totpUri('Regnskab Partner', 'a@b.dk', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP')).toBe(
+      'otpauth://totp/Regnskab%20Partner:a%40b.dk?issuer=Regnskab%20Partner&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
+    );
   });
 });

@@ -23,6 +23,14 @@ function stepAt(nowMs: number): number {
   return TOTP.counter({ period: PERIOD_SECONDS, timestamp: nowMs });
 }
 
+/**
+ * The enrolment URI authenticator apps read (Key Uri Format, written by otpauth): the issuer is the
+ * service's name (SERVICE_NAME), the label the account's email; SHA-1, 6 digits, 30 s.
+ */
+export function totpUri(issuer: string, account: string, secretBase32: string): string {
+  return new TOTP({ issuer, label: account, secret: decodeSecret(secretBase32), algorithm: ALGORITHM, digits: DIGITS, period: PERIOD_SECONDS }).toString();
+}
+
 /** A new owner secret for enrolment: 20 random bytes, RFC 4648 base32 without padding. */
 export function generateTotpSecret(): string {
   return new Secret({ size: SECRET_BYTES }).base32;
