@@ -53,6 +53,7 @@ try {
       k.n++; k.total += ms; k.max = Math.max(k.max, ms);
       kinds.set(m[1], k);
     }
+    if (process.argv.includes('--gc-lines')) process.stdout.write(gcLog.split('\n').filter((l) => l.includes(' ms: ')).slice(0, 12).join('\n') + '\n');
     for (const [kind, k] of kinds) process.stdout.write(`  ${kind}: ${k.n} collections, ${k.total.toFixed(0)} ms in ${DURATION} s (${(k.total / DURATION / 10).toFixed(1)} % of the time), mean ${(k.total / k.n).toFixed(1)} ms, longest ${k.max.toFixed(1)} ms\n`);
   }
 } finally {
