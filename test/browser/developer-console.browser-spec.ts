@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { RequestLogRecorder } from '../../src/modules/developers';
-import { captureLog, launchChromium, screenshotsAtTwoWidths } from '../support/browser';
+import { captureLog, checkAtTwoWidths, launchChromium, screenshotsAtTwoWidths } from '../support/browser';
 import { PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION, SANDBOX } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
@@ -356,6 +356,65 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
 
     await confirmed(/^Delete/, 'webhooks');
     await expect(page.locator('#webhooks').textContent()).resolves.toContain('No endpoints.');
+  }, SLOW);
+
+  it('sign-up → Connect the demo company before any approval (the developer signs in with the account\'s own email, password and code) → a hat_ call on the production base → the call in the request log; in English and Danish, axe-clean', async () => {
+    const email = `dev-${Date.now()}-demo@example.dk`;
+    const secret = await signUp(email);
+    const appId = await newApp('Demoappen');
+    await page.getByLabel('Redirect URIs').fill(callbackUri);
+    await page.getByRole('button', { name: 'Save redirect URIs' }).click();
+    await page.waitForURL(/#oauth$/);
+    await confirmed('New client secret', 'oauth');
+    const clientSecret = await issued();
+    await page.goto(`${base}/developers/apps/${appId}#demo-company`);
+    const demo = page.locator('#demo-company');
+    await expect(demo.textContent()).resolves.toContain(`Demo ApS – ${email}`);
+    const demoId = (await page.locator('#demo-company-id').textContent()) as string;
+    await shots('11-demo-company');
+    const findings = await checkAtTwoWidths(page, 'developers-11-demo-company-en');
+    await page.goto(`${base}/developers/apps/${appId}?lang=da#demo-company`);
+    await expect(page.getByRole('heading', { name: 'Demovirksomhed' }).textContent()).resolves.toBe('Demovirksomhed');
+    findings.push(...(await checkAtTwoWidths(page, 'developers-11-demo-company-da')));
+    await page.goto(`${base}/developers/apps/${appId}?lang=en#demo-company`);
+    // each view of the page makes a fresh PKCE pair: the verifier goes with the link of the same view
+    const verifier = (await page.locator('#demo-code-verifier').textContent()) as string;
+
+    // the link starts the authorization request; the developer signs in with the console's own credentials
+    await page.getByRole('link', { name: 'Connect the demo company' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(DEV_PASSWORD);
+    await page.getByLabel('Authenticator code').fill(nextCode(secret));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Allow access' }).waitFor();
+    await expect(page.locator('body').textContent()).resolves.toContain(`Demo ApS – ${email}`);
+    await shots('12-demo-consent');
+    findings.push(...(await checkAtTwoWidths(page, 'developers-12-demo-consent-en')));
+    await page.getByLabel('1000 Salg af varer').check();
+    await page.getByRole('button', { name: 'Allow access' }).click();
+    await page.waitForURL(/\/callback\?/);
+    const as: oauth.AuthorizationServer = { issuer: ISSUER, authorization_endpoint: `${base}/oauth/authorize`, token_endpoint: `${base}/oauth/token` };
+    const client: oauth.Client = { client_id: appId };
+    const state = new URL(page.url()).searchParams.get('state') as string;
+    const params = oauth.validateAuthResponse(as, client, new URL(page.url()), state);
+    const tokenResponse = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretBasic(clientSecret), params, callbackUri, verifier, { [oauth.allowInsecureRequests]: true });
+    const token = await oauth.processAuthorizationCodeResponse(as, client, tokenResponse);
+    secrets.set(token.access_token, 0);
+    expect(token.access_token).toMatch(/^hat_/);
+    expect(token.organization_id).toBe(demoId);
+
+    // a real production call with it, through the listener the browser uses
+    const called = await fetch(`${base}${PRODUCTION}/accounts`, { headers: { Authorization: `Bearer ${token.access_token}` } });
+    expect(called.status).toBe(200);
+    const requestId = called.headers.get('x-request-id') ?? ((await called.json()) as { request_id?: string }).request_id;
+    await app.apps.partner.get(RequestLogRecorder, { strict: false }).settled();
+    await page.goto(`${base}/developers/apps/${appId}?status=2xx#request-log`);
+    const row = page.locator('#request-log tbody tr').first();
+    await expect(row.textContent()).resolves.toContain(`GET ${PRODUCTION}/accounts`);
+    await expect(row.textContent()).resolves.toContain('200');
+    if (requestId) await expect(row.textContent()).resolves.toContain(requestId);
+    await shots('13-demo-request-log');
+    expect(findings).toEqual([]);
   }, SLOW);
 
   it('shows no secret on any page but the one that issued it, and in no log line', () => {

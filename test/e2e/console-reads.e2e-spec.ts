@@ -33,6 +33,8 @@ describe('console reads and resend (CONTRACT §10)', () => {
     expect(res.body).toEqual({
       id: access.organization.id,
       name: 'Test ApS',
+      // an operator's organization, not a developer's demo company (CONTRACT §15)
+      demo: false,
       accounts: access.organization.accounts.map((a, i) => ({ id: a.id, number: a.number, name: a.name, active: i !== 2 })),
       tax_codes: [{ id: expect.any(String), code: 'U25', rate_basis_points: 2500 }],
       owners: [{ user_id: access.owner.user_id, email: expect.stringMatching(/^owner.*@example\.dk$/) }],

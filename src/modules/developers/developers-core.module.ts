@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OrganizationsModule } from '../auth/organizations';
+import { DemoCompanyService } from './application/demo-company.service';
 import { DeveloperOperatorService } from './application/developer-operator.service';
 import { DeveloperRepository } from './domain/developer.repository';
 import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.repository';
@@ -10,7 +11,7 @@ import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.r
  */
 @Module({
   imports: [OrganizationsModule],
-  providers: [DeveloperOperatorService, { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository }],
-  exports: [DeveloperOperatorService, DeveloperRepository],
+  providers: [DeveloperOperatorService, DemoCompanyService, { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository }],
+  exports: [DeveloperOperatorService, DemoCompanyService, DeveloperRepository],
 })
 export class DevelopersCoreModule {}

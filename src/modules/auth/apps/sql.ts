@@ -15,11 +15,13 @@ export const AppsSql = {
    * One row while the app `appId`'s approved revision is `revisionId` (expressions of the composing
    * statement) and `condition` holds, the app row locked FOR SHARE: an approval committed after the
    * statement began is seen there (READ COMMITTED re-checks a row it locks on its latest version).
+   * A null `revisionId` (a demo company's token issued before any approval, CONTRACT §15) matches an
+   * app with none approved.
    */
   lockApprovedRevision: (appId: string, revisionId: string, condition: string): string =>
-    `SELECT 1 FROM apps a WHERE a.id = ${appId} AND a.approved_revision_id = ${revisionId} AND ${condition} FOR SHARE OF a`,
-  /** One row while the app $1's approved revision is $2. */
-  approvedRevisionIs: `SELECT 1 FROM apps WHERE id = $1 AND approved_revision_id = $2`,
+    `SELECT 1 FROM apps a WHERE a.id = ${appId} AND a.approved_revision_id IS NOT DISTINCT FROM ${revisionId} AND ${condition} FOR SHARE OF a`,
+  /** One row while the app $1's approved revision is $2 (null: none approved, as above). */
+  approvedRevisionIs: `SELECT 1 FROM apps WHERE id = $1 AND approved_revision_id IS NOT DISTINCT FROM $2::uuid`,
   /** One row when the app $1 exists. */
   appExists: `SELECT 1 FROM apps WHERE id = $1`,
   /** One row when $2 is the app $1's revision $1… ($1 = revision id, $2 = app id). */

@@ -38,13 +38,22 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   userExists: `SELECT 1 FROM users WHERE id = $1`,
   /** One row when an account $1 exists (in any organization). */
   accountExists: `SELECT 1 FROM accounts WHERE id = $1 LIMIT 1`,
-  /** The user (id, password_hash) signing in with the e-mail $1, matched without regard to case. */
   /** The user $1's email. */
   userEmail: `SELECT email FROM users WHERE id = $1`,
-  userByEmail: `SELECT id, password_hash FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1`,
-  /** The organizations (id, name, environment) that the user $1 owns, by name. */
-  organizationsOwnedBy: `SELECT g.id, g.name, g.environment FROM organization_owners o JOIN organizations g ON g.id = o.organization_id
+  /**
+   * The users (id, password_hash) who may be signing in with the e-mail $1, matched without regard to
+   * case, oldest first: the operator's owner, and a developer's demo identity (CONTRACT §15) whose
+   * password is the developer's — `developerPassword(developerId)` is that hash's scalar sub-select
+   * (the developers module's part). At most two.
+   */
+  usersSigningIn: (developerPassword: (developerId: string) => string): string =>
+    `SELECT u.id, CASE WHEN u.developer_id IS NULL THEN u.password_hash ELSE ${developerPassword('u.developer_id')} END AS password_hash
+       FROM users u WHERE lower(u.email) = lower($1) ORDER BY u.created_at, u.id LIMIT 2`,
+  /** The organizations (id, name, environment, demo) that the user $1 owns, by name. */
+  organizationsOwnedBy: `SELECT g.id, g.name, g.environment, g.demo FROM organization_owners o JOIN organizations g ON g.id = o.organization_id
         WHERE o.user_id = $1 ORDER BY g.name, g.id`,
+  /** Whether the organization `organizationId` (an expression of the composing statement) is a demo company (CONTRACT §15), as a scalar sub-select. */
+  isDemo: (organizationId: string): string => `(SELECT g.demo FROM organizations g WHERE g.id = ${organizationId})`,
   /** One row when the user $2 owns the organization $1. */
   isOwner: `SELECT 1 FROM organization_owners WHERE organization_id = $1 AND user_id = $2`,
   /**
@@ -72,12 +81,18 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
        SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::int[])`,
 } as const;
 
-/** Issue 35: purged organizations themselves (their chart, tax codes and owners' memberships; users stay). */
+/**
+ * Issue 35: purged organizations themselves (their chart, tax codes and owners' memberships). Users
+ * stay, except a developer's demo identity (CONTRACT §15), which owns nothing but the developer's demo
+ * company and goes with it (the statement sees the memberships as they were before it).
+ */
 export const OrganizationsPurge: PurgeParts = {
   organizations: [
     `DELETE FROM accounts WHERE organization_id = ANY($1::uuid[])`,
     `DELETE FROM tax_codes WHERE organization_id = ANY($1::uuid[])`,
-    `DELETE FROM organization_owners WHERE organization_id = ANY($1::uuid[])`,
+    `WITH gone AS (DELETE FROM organization_owners WHERE organization_id = ANY($1::uuid[]) RETURNING user_id)
+     DELETE FROM users u WHERE u.developer_id IS NOT NULL AND u.id IN (SELECT user_id FROM gone)
+        AND NOT EXISTS (SELECT 1 FROM organization_owners o WHERE o.user_id = u.id AND NOT o.organization_id = ANY($1::uuid[]))`,
     `DELETE FROM organizations WHERE id = ANY($1::uuid[])`,
   ],
 };

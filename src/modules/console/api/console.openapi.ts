@@ -31,6 +31,7 @@ export const CONSOLE_SCHEMAS = {
     email: { type: 'string' },
     totp_secret: { type: 'string', pattern: '^[A-Z2-7]+$', description: 'base32, shown once' },
     totp_uri: { type: 'string', pattern: '^otpauth://totp/', description: 'the same secret as an otpauth:// URI for authenticator apps, shown once' },
+    demo_organization_id: { ...uuid, description: "the developer's demo company (CONTRACT §15): a production organization marked demo, the developer its only owner" },
   }),
   OAuthClient: object({
     client_id: uuid,
@@ -57,6 +58,7 @@ export const CONSOLE_SCHEMAS = {
   Organization: object({
     id: uuid,
     name: text,
+    demo: { type: 'boolean', description: "a developer's demo company (CONTRACT §15): never a customer" },
     accounts: { type: 'array', items: object({ id: uuid, number: text, name: text, active: { type: 'boolean' } }) },
     tax_codes: { type: 'array', items: object({ id: uuid, code: text, rate_basis_points: { type: 'integer' } }) },
     owners: { type: 'array', items: object({ user_id: uuid, email: text }) },

@@ -21,7 +21,8 @@ export class GrantsController {
     operationId: 'createGrant',
     summary: 'Give a customer grant (owner aal2)',
     ...resultOf('GrantCreated'),
-    errors: [...TRANSPORT_ERRORS, 'not_found', 'app_not_approved', 'aal2_required', 'rate_limited'],
+    // 409 resource_conflict: a demo company takes only its own developer's apps (CONTRACT §15)
+    errors: [...TRANSPORT_ERRORS, 'not_found', 'app_not_approved', 'resource_conflict', 'aal2_required', 'rate_limited'],
   })
   create(@UuidParam('organizationId', 'organization') organizationId: string, @Body() body: CreateGrantRequestDto) {
     return this.grants.createGrant(organizationId, body);

@@ -21,7 +21,8 @@ export class UsersController {
     operationId: 'setOwnerPassword',
     summary: "Set or replace an owner's password (ends the owner's consent sessions)",
     ...resultOf('PasswordSet'),
-    errors: [...TRANSPORT_ERRORS, 'not_found'],
+    // 409: a developer's demo company owner, whose password is the developer account's (CONTRACT §15)
+    errors: [...TRANSPORT_ERRORS, 'not_found', 'resource_conflict'],
   })
   setPassword(@UuidParam('userId', 'user') userId: string, @Body() body: SetPasswordRequestDto) {
     return this.passwords.setPassword(userId, body.password);

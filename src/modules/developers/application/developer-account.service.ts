@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { DemoCompanyService } from './demo-company.service';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
@@ -83,6 +84,7 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
     private readonly box: SecretBox,
     private readonly secondFactor: SecondFactorService,
     private readonly mailer: Mailer,
+    private readonly demo: DemoCompanyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -237,6 +239,8 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
         await this.sessions.setData(m, session.idHash, { seen: now.getTime() });
         return null;
       }
+      // CONTRACT §15: the account comes with its demo company
+      await this.demo.ensureWithin(m, id);
       return this.sessions.signIn<DeveloperSessionData>(m, session, id, { seen: now.getTime() });
     });
     if (result === 'expired') return { kind: 'invalid', error: LINK_EXPIRED };

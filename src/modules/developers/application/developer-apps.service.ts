@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { SCOPES } from '../../../shared/domain/scopes';
+import { DemoCompanyService } from './demo-company.service';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { Transactions } from '../../../shared/database/transactions';
@@ -54,6 +56,28 @@ export interface AppPageView {
   };
   /** CONTRACT §15, §17: the app's sandbox entries, newest first, with their attachments */
   sandboxEntries: JournalEntryView[];
+  /**
+   * CONTRACT §15, the demo company: its id and name, and **Connect the demo company** — the authorization
+   * request for the app's first redirect URI (null without one), with the PKCE verifier its challenge was
+   * made from, for the token exchange.
+   */
+  demo: { id: string; name: string; connect: { href: string; codeVerifier: string; redirectUri: string } | null } | null;
+}
+
+/** The authorization request of **Connect the demo company**: every scope, the demo company named, PKCE S256. */
+export function demoConnectRequest(appId: string, redirectUri: string, organizationId: string): { href: string; codeVerifier: string; redirectUri: string } {
+  const codeVerifier = randomBytes(32).toString('base64url');
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: appId,
+    redirect_uri: redirectUri,
+    scope: SCOPES.join(' '),
+    state: randomBytes(12).toString('base64url'),
+    code_challenge: createHash('sha256').update(codeVerifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    organization_id: organizationId,
+  });
+  return { href: `/oauth/authorize?${query.toString()}`, codeVerifier, redirectUri };
 }
 
 /**
@@ -75,6 +99,7 @@ export class DeveloperAppsService {
     private readonly deliveryReads: WebhookDeliveryReadRepository,
     private readonly clock: Clock,
     private readonly journalReads: JournalReadsService,
+    private readonly demoCompany: DemoCompanyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -132,7 +157,12 @@ export class DeveloperAppsService {
     const calls = log.slice(0, REQUEST_LOG_PAGE);
     const summary = await this.transactions.run((m) => this.appReads.app(m, app.appId));
     const sandboxEntries = await this.journalReads.newestSandboxEntries(app.sandboxOrganizationId, app.sandboxAppId, SANDBOX_ENTRIES_SHOWN);
+    const demo = await this.demoCompany.ensure(app.developerId);
     return {
+      demo: demo && {
+        ...demo,
+        connect: read.redirect_uris.length > 0 ? demoConnectRequest(app.appId, read.redirect_uris[0], demo.id) : null,
+      },
       id: app.appId,
       name: read.name,
       baseUrls: { sandbox: baseUrl(this.config.publicOrigin, 'sandbox'), production: baseUrl(this.config.publicOrigin, 'production') },

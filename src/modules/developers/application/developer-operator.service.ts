@@ -6,6 +6,7 @@ import { Clock } from '../../../shared/domain/clock';
 import { ResourceConflictError, toInputError } from '../../../shared/domain/errors';
 import { generateTotpSecret, hashPassword, totpUri } from '../../auth/organizations';
 import { DeveloperRepository } from '../domain/developer.repository';
+import { DemoCompanyService } from './demo-company.service';
 import { translate } from '../../../shared/web';
 import '../views/messages';
 import { credentialErrors } from './developer-account.service';
@@ -16,6 +17,8 @@ export interface CreatedDeveloper {
   email: string;
   totp_secret: string;
   totp_uri: string;
+  /** the developer's demo company (CONTRACT §15) */
+  demo_organization_id: string;
 }
 
 /** What the operator does with developer accounts (the console API, `POST /console/v1/developers`). */
@@ -27,6 +30,7 @@ export class DeveloperOperatorService {
     private readonly repo: DeveloperRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    private readonly demo: DemoCompanyService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -49,12 +53,13 @@ export class DeveloperOperatorService {
     const passwordHash = await hashPassword(password);
     const created = await this.transactions.run(async (m) => {
       const made = await this.repo.create(m, { id, email, passwordHash, totpSecret: secret, lastAcceptedStep: null, at: this.clock.now() });
-      if (made) await this.repo.closeSignups(m, email);
-      return made;
+      if (!made) return null;
+      await this.repo.closeSignups(m, email);
+      return this.demo.ensureWithin(m, id);
     });
     if (!created) throw new ResourceConflictError('A developer with this email exists');
     this.logger.log({ developerId: id }, 'developer account created by the operator');
-    return { id, email, totp_secret: secret, totp_uri: totpUri(this.config.serviceName, email, secret) };
+    return { id, email, totp_secret: secret, totp_uri: totpUri(this.config.serviceName, email, secret), demo_organization_id: created.id };
   }
 
 }

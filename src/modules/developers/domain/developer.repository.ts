@@ -96,6 +96,9 @@ export abstract class DeveloperRepository {
   abstract signedIn(tx: Transaction, id: string, at: Date): Promise<void>;
   /** Locks the developer's row (quotas of one developer are counted one request at a time); false when there is none. */
   abstract lock(tx: Transaction, id: string): Promise<boolean>;
+  /** The developer's email and demo company (CONTRACT §15; null before it is made), the row locked when `lock`; null for no such developer. */
+  abstract demoOf(tx: Transaction, id: string, options: { lock: boolean }): Promise<{ email: string; organizationId: string | null } | null>;
+  abstract setDemo(tx: Transaction, id: string, organizationId: string): Promise<void>;
   /** The developer's uses of `kind` since `since`. */
   abstract quotaUses(tx: Transaction, developerId: string, kind: QuotaKind, since: Date): Promise<UsesInWindow>;
   abstract recordQuotaUse(tx: Transaction, developerId: string, kind: QuotaKind, at: Date): Promise<void>;

@@ -37,7 +37,7 @@ const PURGE_ORDER: readonly PurgeParts[] = [
 ];
 
 const BATCH = 500;
-/** Developers purged per transaction: each takes its apps and sandbox organizations with it. */
+/** Developers purged per transaction: each takes its apps, sandbox organizations and demo company with it. */
 const DEVELOPERS_PER_BATCH = 5;
 const PURGE_EVERY_MS = 60 * 60_000;
 
@@ -50,8 +50,12 @@ const PURGES = {
       SELECT ctid FROM developer_quota_events WHERE at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
 } as const;
 
-/** The developer's own sandbox organizations (their sandbox projects come with a mandate for the app). */
-const SANDBOXES = `SELECT s.sandbox_organization_id FROM developer_apps s WHERE s.developer_id = d.id AND s.sandbox_organization_id IS NOT NULL`;
+/**
+ * The developer's own organizations: the sandbox ones (their sandbox projects come with a mandate for the
+ * app) and the demo company (CONTRACT §15: a grant to it is the developer's trial, never a customer).
+ */
+const SANDBOXES = `SELECT s.sandbox_organization_id FROM developer_apps s WHERE s.developer_id = d.id AND s.sandbox_organization_id IS NOT NULL
+                   UNION ALL SELECT d.demo_organization_id WHERE d.demo_organization_id IS NOT NULL`;
 
 /**
  * A developer gone (DEVELOPER_GONE_AFTER_MS): no sign-in since `$1`, and nothing in production — none
@@ -106,7 +110,9 @@ export class DeveloperPurge {
       `SELECT app_id, sandbox_organization_id, sandbox_app_id FROM developer_apps WHERE developer_id = ANY($1::uuid[])`,
       [ids],
     );
-    const organizationIds = apps.map((a) => a.sandbox_organization_id).filter((x): x is string => x !== null);
+    const demos: Array<{ demo_organization_id: string | null }> = await m.query(`SELECT demo_organization_id FROM developers WHERE id = ANY($1::uuid[])`, [ids]);
+    // their sandbox organizations and demo companies (CONTRACT §15), with the demo identity that owns it (organizations' part)
+    const organizationIds = [...apps.map((a) => a.sandbox_organization_id), ...demos.map((d) => d.demo_organization_id)].filter((x): x is string => x !== null);
     const appIds = apps.flatMap((a) => [a.app_id, a.sandbox_app_id]).filter((x): x is string => x !== null);
     for (const parts of PURGE_ORDER) {
       for (const statement of parts.organizations ?? []) await m.query(statement, [organizationIds]);

@@ -96,6 +96,18 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
     return rows.length > 0;
   }
 
+  async demoOf(m: EntityManager, id: string, options: { lock: boolean }): Promise<{ email: string; organizationId: string | null } | null> {
+    const [r]: Array<{ email: string; demo_organization_id: string | null }> = await m.query(
+      `SELECT email, demo_organization_id FROM developers WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    return r ? { email: r.email, organizationId: r.demo_organization_id } : null;
+  }
+
+  async setDemo(m: EntityManager, id: string, organizationId: string): Promise<void> {
+    await m.query(`UPDATE developers SET demo_organization_id = $2 WHERE id = $1`, [id, organizationId]);
+  }
+
   async quotaUses(m: EntityManager, developerId: string, kind: QuotaKind, since: Date): Promise<UsesInWindow> {
     const [row]: Array<{ n: string | number; oldest: Date | string | null }> = await m.query(
       `SELECT count(*) AS n, min(at) AS oldest FROM developer_quota_events WHERE developer_id = $1 AND kind = $2 AND at > $3`,

@@ -100,7 +100,7 @@ definePage(
   'developer-app',
   `<%~ include('@head', it) %><p><a href="/developers/apps">${T('appsTitle')}</a></p>
 <h1><%= it.view.name %></h1>
-<nav class="sections" aria-label="${T('sections')}"><a href="#base-addresses">${T('baseAddresses')}</a><a href="#sandbox">${T('sandbox')}</a><a href="#oauth">${T('oauth')}</a><a href="#publisher">${T('publisher')}</a><a href="#webhooks">${T('webhooks')}</a><a href="#revisions">${T('revisions')}</a><a href="#sandbox-entries">${T('sandboxEntries')}</a><a href="#request-log">${T('requestLog')}</a></nav>
+<nav class="sections" aria-label="${T('sections')}"><a href="#base-addresses">${T('baseAddresses')}</a><a href="#sandbox">${T('sandbox')}</a><a href="#oauth">${T('oauth')}</a><a href="#demo-company">${T('demoCompany')}</a><a href="#publisher">${T('publisher')}</a><a href="#webhooks">${T('webhooks')}</a><a href="#revisions">${T('revisions')}</a><a href="#sandbox-entries">${T('sandboxEntries')}</a><a href="#request-log">${T('requestLog')}</a></nav>
 
 <section class="card" id="base-addresses" aria-labelledby="h-base"><h2 id="h-base">${T('baseAddresses')}</h2>
 <table><tbody>
@@ -129,6 +129,17 @@ ${FIELD_ERROR('redirect_uris')}
 </form>
 <form method="get" action="/developers/apps/<%= it.view.id %>/client-secret"><button type="submit" class="quiet">${T('newClientSecret')}</button></form>
 </section>
+
+<% if (it.view.demo) { %><section class="card" id="demo-company" aria-labelledby="h-demo"><h2 id="h-demo">${T('demoCompany')}</h2>
+<p class="hint">${T('demoHint')}</p>
+<table><tbody>
+<tr><th scope="row">${T('name')}</th><td><%= it.view.demo.name %></td></tr>
+<tr><th scope="row">${T('demoCompanyId')}</th><td><code id="demo-company-id"><%= it.view.demo.id %></code></td></tr>
+</tbody></table>
+<% if (it.view.demo.connect) { %><p><a class="button" id="connect-demo" href="<%= it.view.demo.connect.href %>">${T('connectDemo')}</a></p>
+<p class="hint"><%= it.t('developers.connectDemoHint', { uri: it.view.demo.connect.redirectUri }) %> <code id="demo-code-verifier"><%= it.view.demo.connect.codeVerifier %></code></p>
+<% } else { %><p class="hint">${T('connectDemoNeedsRedirect')}</p><% } %>
+</section><% } %>
 
 <section class="card" id="publisher" aria-labelledby="h-publisher"><h2 id="h-publisher">${T('publisher')}</h2>
 ${FLASH('publisher')}<p class="hint">${T('publisherHint')}</p>

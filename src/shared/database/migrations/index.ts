@@ -18,6 +18,7 @@ import { GrantEvents1766440000000 } from './1766440000000-grant-events';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
 import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
+import { DemoCompany1766500000000 } from './1766500000000-demo-company';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   WebhookTools1766460000000,
   RequestLog1766470000000,
   SelfServiceEndpoints1766480000000,
+  DemoCompany1766500000000,
 ];

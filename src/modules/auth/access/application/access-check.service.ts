@@ -90,7 +90,8 @@ export class AccessCheckService {
     if (!grant || !token.grantId) throw new InvalidTokenError();
     if (grant.revokedAt || grant.supersededAt) throw new GrantRevokedError();
     if (grant.expiresAt.getTime() <= this.clock.now().getTime()) throw new GrantExpiredError();
-    if (!token.appRevisionId || token.appRevisionId !== token.approvedRevisionId) throw new AppRevisionChangedError();
+    // bound to the revision approved at issue; "none approved" only on the developer's demo company (CONTRACT §15)
+    if ((token.appRevisionId ?? null) !== (token.approvedRevisionId ?? null)) throw new AppRevisionChangedError();
     const scopes = new Set(grant.scopes.filter(isScope));
     const anyOf: readonly Scope[] = typeof required.scope === 'string' ? [required.scope] : required.scope;
     if (!anyOf.some((scope) => scopes.has(scope))) throw new InsufficientScopeError(anyOf.join(' '));

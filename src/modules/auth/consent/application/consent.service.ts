@@ -186,7 +186,10 @@ export class ConsentService {
     const scope = single(query, 'scope');
     const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s !== '') : [];
     if (scopes.length === 0 || !scopes.every(isScope)) return fail('invalid_scope', `scope must name one or more of ${SCOPES.join(' ')}`);
-    if (!client.approvedRevisionId) return fail('unauthorized_client', 'the app has no approved revision');
+    // CONTRACT §15: before approval, a developer's app may still be connected to its developer's demo company
+    if (!client.approvedRevisionId && (await this.transactions.run((m) => this.repo.demoOrganizationOfApp(m, client.appId))) === null) {
+      return fail('unauthorized_client', 'the app has no approved revision');
+    }
     return {
       kind: 'ok',
       appName: client.appName,
@@ -238,9 +241,17 @@ export class ConsentService {
 
   private async checkFactors(session: ConsentSession, email: string, password: string, codeRaw: unknown): Promise<SignInResult> {
     const now = this.clock.now();
-    const user = email.trim() === '' ? null : await this.transactions.run((m) => this.repo.findUserByEmail(m, email.trim()));
-    const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
-    if (!user || !passwordOk) return { kind: 'failed' };
+    const candidates = email.trim() === '' ? [] : await this.transactions.run((m) => this.repo.findUsersByEmail(m, email.trim()));
+    // an operator's owner and a developer's demo identity may share an email (CONTRACT §15): the password tells which signs in
+    let user: { userId: string } | null = null;
+    for (const c of candidates) {
+      if (await verifyPassword(c.passwordHash, password)) {
+        user = c;
+        break;
+      }
+    }
+    if (candidates.length === 0) await verifyPassword(null, password);
+    if (!user) return { kind: 'failed' };
     try {
       const signedIn = await this.transactions.run(async (m) => {
         const owned = await this.repo.ownedOrganizations(m, user.userId);
@@ -269,15 +280,20 @@ export class ConsentService {
     const client = await this.clients.find(request.clientId);
     const denied = (description: string) => ({ kind: 'redirect' as const, location: this.errorLocation(request, 'access_denied', description) });
     if (!client) return denied('the app is gone');
+    const unapproved = () => ({ kind: 'redirect' as const, location: this.errorLocation(request, 'unauthorized_client', 'the app has no approved revision') });
     return this.transactions.run(async (m) => {
-      const owned = (await this.repo.ownedOrganizations(m, userId)).filter((o) => o.environment === 'production');
+      const { owned: all, usable: owned, approved } = await this.usableOrganizations(m, userId, client.appId, client.approvedRevisionId !== null);
+      // why an organization the owner has cannot take this app: a demo company takes only its developer's apps (CONTRACT §15), any other an approved one
+      const refused = (o: { demo: boolean }) => (o.demo ? denied("a demo company connects only its own developer's apps") : unapproved());
       let orgId = session.organizationId;
       if (orgId !== null && !owned.some((o) => o.id === orgId)) orgId = null;
       if (orgId === null && request.organizationId !== null) {
-        if (!owned.some((o) => o.id === request.organizationId)) return denied('you do not own the requested organization');
+        const asked = all.find((o) => o.id === request.organizationId);
+        if (!asked) return denied('you do not own the requested organization');
+        if (!owned.some((o) => o.id === asked.id)) return refused(asked);
         orgId = request.organizationId;
       }
-      if (orgId === null && owned.length === 0) return denied('you own no organization this app can use');
+      if (orgId === null && owned.length === 0) return !approved && all.some((o) => !o.demo) ? unapproved() : denied('you own no organization this app can use');
       if (orgId === null && owned.length === 1) orgId = owned[0].id;
       if (orgId === null) return { kind: 'choose' as const, appName: client.appName, organizations: owned.map((o) => ({ id: o.id, name: o.name })) };
       if (orgId !== session.organizationId) await this.sessions.setData(m, session.idHash, { request, organizationId: orgId });
@@ -291,8 +307,11 @@ export class ConsentService {
   async chooseOrganization(session: ConsentSession, organizationId: unknown): Promise<boolean> {
     if (!isUuid(organizationId) || session.userId === null) return false;
     const id = organizationId.toLowerCase();
+    const clientId = session.request?.clientId;
+    const client = clientId ? await this.clients.find(clientId) : null;
+    if (!client) return false;
     return this.transactions.run(async (m) => {
-      const owned = (await this.repo.ownedOrganizations(m, session.userId as string)).filter((o) => o.environment === 'production');
+      const { usable: owned } = await this.usableOrganizations(m, session.userId as string, client.appId, client.approvedRevisionId !== null);
       if (!owned.some((o) => o.id === id)) return false;
       if (session.request?.organizationId && session.request.organizationId !== id) return false;
       await this.sessions.setData(m, session.idHash, { request: session.request, organizationId: id });
@@ -373,11 +392,26 @@ export class ConsentService {
         if (err instanceof Aal2RequiredError) {
           return { kind: 'redirect' as const, location: this.errorLocation(request, 'access_denied', 'you no longer own the organization') };
         }
+        if (err instanceof DomainError && err.code === 'resource_conflict') {
+          // the grants module's rule of CONTRACT §15: a demo company grants only its developer's apps
+          return { kind: 'redirect' as const, location: this.errorLocation(request, 'access_denied', "a demo company connects only its own developer's apps") };
+        }
         throw err;
       }
       // RFC 9207: the issuer goes with the code (and with every error below)
       return { kind: 'redirect' as const, location: withParams(request.redirectUri, { code, state: request.state, iss: this.config.publicOrigin }) };
     });
+  }
+
+  /**
+   * The user's production organizations (`owned`) and those the app can be connected to (`usable`):
+   * CONTRACT §15 — a demo company only for its own developer's apps (approved or not), any other
+   * organization only for an approved app. The grants module checks the same rule when the grant is made.
+   */
+  private async usableOrganizations(m: Transaction, userId: string, appId: string, approved: boolean) {
+    const owned = (await this.repo.ownedOrganizations(m, userId)).filter((o) => o.environment === 'production');
+    const demo = owned.some((o) => o.demo) ? await this.repo.demoOrganizationOfApp(m, appId) : null;
+    return { owned, usable: owned.filter((o) => (o.demo ? o.id === demo : approved)), approved };
   }
 
   errorLocation(request: AuthorizationRequest, error: string, description: string): string {

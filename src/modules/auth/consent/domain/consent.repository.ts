@@ -79,8 +79,14 @@ export abstract class ConsentRepository {
   abstract saveClient(tx: Transaction, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void>;
 
   abstract userEmail(tx: Transaction, userId: string): Promise<string | null>;
-  abstract findUserByEmail(tx: Transaction, email: string): Promise<{ userId: string; passwordHash: string | null } | null>;
-  abstract ownedOrganizations(tx: Transaction, userId: string): Promise<Array<{ id: string; name: string; environment: string }>>;
+  /**
+   * The users who may be signing in with this email, oldest first (at most two: the operator's owner
+   * and a developer's demo identity, whose password hash is the developer's: CONTRACT §15).
+   */
+  abstract findUsersByEmail(tx: Transaction, email: string): Promise<Array<{ userId: string; passwordHash: string | null }>>;
+  abstract ownedOrganizations(tx: Transaction, userId: string): Promise<Array<{ id: string; name: string; environment: string; demo: boolean }>>;
+  /** The demo company of the developer who made the app (CONTRACT §15), or null. */
+  abstract demoOrganizationOfApp(tx: Transaction, appId: string): Promise<string | null>;
   abstract isOwner(tx: Transaction, organizationId: string, userId: string): Promise<boolean>;
   abstract activeAccounts(tx: Transaction, organizationId: string): Promise<Array<{ id: string; number: string; name: string }>>;
 

@@ -3,8 +3,11 @@ import type { EntityManager } from 'typeorm';
 import { AccessSql } from '../../access/sql';
 import { GrantsSql } from '../../grants/sql';
 import { OrganizationsSql } from '../../organizations/sql';
+import { DevelopersSql } from '../../../developers/sql';
 import { ConsentRepository, type OAuthClientRegistration, type StoredCode } from '../domain/consent.repository';
 
+/** Sign-in's users by email: a developer's demo identity signs in with the developer's password (CONTRACT §15). */
+const USERS_SIGNING_IN = OrganizationsSql.usersSigningIn(DevelopersSql.passwordHashOf);
 const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
 /**
  * The code with its grant's expiry, the code's row locked (not the grant's): one statement, so the
@@ -38,20 +41,22 @@ export class TypeOrmConsentRepository extends ConsentRepository {
     return rows[0]?.email ?? null;
   }
 
-  async findUserByEmail(m: EntityManager, email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
-    const rows: Array<{ id: string; password_hash: string | null }> = await m.query(
-      OrganizationsSql.userByEmail,
-      [email],
-    );
-    return rows[0] ? { userId: rows[0].id, passwordHash: rows[0].password_hash } : null;
+  async findUsersByEmail(m: EntityManager, email: string): Promise<Array<{ userId: string; passwordHash: string | null }>> {
+    const rows: Array<{ id: string; password_hash: string | null }> = await m.query(USERS_SIGNING_IN, [email]);
+    return rows.map((r) => ({ userId: r.id, passwordHash: r.password_hash }));
   }
 
   async ownedOrganizations(m: EntityManager, userId: string) {
-    const rows: Array<{ id: string; name: string; environment: string }> = await m.query(
+    const rows: Array<{ id: string; name: string; environment: string; demo: boolean }> = await m.query(
       OrganizationsSql.organizationsOwnedBy,
       [userId],
     );
-    return rows;
+    return rows.map((r) => ({ ...r, demo: r.demo === true }));
+  }
+
+  async demoOrganizationOfApp(m: EntityManager, appId: string): Promise<string | null> {
+    const [r]: Array<{ demo: string | null }> = await m.query(`SELECT ${DevelopersSql.demoOrganizationOfApp('$1::uuid')} AS demo`, [appId]);
+    return r?.demo ?? null;
   }
 
   async isOwner(m: EntityManager, organizationId: string, userId: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import { baseUrl } from '../../../../shared/http/partner-paths';
 import { generateAccessToken, hashAccessToken } from '../../access';
 import { AppRepository } from '../../apps';
 import { AppNotApprovedError, NotFoundError, toInputError } from '../../../../shared/domain/errors';
+import { DemoCompanyOtherAppError } from '../domain/grant-rules';
 import { GrantRepository } from '../domain/grant.repository';
 import { accountIdCandidates, accountIdViolations, grantExpiry, scopeViolations } from '../domain/grant-rules';
 import { expiringAtOnce, type GrantEvent, grantExpiringEvent, grantRevokedEvent } from '../domain/grant-events';
@@ -80,8 +81,11 @@ export class GrantService {
 
     const app = await this.apps.find(m, appId);
     if (!app) throw new NotFoundError('app');
-    // seed 5.5: production needs an approved app revision
-    if (!app.approvedRevisionId) throw new AppNotApprovedError();
+    // CONTRACT §15: a demo company grants only its developer's apps, and those before any approval;
+    // everywhere else (seed 5.5) production needs an approved app revision
+    const demo = await this.grants.demoStanding(m, org, appId);
+    if (demo.organizationIsDemo && !demo.developersOwn) throw new DemoCompanyOtherAppError();
+    if (!demo.developersOwn && !app.approvedRevisionId) throw new AppNotApprovedError();
 
     await secondFactor();
 
@@ -134,8 +138,10 @@ export class GrantService {
    * A new `hat_` token for any existing grant — revoked, superseded or expired ones too: the grant's
    * state is checked on each partner call (CONTRACT §10). The token is bound to the app revision
    * approved now. A grant is only ever given for an approved app and approval cannot be withdrawn, so
-   * an app without an approved revision cannot occur here; should it, the answer is 409
-   * app_not_approved rather than a token that could never work.
+   * an app without an approved revision cannot occur here — except on its developer's demo company
+   * (CONTRACT §15), where the token is bound to "no approved revision" (and stops, 403
+   * app_revision_changed, once one is approved, as any token does at a new approval); elsewhere the
+   * answer is 409 app_not_approved rather than a token that could never work.
    */
   async issueToken(grantId: string): Promise<{ token: string; base_url: string }> {
     const id = grantId;
@@ -150,7 +156,8 @@ export class GrantService {
     if (!grant) throw new NotFoundError('grant');
     // locked, so that an approval running now either precedes the issue or follows it
     const app = await this.apps.find(m, grant.appId, { lock: true });
-    if (!app?.approvedRevisionId) throw new AppNotApprovedError();
+    if (!app) throw new AppNotApprovedError();
+    if (!app.approvedRevisionId && !(await this.grants.demoStanding(m, grant.organizationId, grant.appId)).developersOwn) throw new AppNotApprovedError();
     await this.grants.insertToken(m, {
       tokenHash: hashAccessToken(token),
       organizationId: grant.organizationId,

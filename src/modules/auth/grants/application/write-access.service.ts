@@ -32,7 +32,8 @@ export class WriteAccessService {
       organizationId: caller.organizationId,
       grantId: caller.grantId,
       mandateAppId: options.mandate ? caller.appId : null,
-      revision: caller.grantId && caller.appRevisionId ? { appId: caller.appId, revisionId: caller.appRevisionId } : null,
+      // a production token's revision, null when issued before any approval (the demo company, CONTRACT §15)
+      revision: caller.grantId ? { appId: caller.appId, revisionId: caller.appRevisionId ?? null } : null,
       generationId: caller.generationId,
       now: this.clock.now(),
     };
@@ -64,7 +65,7 @@ export class WriteAccessService {
       const grant = await this.access.grantForWrite(tx, caller.organizationId, caller.grantId);
       if (!grant || grant.revokedAt || grant.supersededAt) throw new GrantRevokedError();
       if (grant.expiresAt.getTime() <= this.clock.now().getTime()) throw new GrantExpiredError();
-      if (caller.appRevisionId && !(await this.access.revisionStillApproved(caller.appId, caller.appRevisionId))) {
+      if (!(await this.access.revisionStillApproved(caller.appId, caller.appRevisionId ?? null))) {
         throw new AppRevisionChangedError();
       }
     }

@@ -1,4 +1,4 @@
-import type { Violation } from '../../../../shared/domain/errors';
+import { ResourceConflictError, type Violation } from '../../../../shared/domain/errors';
 import { isScope, type Scope } from '../../../../shared/domain/scopes';
 
 /** seed 5.6 / CONTRACT §8: a customer grant lasts at most 90 days; also the default. */
@@ -53,4 +53,11 @@ export function grantExpiry(grantedAt: Date, durationSeconds: number): Date {
     throw new RangeError(`a grant lasts 1 to ${MAX_GRANT_SECONDS} seconds`);
   }
   return new Date(grantedAt.getTime() + durationSeconds * 1000);
+}
+
+/** CONTRACT §15: a grant to a demo company is refused for any app but its own developer's (409 resource_conflict). */
+export class DemoCompanyOtherAppError extends ResourceConflictError {
+  constructor() {
+    super("A demo company grants access only to its own developer's apps");
+  }
 }

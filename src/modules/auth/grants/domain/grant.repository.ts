@@ -57,8 +57,14 @@ export abstract class GrantRepository {
   /** Stores a production token's hash, bound to the grant and to the app revision approved now. */
   abstract insertToken(
     tx: Transaction,
-    token: { tokenHash: string; organizationId: string; appId: string; grantId: string; appRevisionId: string },
+    token: { tokenHash: string; organizationId: string; appId: string; grantId: string; appRevisionId: string | null },
   ): Promise<void>;
+  /**
+   * CONTRACT §15, the demo company: whether the organization is a demo company, and whether it is the
+   * demo company of the developer who made the app (the only organization where the app needs no
+   * approved revision, and the only app such an organization grants).
+   */
+  abstract demoStanding(tx: Transaction, organizationId: string, appId: string): Promise<{ organizationIsDemo: boolean; developersOwn: boolean }>;
   /** Writes the events to the webhook outbox (environment production), in the caller's transaction. */
   abstract insertEvents(tx: Transaction, events: readonly GrantEvent[]): Promise<void>;
   /**

@@ -15,7 +15,7 @@ export interface WriteCheck {
   /** the app that must hold a posting mandate in force */
   mandateAppId: string | null;
   /** production: the app and the revision that must still be its approved one */
-  revision: { appId: string; revisionId: string } | null;
+  revision: { appId: string; revisionId: string | null } | null;
   /** sandbox: the generation that must still be its project's current one */
   generationId: string | null;
   now: Date;
@@ -33,7 +33,7 @@ export abstract class WriteAccessRepository {
   abstract mandateInForceForWrite(tx: Transaction | null, organizationId: string, appId: string): Promise<boolean>;
 
   /** True while `revisionId` is the app's approved revision (read now, unlocked). */
-  abstract revisionStillApproved(appId: string, revisionId: string): Promise<boolean>;
+  abstract revisionStillApproved(appId: string, revisionId: string | null): Promise<boolean>;
 
   /** True while the sandbox generation is its project's current one (read now, unlocked). */
   abstract generationStillCurrent(generationId: string): Promise<boolean>;

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessSql } from '../../access/sql';
+import { OrganizationsSql } from '../../organizations/sql';
+import { DevelopersSql } from '../../../developers/sql';
 import { WebhooksSql } from '../../../webhooks/sql';
 import type { GrantEvent, GrantRef } from '../domain/grant-events';
 import { type ExpiredGrant, type ExpiringGrant, type GrantRecord, GrantRepository, type NewGrant } from '../domain/grant.repository';
@@ -88,12 +90,20 @@ export class TypeOrmGrantRepository extends GrantRepository {
 
   async insertToken(
     m: EntityManager,
-    t: { tokenHash: string; organizationId: string; appId: string; grantId: string; appRevisionId: string },
+    t: { tokenHash: string; organizationId: string; appId: string; grantId: string; appRevisionId: string | null },
   ): Promise<void> {
     await m.query(
       AccessSql.insertProductionToken,
       [t.tokenHash, t.organizationId, t.appId, t.grantId, t.appRevisionId],
     );
+  }
+
+  async demoStanding(m: EntityManager, organizationId: string, appId: string): Promise<{ organizationIsDemo: boolean; developersOwn: boolean }> {
+    const [r]: Array<{ demo: boolean | null; app_demo: string | null }> = await m.query(
+      `SELECT ${OrganizationsSql.isDemo('$1::uuid')} AS demo, ${DevelopersSql.demoOrganizationOfApp('$2::uuid')} AS app_demo`,
+      [organizationId, appId],
+    );
+    return { organizationIsDemo: r?.demo === true, developersOwn: r?.demo === true && r.app_demo === organizationId };
   }
 
   async insertEvents(m: EntityManager, events: readonly GrantEvent[]): Promise<void> {

@@ -39,7 +39,7 @@ export class TypeOrmWriteAccessRepository extends WriteAccessRepository {
     return rows.length > 0;
   }
 
-  async revisionStillApproved(appId: string, revisionId: string): Promise<boolean> {
+  async revisionStillApproved(appId: string, revisionId: string | null): Promise<boolean> {
     return (await this.dataSource.query<unknown[]>(AppsSql.approvedRevisionIs, [appId, revisionId])).length > 0;
   }
 

@@ -92,6 +92,27 @@ export class OrganizationService {
     });
   }
 
+  /**
+   * A developer's demo company (CONTRACT §15), inside the caller's transaction: a production
+   * organization marked `demo`, with the given chart, whose only owner is a user standing for the
+   * developer (the developer's email; password and authenticator read from the developer's account).
+   */
+  async createDemoWithin(
+    tx: Transaction,
+    demo: {
+      organizationId: string;
+      name: string;
+      developerId: string;
+      email: string;
+      accounts: ReadonlyArray<{ id: string; number: string; name: string }>;
+      taxCodes: ReadonlyArray<{ id: string; code: string; rateBasisPoints: number }>;
+    },
+  ): Promise<void> {
+    await this.organizations.create(tx, { id: demo.organizationId, name: demo.name, environment: 'production', demo: true });
+    await this.organizations.createChart(tx, demo.organizationId, demo.accounts, demo.taxCodes);
+    await this.owners.enrolDeveloper(tx, demo.organizationId, { userId: randomUUID(), email: demo.email, developerId: demo.developerId });
+  }
+
   /** The argon2id hash of an owner's password, made before the transaction that stores it (tens of ms). */
   hashPassword(password: string): Promise<string> {
     return hashPassword(password);
@@ -102,6 +123,8 @@ export class OrganizationService {
    * (CONTRACT §10: the owner's consent sessions). 404 for an unknown user.
    */
   async setPasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<void> {
-    if (!(await this.owners.setPasswordHash(tx, userId, passwordHash))) throw new NotFoundError('user');
+    const set = await this.owners.setPasswordHash(tx, userId, passwordHash);
+    if (!set) throw new NotFoundError('user');
+    if (set === 'developer') throw new ResourceConflictError("This user is a developer's demo company owner: its password is the developer account's (CONTRACT §15)");
   }
 }

@@ -4,6 +4,8 @@ import type { Transaction } from '../../../../shared/domain/transaction';
 export interface OrganizationView {
   id: string;
   name: string;
+  /** a developer's demo company (CONTRACT §15): listed as such, never a customer */
+  demo: boolean;
   accounts: Array<{ id: string; number: string; name: string; active: boolean }>;
   tax_codes: Array<{ id: string; code: string; rate_basis_points: number }>;
   owners: Array<{ user_id: string; email: string }>;

@@ -3,7 +3,14 @@ import type { Environment } from '../../../../shared/domain/caller-context';
 
 /** Port: organizations and their chart (accounts, tax codes). Ids are lower-case uuids. */
 export abstract class OrganizationRepository {
-  abstract create(tx: Transaction, organization: { id: string; name: string; environment: Environment }): Promise<void>;
+  abstract create(tx: Transaction, organization: { id: string; name: string; environment: Environment; demo?: boolean }): Promise<void>;
+  /** The organization's chart in one go (a new organization's: no number or code is taken yet). */
+  abstract createChart(
+    tx: Transaction,
+    organizationId: string,
+    accounts: ReadonlyArray<{ id: string; number: string; name: string }>,
+    taxCodes: ReadonlyArray<{ id: string; code: string; rateBasisPoints: number }>,
+  ): Promise<void>;
   /**
    * Locks the organization row (FOR NO KEY UPDATE) until the transaction ends, serializing the grants
    * and mandates given for it. Not FOR UPDATE: that would also block every insert referencing the

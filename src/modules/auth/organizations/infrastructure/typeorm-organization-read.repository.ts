@@ -10,8 +10,8 @@ export class TypeOrmOrganizationReadRepository extends OrganizationReadRepositor
   }
 
   async organization(organizationId: string): Promise<OrganizationView | null> {
-    const [org]: Array<{ id: string; name: string }> = await this.dataSource.query(
-      `SELECT id::text AS id, name FROM organizations WHERE id = $1`,
+    const [org]: Array<{ id: string; name: string; demo: boolean }> = await this.dataSource.query(
+      `SELECT id::text AS id, name, demo FROM organizations WHERE id = $1`,
       [organizationId],
     );
     if (!org) return null;
@@ -31,6 +31,7 @@ export class TypeOrmOrganizationReadRepository extends OrganizationReadRepositor
     return {
       id: org.id,
       name: org.name,
+      demo: org.demo === true,
       accounts: accounts.map((a) => ({ id: a.id, number: a.number, name: a.name, active: a.active })),
       tax_codes: taxCodes.map((t) => ({ id: t.id, code: t.code, rate_basis_points: Number(t.rate_basis_points) })),
       owners,

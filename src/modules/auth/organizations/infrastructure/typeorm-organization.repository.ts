@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Environment } from '../../../../shared/domain/caller-context';
 import { OrganizationRepository } from '../domain/organization.repository';
+import { OrganizationsSql } from '../sql';
 
 @Injectable()
 export class TypeOrmOrganizationRepository extends OrganizationRepository {
@@ -14,8 +15,18 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     return count;
   }
 
-  async create(m: EntityManager, o: { id: string; name: string; environment: Environment }): Promise<void> {
-    await m.query(`INSERT INTO organizations (id, name, environment) VALUES ($1, $2, $3)`, [o.id, o.name, o.environment]);
+  async create(m: EntityManager, o: { id: string; name: string; environment: Environment; demo?: boolean }): Promise<void> {
+    await m.query(`INSERT INTO organizations (id, name, environment, demo) VALUES ($1, $2, $3, $4)`, [o.id, o.name, o.environment, o.demo === true]);
+  }
+
+  async createChart(
+    m: EntityManager,
+    organizationId: string,
+    accounts: ReadonlyArray<{ id: string; number: string; name: string }>,
+    taxCodes: ReadonlyArray<{ id: string; code: string; rateBasisPoints: number }>,
+  ): Promise<void> {
+    await m.query(OrganizationsSql.insertAccounts, [organizationId, accounts.map((a) => a.id), accounts.map((a) => a.number), accounts.map((a) => a.name)]);
+    await m.query(OrganizationsSql.insertTaxCodes, [organizationId, taxCodes.map((t) => t.id), taxCodes.map((t) => t.code), taxCodes.map((t) => t.rateBasisPoints)]);
   }
 
   async lock(m: EntityManager, organizationId: string): Promise<boolean> {

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/**
+ * The generator's own check (npm run check:new-operation; .ci/run with --full): runs
+ * `npm run new:operation` on a copy of this tree in a temporary directory (the files git tracks or
+ * would track, as they are now; node_modules linked) and checks that the result typechecks and passes
+ * lint:deps at once, that a second run of the wiring changes nothing, and that a step whose anchor is
+ * gone says which file to adapt. With --full also what CI wants of a real operation: the build and the
+ * regenerated OpenAPI document and client types (the generator's `npm run openapi`), lint:openapi,
+ * client:check, and the generated e2e spec. The copy is removed afterwards; nothing is left in the tree.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { namesFor } from './new-operation/names.mjs';
+import { migrationClass } from './new-operation/templates.mjs';
+import { wire, wiringSteps, WiringError } from './new-operation/wiring.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const full = process.argv.includes('--full');
+const ARGS = ['gadgets', 'gadget', 'gadgets:create', 'code:text', 'name:text', 'note:text?', 'price_minor:amount', 'deposit_minor:amount?'];
+const TIMESTAMP = '1766520000000';
+const started = Date.now();
+const seconds = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+
+function run(cwd, cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  if (r.status !== 0) {
+    console.error(r.stdout, r.stderr);
+    throw new Error(`${cmd} ${args.join(' ')} failed in the generated tree (exit ${r.status})`);
+  }
+  console.log(`  ok: ${cmd} ${args.join(' ')} (${seconds()})`);
+  return r.stdout;
+}
+
+const copy = mkdtempSync(join(tmpdir(), 'new-operation-check-'));
+// an interrupted check removes its copy too
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    rmSync(copy, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+try {
+  // the tree as it is now, not as committed: tracked and untracked-but-not-ignored files that exist
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
+  for (const file of new Set(listed.split('\0').filter(Boolean))) {
+    if (!existsSync(join(root, file))) continue; // deleted in the work tree
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(join(root, file), join(copy, file));
+  }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  console.log(`new:operation check in ${copy}`);
+
+  const generator = ['scripts/new-operation.mjs', ...ARGS, '--words-da', 'Oprette dimser|tilføje dimser til din liste', '--timestamp', TIMESTAMP];
+  run(copy, 'node', full ? generator : [...generator, '--no-openapi']);
+
+  // a second run of the wiring is a no-op, and a second generation is refused before it writes anything
+  const n = namesFor(ARGS[0], ARGS[1], ARGS[2], ARGS.slice(3));
+  n.words = { en: { title: 'Create gadgets', text: 'add gadgets' }, da: { title: 'Oprette dimser', text: 'tilføje dimser til din liste' } };
+  const steps = wiringSteps(n, { className: migrationClass(n, TIMESTAMP), file: `${TIMESTAMP}-gadgets` });
+  assert.deepEqual(wire(copy, steps).filter((s) => s.changed).map((s) => s.file), [], 'a second wiring run changed files');
+  const again = spawnSync('node', generator, { cwd: copy, encoding: 'utf8' });
+  assert.equal(again.status, 2);
+  assert.match(again.stderr, /exists already/);
+  // a step whose anchor is gone names its file and the place to adapt it
+  const appModule = steps.find((s) => s.file === 'src/app.module.ts');
+  assert.throws(() => appModule.edit('export class PartnerAppModule {}\n', appModule.file), (e) => e instanceof WiringError && /src\/app\.module\.ts: .*wiring\.mjs/.test(e.message));
+  console.log(`  ok: the wiring is idempotent, a repeat is refused, a missing anchor names its file (${seconds()})`);
+
+  run(copy, 'npm', ['run', '--silent', 'typecheck']);
+  run(copy, 'npm', ['run', '--silent', 'lint:deps']);
+  if (full) {
+    const partner = JSON.parse(readFileSync(join(copy, 'openapi/partner.json'), 'utf8'));
+    assert.equal(partner.paths['/gadgets']?.post?.operationId, 'createGadget', 'the regenerated partner document lacks POST /gadgets');
+    run(copy, 'npm', ['run', '--silent', 'lint:openapi']);
+    run(copy, 'npm', ['run', '--silent', 'client:check']);
+    run(copy, 'node', ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--selectProjects', 'e2e', '--maxWorkers=1', '--', 'test/e2e/gadgets.e2e-spec.ts']);
+  }
+  console.log(`new:operation check passed in ${seconds()}`);
+} finally {
+  rmSync(copy, { recursive: true, force: true });
+}
