@@ -1,8 +1,12 @@
 // A/B of two builds of the service on one scenario, in one sitting: both started as `npm start` runs them,
 // each on a fresh PostgreSQL database, measured in alternating rounds (A B A B …) so that the machine's
-// drift falls on both; prints median req/s, p99 and the service's CPU per request of each.
-//   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting] [--rounds 4] [--duration 8]
-import { readFileSync } from 'node:fs';
+// drift falls on both; prints median req/s, p50, p99, the service's CPU per request and its PostgreSQL
+// backends' CPU per request (the processes serving its database) of each.
+//   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting[,…]] [--rounds 4] [--duration 8]
+//                     [--a-env K=V,K=V] [--b-env K=V,…]
+// The same build twice with another environment on one side is the A/B of a setting, e.g. the request log off
+// against on: `--a . --b . --a-env REQUEST_LOG_RETENTION_DAYS=0`.
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
@@ -10,17 +14,31 @@ import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-proje
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
-const DIRS = { A: resolve(arg('a', '.')), B: resolve(arg('b', '.')) };
+const envOf = (text) => Object.fromEntries((text ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const SIDES = { A: { dir: resolve(arg('a', '.')), env: envOf(arg('a-env')) }, B: { dir: resolve(arg('b', '.')), env: envOf(arg('b-env')) } };
 const SCENARIOS = arg('scenario', 'prepare2').split(',');
 const ROUNDS = Number(arg('rounds', '4'));
 const DURATION = Number(arg('duration', '8'));
-const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+const ticksOf = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+const cpuTicks = (pid) => ticksOf(pid);
+/** CPU ticks of the PostgreSQL backends connected to one database (their process title names it); a backend gone in between loses its ticks */
+const backendTicks = (database) => {
+  let sum = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmd.startsWith('postgres: ') && cmd.includes(` ${database} `)) sum += ticksOf(pid);
+    } catch { /* gone */ }
+  }
+  return sum;
+};
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
-async function start(name, dir) {
-  const { proc, project, stop } = await startServiceOnFreshDatabase({ dir, name: `ab_${name}` });
+async function start(name, { dir, env }) {
+  const { proc, project, database, stop } = await startServiceOnFreshDatabase({ dir, name: `ab_${name}`, env });
   try {
-    return { name, proc, stop, origin: new URL(project.base).origin, scenarios: await yardstickScenarios(project) };
+    return { name, proc, database, stop, origin: new URL(project.base).origin, scenarios: await yardstickScenarios(project) };
   } catch (err) {
     await stop();
     throw err;
@@ -29,7 +47,8 @@ async function start(name, dir) {
 
 const systems = [];
 try {
-  for (const [name, dir] of Object.entries(DIRS)) systems.push(await start(name, dir));
+  for (const [name, side] of Object.entries(SIDES)) systems.push(await start(name, side));
+  process.stdout.write(`A ${SIDES.A.dir} ${JSON.stringify(SIDES.A.env)} | B ${SIDES.B.dir} ${JSON.stringify(SIDES.B.env)}\n`);
   for (const scenario of SCENARIOS) {
     const out = { A: [], B: [] };
     for (let round = 0; round < ROUNDS; round++) {
@@ -37,14 +56,22 @@ try {
         const { request: req, status } = sys.scenarios[scenario];
         await autocannon({ url: sys.origin, connections: 16, duration: 2, requests: [req] });
         const t = cpuTicks(sys.proc.pid);
+        const pg = backendTicks(sys.database);
         const r = await autocannon({ url: sys.origin, connections: 16, duration: DURATION, requests: [req] });
         const ok = r.statusCodeStats?.[String(status)]?.count ?? 0;
         if (ok !== r.requests.total) process.stderr.write(`!! ${sys.name} ${scenario}: ${r.requests.total - ok} answers not ${status}\n`);
-        out[sys.name].push({ rps: r.requests.average, p99: r.latency.p99, cpu: ((cpuTicks(sys.proc.pid) - t) * 10_000) / r.requests.total });
+        const row = {
+          rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99,
+          cpu: ((cpuTicks(sys.proc.pid) - t) * 10_000) / r.requests.total,
+          pg: ((backendTicks(sys.database) - pg) * 10_000) / r.requests.total,
+        };
+        out[sys.name].push(row);
+        process.stderr.write(`   ${scenario} round ${round + 1} ${sys.name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, CPU ${row.cpu.toFixed(0)} µs, PostgreSQL ${row.pg.toFixed(0)} µs\n`);
       }
     }
-    const f = (xs) => `${median(xs.map((x) => x.rps)).toFixed(0)} req/s, p99 ${median(xs.map((x) => x.p99))} ms, CPU ${median(xs.map((x) => x.cpu)).toFixed(0)} µs/req`;
-    process.stdout.write(`${scenario}: A ${f(out.A)} | B ${f(out.B)} | B/A req/s ${(median(out.B.map((x) => x.rps)) / median(out.A.map((x) => x.rps))).toFixed(3)}\n`);
+    const m = (xs, k) => median(xs.map((x) => x[k]));
+    const f = (xs) => `${m(xs, 'rps').toFixed(0)} req/s, p50 ${m(xs, 'p50')} ms, p99 ${m(xs, 'p99')} ms, CPU ${m(xs, 'cpu').toFixed(0)} µs/req, PostgreSQL ${m(xs, 'pg').toFixed(0)} µs/req`;
+    process.stdout.write(`${scenario}: A ${f(out.A)} | B ${f(out.B)} | B/A req/s ${(m(out.B, 'rps') / m(out.A, 'rps')).toFixed(3)}, p99 ${(m(out.B, 'p99') / m(out.A, 'p99')).toFixed(2)}\n`);
   }
 } finally {
   for (const sys of systems) await sys.stop();

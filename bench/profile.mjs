@@ -2,7 +2,9 @@
 // Starts the built service as `npm start` runs it, with --cpu-prof, on a fresh PostgreSQL database;
 // warms up, loads one scenario, stops the service (the profile is written at exit) and prints the
 // self time per function and per package, largest first.
-//   node bench/profile.mjs [--scenario prepare2|prepare500|create|replay|posting] [--duration 8] [--out DIR] [--rate N] [--cpu-only]
+//   node bench/profile.mjs [--scenario prepare2|prepare500|create|replay|posting] [--duration 8] [--out DIR] [--rate N] [--cpu-only] [--trace-gc]
+// --trace-gc: no profiler; the service runs with --trace-gc and the collections during the measured run are summed up
+// by kind (count, total and longest pause), beside the latency percentiles: where a latency tail meets the collector.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,22 +18,44 @@ const SCENARIO = arg('scenario', 'prepare2');
 const DURATION = Number(arg('duration', '8'));
 const OUT = arg('out', mkdtempSync(join(tmpdir(), 'profile-')));
 // --cpu-only: no profiler; prints the service's CPU time per request over the measured run (utime + stime)
-const CPU_ONLY = process.argv.includes('--cpu-only');
+const TRACE_GC = process.argv.includes('--trace-gc');
+const CPU_ONLY = process.argv.includes('--cpu-only') || TRACE_GC;
 // --rate N: a fixed load of N requests/s instead of as many as 16 connections get through (the CPU per request
 // of a machine that is not saturated: no time is spent waiting for PostgreSQL or the load generator to get a core)
 const RATE = arg('rate', undefined);
 const load = RATE ? { overallRate: Number(RATE) } : {};
 // [user, system] CPU ticks (10 ms) of a process
 const cpuTicks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return [Number(f[11]), Number(f[12])]; };
-const { proc: service, project, stop } = await startServiceOnFreshDatabase({ name: 'profile', nodeArgs: CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', OUT] });
+const { proc: service, project, stop } = await startServiceOnFreshDatabase({
+  name: 'profile',
+  nodeArgs: TRACE_GC ? ['--trace-gc'] : CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', OUT],
+  stdout: TRACE_GC ? 'pipe' : 'ignore',
+});
+// --trace-gc lines: "[pid:0x…]   12345 ms: Scavenge 45.2 (60.1) -> 30.1 (60.1) MB, pooled: 0 MB, 3.21 / 0.00 ms …"
+let gcLog = '';
+let measuring = false;
+service.stdout?.on('data', (d) => { if (measuring) gcLog += d; });
 try {
   const { request: req } = (await yardstickScenarios(project))[SCENARIO];
   const u = new URL(project.base);
   await autocannon({ url: u.origin, connections: 16, duration: 3, requests: [req] });
   const ticks = cpuTicks(service.pid);
+  measuring = true;
   const r = await autocannon({ url: u.origin, connections: 16, duration: DURATION, requests: [req], ...load });
   const [user, system] = cpuTicks(service.pid).map((t, i) => ((t - ticks[i]) * 10_000) / r.requests.total);
-  process.stdout.write(`${SCENARIO}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, service CPU ${(user + system).toFixed(0)} µs/request (user ${user.toFixed(0)}, system ${system.toFixed(0)})\n`);
+  measuring = false;
+  process.stdout.write(`${SCENARIO}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p90 ${r.latency.p90} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, non-2xx ${r.non2xx}, service CPU ${(user + system).toFixed(0)} µs/request (user ${user.toFixed(0)}, system ${system.toFixed(0)})\n`);
+  if (TRACE_GC) {
+    const kinds = new Map();
+    for (const m of gcLog.matchAll(/ms: ([A-Za-z-]+(?: \(reduce\))?)[^\n]*?MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/g)) {
+      const k = kinds.get(m[1]) ?? { n: 0, total: 0, max: 0 };
+      const ms = Number(m[2]);
+      k.n++; k.total += ms; k.max = Math.max(k.max, ms);
+      kinds.set(m[1], k);
+    }
+    if (process.argv.includes('--gc-lines')) process.stdout.write(gcLog.split('\n').filter((l) => l.includes(' ms: ')).slice(0, 12).join('\n') + '\n');
+    for (const [kind, k] of kinds) process.stdout.write(`  ${kind}: ${k.n} collections, ${k.total.toFixed(0)} ms in ${DURATION} s (${(k.total / DURATION / 10).toFixed(1)} % of the time), mean ${(k.total / k.n).toFixed(1)} ms, longest ${k.max.toFixed(1)} ms\n`);
+  }
 } finally {
   await stop(); // the profile is written at exit
 }

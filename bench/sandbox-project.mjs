@@ -64,7 +64,7 @@ const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_ST
  * sandbox project once it is ready; `databaseUrl` is its database. `stop()` ends it, drops that database and
  * removes its DATA_DIR.
  */
-export async function startServiceOnFreshDatabase({ dir = '.', name = 'service', nodeArgs = [] } = {}) {
+export async function startServiceOnFreshDatabase({ dir = '.', name = 'service', nodeArgs = [], env = {}, stdout = 'ignore' } = {}) {
   const db = `bench_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}_${process.pid}`;
   psql(`CREATE DATABASE ${db}`);
   const [port, consolePort] = [await freePort(), await freePort()];
@@ -73,8 +73,8 @@ export async function startServiceOnFreshDatabase({ dir = '.', name = 'service',
   const proc = spawn(process.execPath, [...nodeArgs, ...startScriptArgs(join(dir, 'package.json'))], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${db}`,
-      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
-    stdio: ['ignore', 'ignore', 'inherit'],
+      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', stdout, 'inherit'],
   });
   const exited = new Promise((r) => proc.once('exit', r));
   const stop = async () => {
@@ -84,7 +84,7 @@ export async function startServiceOnFreshDatabase({ dir = '.', name = 'service',
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    return { proc, project: await readySandboxProject(port, consolePort, key, name), databaseUrl: `${PG}/${db}`, stop };
+    return { proc, project: await readySandboxProject(port, consolePort, key, name), databaseUrl: `${PG}/${db}`, database: db, stop };
   } catch (err) {
     await stop();
     throw err;

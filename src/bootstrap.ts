@@ -30,7 +30,7 @@ import { partnerDocumentFromRoutes } from './shared/http/openapi/partner-documen
 import { ProblemFilter } from './shared/http/problem.filter';
 import { RequestLogRecorder } from './modules/developers';
 import { requestIdMiddleware } from './shared/http/request-id.middleware';
-import { httpLogger } from './shared/logging/http-logger';
+import { type CompletionHook, httpLogger } from './shared/logging/http-logger';
 import { PinoNestLogger } from './shared/logging/nest-logger';
 import { observeJsonAnswers } from './shared/logging/answer-observation';
 import { createRootLogger } from './shared/logging/root-logger';
@@ -81,7 +81,7 @@ async function createHttpApp(deps: HttpAppDeps, module: DynamicModule, listener:
 
 /**
  * The one HTTP set-up of both listeners, in this order: security headers, request id, the graceful
- * stop, the completion log line, metrics; then the problem filter and the validation pipe. The
+ * stop, the completion log line with the metrics and the request log; then the problem filter and the validation pipe. The
  * partner listener's JSON answers are observed for the log line and the metrics (answer-observation.ts).
  */
 export function configureHttpApp(deps: HttpAppDeps, app: INestApplication, listener: Listener): void {
@@ -92,8 +92,10 @@ export function configureHttpApp(deps: HttpAppDeps, app: INestApplication, liste
   app.use(deps.shutdown.middleware());
   // the partner listener's finished calls of a known app feed the developer console's request log (only queued here)
   const requestLog = listener === 'partner' ? app.get(RequestLogRecorder, { strict: false }) : undefined;
-  app.use(httpLogger(deps.logger, listener, requestLog?.enabled ? requestLog.record : undefined));
-  app.use(deps.metrics.middleware(listener));
+  // one finish listener per request for the log line, the metrics and the request log (http-logger.ts)
+  const completed: CompletionHook[] = [deps.metrics.completion(listener)];
+  if (requestLog?.enabled) completed.push(requestLog.record);
+  app.use(httpLogger(deps.logger, listener, completed));
   if (listener === 'partner') observeJsonAnswers(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ProblemFilter(listener === 'partner' ? 'partner-api' : 'console-api'));
   app.useGlobalPipes(new BodyValidationPipe());

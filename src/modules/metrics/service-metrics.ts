@@ -1,10 +1,19 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { ObservedLocals } from '../../shared/http/observed-locals';
 import { WebhooksSql } from '../webhooks/sql';
+import { RequestSeries } from './request-series';
 
 export type Listener = 'partner' | 'console';
+
+/** The duration histogram's buckets, in seconds. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const UNMATCHED = '(unmatched)';
+
+/** What the completion hook reads of a finished request: the route Express matched, if any. */
+type RoutedRequest = IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
 
 /** Problem codes (CONTRACT §4) that count as idempotency conflicts. */
 const IDEMPOTENCY_CONFLICTS = new Set(['idempotency_key_reused', 'idempotency_request_in_progress', 'idempotency_grant_changed']);
@@ -25,10 +34,10 @@ function processMetrics(): Registry {
  * so that ids do not become label values; requests answered before routing matched anything (unknown
  * paths, transport rejections) share one label.
  */
-export function routeLabel(req: Request): string {
-  const route = (req as Request & { route?: { path?: unknown } }).route;
+export function routeLabel(req: Request | RoutedRequest): string {
+  const route = (req as RoutedRequest).route;
   if (route && typeof route.path === 'string') return `${req.baseUrl ?? ''}${route.path}`;
-  return '(unmatched)';
+  return UNMATCHED;
 }
 
 /** What the request log reports (RequestLogRecorder.droppedCalls): calls dropped since it started. */
@@ -63,6 +72,8 @@ export class ServiceMetrics {
   private readonly rateLimited: Counter<'listener' | 'route'>;
   private webhookDispatcher: FinishedDeliveriesSource | null = null;
   private requestLog: DroppedCallsSource | null = null;
+  /** per listener: the requests counted since the last scrape (request-series.ts) */
+  private readonly series: RequestSeries[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -74,19 +85,22 @@ export class ServiceMetrics {
       help: 'HTTP requests answered, by listener, method, route template and status',
       labelNames: ['listener', 'method', 'route', 'status'],
       registers,
+      collect: () => this.flushSeries(),
     });
     this.duration = new Histogram({
       name: 'partner_http_request_duration_seconds',
       help: 'Time from the request reaching the application to the response being sent',
       labelNames: ['listener', 'method', 'route', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      buckets: DURATION_BUCKETS,
       registers,
+      collect: () => this.flushSeries(),
     });
     this.replays = new Counter({
       name: 'partner_idempotency_replays_total',
       help: 'Writes answered from a stored idempotency record (replayed: true)',
       labelNames: ['route'],
       registers,
+      collect: () => this.flushSeries(),
     });
     this.conflicts = new Counter({
       name: 'partner_idempotency_conflicts_total',
@@ -184,22 +198,32 @@ export class ServiceMetrics {
     this.webhookDispatcher = dispatcher;
   }
 
-  /** Counts every answered request of one listener. */
-  middleware(listener: Listener) {
-    return (req: Request, res: Response, next: NextFunction): void => {
-      const started = process.hrtime.bigint();
-      res.once('finish', () => {
-        const route = routeLabel(req);
-        const labels = { listener, method: req.method, route, status: String(res.statusCode) };
-        this.requests.inc(labels);
-        this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-        const locals = res.locals as ObservedLocals;
-        if (locals.replayed) this.replays.inc({ route });
-        if (locals.problemCode && IDEMPOTENCY_CONFLICTS.has(locals.problemCode)) this.conflicts.inc({ route, code: locals.problemCode });
-        if (locals.problemCode === 'rate_limited' || res.statusCode === 429) this.rateLimited.inc({ listener, route });
-      });
-      next();
+  /**
+   * Counts every answered request of one listener: the completion hook (shared/logging http-logger.ts), run
+   * from the one `finish` listener of the request with its duration. Requests, durations and replays are
+   * counted in RequestSeries and reach prom-client when scraped; conflicts and rate-limit refusals, rare, directly.
+   */
+  completion(listener: Listener) {
+    const series = new RequestSeries(listener, this.requests, this.duration, this.replays, DURATION_BUCKETS);
+    this.series.push(series);
+    return (req: RoutedRequest, res: ServerResponse & { locals?: ObservedLocals }, durationMs: number): void => {
+      const route = req.route;
+      // a route object is the same for every request it matched: the label is made once per route (and base)
+      const key: object | string = route && typeof route.path === 'string' && !req.baseUrl ? route : routeLabel(req);
+      const locals = res.locals ?? {};
+      const method = req.method ?? '';
+      const s = series.find(key, method, res.statusCode) ?? series.add(key, routeLabel(req), method, res.statusCode);
+      series.count(s, durationMs / 1000, locals.replayed === true);
+      const code = locals.problemCode;
+      if (code === undefined && res.statusCode !== 429) return;
+      if (code && IDEMPOTENCY_CONFLICTS.has(code)) this.conflicts.inc({ route: routeLabel(req), code });
+      if (code === 'rate_limited' || res.statusCode === 429) this.rateLimited.inc({ listener, route: routeLabel(req) });
     };
+  }
+
+  /** What was counted per request since the last scrape, into prom-client (the counters' and histogram's `collect`). */
+  private flushSeries(): void {
+    for (const s of this.series) s.flush();
   }
 
   /** The Prometheus text exposition (format 0.0.4). */

@@ -1,14 +1,44 @@
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../../shared/config/app-config';
 import { decide, WINDOW_MS, type WindowDecision } from './sliding-window';
 
 const WARN_EVERY_MS = 60_000;
 
 /**
- * One sliding one-minute limit (CONTRACT §12), counted with rate-limiter-flexible: in this process by
- * default, in Redis when REDIS_URL is set (then every instance shares the counters). Redis unreachable:
+ * The counters of one process when there is no Redis: per fixed minute, the calls counted per key. What
+ * rate-limiter-flexible's memory store kept (a counter per key and minute, read for this minute and the one
+ * before), without its promises, result objects and a timer per new key: the partner path's limit cost
+ * ~2.5× the yardstick baseline's by-hand window (bench/RESULTS.md, issue 37). Minutes older than the one
+ * before the newest seen are dropped when a newer minute begins.
+ */
+export class MemoryMinutes {
+  private readonly minutes = new Map<number, Map<string, number>>();
+  private newest = -Infinity;
+
+  /** Calls counted for `key` in `minute` (0 when none). */
+  counted(key: string, minute: number): number {
+    return this.minutes.get(minute)?.get(key) ?? 0;
+  }
+
+  /** Sets the count of `key` in `minute`. */
+  set(key: string, minute: number, count: number): void {
+    let counts = this.minutes.get(minute);
+    if (!counts) {
+      this.minutes.set(minute, (counts = new Map()));
+      if (minute > this.newest) {
+        this.newest = minute;
+        for (const m of this.minutes.keys()) if (m < minute - 1) this.minutes.delete(m);
+      }
+    }
+    counts.set(key, count);
+  }
+}
+
+/**
+ * One sliding one-minute limit (CONTRACT §12): counted in this process by default (MemoryMinutes), in Redis
+ * with rate-limiter-flexible when REDIS_URL is set (then every instance shares the counters). Redis unreachable:
  * calls are let through and a warning is logged at most once a minute.
  *
  * Each key has one counter per fixed minute (kept two minutes); the sliding window is estimated from
@@ -17,7 +47,8 @@ const WARN_EVERY_MS = 60_000;
  */
 export class WindowLimiter {
   private readonly logger = new Logger('rate-limit');
-  private readonly limiter: RateLimiterAbstract;
+  private readonly limiter: RateLimiterAbstract | null = null;
+  private readonly memory: MemoryMinutes | null = null;
   private readonly redis: Redis | null = null;
   private lastWarningAt = -Infinity;
 
@@ -41,7 +72,7 @@ export class WindowLimiter {
       this.redis.on('error', () => undefined);
       this.limiter = new RateLimiterRedis({ ...options, storeClient: this.redis, rejectIfRedisNotReady: true });
     } else {
-      this.limiter = new RateLimiterMemory(options);
+      this.memory = new MemoryMinutes();
     }
   }
 
@@ -52,7 +83,17 @@ export class WindowLimiter {
 
   /** Counts one call of `key` and says whether it may run; null when the store failed (let through). */
   async take(key: string, nowMs: number = Date.now()): Promise<WindowDecision | null> {
+    if (this.memory) return this.takeInMemory(this.memory, key, nowMs);
     return (await this.takeCounted(key, nowMs))?.decision ?? null;
+  }
+
+  /** In this process: the same arithmetic, synchronously; a refused call is not counted. */
+  private takeInMemory(memory: MemoryMinutes, key: string, nowMs: number): WindowDecision {
+    const minute = Math.floor(nowMs / WINDOW_MS);
+    const current = memory.counted(key, minute) + 1;
+    const d = decide(this.limit, { previous: memory.counted(key, minute - 1), current, elapsed: (nowMs - minute * WINDOW_MS) / WINDOW_MS });
+    if (d.allowed) memory.set(key, minute, current);
+    return d;
   }
 
   /**
@@ -60,7 +101,14 @@ export class WindowLimiter {
    * counted in): a call found afterwards to have a known identity does not count (CONTRACT §12).
    */
   async takeCounted(key: string, nowMs: number = Date.now()): Promise<{ decision: WindowDecision; giveBack: () => Promise<void> } | null> {
-    const limiter = this.limiter;
+    const memory = this.memory;
+    if (memory) {
+      const decision = this.takeInMemory(memory, key, nowMs);
+      const minute = Math.floor(nowMs / WINDOW_MS);
+      const giveBack = async (): Promise<void> => memory.set(key, minute, Math.max(0, memory.counted(key, minute) - 1));
+      return { decision, giveBack: decision.allowed ? giveBack : async () => undefined };
+    }
+    const limiter = this.limiter!;
     const minute = Math.floor(nowMs / WINDOW_MS);
     const currentKey = `${key}:${minute}`;
     let previous: RateLimiterRes | null;

@@ -6,7 +6,7 @@ import helmet from 'helmet';
  * JSON answers get a CSP that allows nothing. The Swagger UI page at /docs loads its scripts and styles
  * from this origin and writes inline styles, so it gets a CSP that allows exactly that.
  */
-const apiHeaders = helmet({
+export const helmetApiHeaders = helmet({
   frameguard: { action: 'deny' },
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
 });
@@ -58,15 +58,22 @@ export function recordHeaders(middleware: RequestHandler): HeaderSet {
   return { set, removed };
 }
 
-const API = recordHeaders(apiHeaders);
+const API = recordHeaders(helmetApiHeaders);
 const DOCS = recordHeaders(docsHeaders);
+
+/** Whether a request's URL (path and query, as received) is under DOCS_PATH: `/docs`, `/docs/…` or `/docs?…`. */
+function underDocs(url: string): boolean {
+  if (!url.startsWith(DOCS_PATH)) return false;
+  const after = url.charCodeAt(DOCS_PATH.length);
+  return Number.isNaN(after) || after === 0x2f /* / */ || after === 0x3f /* ? */;
+}
 
 export function securityHeaders(): RequestHandler {
   return (req, res, next) => {
-    const docs = req.path === DOCS_PATH || req.path.startsWith(`${DOCS_PATH}/`);
-    const headers = docs ? DOCS : API;
-    for (const name of headers.removed) res.removeHeader(name);
-    for (const [name, value] of headers.set) res.setHeader(name, value);
+    // the raw URL, not Express's req.path (a parse of the URL, a getter on every request)
+    const headers = underDocs(req.url) ? DOCS : API;
+    for (let i = 0; i < headers.removed.length; i++) res.removeHeader(headers.removed[i]);
+    for (let i = 0; i < headers.set.length; i++) res.setHeader(headers.set[i][0], headers.set[i][1]);
     next();
   };
 }

@@ -6,12 +6,11 @@ import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
 import type { ObservedLocals } from '../../../shared/http/observed-locals';
-import { DeveloperRepository, type LoggedCall } from '../domain/developer.repository';
+import { DeveloperRepository } from '../domain/developer.repository';
+import { LoggedCallPages } from './logged-call-pages';
 
 /** At most this many calls wait for their insert; beyond it new ones are dropped and counted (never a request delayed). */
 export const REQUEST_LOG_QUEUE_LIMIT = 10_000;
-/** Calls per insert statement. */
-const BATCH = 500;
 /** How long a call may wait to be batched with the next ones. */
 const FLUSH_DELAY_MS = 200;
 /** How often an instance purges entries past REQUEST_LOG_RETENTION_DAYS, and the entries per purge statement. */
@@ -19,14 +18,17 @@ export const REQUEST_LOG_PURGE_INTERVAL_MS = 60_000;
 const PURGE_BATCH = 1000;
 const DAY_MS = 86_400_000;
 const PATH_MAX = 2000;
+const POINTERS_MAX = 100;
+const POINTER_MAX = 200;
 
 type CompletedRequest = IncomingMessage & { caller?: { appId: string; environment: string }; id?: string; originalUrl?: string; ip?: string };
 
 /**
  * The developer console's request log (CONTRACT §15): every partner call of a known app, recorded OFF the
  * request's path. The partner listener's completion hook calls `record` once the response has finished;
- * it only queues (a bounded array: when full, the call is dropped and counted,
- * `partner_request_log_dropped_total`). A background flush inserts the queue in batches of one statement.
+ * it only queues the call's strings and numbers by column (LoggedCallPages, bounded: when full, the call is dropped and
+ * counted, `partner_request_log_dropped_total`). A background flush inserts the queue a page (≤ 500 calls) per
+ * statement, at most 200 ms after a call was queued, at once when a page is full.
  * A call without a known token has no caller (the partner guard sets it) and is not logged: a 401 for a
  * token that names no app reaches no developer. REQUEST_LOG_RETENTION_DAYS=0 turns the log off.
  * Entries older than the retention are purged in paced batches by every instance.
@@ -34,7 +36,7 @@ type CompletedRequest = IncomingMessage & { caller?: { appId: string; environmen
 @Injectable()
 export class RequestLogRecorder implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('request-log');
-  private queue: LoggedCall[] = [];
+  private readonly queue = new LoggedCallPages(REQUEST_LOG_QUEUE_LIMIT);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private dropped = 0;
@@ -57,27 +59,28 @@ export class RequestLogRecorder implements OnApplicationBootstrap, OnApplication
   readonly record = (req: CompletedRequest, res: ServerResponse, durationMs: number): void => {
     const caller = req.caller;
     if (!caller || !this.enabled) return;
-    if (this.queue.length >= REQUEST_LOG_QUEUE_LIMIT) {
-      this.dropped++;
-      return;
-    }
     const locals = (res as ServerResponse & { locals?: ObservedLocals }).locals;
     const key = req.headers['idempotency-key'];
-    this.queue.push({
+    const pointers = locals?.problemPointers;
+    const queued = this.queue.add({
       appId: caller.appId,
       environment: caller.environment,
-      at: this.clock.now(),
+      atMs: this.clock.now().getTime(),
       method: req.method ?? '',
       path: (req.originalUrl ?? req.url ?? '').slice(0, PATH_MAX),
       status: res.statusCode,
       code: locals?.problemCode ?? null,
-      pointers: (locals?.problemPointers ?? []).slice(0, 100).map((p) => p.slice(0, 200)),
+      pointers: pointers && pointers.length > 0 ? pointers.slice(0, POINTERS_MAX).map((p) => p.slice(0, POINTER_MAX)) : null,
       durationMs: Math.round(durationMs),
       requestId: req.id ?? '',
       clientAddress: req.ip ?? '',
-      idempotencyKeyPrefix: typeof key === 'string' ? key.slice(0, 8) : null,
+      keyPrefix: typeof key === 'string' ? key.slice(0, 8) : null,
     });
-    if (this.queue.length >= BATCH) this.flushSoon(0);
+    if (!queued) {
+      this.dropped++;
+      return;
+    }
+    if (this.queue.pageFull) this.flushSoon(0);
     else if (!this.timer) this.flushSoon(FLUSH_DELAY_MS);
   };
 
@@ -93,19 +96,19 @@ export class RequestLogRecorder implements OnApplicationBootstrap, OnApplication
       this.timer = null;
       this.running = this.flush().finally(() => {
         this.running = null;
-        if (this.queue.length > 0) this.flushSoon(this.queue.length >= BATCH ? 0 : FLUSH_DELAY_MS);
+        if (this.queue.length > 0) this.flushSoon(this.queue.pageFull ? 0 : FLUSH_DELAY_MS);
       });
     }, delayMs);
     this.timer.unref();
   }
 
   private async flush(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, BATCH);
+    for (let batch = this.queue.take(); batch; batch = this.queue.take()) {
+      const calls = batch;
       try {
-        await this.transactions.run((m) => this.repo.recordCalls(m, batch));
+        await this.transactions.run((m) => this.repo.recordCalls(m, calls));
       } catch (err) {
-        this.logger.warn({ err, calls: batch.length }, 'request log entries not recorded');
+        this.logger.warn({ err, calls: calls.appId.length }, 'request log entries not recorded');
       }
     }
   }

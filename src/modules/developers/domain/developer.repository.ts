@@ -41,6 +41,25 @@ export interface LoggedCall {
   idempotencyKeyPrefix: string | null;
 }
 
+/**
+ * A batch of logged calls by column (what the request log's queue hands to its insert, one array per field,
+ * the i-th entry of each being one call): `at` in ms since the epoch, `pointers` joined by a newline.
+ */
+export interface LoggedCallColumns {
+  appId: string[];
+  environment: string[];
+  at: number[];
+  method: string[];
+  path: string[];
+  status: number[];
+  code: Array<string | null>;
+  pointers: string[];
+  durationMs: number[];
+  requestId: string[];
+  clientAddress: string[];
+  idempotencyKeyPrefix: Array<string | null>;
+}
+
 /** A sign-up waiting for its email to be proven (issue 35): one per confirmation email sent. */
 export interface PendingSignup {
   id: string;
@@ -116,7 +135,7 @@ export abstract class DeveloperRepository {
   abstract appOf(tx: Transaction, developerId: string, appId: string): Promise<DeveloperApp | null>;
 
   /** Stores logged calls (one statement for the batch). */
-  abstract recordCalls(tx: Transaction, calls: LoggedCall[]): Promise<void>;
+  abstract recordCalls(tx: Transaction, calls: LoggedCallColumns): Promise<void>;
   /** The request log of these apps (an app's production and sandbox ids), newest first, at most `limit`, each with its id (the Older cursor). */
   abstract requestLog(tx: Transaction, appIds: string[], filter: RequestLogFilter, limit: number): Promise<Array<LoggedCall & { id: string }>>;
   /** Deletes up to `size` entries older than `before`, oldest first; returns how many went. */
