@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { pacedBatches } from '../../../shared/database/paced-batches';
 import { Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
-import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
+import { type PeriodicJob, Scheduler } from '../../../shared/domain/scheduler';
 import type { ObservedLocals } from '../../../shared/http/observed-locals';
 import { DeveloperRepository } from '../domain/developer.repository';
 import { LoggedCallPages } from './logged-call-pages';
@@ -40,9 +40,7 @@ export class RequestLogRecorder implements OnApplicationBootstrap, OnApplication
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private dropped = 0;
-  private purgeTimer: Repetition | null = null;
-  private purging: Promise<number> | null = null;
-  private stopping = false;
+  private purgeJob: PeriodicJob | null = null;
   readonly enabled: boolean;
 
   constructor(
@@ -130,28 +128,23 @@ export class RequestLogRecorder implements OnApplicationBootstrap, OnApplication
 
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
-    this.purgeTimer = this.scheduler.every(REQUEST_LOG_PURGE_INTERVAL_MS, () => {
-      if (this.purging) return;
-      this.purging = this.purge()
-        .catch((err) => {
-          this.logger.warn({ err }, 'request log purge failed');
-          return 0;
-        })
-        .finally(() => (this.purging = null));
-    });
+    this.purgeJob = this.scheduler.periodically(
+      REQUEST_LOG_PURGE_INTERVAL_MS,
+      (stopping) => this.purge(stopping),
+      (err) => this.logger.warn({ err }, 'request log purge failed'),
+    );
   }
 
-  /** Deletes the entries older than REQUEST_LOG_RETENTION_DAYS, paced (pacedBatches); returns how many went. */
-  async purge(): Promise<number> {
+  /** Deletes the entries older than REQUEST_LOG_RETENTION_DAYS, paced (pacedBatches), until `stopping()`; returns how many went. */
+  async purge(stopping: () => boolean = () => false): Promise<number> {
     const before = new Date(this.clock.now().getTime() - this.config.requestLogRetentionDays * DAY_MS);
-    return pacedBatches(PURGE_BATCH, (size) => this.transactions.run((m) => this.repo.purgeRequestLog(m, before, size)), () => this.stopping);
+    return pacedBatches(PURGE_BATCH, (size) => this.transactions.run((m) => this.repo.purgeRequestLog(m, before, size)), stopping);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    this.purgeTimer?.cancel();
-    this.purgeTimer = null;
+    const purge = this.purgeJob?.stop();
+    this.purgeJob = null;
     await this.settled();
-    await this.purging;
+    await purge;
   }
 }
