@@ -10,7 +10,7 @@ import { tryFromEnvFile, tryWithValues, writeSandboxEnv } from './first-start';
  * back and parsed as JSON (the end-to-end paste against a started service: test/e2e/readme.e2e-spec.ts).
  */
 function argumentsOf(line: string): string[] {
-  const stub = `curl() { "${process.execPath}" -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- "$@"; }`;
+  const stub = `curl() { "${process.execPath}" -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' -- "$@"; }`;
   const run = spawnSync('bash', ['--noprofile', '--norc', '-c', `${stub}\n${line}`], { encoding: 'utf8', env: { PATH: process.env.PATH } });
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { aJournal, type SandboxProject } from '../support/fixtures';
-import { freePort } from '../support/free-port';
-import { type ServiceProcess, startService, stopService, waitForReady } from '../support/service-process';
-import { describeOnPostgres, TEST_SECRETS_KEY } from '../support/test-app';
+import { describeOnPostgres } from '../support/test-app';
+import { twoServiceInstances } from '../support/two-service-instances';
 
 /** Writers run this long, and on a loaded machine on until MIN_WRITES were answered (at most MAX_WRITE_MS). */
 const WRITE_MS = 8_000;
@@ -33,42 +29,7 @@ interface Write {
  * A second project writes at the same time: none of its events may appear.
  */
 describeOnPostgres('the events feed under concurrent writes on two instances', () => {
-  const url = process.env.TEST_DATABASE_URL!;
-  const key = `feed-console-key-${randomUUID()}`;
-  const instances: ServiceProcess[] = [];
-  const ports: number[] = [];
-  const dirs: string[] = [];
-  let consolePort = 0;
-
-  beforeAll(async () => {
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const console = await freePort();
-      if (i === 0) consolePort = console;
-      ports.push(port);
-      dirs.push(mkdtempSync(join(tmpdir(), 'partner-api-feed-')));
-      instances.push(startService({
-        DATABASE_URL: url, PORT: String(port), CONSOLE_PORT: String(console), HOST: '127.0.0.1',
-        CONSOLE_API_KEY: key, DATA_DIR: dirs[i], RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0',
-        // the suites' key: this worker's database has secrets sealed under it (CONTRACT §8)
-        SECRETS_KEY: TEST_SECRETS_KEY,
-      }));
-    }
-    await Promise.all(ports.map((p, i) => waitForReady(`http://127.0.0.1:${p}/health/ready`, 60_000, instances[i])));
-  }, 90_000);
-
-  afterAll(async () => {
-    await Promise.all(instances.map((i) => stopService(i)));
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const aProject = async (): Promise<SandboxProject> => {
-    const res = await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}',
-    });
-    expect(res.status).toBe(201);
-    return (await res.json()) as SandboxProject;
-  };
+  const { ports, aProject } = twoServiceInstances('feed');
 
   /** One client loop: product creates and postings, alternately, until `done()`. */
   const writer = async (p: SandboxProject, port: number, n: number, done: () => boolean, writes: Write[]): Promise<void> => {
@@ -151,7 +112,7 @@ describeOnPostgres('the events feed under concurrent writes on two instances', (
     const foreign = [...seen.keys()].filter((id) => !written.has(id));
     const lags = writes.filter((w) => seen.has(w.operationId)).map((w) => seen.get(w.operationId)! - w.answeredAt).sort((a, b) => a - b);
     const heldBack = Math.max(...writes.filter((w) => seen.has(w.operationId)).map((w) => missedUntil.get(w.operationId)! - w.answeredAt));
-    const client = new Client({ connectionString: url });
+    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await client.connect();
     let receipts: string[];
     try {

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { aJournal, type SandboxProject } from '../support/fixtures';
-import { freePort } from '../support/free-port';
-import { type ServiceProcess, startService, stopService, waitForReady } from '../support/service-process';
-import { describeOnPostgres, TEST_SECRETS_KEY } from '../support/test-app';
+import { describeOnPostgres } from '../support/test-app';
+import { twoServiceInstances } from '../support/two-service-instances';
 
 /** Writers run this long, and on a loaded machine on until MIN_WRITES were answered (at most MAX_WRITE_MS). */
 const WRITE_MS = 6_000;
@@ -24,41 +20,7 @@ const POLL_MS = 3;
  * What it read must be exactly the app's entries, each once; a second project's postings never appear.
  */
 describeOnPostgres('the journal entries list under concurrent postings on two instances', () => {
-  const url = process.env.TEST_DATABASE_URL!;
-  const key = `entries-console-key-${randomUUID()}`;
-  const instances: ServiceProcess[] = [];
-  const ports: number[] = [];
-  const dirs: string[] = [];
-  let consolePort = 0;
-
-  beforeAll(async () => {
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const console = await freePort();
-      if (i === 0) consolePort = console;
-      ports.push(port);
-      dirs.push(mkdtempSync(join(tmpdir(), 'partner-api-entries-')));
-      instances.push(startService({
-        DATABASE_URL: url, PORT: String(port), CONSOLE_PORT: String(console), HOST: '127.0.0.1',
-        CONSOLE_API_KEY: key, DATA_DIR: dirs[i], RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0',
-        SECRETS_KEY: TEST_SECRETS_KEY,
-      }));
-    }
-    await Promise.all(ports.map((p, i) => waitForReady(`http://127.0.0.1:${p}/health/ready`, 60_000, instances[i])));
-  }, 90_000);
-
-  afterAll(async () => {
-    await Promise.all(instances.map((i) => stopService(i)));
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const aProject = async (): Promise<SandboxProject> => {
-    const res = await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}',
-    });
-    expect(res.status).toBe(201);
-    return (await res.json()) as SandboxProject;
-  };
+  const { ports, aProject } = twoServiceInstances('entries');
 
   /** One client loop: postings into 2025 and 2026, alternately, until `done()`. */
   const writer = async (p: SandboxProject, port: number, n: number, done: () => boolean, ids: string[]): Promise<void> => {
@@ -121,7 +83,7 @@ describeOnPostgres('the journal entries list under concurrent postings on two in
     const written = new Set(posted);
     const missing = posted.filter((id) => !seen.has(id));
     const foreign = [...seen].filter((id) => !written.has(id));
-    const client = new Client({ connectionString: url });
+    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await client.connect();
     let stored: string[];
     try {
