@@ -1,4 +1,5 @@
 import type { AccessLookups } from '../../../shared/domain/caller-context';
+import { lowerCaseId } from '../../../shared/domain/lower-case-id';
 import { isUuid } from '../../../shared/http/validation/constraints';
 
 /** seed 2.1: at most 500 lines; a longer body fails validation and needs no look-up. */
@@ -14,11 +15,20 @@ export function journalReferencesPrefetch(req: { body: unknown }): Partial<Acces
   if (!Array.isArray(lines) || lines.length > MAX_LINES) return {};
   const accountIds = new Set<string>();
   const taxCodeIds = new Set<string>();
+  // a journal names few distinct ids on many lines: each distinct string is checked and lower-cased once
+  const seenAccounts = new Set<unknown>();
+  const seenTaxCodes = new Set<unknown>();
   for (const line of lines) {
     if (line === null || typeof line !== 'object') continue;
     const { account_id: account, tax_code_id: taxCode } = line as { account_id?: unknown; tax_code_id?: unknown };
-    if (isUuid(account)) accountIds.add(account.toLowerCase());
-    if (isUuid(taxCode)) taxCodeIds.add(taxCode.toLowerCase());
+    if (!seenAccounts.has(account)) {
+      seenAccounts.add(account);
+      if (isUuid(account)) accountIds.add(lowerCaseId(account));
+    }
+    if (taxCode !== null && taxCode !== undefined && !seenTaxCodes.has(taxCode)) {
+      seenTaxCodes.add(taxCode);
+      if (isUuid(taxCode)) taxCodeIds.add(lowerCaseId(taxCode));
+    }
   }
   return { references: { accountIds: [...accountIds], taxCodeIds: [...taxCodeIds] } };
 }

@@ -7,7 +7,7 @@ import {
   IsTextField,
   IsUuidField,
 } from '../../../shared/http/validation/constraints';
-import { Amount, type CrossFieldRule, NestedItems, Optional, Required } from '../../../shared/http/validation/fields';
+import { Amount, type CrossFieldRule, NestedItems, NO_CROSS_FIELD_VIOLATIONS, Optional, Required } from '../../../shared/http/validation/fields';
 
 /** A journal line (seed 2.2). */
 export class JournalLineRequestDto implements CrossFieldRule {
@@ -38,10 +38,10 @@ export class JournalLineRequestDto implements CrossFieldRule {
   line_text: string | null;
 
   /** seed 2.2 rule 1, judged only when both amounts are valid (CONTRACT §5). */
-  crossFieldViolations(failed: { has(field: string): boolean }): Array<{ detail: string }> {
-    if (failed.has('debit_minor') || failed.has('credit_minor')) return [];
+  crossFieldViolations(failed: { has(field: string): boolean }): ReadonlyArray<{ detail: string }> {
+    if (failed.has('debit_minor') || failed.has('credit_minor')) return NO_CROSS_FIELD_VIOLATIONS;
     return this.debit_minor > 0 !== this.credit_minor > 0
-      ? []
+      ? NO_CROSS_FIELD_VIOLATIONS
       : [{ detail: 'exactly one of debit_minor and credit_minor must be greater than 0' }];
   }
 }

@@ -1,6 +1,7 @@
 import type { Transaction } from '../../../shared/domain/transaction';
 import { DomainError, type Violation } from '../../../shared/domain/errors';
 import type { PermittedAccounts, PrefetchedReferences } from '../../../shared/domain/caller-context';
+import { lowerCaseId } from '../../../shared/domain/lower-case-id';
 import type { JournalLineInput } from './journal-input';
 
 /** Port: which of the given ids the caller may reference. One query for all lines. */
@@ -50,8 +51,8 @@ export async function assertReferencesAllowed(
   const accountIds = new Set<string>();
   const taxCodeIds = new Set<string>();
   for (const line of lines) {
-    accountIds.add(line.account_id.toLowerCase());
-    if (line.tax_code_id) taxCodeIds.add(line.tax_code_id.toLowerCase());
+    accountIds.add(lowerCaseId(line.account_id));
+    if (line.tax_code_id) taxCodeIds.add(lowerCaseId(line.tax_code_id));
   }
   const covered = prefetched !== null && allIn(accountIds, prefetched.accountIds) && allIn(taxCodeIds, prefetched.taxCodeIds);
   const usable = covered
@@ -60,10 +61,10 @@ export async function assertReferencesAllowed(
   if (allIn(accountIds, usable.accounts) && allIn(taxCodeIds, usable.taxCodes)) return;
   const violations: Violation[] = [];
   lines.forEach((line, i) => {
-    if (!usable.accounts.has(line.account_id.toLowerCase())) {
+    if (!usable.accounts.has(lowerCaseId(line.account_id))) {
       violations.push({ pointer: `/lines/${i}/account_id`, code: 'reference_not_allowed', detail: ACCOUNT_NOT_ALLOWED });
     }
-    if (line.tax_code_id && !usable.taxCodes.has(line.tax_code_id.toLowerCase())) {
+    if (line.tax_code_id && !usable.taxCodes.has(lowerCaseId(line.tax_code_id))) {
       violations.push({ pointer: `/lines/${i}/tax_code_id`, code: 'reference_not_allowed', detail: TAX_CODE_NOT_ALLOWED });
     }
   });

@@ -3,6 +3,7 @@ import { validateSync } from 'class-validator';
 import { MAX_ERRORS, toInputError, type Violation } from '../../domain/errors';
 import { ruleMessage } from './constraints';
 import { type CrossFieldRule, type FieldMeta, fieldsOf } from './fields';
+import { generateValidator, type ObjectValidator } from './generated-validator';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -62,6 +63,8 @@ export interface Plan {
   readonly compiled: boolean;
   /** the fields declared @CanonicalId(): lower-cased once they pass */
   readonly canonicalIds: readonly string[];
+  /** validateInto written out for this class (generated-validator.ts); only when `compiled` */
+  readonly generated: ObjectValidator | null;
 }
 
 const plans = new WeakMap<Function, Plan>();
@@ -73,12 +76,10 @@ export function planOf(type: Function): Plan {
     const byName = fieldsOf(type);
     if (!byName) throw new Error(`${type.name} declares no fields`);
     const fields = [...byName].map(([name, meta]) => ({ name, meta }));
-    plan = {
-      byName,
-      fields,
-      compiled: fields.every((f) => f.meta.rule !== undefined),
-      canonicalIds: fields.filter((f) => f.meta.canonicalId).map((f) => f.name),
-    };
+    const compiled = fields.every((f) => f.meta.rule !== undefined);
+    const canonicalIds = fields.filter((f) => f.meta.canonicalId).map((f) => f.name);
+    const generated = compiled ? generateValidator(type as new () => object, fields, byName, canonicalIds, GENERATOR_HELPERS) : null;
+    plan = { byName, fields, compiled, canonicalIds, generated };
     plans.set(type, plan);
   }
   return plan;
@@ -141,6 +142,8 @@ export function pointerAt(parent: string, token: number | null): string {
  */
 function validateInto<T extends object>(raw: unknown, type: new () => T, parent: string, token: number | null, out: Violation[]): T {
   const plan = planOf(type);
+  // the same steps, written out for the class (generated-validator.ts): the path every partner DTO takes
+  if (plan.generated !== null && !walkOnly) return plan.generated(raw, parent, token, out) as T;
   if (!isPlainObject(raw)) {
     out.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: 'must be an object' });
     return undefined as unknown as T;
@@ -205,6 +208,19 @@ function validateInto<T extends object>(raw: unknown, type: new () => T, parent:
     for (const v of instance.crossFieldViolations(failed)) out.push({ pointer: pointerAt(parent, token), code: 'invalid_input', detail: v.detail });
   }
   return instance;
+}
+
+const GENERATOR_HELPERS = { pointerTo, pointerAt, ruleMessage, validateInto, none: NONE };
+
+/** Tests only: run `f` with the generic walk for every class, the reference the generated code is held to. */
+let walkOnly = false;
+export function withTheGenericWalk<T>(f: () => T): T {
+  walkOnly = true;
+  try {
+    return f();
+  } finally {
+    walkOnly = false;
+  }
 }
 
 // toInputError and MAX_ERRORS are domain rules (errors.ts); re-exported for the filter and the pipe's tests.

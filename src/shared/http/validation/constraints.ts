@@ -102,7 +102,9 @@ export function IsCalendarDateField(options?: Options): PropertyDecorator {
  * unpaired surrogate (it would be stored as U+FFFD, silently changing the caller's data).
  */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s);
+/** NUL or any surrogate: text without one (nearly all text) is storable without the pairing check. */
+const NUL_OR_SURROGATE = /[\u0000\ud800-\udfff]/;
+export const isStorableText = (s: string): boolean => !NUL_OR_SURROGATE.test(s) || !UNSTORABLE.test(s);
 
 export function IsTextField(min: number, max: number, options?: TextOptions, schema: FieldSchema = {}): PropertyDecorator {
   const plain = options?.plain === true;
@@ -241,6 +243,12 @@ function isStorableJson(value: unknown, maxDepth: number): boolean {
   return true;
 }
 
+/** Each item storable (a loop, not `every` with a closure: it runs on every journal line, mostly on `[]`). */
+function everyStorableJson(items: readonly unknown[], maxDepth: number): boolean {
+  for (let i = 0; i < items.length; i++) if (!isStorableJson(items[i], maxDepth)) return false;
+  return true;
+}
+
 /**
  * An array of free-form JSON items (seed 2.2 `dimension_refs`: item shape not shown, so any JSON value
  * is accepted). Nesting is bounded so that every accepted item can be fingerprinted and stored —
@@ -249,7 +257,7 @@ function isStorableJson(value: unknown, maxDepth: number): boolean {
 export function IsJsonArrayField(maxItems: number, maxDepth: number, options?: Options): PropertyDecorator {
   return constraint(
     'jsonArray',
-    (v) => Array.isArray(v) && v.length <= maxItems && v.every((item) => isStorableJson(item, maxDepth)),
+    (v) => Array.isArray(v) && v.length <= maxItems && everyStorableJson(v, maxDepth),
     `must be an array of at most ${maxItems} items, each nested at most ${maxDepth} levels deep, with text free of NUL and unpaired surrogates`,
     options,
     { type: 'array', items: {}, maxItems, description: `any JSON items, nested at most ${maxDepth} levels` } as FieldSchema,

@@ -107,8 +107,11 @@ export function NestedItems(type: () => new () => object): PropertyDecorator {
  * its inputs are invalid.
  */
 export interface CrossFieldRule {
-  crossFieldViolations(failed: { has(field: string): boolean }): Array<{ detail: string }>;
+  crossFieldViolations(failed: { has(field: string): boolean }): ReadonlyArray<{ detail: string }>;
 }
+
+/** What a cross-field rule returns when it holds: one frozen empty list, so a valid item allocates none. */
+export const NO_CROSS_FIELD_VIOLATIONS: ReadonlyArray<{ detail: string }> = Object.freeze([]);
 
 /** Marks a request DTO that declares no fields: its body must be `{}`. */
 export function NoFields(): ClassDecorator {
