@@ -50,8 +50,13 @@ export async function assertReferencesAllowed(
 ): Promise<void> {
   const accountIds = new Set<string>();
   const taxCodeIds = new Set<string>();
+  // each distinct id as sent is lower-cased once (a journal names few ids on many lines)
+  const sentAccountIds = new Set<string>();
   for (const line of lines) {
-    accountIds.add(lowerCaseId(line.account_id));
+    if (!sentAccountIds.has(line.account_id)) {
+      sentAccountIds.add(line.account_id);
+      accountIds.add(lowerCaseId(line.account_id));
+    }
     if (line.tax_code_id) taxCodeIds.add(lowerCaseId(line.tax_code_id));
   }
   const covered = prefetched !== null && allIn(accountIds, prefetched.accountIds) && allIn(taxCodeIds, prefetched.taxCodeIds);
