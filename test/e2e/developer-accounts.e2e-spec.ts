@@ -330,6 +330,49 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       expect((await d.driver.post(`/developers/apps/${id}/revisions`, {})).status).toBe(303);
       expect((await app.console().get(`/console/v1/apps/${id}`).set('Authorization', KEY)).body.revisions).toHaveLength(2);
     });
+
+    it('takes at most 60 deliveries by hand (Resend, Send test event, Recover) per developer within the hour, over all apps (429 page), then again', async () => {
+      const d = await aDeveloper(app, clock);
+      const first = await anAppOnThePage(d, 'Første');
+      const second = await anAppOnThePage(d, 'Anden');
+      const endpointOf = async (appId: string) => {
+        await d.driver.get(`/developers/apps/${appId}`);
+        expect((await d.driver.post(`/developers/apps/${appId}/webhook-endpoints`, { url: `http://127.0.0.1:9/resends-${appId}`, environment: 'sandbox' })).status).toBe(303);
+        return /name="endpoint_id" value="([0-9a-f-]{36})"/.exec((await d.driver.get(`/developers/apps/${appId}`)).text)?.[1] as string;
+      };
+      const endpoints = { [first]: await endpointOf(first), [second]: await endpointOf(second) };
+      const test = (appId: string) => d.driver.post(`/developers/apps/${appId}/webhook-endpoints/test`, { endpoint_id: endpoints[appId] });
+      const recover = (appId: string) => d.driver.post(`/developers/apps/${appId}/webhook-endpoints/recover`, { endpoint_id: endpoints[appId], since: new Date(clock.nowMs() - 60_000).toISOString() });
+      // one test event per app (2), its delivery resent 57 times over both apps, one recovery: 60 deliveries by hand
+      expect([(await test(first)).status, (await test(second)).status]).toEqual([303, 303]);
+      const eventOf = async (appId: string) => /name="event_id" value="([0-9a-f-]{36})"/.exec((await d.driver.get(`/developers/apps/${appId}`)).text)?.[1] as string;
+      const events = { [first]: await eventOf(first), [second]: await eventOf(second) };
+      const resend = (appId: string) => d.driver.post(`/developers/apps/${appId}/deliveries/resend`, { event_id: events[appId], endpoint_id: endpoints[appId] });
+      const statuses: number[] = [];
+      for (let i = 0; i < 57; i++) statuses.push((await resend(i % 2 === 0 ? first : second)).status);
+      expect(statuses.filter((s) => s !== 303)).toEqual([]);
+      expect((await recover(first)).status).toBe(303);
+      // the 61st, whichever tool and app: refused, with the reason on the page and the time to wait
+      const refused = await resend(second);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.text).toContain('You made 60 deliveries by hand (Resend, Send test event, Recover) within the hour');
+      expect(refused.text).toContain('id="resends-error"');
+      expect([(await test(first)).status, (await recover(second)).status]).toEqual([429, 429]);
+      // another developer is not held up
+      const other = await aDeveloper(app, clock);
+      const hers = await anAppOnThePage(other);
+      await other.driver.get(`/developers/apps/${hers}`);
+      expect((await other.driver.post(`/developers/apps/${hers}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hers', environment: 'sandbox' })).status).toBe(303);
+      const herEndpoint = /name="endpoint_id" value="([0-9a-f-]{36})"/.exec((await other.driver.get(`/developers/apps/${hers}`)).text)?.[1] as string;
+      expect((await other.driver.post(`/developers/apps/${hers}/webhook-endpoints/test`, { endpoint_id: herEndpoint })).status).toBe(303);
+      // an hour on (the session kept alive: it ends after 30 minutes idle), the first uses have left the hour
+      for (let i = 0; i < 3; i++) {
+        clock.advance(20 * 60_000 + 1_000);
+        await d.driver.get(`/developers/apps/${first}`);
+      }
+      expect((await resend(first)).status).toBe(303);
+    }, 60_000);
   });
 });
 

@@ -259,7 +259,7 @@ export class DeveloperAppsController {
   async sendTest(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
-    await this.apps.sendTest(app, (req.body as Record<string, unknown>).endpoint_id);
+    if (!(await this.byHand(req, res, app, () => this.apps.sendTest(app, (req.body as Record<string, unknown>).endpoint_id)))) return;
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.testSent' } });
   }
 
@@ -270,7 +270,7 @@ export class DeveloperAppsController {
     if (!app) return;
     const body = req.body as Record<string, unknown>;
     try {
-      await this.apps.recover(app, body.endpoint_id, sinceOfForm(body.since));
+      if (!(await this.byHand(req, res, app, () => this.apps.recover(app, body.endpoint_id, sinceOfForm(body.since))))) return;
     } catch (err) {
       // a bad Since (400) or a disabled endpoint (409, "enable it first"): the form again, the reason beside it
       if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'resource_conflict')) throw err;
@@ -308,8 +308,24 @@ export class DeveloperAppsController {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     const body = req.body as Record<string, unknown>;
-    await this.apps.resend(app, body.event_id, body.endpoint_id);
+    if (!(await this.byHand(req, res, app, () => this.apps.resend(app, body.event_id, body.endpoint_id)))) return;
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.resent' } });
+  }
+
+  /**
+   * A delivery by hand (Resend, Send test event, Recover) within the developer's hourly quota: false once
+   * the refusal (429 with Retry-After, the reason at the top of Webhooks) is answered.
+   */
+  private async byHand(req: DeveloperRequest, res: Response, app: DeveloperApp, send: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await send();
+      return true;
+    } catch (err) {
+      if (!(err instanceof HourlyQuotaError)) throw err;
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      await this.appPage(req, res, 429, app, { errors: { resends: quotaError(err) } });
+      return false;
+    }
   }
 
   @Post(':app/revisions')

@@ -16,8 +16,8 @@ import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
 import { type DeliveryDetailView, WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
 import { type JournalEntryView, JournalReadsService } from '../../journal';
-import { type DeveloperApp, DeveloperRepository, type LoggedCall, type RequestLogFilter } from '../domain/developer.repository';
-import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
+import { type DeveloperApp, DeveloperRepository, type LoggedCall, type QuotaKind, type RequestLogFilter } from '../domain/developer.repository';
+import { DEVELOPER_QUOTAS, type HourlyQuota, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
 
 /** An app name as the console takes it. */
 export const APP_NAME_MAX = 200;
@@ -192,16 +192,24 @@ export class DeveloperAppsService {
    * developer's row lock (429 past it).
    */
   async newSandboxToken(app: DeveloperApp): Promise<{ token: string }> {
+    await this.useHourlyQuota(app.developerId, 'sandbox_token', 'sandboxTokensPerHour', (n) => `You made ${n} sandbox tokens within the hour, the most there may be`);
+    return this.sandbox.provisionGeneration(app.sandboxProjectId);
+  }
+
+  /** One use of a developer's hourly quota, counted and recorded under the developer's row lock; 429 past it. */
+  private async useHourlyQuota(developerId: string, kind: QuotaKind, quota: HourlyQuota, what: (n: number) => string): Promise<void> {
     const now = this.clock.now();
     await this.transactions.run(async (m) => {
-      await this.repo.lock(m, app.developerId);
-      const used = await this.repo.quotaUses(m, app.developerId, 'sandbox_token', new Date(now.getTime() - QUOTA_WINDOW_MS));
-      if (used.n >= DEVELOPER_QUOTAS.sandboxTokensPerHour) {
-        throw new HourlyQuotaError(secondsUntilFree(used.oldest as Date, now), `You made ${used.n} sandbox tokens within the hour, the most there may be`, 'sandboxTokensPerHour');
-      }
-      await this.repo.recordQuotaUse(m, app.developerId, 'sandbox_token', now);
+      await this.repo.lock(m, developerId);
+      const used = await this.repo.quotaUses(m, developerId, kind, new Date(now.getTime() - QUOTA_WINDOW_MS));
+      if (used.n >= DEVELOPER_QUOTAS[quota]) throw new HourlyQuotaError(secondsUntilFree(used.oldest as Date, now), what(used.n), quota);
+      await this.repo.recordQuotaUse(m, developerId, kind, now);
     });
-    return this.sandbox.provisionGeneration(app.sandboxProjectId);
+  }
+
+  /** A delivery by hand (Resend, Send test event, Recover): at most DEVELOPER_QUOTAS.resendsPerHour per developer, all apps. */
+  private byHand(app: DeveloperApp): Promise<void> {
+    return this.useHourlyQuota(app.developerId, 'resend', 'resendsPerHour', (n) => `You made ${n} deliveries by hand within the hour, the most there may be`);
   }
 
   /** **Save redirect URIs**: one per line; blank lines are ignored. Throws invalid_input with `/redirect_uris/N` pointers. */
@@ -251,12 +259,16 @@ export class DeveloperAppsService {
 
   /** **Send test event** (CONTRACT §15 Webhook tools): the console's test call, for this app's endpoint only. */
   async sendTest(app: DeveloperApp, endpointIdRaw: unknown): Promise<{ id: string; webhook_id: string }> {
-    return this.endpointsService.sendTest((await this.ownEndpoint(app, endpointIdRaw)).id);
+    const endpoint = await this.ownEndpoint(app, endpointIdRaw);
+    await this.byHand(app);
+    return this.endpointsService.sendTest(endpoint.id);
   }
 
   /** **Recover** with **Since**: the console's recover (400 at /since, 409 while disabled). */
   async recover(app: DeveloperApp, endpointIdRaw: unknown, since: unknown): Promise<{ id: string; events: number }> {
-    return this.endpointsService.recover((await this.ownEndpoint(app, endpointIdRaw)).id, since);
+    const endpoint = await this.ownEndpoint(app, endpointIdRaw);
+    await this.byHand(app);
+    return this.endpointsService.recover(endpoint.id, since);
   }
 
   /** **Rotate secret**: the new secret, shown once; the previous one signs beside it for 24 h. */
@@ -282,6 +294,7 @@ export class DeveloperAppsService {
     const endpointId = endpointIdRaw.toLowerCase();
     const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
     if (!endpoints.some((e) => e.id === endpointId)) throw new NotFoundError('webhook delivery');
+    await this.byHand(app);
     if (!(await this.deliveryReads.resend(eventIdRaw.toLowerCase(), endpointId))) throw new NotFoundError('webhook delivery');
   }
 

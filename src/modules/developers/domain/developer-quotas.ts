@@ -11,6 +11,11 @@ export const DEVELOPER_QUOTAS = {
   sandboxTokensPerHour: 20,
   /** webhook endpoints of one developer (all apps, both environments) on one host (ADR 0010) */
   webhookEndpointsPerHost: 10,
+  /**
+   * deliveries made by hand per developer per hour, over all apps: each **Resend**, **Send test event** and
+   * **Recover** on the developer console is one (each makes an endpoint receive again; issue 35 finding 5)
+   */
+  resendsPerHour: 60,
   /** revisions of one app waiting for review: one; the next is submitted once it is approved */
   pendingRevisionsPerApp: 1,
   /** sign-up emails (confirmation links, or the notice to an email that has an account) per email per hour */
@@ -31,7 +36,7 @@ export const SIGNUP_LINK_TTL_MS = 24 * 3600_000;
 export const DEVELOPER_GONE_AFTER_MS = 90 * 24 * 3600_000;
 
 /** Which hourly quota of DEVELOPER_QUOTAS a refusal concerns (the pages name it in the reader's language). */
-export type HourlyQuota = 'signupEmailsPerEmailPerHour' | 'signupEmailsPerClientPerHour' | 'sandboxTokensPerHour';
+export type HourlyQuota = 'signupEmailsPerEmailPerHour' | 'signupEmailsPerClientPerHour' | 'sandboxTokensPerHour' | 'resendsPerHour';
 
 /** A quota per hour is used up: 429 with the time until the oldest use leaves the hour. */
 export class HourlyQuotaError extends RateLimitedError {

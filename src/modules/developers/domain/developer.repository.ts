@@ -74,7 +74,7 @@ export interface UsesInWindow {
 }
 
 /** What a developer does that has an hourly quota (DEVELOPER_QUOTAS). */
-export type QuotaKind = 'sandbox_token';
+export type QuotaKind = 'sandbox_token' | 'resend';
 
 /** The request log's filters (CONTRACT §15): Status, Path contains, Request id; Older pages by `before` (an entry's id). */
 export interface RequestLogFilter {

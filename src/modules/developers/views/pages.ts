@@ -160,7 +160,7 @@ ${FIELD_ERROR('privacy_policy')}
 </section>
 
 <section class="card" id="webhooks" aria-labelledby="h-webhooks"><h2 id="h-webhooks">${T('webhooks')}</h2>
-${FLASH('webhooks')}<% if (it.view.endpoints.length === 0) { %><p>${T('noEndpoints')}</p><% } %>
+${FLASH('webhooks')}${FIELD_ERROR('resends')}<% if (it.view.endpoints.length === 0) { %><p>${T('noEndpoints')}</p><% } %>
 <% it.view.endpoints.forEach(function (e) { %><div class="endpoint" id="endpoint-<%= e.id %>">
 <h3><code><%= e.url %></code> · <%= e.environment %> · <% if (e.disabled) { %><span class="badge bad">${T('disabled')}</span><% } else { %><span class="badge ok">${T('active')}</span><% } %></h3>
 <p class="hint">${T('endpointIdLabel')} <code><%= e.id %></code></p>
