@@ -19,11 +19,17 @@ export function isMinorAmount(v: unknown): v is number {
  * @throws RangeError for a value that is not a safe integer (a defect: amounts are validated first).
  */
 export function sumMinor(values: readonly number[]): bigint {
+  return sumMinorOf(values, (v) => v);
+}
+
+/** sumMinor of one amount of each item (a journal's debits), without an array of the amounts in between. */
+export function sumMinorOf<T>(items: readonly T[], amount: (item: T) => number): bigint {
   // exact: whole numbers are summed as doubles while the running sum stays a safe integer, and moved
   // into the bigint before it could leave that range (one bigint per ~90 maximal amounts, not per value)
   let sum = 0n;
   let part = 0;
-  for (const v of values) {
+  for (let i = 0; i < items.length; i++) {
+    const v = amount(items[i]);
     if (!Number.isSafeInteger(v)) throw new RangeError('an amount is not a safe integer');
     if (part + v > Number.MAX_SAFE_INTEGER || part + v < Number.MIN_SAFE_INTEGER) {
       sum += BigInt(part);

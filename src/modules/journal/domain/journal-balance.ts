@@ -1,5 +1,5 @@
 import { DomainError } from '../../../shared/domain/errors';
-import { sumMinor } from '../../../shared/domain/money';
+import { sumMinorOf } from '../../../shared/domain/money';
 
 /**
  * CONTRACT §4 `journal_unbalanced` (422). The detail repeats only the two sums of the caller's own
@@ -21,7 +21,7 @@ export class JournalUnbalancedError extends DomainError {
  * @throws JournalUnbalancedError when the sums differ.
  */
 export function assertBalanced(lines: ReadonlyArray<{ debit_minor: number; credit_minor: number }>): void {
-  const debits = sumMinor(lines.map((line) => line.debit_minor));
-  const credits = sumMinor(lines.map((line) => line.credit_minor));
+  const debits = sumMinorOf(lines, (line) => line.debit_minor);
+  const credits = sumMinorOf(lines, (line) => line.credit_minor);
   if (debits !== credits) throw new JournalUnbalancedError(debits, credits);
 }

@@ -87,13 +87,14 @@ export function generateValidator(
     lines.push(
       `    if (failed !== null) { const detail = failed.get(${lit(name)}); if (detail !== undefined) out.push({ pointer: h.pointerTo(here, ${lit(name)}), code: ${lit(meta.amount ? 'invalid_amount' : 'invalid_input')}, detail }); }`,
     );
-    if (meta.nested) lines.push(`    if (nested !== undefined && nested[${f}]) for (const v of nested[${f}]) out.push(v);`);
+    if (meta.nested) lines.push(`    if (nested !== undefined && nested[${f}]) for (let i = 0; i < nested[${f}].length; i++) out.push(nested[${f}][i]);`);
   });
   lines.push(`  }`);
   // 6. the object's cross-field rule, told which fields failed
   lines.push(
     `  if (typeof instance.crossFieldViolations === 'function') {`,
-    `    for (const v of instance.crossFieldViolations(failed ?? h.none)) out.push({ pointer: h.pointerAt(parent, token), code: 'invalid_input', detail: v.detail });`,
+    `    const cross = instance.crossFieldViolations(failed ?? h.none);`,
+    `    for (let i = 0; i < cross.length; i++) out.push({ pointer: h.pointerAt(parent, token), code: 'invalid_input', detail: cross[i].detail });`,
     `  }`,
     `  return instance;`,
     `};`,
