@@ -525,9 +525,11 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(page.text).toContain('>Deny</button>');
       // CONTRACT §18: scopes in words only, no scope codes on owner pages
       for (const scope of SCOPES) expect(page.text).not.toContain(scope);
-      for (const title of ['Check journal entries', 'Post journal entries', 'Create products', 'Read its receipts and events']) expect(page.text).toContain(`<strong>${title}</strong>`);
+      for (const title of ['Check journal entries', 'Post journal entries', 'Create products', 'Read its receipts and events', 'Read its journal entries']) expect(page.text).toContain(`<strong>${title}</strong>`);
       // operations:read also reads the events feed (CONTRACT §14): the owner is told so, in words
       expect(page.text).toContain('look up the receipts of what it did and read the feed of their events');
+      // journal:read (CONTRACT §17) reads the entries and their attachments: the owner is told both
+      expect(page.text).toContain('read the journal entries it posted and their attachments');
       expect(page.text).toContain('Bager Hansen ApS');
 
       const none = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90' });
