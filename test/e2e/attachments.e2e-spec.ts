@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { UploadBudget } from '../../src/modules/attachments/api/upload-body';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
-import { aProductionAccess } from '../support/production-fixtures';
+import { aProductionAccess, anApprovedApp, anOwner, aToken, codeOf, consolePost } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { eventually } from '../support/wait';
 
@@ -54,6 +54,18 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
       });
   const attachmentRows = async (entryId: string) =>
     Number((await db.query(`SELECT count(*) AS n FROM attachments WHERE entry_id = $1`, [entryId]))[0].n);
+  /** Every row an upload writes, in the organization: a refused upload leaves none of them (no partial row). */
+  const uploadRows = async (organizationId: string) => {
+    const counts: Record<string, number> = {};
+    for (const [name, sql] of [
+      ['attachments', `SELECT count(*)::int AS n FROM attachments WHERE organization_id = $1`],
+      ['contents', `SELECT count(*)::int AS n FROM attachment_contents WHERE organization_id = $1`],
+      ['counters', `SELECT count(*)::int AS n FROM attachment_counters WHERE organization_id = $1`],
+      ['receipts', `SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1 AND kind = 'attachment.add'`],
+      ['records', `SELECT count(*)::int AS n FROM idempotency_records WHERE organization_id = $1`],
+    ] as const) counts[name] = (await db.query(sql, [organizationId]))[0].n;
+    return counts;
+  };
 
   it('attaches a PDF: 201 with exactly the attachment, its operation and replayed; a receipt attachment.add and its event', async () => {
     const entry = await postEntry();
@@ -145,7 +157,9 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
   });
 
   it('refuses bytes that do not match the type (415), an unknown type (415), an empty body (400): nothing stored', async () => {
-    const entry = await postEntry();
+    const project = await aSandboxProject(app);
+    const entry = await postEntry(project);
+    const before = await uploadRows(project.organization_id);
     const cases: Array<[Buffer, string, number, string]> = [
       [PNG, 'application/pdf', 415, 'unsupported_media_type'],
       [Buffer.from('hello, this is text'), 'image/jpeg', 415, 'unsupported_media_type'],
@@ -156,13 +170,15 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
       [Buffer.alloc(0), 'application/pdf', 400, 'invalid_input'],
     ];
     for (const [bytes, type, status, code] of cases) {
-      const res = await upload(entry.id, bytes, type);
+      const res = await upload(entry.id, bytes, type, { token: project.token });
       expect({ type, status: res.status, code: res.body.code }).toEqual({ type, status, code });
     }
-    const none = await app.partner().post(`${SANDBOX}/journal/entries/${entry.id}/attachments`).set('Authorization', `Bearer ${p.token}`)
+    const none = await app.partner().post(`${SANDBOX}/journal/entries/${entry.id}/attachments`).set('Authorization', `Bearer ${project.token}`)
       .set('Idempotency-Key', randomUUID());
     expect([none.status, none.body.code]).toEqual([415, 'unsupported_media_type']);
     expect(await attachmentRows(entry.id)).toBe(0);
+    // no partial row: no content, no counter, no receipt, no idempotency record beyond the posting's
+    expect(await uploadRows(project.organization_id)).toEqual({ ...before, attachments: 0, contents: 0, counters: 0, receipts: 0 });
   });
 
   it('exactly once per Idempotency-Key: same bytes replay, other bytes 409; the same file twice is stored once', async () => {
@@ -235,6 +251,34 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     expect(await refused(mine.id, 'nope')).toEqual([404, 'No such attachment']);
     expect(await refused(mine.id, randomUUID())).toEqual([404, 'No such attachment']);
     expect(await attachmentRows(theirs.id)).toBe(0);
+  });
+
+  it('answers 404 for an entry another app posted to the same organization, with the same body, and stores nothing', async () => {
+    const prod = await aProductionAccess(app);
+    expect((await consolePost(app, `/organizations/${prod.organization.id}/mandates`, {
+      app_id: prod.app.id, owner_user_id: prod.owner.user_id, totp_code: codeOf(prod.owner, Date.now() + 30_000),
+    })).status).toBe(201);
+    const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${prod.token}`)
+      .set('Idempotency-Key', randomUUID()).send(aJournal(prod.grantedAccountIds));
+    expect(posted.status).toBe(201);
+    // another app, granted journal:post and journal:read on the same organization and accounts
+    const otherApp = await anApprovedApp(app);
+    const secondOwner = await anOwner(app, prod.organization.id);
+    const grant = await consolePost(app, `/organizations/${prod.organization.id}/grants`, {
+      app_id: otherApp.id, owner_user_id: secondOwner.user_id, totp_code: codeOf(secondOwner),
+      account_ids: prod.grantedAccountIds, scopes: ['journal:post', 'journal:read'],
+    });
+    expect(grant.status).toBe(201);
+    const otherToken = await aToken(app, grant.body.id);
+    const before = await uploadRows(prod.organization.id);
+    const res = await upload(posted.body.id, PDF, 'application/pdf', { token: otherToken, base: PRODUCTION });
+    expect({ status: res.status, code: res.body.code, detail: res.body.detail }).toEqual({ status: 404, code: 'not_found', detail: 'No such journal entry' });
+    expect(await uploadRows(prod.organization.id)).toEqual(before);
+    // the posting app itself attaches; the other app cannot download it either
+    const own = await upload(posted.body.id, PDF, 'application/pdf', { token: prod.token, base: PRODUCTION });
+    expect(own.status).toBe(201);
+    const get = await app.partner().get(`${PRODUCTION}/journal/entries/${posted.body.id}/attachments/${own.body.id}`).set('Authorization', `Bearer ${otherToken}`);
+    expect([get.status, get.body.detail]).toEqual([404, 'No such journal entry']);
   });
 
   it('needs journal:post to attach and journal:read to download', async () => {
@@ -312,6 +356,15 @@ describe('upload limits: ATTACHMENT_MAX_BYTES (413) and the instance share of up
     });
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body).code).toBe('payload_too_large');
+    // neither refused upload left a row: the one attachment is the accepted one (its number 1, its receipt)
+    const db = app.apps.partner.get(DataSource);
+    const [rows] = await db.query(
+      `SELECT (SELECT count(*)::int FROM attachments WHERE entry_id = $1) AS attachments,
+              (SELECT count(*)::int FROM attachment_contents WHERE organization_id = $2) AS contents,
+              (SELECT count(*)::int FROM operation_receipts WHERE organization_id = $2 AND kind = 'attachment.add') AS receipts`,
+      [entryId, p.organization_id],
+    );
+    expect(rows).toEqual({ attachments: 1, contents: 1, receipts: 1 });
   });
 
   it('refuses an upload beyond the instance share with 503 and Retry-After, and takes uploads again once they finish', async () => {

@@ -175,6 +175,25 @@ describe('developer console (CONTRACT §15)', () => {
     expect((await stranger.driver.post(`/developers/apps/${id}/sandbox-token`, {})).status).toBe(404);
   });
 
+  it("lists the sandbox accounts in natural order, the partner read's order (CONTRACT §7: 7000 before 12000, then as stored text)", async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    const [{ organization_id: org }] = await app.apps.dataSource.query(`SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`, [id]);
+    for (const number of ['b', 'B', 'a', 'A-10', 'A-9', '1000_1', '1000A']) {
+      const res = await app.console().post(`/console/v1/organizations/${org}/accounts`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({ number, name: `Konto ${number}` });
+      expect(res.status).toBe(201);
+    }
+    const numbers = (html: string) => {
+      const section = html.slice(html.indexOf('id="sandbox"'), html.indexOf('id="oauth"'));
+      return [...section.matchAll(/<tr><td data-label="Number">([^<]*)<\/td>/g)].map((m) => m[1]);
+    };
+    const listed = numbers((await d.driver.get(`/developers/apps/${id}`)).text);
+    expect(listed).toEqual(['1000', '1000A', '1000_1', '1100', '5000', '7000', '7500', '12000', '13000', '14500', '14600', '15000', 'A-9', 'A-10', 'B', 'a', 'b']);
+    const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
+    const read = await app.partner().get(`${SANDBOX}/accounts`).set('Authorization', `Bearer ${token}`);
+    expect(read.body.data.map((a: { number: string }) => a.number)).toEqual(listed);
+  });
+
   it("lists the app's sandbox entries newest first with their attachments (CONTRACT §15, §17)", async () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);

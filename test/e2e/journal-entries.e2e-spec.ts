@@ -178,6 +178,10 @@ describe('GET {base}/journal/entries and /journal/entries/{id} — reading back 
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
     expect(bodies[0]).toEqual({ type: 'urn:partner-api:error:not_found', title: 'Not found', status: 404, code: 'not_found', detail: 'No such journal entry' });
     expect(((await list(PRODUCTION, otherToken)).body as EntriesPage).data).toEqual([]);
+    // a cursor is bound to its app too: another app of the same organization cannot follow it
+    const prodCursor = (await list(PRODUCTION, prod.token)).body.next_cursor as string;
+    const followed = await list(PRODUCTION, otherToken, { after: prodCursor });
+    expect([followed.status, followed.body.code, followed.body.errors?.map((e: { pointer: string }) => e.pointer)]).toEqual([400, 'invalid_input', ['/after']]);
     expect(((await list(PRODUCTION, prod.token)).body as EntriesPage).data.map((e) => e.id)).toEqual([prodEntry.id]);
     expect(((await list(SANDBOX, p.token)).body as EntriesPage).data.map((e) => e.id)).toEqual([mine.id]);
   });

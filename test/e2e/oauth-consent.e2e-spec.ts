@@ -483,9 +483,9 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect((await prepare(first.token.access_token, [s.organization.accounts[0].id])).status).toBe(200);
     });
 
-    it('the consent form lists the accounts by number as a number (CONTRACT §7, §18: 1000, 7000, 12000)', async () => {
+    it('the consent form lists the accounts by number as a number (CONTRACT §7, §18: 1000, 7000, 12000), in the order the console reads them', async () => {
       const s = await setup({ accounts: 1 });
-      for (const number of ['12000', '7000', '900']) {
+      for (const number of ['12000', '7000', '900', 'b', 'B', 'a', 'A-10', 'A-9', '1000_1', '1000A']) {
         expect((await consolePost(app, `/organizations/${s.organization.id}/accounts`, { number, name: `Konto ${number}` })).status).toBe(201);
       }
       const driver = new PageDriver(app);
@@ -493,7 +493,13 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const page = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
       expect([page.postStatus, page.status]).toEqual([303, 200]);
       const labels = [...page.text.matchAll(/name="account_ids" value="[^"]+"><label for="account-\d+">([^<]*)<\/label>/g)].map((m) => m[1]);
-      expect(labels).toEqual(['900 Konto 900', '1000 Konto 1', '7000 Konto 7000', '12000 Konto 12000']);
+      // one order everywhere accounts are listed: the console's read (and the partner's) is the database's
+      expect(labels).toEqual([
+        '900 Konto 900', '1000 Konto 1', '1000A Konto 1000A', '1000_1 Konto 1000_1', '7000 Konto 7000', '12000 Konto 12000',
+        'A-9 Konto A-9', 'A-10 Konto A-10', 'B Konto B', 'a Konto a', 'b Konto b',
+      ]);
+      const read = await app.console().get(`/console/v1/organizations/${s.organization.id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
+      expect(read.body.accounts.map((a: { number: string; name: string }) => `${a.number} ${a.name}`)).toEqual(labels);
     });
 
     it('the consent form lists active accounts "<number> <name>" unchecked, scopes in words, Duration 90 first, mandate, buttons', async () => {
@@ -519,9 +525,11 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(page.text).toContain('>Deny</button>');
       // CONTRACT §18: scopes in words only, no scope codes on owner pages
       for (const scope of SCOPES) expect(page.text).not.toContain(scope);
-      for (const title of ['Check journal entries', 'Post journal entries', 'Create products', 'Read its receipts and events']) expect(page.text).toContain(`<strong>${title}</strong>`);
+      for (const title of ['Check journal entries', 'Post journal entries', 'Create products', 'Read its receipts and events', 'Read its journal entries']) expect(page.text).toContain(`<strong>${title}</strong>`);
       // operations:read also reads the events feed (CONTRACT §14): the owner is told so, in words
       expect(page.text).toContain('look up the receipts of what it did and read the feed of their events');
+      // journal:read (CONTRACT §17) reads the entries and their attachments: the owner is told both
+      expect(page.text).toContain('read the journal entries it posted and their attachments');
       expect(page.text).toContain('Bager Hansen ApS');
 
       const none = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90' });

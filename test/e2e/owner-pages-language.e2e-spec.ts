@@ -122,6 +122,9 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(text).toContain('30 dage – til 20. december 2026');
       for (const code of SCOPES) expect(text).not.toContain(code);
       expect(text).toContain('Bogføre posteringer');
+      // journal:read (CONTRACT §17) in Danish: the entries and their bilag
+      expect(text).toContain('<strong>Læse sine posteringer</strong>');
+      expect(text).toContain('læse de posteringer, den har bogført, og deres bilag');
       expect(text).toContain('Tillad endelig bogføring (fuldmagt)');
       expect(text).toContain('href="/account/connections"');
       const numbers = [...text.matchAll(/<label for="account-\d+">(\d+) /g)].map((m) => m[1]);

@@ -70,10 +70,3 @@ export function formatters(lang: Lang) {
   };
 }
 export type Formatters = ReturnType<typeof formatters>;
-
-/** Account numbers are text; people read them as numbers (CONTRACT §18: 1000, 7000, 12000), then as text, then by id. */
-const numeric = new Intl.Collator('en', { numeric: true });
-export function sortByAccountNumber<T extends { number: string; id?: string }>(accounts: readonly T[]): T[] {
-  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...accounts].sort((a, b) => numeric.compare(a.number, b.number) || text(a.number, b.number) || text(a.id ?? '', b.id ?? ''));
-}

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { formatAmount, formatDate, formatDateTime, formatUtc, sortByAccountNumber } from './format';
+import { formatAmount, formatDate, formatDateTime, formatUtc } from './format';
 import { catalogueGaps, chooseLanguage, defineCatalogue, firstSupportedTag, fromAcceptLanguage, translate } from './i18n';
 import './messages';
 // every page set's catalogue: a key missing in either language fails here
@@ -93,12 +93,5 @@ describe('Intl formatting (CONTRACT §18)', () => {
     expect(formatDateTime('da', new Date(Date.UTC(2026, 10, 20, 12, 0)))).toBe('20. november 2026 kl. 13.00 CET');
     expect(formatDateTime('en', new Date(Date.UTC(2026, 10, 20, 12, 0)))).toBe('20 November 2026 at 13:00 CET');
     expect(formatUtc(new Date(Date.UTC(2026, 10, 25, 23, 15, 58)))).toBe('2026-11-25 23:15:58 UTC');
-  });
-});
-
-describe('accounts by number (CONTRACT §18)', () => {
-  it('orders numbers as numbers, then other text', () => {
-    const numbers = ['12000', '7000', '1000', '900', '1000a', 'Kasse'].map((number) => ({ number }));
-    expect(sortByAccountNumber(numbers).map((a) => a.number)).toEqual(['900', '1000', '1000a', '7000', '12000', 'Kasse']);
   });
 });

@@ -7,5 +7,5 @@ export { WebPurge } from './web-purge';
 export { WebKernelModule, WebPurgeModule } from './web.module';
 export { type Flash, sessionIdHash, type WebSession, WebSessions } from './web-sessions';
 export { catalogueGaps, catalogueNamespaces, chooseLanguage, defineCatalogue, firstSupportedTag, fromAcceptLanguage, isLang, type Lang, LANGUAGES, translate, type Translate, translator } from './i18n';
-export { formatAmount, formatDate, formatDateTime, formatters, formatUtc, OWNER_TIME_ZONE, sortByAccountNumber } from './format';
+export { formatAmount, formatDate, formatDateTime, formatters, formatUtc, OWNER_TIME_ZONE } from './format';
 export { STYLESHEET } from './page-layout';

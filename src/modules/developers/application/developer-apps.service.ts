@@ -8,7 +8,6 @@ import { NotFoundError } from '../../../shared/domain/errors';
 import { Clock } from '../../../shared/domain/clock';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { baseUrl } from '../../../shared/http/partner-paths';
-import { sortByAccountNumber } from '../../../shared/web';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { type AppPublisher, AppReadRepository, AppService } from '../../auth/apps';
 import { OAuthClientService } from '../../auth/consent';
@@ -169,7 +168,8 @@ export class DeveloperAppsService {
       sandbox: {
         projectId: app.sandboxProjectId,
         organizationId: app.sandboxOrganizationId,
-        accounts: sortByAccountNumber((org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name }))),
+        // CONTRACT §7: in the database's natural order (OrganizationsSql.accountOrder), as every list of accounts
+        accounts: (org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name })),
       },
       redirectUris: read.redirect_uris,
       publisher: summary?.publisher ?? { name: null, website: null, privacyPolicy: null },

@@ -19,7 +19,7 @@ import { JournalActivityRepository, type ActivityEntry, type ActivityLine } from
 import { ReceiptsService } from '../../../receipts';
 import { AttachmentsService } from '../../../attachments';
 import { generateOpaque, sha256Hex } from '../domain/secrets';
-import { type Flash, firstSupportedTag, isLang, type Lang, SignInLockouts, signInKey, sortByAccountNumber, type WebSession, WebSessions } from '../../../../shared/web';
+import { type Flash, firstSupportedTag, isLang, type Lang, SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../../shared/web';
 import { OAuthClientService } from './oauth-client.service';
 
 /** How long a consent-page session lasts from its start. */
@@ -437,7 +437,8 @@ export class ConsentService {
       organizationName,
       cvr: null,
       scopes: request.scopes,
-      accounts: sortByAccountNumber(accounts),
+      // CONTRACT §7: in the database's natural order (OrganizationsSql.accountOrder), as every list of accounts
+      accounts,
       durations: DURATION_DAYS.map((days) => ({ days, until: new Date(now.getTime() + days * 86_400_000) })),
       mandateOffered: request.scopes.includes('journal:post'),
     };
@@ -467,7 +468,7 @@ export class ConsentService {
           appId: r.appId,
           appName: r.appName,
           scopes: r.scopes,
-          accounts: sortByAccountNumber(r.accounts),
+          accounts: r.accounts,
           grantedAt: r.grantedAt,
           expiresAt: r.expiresAt,
           mandate: r.mandate,
