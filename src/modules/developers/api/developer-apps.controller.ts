@@ -42,12 +42,20 @@ function olderHref(appId: string, filter: RequestLogFilter, before: string): str
   return `/developers/apps/${appId}?${q.toString()}#request-log`;
 }
 
-/** The first violation per field, from an invalid_input of an owner's service (e.g. `/redirect_uris/2` → redirect_uris line 3). */
+/**
+ * A refusal in the page's words (CONTRACT §18: every text a person reads from the catalogue; the API's
+ * English `detail` never shows on a page): the reason the throwing module named, as `reason.<name>`;
+ * `otherwise` when it named none.
+ */
+function inWords(err: DomainError, otherwise: Errors[string], params: Record<string, string | number> = {}): Errors[string] {
+  return err.reason ? { key: `developers.reason.${err.reason.name}`, params: { ...err.reason.params, ...params } } : otherwise;
+}
+
+/** The first refused redirect URI (the reason's `index`: line index + 1, as the textarea counts). */
 function redirectErrors(err: unknown): Errors | null {
   if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'invalid_amount')) return null;
-  const first = err.violations?.[0];
-  const line = first ? /^\/[a-z_]+\/(\d+)/.exec(first.pointer) : null;
-  return { redirect_uris: { key: 'developers.redirectLine', params: { line: line ? Number(line[1]) + 1 : 1, problem: first?.detail ?? err.detail } } };
+  const line = Number(err.reason?.params?.index ?? 0) + 1;
+  return { redirect_uris: inWords(err, { key: 'developers.reason.redirectUri.format', params: { line } }, { line }) };
 }
 
 /** The publisher fields' violations (`/publisher_name`, `/website`, `/privacy_policy`) as the page's errors. */
@@ -222,12 +230,10 @@ export class DeveloperAppsController {
       const { secret } = await this.apps.addEndpoint(req.webSession?.subjectId as string, app, url, environment as 'sandbox' | 'production');
       await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.webhookSecret', value: secret } });
     } catch (err) {
-      if (err instanceof TooManyEndpointsError || err instanceof TooManyEndpointsOnHostError) {
-        return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.detail', params: { text: err.detail } } }, ...state });
+      if (err instanceof TooManyEndpointsError || err instanceof TooManyEndpointsOnHostError || (err instanceof DomainError && err.code === 'invalid_input')) {
+        return this.appPage(req, res, 422, app, { errors: { url: inWords(err, { key: 'developers.urlHelp' }) }, ...state });
       }
-      if (!(err instanceof DomainError) || err.code !== 'invalid_input') throw err;
-      const detail = err.violations?.[0]?.detail ?? err.detail;
-      return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.urlProblem', params: { problem: detail } } }, ...state });
+      throw err;
     }
   }
 
@@ -275,10 +281,7 @@ export class DeveloperAppsController {
       // a bad Since (400) or a disabled endpoint (409, "enable it first"): the form again, the reason beside it
       if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'resource_conflict')) throw err;
       const recover = { endpointId: String(body.endpoint_id).toLowerCase(), since: typeof body.since === 'string' ? body.since.slice(0, 64) : '' };
-      const since: Errors[string] =
-        err.code === 'invalid_input'
-          ? { key: 'developers.sinceProblem', params: { problem: err.violations?.[0]?.detail ?? err.detail } }
-          : { key: 'developers.detail', params: { text: `${err.detail}.` } };
+      const since = inWords(err, { key: err.code === 'invalid_input' ? 'developers.reason.webhookSince.format' : 'developers.reason.webhookRecover.disabled' });
       return this.appPage(req, res, err.code === 'invalid_input' ? 422 : 409, app, { errors: { since }, recover });
     }
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.recovered' } });
