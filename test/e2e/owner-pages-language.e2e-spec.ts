@@ -253,5 +253,50 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect([after.postStatus, after.status]).toEqual([303, 200]);
       expect(after.text).toContain('Adgangen for Bogføringsappen til Bager Hansen ApS er tilbagekaldt.');
     });
+
+    it('lists the activity 50 entries a page, newest first, with a link to the older ones and back', async () => {
+      const s = await setup();
+      const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
+      const { verifier, challenge } = pkcePair();
+      const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
+      const token = await app
+        .partner()
+        .post('/oauth/token')
+        .type('form')
+        .send(
+          new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: new URL(consent.location).searchParams.get('code') as string,
+            redirect_uri: REDIRECT_URI,
+            code_verifier: verifier,
+            client_id: s.client.client_id,
+            client_secret: s.client.client_secret,
+          }).toString(),
+        );
+      expect(token.status).toBe(200);
+      for (let i = 1; i <= 51; i++) {
+        const posted = await app
+          .partner()
+          .post(`${PRODUCTION}/journal`)
+          .set('Authorization', `Bearer ${token.body.access_token}`)
+          .set('Idempotency-Key', `page-${i}`)
+          .send({ ...aJournal(chosen), description: `Postering nr. ${i}` });
+        expect(posted.status).toBe(201);
+      }
+      const grantId = token.body.grant_id as string;
+      const driver = new PageDriver(app);
+      driver.language = 'da';
+      await driver.get('/account/connections');
+      const first = await postAndFollow(driver, '/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      const descriptions = (html: string) => [...html.matchAll(/data-label="Tekst">Postering nr\. (\d+)</g)].map((m) => Number(m[1]));
+      expect(descriptions(first.text)).toEqual(Array.from({ length: 50 }, (_, i) => 51 - i));
+      expect(first.text).toContain(`<a href="/account/connections?grant=${grantId}&amp;page=2#grant-${grantId}">Ældre posteringer</a>`);
+      const second = await driver.get(`/account/connections?grant=${grantId}&page=2`);
+      expect(descriptions(second.text)).toEqual([1]);
+      expect(second.text).not.toContain('Ældre posteringer');
+      expect(second.text).toContain(`<a href="/account/connections#grant-${grantId}">`);
+      // a page number that is not one is the first page, never an error
+      for (const bad of ['0', '-1', 'x', '9999999']) expect(descriptions((await driver.get(`/account/connections?grant=${grantId}&page=${bad}`)).text)).toHaveLength(50);
+    });
   });
 });
