@@ -91,6 +91,26 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect((switched.headers['set-cookie'] as unknown as string[]).some((c) => /^lang=en;/.test(c))).toBe(true);
     });
 
+    it('is English by default on the developer console, in the same order (switch, cookie, Accept-Language), with the same headers and the one stylesheet', async () => {
+      const en = await get('/developers/signin');
+      expect([en.status, en.headers['content-language'], en.text.includes('<html lang="en">')]).toEqual([200, 'en', true]);
+      expect(en.headers.vary).toMatch(/Accept-Language/);
+      expect(en.headers.vary).toMatch(/Cookie/);
+      expect((await get('/developers/signin', { 'Accept-Language': 'en;q=0.5, da' })).headers['content-language']).toBe('da');
+      expect((await get('/developers/signin', { 'Accept-Language': 'da', Cookie: 'lang=en' })).headers['content-language']).toBe('en');
+      expect((await get('/developers/signin', { 'Accept-Language': '*;q=0.1, garbage', Cookie: 'lang=klingon' })).headers['content-language']).toBe('en');
+      const switched = await get('/developers/signin?lang=da', { 'Accept-Language': 'en' });
+      expect([switched.status, switched.headers['content-language']]).toEqual([200, 'da']);
+      expect(String(switched.headers['set-cookie'])).toMatch(/(^|,)\s*lang=da;/);
+      expect(switched.text).toContain('>Log ind</button>');
+      // CONTRACT §18: the consent pages and the developer console share one stylesheet
+      const style = (html: string) => /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
+      const consentStyle = style((await get(url)).text);
+      expect(consentStyle).toContain('table.stack');
+      expect(style(en.text)).toBe(consentStyle);
+      expect(style((await get('/account/connections')).text)).toBe(consentStyle);
+    });
+
     it('never errors on garbage: the default language', async () => {
       const garbage = `/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { ui_locales: 'xx' })}`;
       const res = await get(garbage, { 'Accept-Language': '*;q=0.1, garbage', Cookie: 'lang=klingon' });
