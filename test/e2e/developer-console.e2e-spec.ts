@@ -207,6 +207,44 @@ describe('developer console (CONTRACT §15)', () => {
     expect((await stranger.driver.post(`/developers/apps/${id}/sandbox-token`, {})).status).toBe(404);
   });
 
+  it('makes one token and one client secret of a confirmation form posted twice (a double click, a replay): the second does nothing and says so (CONTRACT §18)', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    const db = app.apps.partner.get(DataSource);
+    const generations = async () => Number((await db.query(`SELECT count(*)::int AS n FROM sandbox_generations g JOIN developer_apps d ON d.sandbox_project_id = g.project_id WHERE d.app_id = $1`, [id]))[0].n);
+    const confirmationOf = (html: string) => /name="confirmation" value="([^"]+)"/.exec(html)?.[1] as string;
+    const before = await generations();
+    const ask = await d.driver.get(`/developers/apps/${id}/sandbox-token`);
+    const form = { confirmation: confirmationOf(ask.text) };
+    expect(form.confirmation).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const first = await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, form);
+    expect([first.postStatus, issued(first.text)?.slice(0, 4)]).toEqual([303, 'hsk_']);
+    const replay = await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, form);
+    expect([replay.postStatus, replay.postLocation]).toEqual([303, `/developers/apps/${id}#sandbox`]);
+    expect(issued(replay.text)).toBeUndefined();
+    expect(replay.text).toContain('Nothing was done: that confirmation was used already.');
+    expect(await generations()).toBe(before + 1);
+    // a made-up or foreign confirmation does nothing either
+    expect((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, { confirmation: 'x'.repeat(24) })).text).toContain('Nothing was done');
+    expect(await generations()).toBe(before + 1);
+
+    // New client secret: the secret the developer copied keeps working after the replay
+    await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: 'https://app.example/cb' });
+    const secretHash = async () => (await db.query(`SELECT secret_hash FROM oauth_clients WHERE app_id = $1`, [id]))[0].secret_hash as string;
+    const askSecret = await d.driver.get(`/developers/apps/${id}/client-secret`);
+    const secretForm = { confirmation: confirmationOf(askSecret.text) };
+    const made = await postAndFollow(d.driver, `/developers/apps/${id}/client-secret`, secretForm);
+    expect(issued(made.text)).toMatch(/^hcs_/);
+    const hash = await secretHash();
+    const again = await postAndFollow(d.driver, `/developers/apps/${id}/client-secret`, secretForm);
+    expect([again.postStatus, issued(again.text)]).toEqual([303, undefined]);
+    expect(await secretHash()).toBe(hash);
+    // the same form without its CSRF token: 403, nothing made
+    const third = await d.driver.get(`/developers/apps/${id}/client-secret`);
+    expect((await d.driver.post(`/developers/apps/${id}/client-secret`, { confirmation: confirmationOf(third.text) }, { csrf: null })).status).toBe(403);
+    expect(await secretHash()).toBe(hash);
+  });
+
   it("lists the app's sandbox entries newest first with their attachments (CONTRACT §15, §17)", async () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);

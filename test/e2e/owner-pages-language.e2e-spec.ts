@@ -269,9 +269,21 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       const confirm = await driver.get(`/account/connections/revoke?grant_id=${grantId}&lang=da`);
       expect(confirm.text).toContain('>Bekræft</button>');
       expect(confirm.text).toContain('>Annuller</button>');
+      // the confirmation without its CSRF token: 403, the grant stays in force
+      expect((await driver.post('/account/connections/revoke', { grant_id: grantId }, { csrf: null })).status).toBe(403);
+      const inForce = async () => (await q(`SELECT revoked_at IS NULL AS in_force FROM grants WHERE id = $1`, [grantId]))[0].in_force as boolean;
+      expect(await inForce()).toBe(true);
       const after = await postAndFollow(driver, '/account/connections/revoke', { grant_id: grantId });
       expect([after.postStatus, after.status]).toEqual([303, 200]);
       expect(after.text).toContain('Adgangen for Bogføringsappen til Bager Hansen ApS er tilbagekaldt.');
+      expect(await inForce()).toBe(false);
+      // the confirmation posted again (a replay, a double click): nothing happens twice — no second grant.revoked
+      const revokedEvents = async () => Number((await q(`SELECT count(*)::int AS n FROM webhook_outbox WHERE body::jsonb->>'type' = 'grant.revoked' AND body::jsonb->'data'->>'grant_id' = $1`, [grantId]))[0].n);
+      expect(await revokedEvents()).toBe(1);
+      const replay = await postAndFollow(driver, '/account/connections/revoke', { grant_id: grantId });
+      expect([replay.postStatus, replay.status]).toEqual([303, 200]);
+      expect(replay.text).toContain('Den adgang var allerede ophørt.');
+      expect(await revokedEvents()).toBe(1);
     });
 
     it('lists the activity 50 entries a page, newest first, with a link to the older ones and back', async () => {

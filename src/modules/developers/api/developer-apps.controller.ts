@@ -141,7 +141,8 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    this.confirmPage(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', {}, 'sandbox');
+    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
+    this.confirmPage(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', { confirmation }, 'sandbox');
   }
 
   @Post(':app/sandbox-token')
@@ -149,6 +150,7 @@ export class DeveloperAppsController {
   async sandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'sandbox', { status: { key: 'developers.confirmationUsed' } });
     let token: string;
     try {
       ({ token } = await this.apps.newSandboxToken(app));
@@ -183,7 +185,8 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    this.confirmPage(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', {}, 'oauth');
+    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
+    this.confirmPage(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', { confirmation }, 'oauth');
   }
 
   @Post(':app/client-secret')
@@ -191,6 +194,7 @@ export class DeveloperAppsController {
   async clientSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'oauth', { status: { key: 'developers.confirmationUsed' } });
     const { client_secret } = await this.apps.newClientSecret(app);
     await this.done(req, res, app, 'oauth', { secret: { labelKey: 'developers.clientSecret', value: client_secret } });
   }
@@ -333,6 +337,16 @@ export class DeveloperAppsController {
   private async done(req: DeveloperRequest, res: Response, app: DeveloperApp, section: string, flash: Flash): Promise<void> {
     await this.accounts.setFlash(req.webSession as DeveloperSession, { ...flash, section });
     this.http.seeOther(res, `/developers/apps/${app.appId}#${section}`);
+  }
+
+  /**
+   * CONTRACT §18: a confirmation form's token works once — the same form posted again (a double click,
+   * a replay) makes nothing more. A POST without one (not from a confirmation page; CSRF-checked as any)
+   * is not a replay and goes ahead.
+   */
+  private async confirmedOnce(req: DeveloperRequest): Promise<boolean> {
+    const token = (req.body as Record<string, unknown>).confirmation;
+    return token === undefined || (await this.accounts.takeConfirmation(req.webSession as DeveloperSession, token));
   }
 
   /** A destructive action's confirmation page: Confirm posts `action`, Cancel returns to the section. */

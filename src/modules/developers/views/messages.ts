@@ -127,6 +127,7 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     confirmSecretTitle: 'New client secret?',
     confirmSecret: 'Make a new client secret for {app}? The current secret stops working at once: update your app’s configuration.',
     confirmDeleteTitle: 'Delete endpoint?',
+    confirmationUsed: 'Nothing was done: that confirmation was used already. Ask again if you meant to do it once more.',
     confirmDelete: 'Delete the endpoint {url} ({environment})? Its pending deliveries are dropped. This cannot be undone.',
     // refusals by the reason the module named (DomainError.reason): the page's words, never the API's detail
     'reason.redirectUri.format': 'Redirect URIs line {line}: must be an absolute URI of at most 2,000 characters.',
@@ -312,6 +313,7 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     confirmSecretTitle: 'Ny klienthemmelighed?',
     confirmSecret: 'Lav en ny klienthemmelighed til {app}? Den nuværende holder op med at virke med det samme: opdatér din apps opsætning.',
     confirmDeleteTitle: 'Slet endpoint?',
+    confirmationUsed: 'Der skete ikke noget: den bekræftelse er allerede brugt. Spørg igen, hvis du ville gøre det en gang til.',
     confirmDelete: 'Slet endpointet {url} ({environment})? Dets ventende leveringer droppes. Det kan ikke fortrydes.',
     'reason.redirectUri.format': 'Redirect-URI’er linje {line}: skal være en absolut URI på højst 2.000 tegn.',
     'reason.redirectUri.control': 'Redirect-URI’er linje {line}: skal være en absolut URI uden kontroltegn.',
