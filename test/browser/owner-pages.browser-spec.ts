@@ -6,7 +6,7 @@ import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { type AxeFinding, checkAtTwoWidths, launchChromium } from '../support/browser';
 import { aConsentSetup, type ConsentSetup, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION } from '../support/fixtures';
-import { ManualClock } from '../support/production-fixtures';
+import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /** The accessible names of each language (CONTRACT §11's `en` names; §18's Danish catalogue). */
@@ -27,6 +27,9 @@ const NAMES = {
     connections: 'Tilknyttede apps',
     endDate: 'til 18. februar 2027',
     revoked: 'er tilbagekaldt',
+    organization: 'Virksomhed',
+    continue: 'Fortsæt',
+    signOut: 'Log ud',
     amount: '7.000,00 kr.',
   },
   en: {
@@ -45,6 +48,9 @@ const NAMES = {
     connections: 'Connected apps',
     endDate: 'until 18 February 2027',
     revoked: 'was revoked',
+    organization: 'Organization',
+    continue: 'Continue',
+    signOut: 'Sign out',
     amount: 'DKK 7,000.00',
   },
 } as const;
@@ -232,6 +238,39 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
       // a reload shows the page again without the status and posts nothing
       await page.reload();
       await expect(page.getByRole('status').count()).resolves.toBe(0);
+    });
+  }
+
+  for (const lang of ['da', 'en'] as const) {
+    const n = NAMES[lang];
+
+    it(`${lang}: the organization choice, Connected apps' sign-in and sign-out, and the 429 lock page; axe on every page`, async () => {
+      await open(n.locale);
+      const s = await setup();
+      const other = await aProductionOrganization(app, { accounts: 1, name: 'Smørrebrød & Co ApS' });
+      await consolePost(app, `/organizations/${other.id}/owners`, { email: s.owner.email });
+      await page.goto(authorizeUrl(s));
+      await signIn(s, n);
+      await page.getByLabel(n.organization).waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `${lang}-08-organization`)));
+      await page.getByLabel(n.organization).selectOption({ label: 'Smørrebrød & Co ApS' });
+      await page.getByRole('button', { name: n.continue }).click();
+      await page.getByRole('button', { name: n.allow }).waitFor();
+      // Connected apps: its own sign-in page, then Sign out leads back to it
+      await page.goto(`${base}/account/connections`);
+      await page.getByLabel(n.email).waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `${lang}-09-connections-sign-in`)));
+      await signIn(s, n);
+      await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
+      await page.getByRole('button', { name: n.signOut }).click();
+      await page.getByLabel(n.email).waitFor();
+      expect(page.url()).toBe(`${base}/account/connections`);
+      // five wrong passwords lock the email: the sixth answer is the 429 page, in the language
+      for (let i = 0; i < 5; i++) await signIn(s, n, `wrong password ${i}`);
+      const [locked] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/account/connections/sign-in')), signIn(s, n)]);
+      expect(locked.status()).toBe(429);
+      await page.getByRole('alert').waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `${lang}-10-locked`)));
     });
   }
 
