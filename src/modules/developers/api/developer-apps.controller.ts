@@ -8,7 +8,7 @@ import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-app
 import { DEVELOPER_QUOTAS, HourlyQuotaError, quotaError, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
 import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
-import { parseRequestLogFilter } from '../domain/request-log-filter';
+import { LOG_FILTER_TEXT_MAX, parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
 /** A field's error: a catalogue key and its parameters (the page says it in its language). */
@@ -131,7 +131,7 @@ export class DeveloperAppsController {
     if (!app) return;
     // the request log's filters and Older page (CONTRACT §15)
     const parsed = parseRequestLogFilter(query);
-    if ('error' in parsed) return this.http.page(res, 400, 'message', { titleKey: 'developers.requestLog', message: parsed.error });
+    if ('error' in parsed) return this.http.message(res, 400, 'developers.requestLog', `developers.logFilter.${parsed.error}`, { params: { max: LOG_FILTER_TEXT_MAX } });
     await this.appPage(req, res, 200, app, { logFilter: parsed.filter });
   }
 
