@@ -5,7 +5,8 @@ export const LOG_STATUSES = ['2xx', '4xx', '5xx'] as const;
 export const LOG_ENVIRONMENTS = ['sandbox', 'production'] as const;
 
 /** Which parameter is wrong, by name: the page words it (the developer catalogue's `logFilter.<name>`, with `max`). */
-export type LogFilterError = 'environment' | 'status' | 'path' | 'requestId' | 'before';
+export const LOG_FILTER_ERRORS = ['environment', 'status', 'path', 'requestId', 'before'] as const;
+export type LogFilterError = (typeof LOG_FILTER_ERRORS)[number];
 export const LOG_FILTER_TEXT_MAX = 200;
 const TEXT_MAX = LOG_FILTER_TEXT_MAX;
 

@@ -3,6 +3,7 @@ import { REDIRECT_URI_PROBLEMS, redirectUrisError } from '../../auth/consent/dom
 import { ENDPOINT_URL_PROBLEMS } from '../../webhooks/domain/endpoint-address';
 import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks/domain/endpoint-limits';
 import { recoverSince } from '../../webhooks/domain/recover-window';
+import { LOG_FILTER_ERRORS } from '../domain/request-log-filter';
 import { DEVELOPER_MESSAGES } from './messages';
 
 const reasonOf = (f: () => unknown): string => {
@@ -52,5 +53,9 @@ describe('refusal reasons in the developer catalogue', () => {
     const err = redirectUrisError(['ftp://b']) as DomainError;
     expect(err.violations).toEqual([{ pointer: '/redirect_uris/0', code: 'invalid_input', detail: 'must be https (http only on localhost or 127.0.0.1)' }]);
     expect(JSON.stringify(err.violations)).not.toContain('reason');
+  });
+
+  it('has words for every request-log filter refusal in da and in en', () => {
+    expect(LOG_FILTER_ERRORS.filter((e) => !(`logFilter.${e}` in DEVELOPER_MESSAGES.en) || !(`logFilter.${e}` in DEVELOPER_MESSAGES.da))).toEqual([]);
   });
 });
