@@ -38,6 +38,8 @@ const NAMES = {
     savePublisher: 'Save publisher',
     confirm: 'Confirm',
     cancel: 'Cancel',
+    signIn: 'Sign in',
+    signOut: 'Sign out',
   },
   da: {
     locale: 'da-DK',
@@ -66,6 +68,8 @@ const NAMES = {
     savePublisher: 'Gem udgiver',
     confirm: 'Bekræft',
     cancel: 'Annuller',
+    signIn: 'Log ind',
+    signOut: 'Log ud',
   },
 } as const;
 
@@ -186,6 +190,8 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
       await page.waitForURL(/#oauth$/);
       await page.locator('#oauth [role=status]').waitFor();
       await page.getByRole('button', { name: n.newSecret }).click();
+      await page.getByRole('button', { name: n.confirm }).waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-08a-confirm-secret`)));
       await page.getByRole('button', { name: n.confirm }).click();
       await page.waitForURL(/#oauth$/);
       expect(await page.locator('#oauth #issued-value').textContent()).toMatch(/^hcs_/);
@@ -235,8 +241,20 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
       await reloadMakesNothing(revisions);
       findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-10-app-after`)));
 
-      // every POST that succeeded answered 303; the refused ones 422
-      expect(posts.filter((p) => p.status !== 303 && p.status !== 422)).toEqual([]);
+      // Sign out, then the sign-in page and a refused sign-in (401), in the language
+      await page.getByRole('button', { name: n.signOut }).click();
+      await page.getByRole('button', { name: n.signIn }).waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-11-sign-in`)));
+      await page.getByLabel(n.email).fill(email);
+      await page.getByLabel(n.password).fill(DEV_PASSWORD);
+      await page.getByLabel(n.code).fill('000000');
+      const [refusedSignIn] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: n.signIn }).click()]);
+      expect(refusedSignIn.status()).toBe(401);
+      await page.getByRole('alert').waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-12-sign-in-failed`)));
+
+      // every POST that succeeded answered 303; the refused ones 422 (401 for the wrong code)
+      expect(posts.filter((p) => p.status !== 303 && p.status !== 422 && !(p.status === 401 && p.url.endsWith('/developers/signin')))).toEqual([]);
     }, SLOW);
   }
 

@@ -5,7 +5,8 @@ import { AppService } from '../../src/modules/auth/apps';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { type AxeFinding, checkAtTwoWidths, launchChromium } from '../support/browser';
 import { aConsentSetup, type ConsentSetup, PASSWORD, pkcePair } from '../support/consent-fixtures';
-import { ManualClock } from '../support/production-fixtures';
+import { aJournal, PRODUCTION } from '../support/fixtures';
+import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /** The accessible names of each language (CONTRACT §11's `en` names; §18's Danish catalogue). */
@@ -26,6 +27,10 @@ const NAMES = {
     connections: 'Tilknyttede apps',
     endDate: 'til 18. februar 2027',
     revoked: 'er tilbagekaldt',
+    organization: 'Virksomhed',
+    continue: 'Fortsæt',
+    signOut: 'Log ud',
+    amount: '7.000,00 kr.',
   },
   en: {
     locale: 'en-GB',
@@ -43,6 +48,10 @@ const NAMES = {
     connections: 'Connected apps',
     endDate: 'until 18 February 2027',
     revoked: 'was revoked',
+    organization: 'Organization',
+    continue: 'Continue',
+    signOut: 'Sign out',
+    amount: 'DKK 7,000.00',
   },
 } as const;
 
@@ -167,18 +176,49 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
     it(`${lang}: Connected apps shows the grant in detail; Revoke asks first (Cancel keeps it, Confirm revokes); axe on every page`, async () => {
       await open(n.locale);
       const s = await setup();
-      await page.goto(authorizeUrl(s));
+      const { verifier, challenge } = pkcePair();
+      await page.goto(authorizeUrl(s, { code_challenge: challenge }));
       await signIn(s, n);
-      await page.getByLabel(`${s.organization.accounts[0].number} ${s.organization.accounts[0].name}`).check();
-      await page.getByLabel(`${s.organization.accounts[1].number} ${s.organization.accounts[1].name}`).check();
+      const chosen = [s.organization.accounts[0], s.organization.accounts[1]];
+      for (const a of chosen) await page.getByLabel(`${a.number} ${a.name}`).check();
       await page.getByLabel(n.mandate).check();
       await page.getByRole('button', { name: n.allow }).click();
       await page.waitForURL(/\/callback\?/);
       const grantRow = await app.apps.dataSource.query(`SELECT id FROM grants WHERE organization_id = $1`, [s.organization.id]);
       expect(grantRow).toHaveLength(1);
+      // the app posts an entry with an attachment: the Activity table and its download on the page (and under axe)
+      const token = await app
+        .partner()
+        .post('/oauth/token')
+        .type('form')
+        .send(
+          new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: new URL(page.url()).searchParams.get('code') as string,
+            redirect_uri: callbackUri,
+            code_verifier: verifier,
+            client_id: s.client.client_id,
+            client_secret: s.client.client_secret,
+          }).toString(),
+        );
+      expect(token.status).toBe(200);
+      const bearer = `Bearer ${token.body.access_token}`;
+      const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', bearer).set('Idempotency-Key', `b-${lang}`).send({ ...aJournal(chosen.map((a) => a.id), { amount: 700000 }), description: 'Husleje november' });
+      expect(posted.status).toBe(201);
+      const attached = await app
+        .partner()
+        .post(`${PRODUCTION}/journal/entries/${posted.body.id}/attachments`)
+        .set('Authorization', bearer)
+        .set('Idempotency-Key', `a-${lang}`)
+        .set('Content-Type', 'application/pdf')
+        .set('Content-Disposition', 'attachment; filename="faktura-1042.pdf"')
+        .send(Buffer.from('%PDF-1.4\n%%EOF\n'));
+      expect(attached.status).toBe(201);
       await page.goto(`${base}/account/connections`);
       await signIn(s, n);
       await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
+      await expect(page.locator('main').textContent()).resolves.toContain(n.amount);
+      await page.getByRole('link', { name: 'faktura-1042.pdf' }).waitFor();
       findings.push(...(await checkAtTwoWidths(page, `${lang}-05-connections`)));
       await page.getByRole('button', { name: n.revoke }).click();
       await page.getByRole('button', { name: n.confirm }).waitFor();
@@ -198,6 +238,39 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
       // a reload shows the page again without the status and posts nothing
       await page.reload();
       await expect(page.getByRole('status').count()).resolves.toBe(0);
+    });
+  }
+
+  for (const lang of ['da', 'en'] as const) {
+    const n = NAMES[lang];
+
+    it(`${lang}: the organization choice, Connected apps' sign-in and sign-out, and the 429 lock page; axe on every page`, async () => {
+      await open(n.locale);
+      const s = await setup();
+      const other = await aProductionOrganization(app, { accounts: 1, name: 'Smørrebrød & Co ApS' });
+      await consolePost(app, `/organizations/${other.id}/owners`, { email: s.owner.email });
+      await page.goto(authorizeUrl(s));
+      await signIn(s, n);
+      await page.getByLabel(n.organization).waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `${lang}-08-organization`)));
+      await page.getByLabel(n.organization).selectOption({ label: 'Smørrebrød & Co ApS' });
+      await page.getByRole('button', { name: n.continue }).click();
+      await page.getByRole('button', { name: n.allow }).waitFor();
+      // Connected apps: its own sign-in page, then Sign out leads back to it
+      await page.goto(`${base}/account/connections`);
+      await page.getByLabel(n.email).waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `${lang}-09-connections-sign-in`)));
+      await signIn(s, n);
+      await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
+      await page.getByRole('button', { name: n.signOut }).click();
+      await page.getByLabel(n.email).waitFor();
+      expect(page.url()).toBe(`${base}/account/connections`);
+      // five wrong passwords lock the email: the sixth answer is the 429 page, in the language
+      for (let i = 0; i < 5; i++) await signIn(s, n, `wrong password ${i}`);
+      const [locked] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/account/connections/sign-in')), signIn(s, n)]);
+      expect(locked.status()).toBe(429);
+      await page.getByRole('alert').waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `${lang}-10-locked`)));
     });
   }
 

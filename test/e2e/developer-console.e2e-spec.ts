@@ -132,6 +132,38 @@ describe('developer console (CONTRACT §15)', () => {
     expect(badEnv.text).toContain('id="environment-error"');
   });
 
+  it('says why a field was refused in the page\'s language: in Danish, no English detail of the API (CONTRACT §18)', async () => {
+    const d = await aDeveloper(app, clock);
+    d.driver.language = 'da';
+    const id = await anAppOnThePage(d);
+    const errorOf = (html: string, id: string) => new RegExp(`id="${id}">([^<]*)<`).exec(html)?.[1];
+    await d.driver.get(`/developers/apps/${id}`);
+    const badUri = await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: 'https://ok.example/cb\nftp://nope/cb' });
+    expect(badUri.status).toBe(422);
+    expect(errorOf(badUri.text, 'redirect_uris-error')).toBe('Redirect-URI’er linje 2: skal være https (http kun på localhost eller 127.0.0.1).');
+    const fragment = await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: 'https://ok.example/cb#x' });
+    expect(errorOf(fragment.text, 'redirect_uris-error')).toBe('Redirect-URI’er linje 1: må ikke have et fragment (#).');
+    const credentials = await d.driver.post(`/developers/apps/${id}/webhook-endpoints`, { url: 'https://user:pw@hooks.example/x', environment: 'sandbox' });
+    expect(credentials.status).toBe(422);
+    expect(errorOf(credentials.text, 'url-error')).toBe('URL: må ikke indeholde brugernavn eller adgangskode.');
+    const scheme = await d.driver.post(`/developers/apps/${id}/webhook-endpoints`, { url: 'ftp://hooks.example/x', environment: 'sandbox' });
+    expect(errorOf(scheme.text, 'url-error')).toBe('URL: skal være en http- eller https-URL.');
+    const added = await postAndFollow(d.driver, `/developers/apps/${id}/webhook-endpoints`, { url: 'http://127.0.0.1:9/da', environment: 'sandbox' });
+    expect(added.postStatus).toBe(303);
+    const endpointId = /id="endpoint-([0-9a-f-]{36})"/.exec(added.text)?.[1] as string;
+    const future = await d.driver.post(`/developers/apps/${id}/webhook-endpoints/recover`, { endpoint_id: endpointId, since: '2027-01-01 00:00' });
+    expect(future.status).toBe(422);
+    expect(errorOf(future.text, `since-error-${endpointId}`)).toBe('Siden må ikke ligge i fremtiden.');
+    const garbage = await d.driver.post(`/developers/apps/${id}/webhook-endpoints/recover`, { endpoint_id: endpointId, since: 'sidste tirsdag' });
+    expect(errorOf(garbage.text, `since-error-${endpointId}`)).toMatch(/^Siden skal være et ISO 8601-tidspunkt med tidszone/);
+    await app.apps.partner.get(DataSource).query(`UPDATE webhook_endpoints SET disabled_at = now() WHERE id = $1`, [endpointId]);
+    const disabled = await d.driver.post(`/developers/apps/${id}/webhook-endpoints/recover`, { endpoint_id: endpointId, since: '2026-11-20 11:00' });
+    expect(disabled.status).toBe(409);
+    expect(errorOf(disabled.text, `since-error-${endpointId}`)).toBe('Endpointet er deaktiveret: aktivér det først, og send så igen.');
+    // none of the API's English details on any of these pages
+    for (const page of [badUri, fragment, credentials, scheme, future, garbage, disabled]) expect(page.text).not.toMatch(/must (not )?be|must not|enable it first/);
+  });
+
   it('refuses a POST without a valid CSRF token (403) and changes nothing; pages carry the §11 headers', async () => {
     const d = await aDeveloper(app, clock);
     const page = await d.driver.get('/developers/apps');
@@ -192,6 +224,44 @@ describe('developer console (CONTRACT §15)', () => {
     const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
     const read = await app.partner().get(`${SANDBOX}/accounts`).set('Authorization', `Bearer ${token}`);
     expect(read.body.data.map((a: { number: string }) => a.number)).toEqual(listed);
+  });
+
+  it('makes one token and one client secret of a confirmation form posted twice (a double click, a replay): the second does nothing and says so (CONTRACT §18)', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    const db = app.apps.partner.get(DataSource);
+    const generations = async () => Number((await db.query(`SELECT count(*)::int AS n FROM sandbox_generations g JOIN developer_apps d ON d.sandbox_project_id = g.project_id WHERE d.app_id = $1`, [id]))[0].n);
+    const confirmationOf = (html: string) => /name="confirmation" value="([^"]+)"/.exec(html)?.[1] as string;
+    const before = await generations();
+    const ask = await d.driver.get(`/developers/apps/${id}/sandbox-token`);
+    const form = { confirmation: confirmationOf(ask.text) };
+    expect(form.confirmation).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const first = await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, form);
+    expect([first.postStatus, issued(first.text)?.slice(0, 4)]).toEqual([303, 'hsk_']);
+    const replay = await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, form);
+    expect([replay.postStatus, replay.postLocation]).toEqual([303, `/developers/apps/${id}#sandbox`]);
+    expect(issued(replay.text)).toBeUndefined();
+    expect(replay.text).toContain('Nothing was done: that confirmation was used already.');
+    expect(await generations()).toBe(before + 1);
+    // a made-up or foreign confirmation does nothing either
+    expect((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, { confirmation: 'x'.repeat(24) })).text).toContain('Nothing was done');
+    expect(await generations()).toBe(before + 1);
+
+    // New client secret: the secret the developer copied keeps working after the replay
+    await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: 'https://app.example/cb' });
+    const secretHash = async () => (await db.query(`SELECT secret_hash FROM oauth_clients WHERE app_id = $1`, [id]))[0].secret_hash as string;
+    const askSecret = await d.driver.get(`/developers/apps/${id}/client-secret`);
+    const secretForm = { confirmation: confirmationOf(askSecret.text) };
+    const made = await postAndFollow(d.driver, `/developers/apps/${id}/client-secret`, secretForm);
+    expect(issued(made.text)).toMatch(/^hcs_/);
+    const hash = await secretHash();
+    const again = await postAndFollow(d.driver, `/developers/apps/${id}/client-secret`, secretForm);
+    expect([again.postStatus, issued(again.text)]).toEqual([303, undefined]);
+    expect(await secretHash()).toBe(hash);
+    // the same form without its CSRF token: 403, nothing made
+    const third = await d.driver.get(`/developers/apps/${id}/client-secret`);
+    expect((await d.driver.post(`/developers/apps/${id}/client-secret`, { confirmation: confirmationOf(third.text) }, { csrf: null })).status).toBe(403);
+    expect(await secretHash()).toBe(hash);
   });
 
   it("lists the app's sandbox entries newest first with their attachments (CONTRACT §15, §17)", async () => {

@@ -91,6 +91,26 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect((switched.headers['set-cookie'] as unknown as string[]).some((c) => /^lang=en;/.test(c))).toBe(true);
     });
 
+    it('is English by default on the developer console, in the same order (switch, cookie, Accept-Language), with the same headers and the one stylesheet', async () => {
+      const en = await get('/developers/signin');
+      expect([en.status, en.headers['content-language'], en.text.includes('<html lang="en">')]).toEqual([200, 'en', true]);
+      expect(en.headers.vary).toMatch(/Accept-Language/);
+      expect(en.headers.vary).toMatch(/Cookie/);
+      expect((await get('/developers/signin', { 'Accept-Language': 'en;q=0.5, da' })).headers['content-language']).toBe('da');
+      expect((await get('/developers/signin', { 'Accept-Language': 'da', Cookie: 'lang=en' })).headers['content-language']).toBe('en');
+      expect((await get('/developers/signin', { 'Accept-Language': '*;q=0.1, garbage', Cookie: 'lang=klingon' })).headers['content-language']).toBe('en');
+      const switched = await get('/developers/signin?lang=da', { 'Accept-Language': 'en' });
+      expect([switched.status, switched.headers['content-language']]).toEqual([200, 'da']);
+      expect(String(switched.headers['set-cookie'])).toMatch(/(^|,)\s*lang=da;/);
+      expect(switched.text).toContain('>Log ind</button>');
+      // CONTRACT §18: the consent pages and the developer console share one stylesheet
+      const style = (html: string) => /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
+      const consentStyle = style((await get(url)).text);
+      expect(consentStyle).toContain('table.stack');
+      expect(style(en.text)).toBe(consentStyle);
+      expect(style((await get('/account/connections')).text)).toBe(consentStyle);
+    });
+
     it('never errors on garbage: the default language', async () => {
       const garbage = `/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { ui_locales: 'xx' })}`;
       const res = await get(garbage, { 'Accept-Language': '*;q=0.1, garbage', Cookie: 'lang=klingon' });
@@ -252,9 +272,66 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       const confirm = await driver.get(`/account/connections/revoke?grant_id=${grantId}&lang=da`);
       expect(confirm.text).toContain('>Bekræft</button>');
       expect(confirm.text).toContain('>Annuller</button>');
+      // the confirmation without its CSRF token: 403, the grant stays in force
+      expect((await driver.post('/account/connections/revoke', { grant_id: grantId }, { csrf: null })).status).toBe(403);
+      const inForce = async () => (await q(`SELECT revoked_at IS NULL AS in_force FROM grants WHERE id = $1`, [grantId]))[0].in_force as boolean;
+      expect(await inForce()).toBe(true);
       const after = await postAndFollow(driver, '/account/connections/revoke', { grant_id: grantId });
       expect([after.postStatus, after.status]).toEqual([303, 200]);
       expect(after.text).toContain('Adgangen for Bogføringsappen til Bager Hansen ApS er tilbagekaldt.');
+      expect(await inForce()).toBe(false);
+      // the confirmation posted again (a replay, a double click): nothing happens twice — no second grant.revoked
+      const revokedEvents = async () => Number((await q(`SELECT count(*)::int AS n FROM webhook_outbox WHERE body::jsonb->>'type' = 'grant.revoked' AND body::jsonb->'data'->>'grant_id' = $1`, [grantId]))[0].n);
+      expect(await revokedEvents()).toBe(1);
+      const replay = await postAndFollow(driver, '/account/connections/revoke', { grant_id: grantId });
+      expect([replay.postStatus, replay.status]).toEqual([303, 200]);
+      expect(replay.text).toContain('Den adgang var allerede ophørt.');
+      expect(await revokedEvents()).toBe(1);
+    });
+
+    it('lists the activity 50 entries a page, newest first, with a link to the older ones and back', async () => {
+      const s = await setup();
+      const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
+      const { verifier, challenge } = pkcePair();
+      const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
+      const token = await app
+        .partner()
+        .post('/oauth/token')
+        .type('form')
+        .send(
+          new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: new URL(consent.location).searchParams.get('code') as string,
+            redirect_uri: REDIRECT_URI,
+            code_verifier: verifier,
+            client_id: s.client.client_id,
+            client_secret: s.client.client_secret,
+          }).toString(),
+        );
+      expect(token.status).toBe(200);
+      for (let i = 1; i <= 51; i++) {
+        const posted = await app
+          .partner()
+          .post(`${PRODUCTION}/journal`)
+          .set('Authorization', `Bearer ${token.body.access_token}`)
+          .set('Idempotency-Key', `page-${i}`)
+          .send({ ...aJournal(chosen), description: `Postering nr. ${i}` });
+        expect(posted.status).toBe(201);
+      }
+      const grantId = token.body.grant_id as string;
+      const driver = new PageDriver(app);
+      driver.language = 'da';
+      await driver.get('/account/connections');
+      const first = await postAndFollow(driver, '/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      const descriptions = (html: string) => [...html.matchAll(/data-label="Tekst">Postering nr\. (\d+)</g)].map((m) => Number(m[1]));
+      expect(descriptions(first.text)).toEqual(Array.from({ length: 50 }, (_, i) => 51 - i));
+      expect(first.text).toContain(`<a href="/account/connections?grant=${grantId}&amp;page=2#grant-${grantId}">Ældre posteringer</a>`);
+      const second = await driver.get(`/account/connections?grant=${grantId}&page=2`);
+      expect(descriptions(second.text)).toEqual([1]);
+      expect(second.text).not.toContain('Ældre posteringer');
+      expect(second.text).toContain(`<a href="/account/connections#grant-${grantId}">`);
+      // a page number that is not one is the first page, never an error
+      for (const bad of ['0', '-1', 'x', '9999999']) expect(descriptions((await driver.get(`/account/connections?grant=${grantId}&page=${bad}`)).text)).toHaveLength(50);
     });
   });
 });

@@ -125,6 +125,14 @@ describe('request log (CONTRACT §15)', () => {
       expect([q, res.status]).toEqual([q, 400]);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
     }
+    // the page says which in its language (CONTRACT §18), in Danish too
+    const said = async (q: string, lang: string) => /<p role="alert">([^<]*)</.exec((await d().get(`/developers/apps/${appId}${q}&lang=${lang}`)).text)?.[1];
+    expect(await said('?status=3xx', 'en')).toBe('Status must be all, 2xx, 4xx or 5xx.');
+    expect(await said('?status=3xx', 'da')).toBe('Status skal være alle, 2xx, 4xx eller 5xx.');
+    expect(await said(`?path=${'x'.repeat(201)}`, 'da')).toBe('Sti indeholder må højst være 200 tegn tekst.');
+    expect(await said('?before=abc', 'da')).toBe('Linket til ældre kald er ikke gyldigt: åbn kaldloggen igen.');
+    // the switch's cookie back to English for the tests after this one
+    expect(await said('?status=3xx', 'en')).toBe('Status must be all, 2xx, 4xx or 5xx.');
   });
 
   it('purges calls older than REQUEST_LOG_RETENTION_DAYS (7) and keeps the younger ones', async () => {

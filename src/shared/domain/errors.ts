@@ -15,6 +15,12 @@ export interface Violation {
   detail: string;
 }
 
+/** A refusal's reason by name (e.g. `webhookUrl.private`), with the values its words need. */
+export interface Reason {
+  readonly name: string;
+  readonly params?: Readonly<Record<string, string | number>>;
+}
+
 /** Response headers an error asks for (e.g. `Retry-After`); the problem filter writes them as they are. */
 export type ErrorHeaders = Readonly<Record<string, string>>;
 
@@ -26,6 +32,13 @@ export type ErrorHeaders = Readonly<Record<string, string>>;
  * caller did not send, or the name or owner of a foreign resource (CONTRACT §4).
  */
 export class DomainError extends Error {
+  /**
+   * Why, for a page that says it in its reader's language (CONTRACT §18): a name the throwing module
+   * declares beside its English detail, and the values its words need. Never part of a problem body
+   * (the API's `detail` stays English, §18).
+   */
+  reason?: Reason;
+
   constructor(
     readonly code: string,
     readonly detail: string,
@@ -35,6 +48,12 @@ export class DomainError extends Error {
     super(detail);
     // Subclasses show up under their own name in logs without repeating this line.
     this.name = new.target.name;
+  }
+
+  /** The error with its reason for pages (see `reason`). */
+  because(name: string, params?: Reason['params']): this {
+    this.reason = params ? { name, params } : { name };
+    return this;
   }
 }
 

@@ -64,6 +64,8 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 table { width: 100%; border-collapse: collapse; font-size: .92rem; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
+caption.hint { display: table-caption; caption-side: top; text-align: left; margin: 0 0 .25rem; }
+ul.files { list-style: none; margin: .25rem 0 0; padding: 0; }
 th { color: var(--muted); font-weight: 600; }
 ul.apps { list-style: none; padding: 0; }
 ul.apps li { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 0 0 .5rem; }
@@ -90,7 +92,9 @@ table.stack td code { word-break: normal; overflow-wrap: anywhere; }
   table.stack thead { display: none; }
   table.stack tr { display: block; padding: .5rem 0; border-bottom: 1px solid var(--line); }
   table.stack td { display: flex; gap: .75rem; border: 0; padding: .1rem 0; }
-  table.stack td::before { content: attr(data-label); flex: 0 0 6.5rem; color: var(--muted); font-weight: 600; }
+  table.stack td::before { content: attr(data-label); flex: 0 0 9rem; color: var(--muted); font-weight: 600; text-align: left; }
+  table.stack td.num { text-align: left; white-space: normal; }
+  table.stack td ul.files { margin: 0; }
   table.stack td > form { margin: 0; }
 }
 `;

@@ -5,6 +5,8 @@ import { Clock } from '../domain/clock';
 import type { Transaction } from '../domain/transaction';
 import { managerOf, Transactions } from '../database/transactions';
 
+const confirmationHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
 /**
  * A page session (table `web_sessions`): who signed in (`subjectId`: an owner's user id on the consent
  * pages, a developer's id on the developer console) and what the flow keeps meanwhile (`data`, the
@@ -210,6 +212,31 @@ export class WebSessions {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * CONTRACT §18 "a replayed confirmation form: nothing happens twice": a confirmation page's one-time
+   * token, kept (hashed) in the session row; a newer confirmation page replaces it.
+   */
+  async issueConfirmation(idHash: string): Promise<string> {
+    const token = randomBytes(18).toString('base64url');
+    await this.transactions.run((tx) =>
+      managerOf(tx).query(`UPDATE web_sessions SET data = jsonb_set(data, '{_confirm}', to_jsonb($2::text)) WHERE id_hash = $1`, [idHash, confirmationHash(token)]),
+    );
+    return token;
+  }
+
+  /** True once for the token the session's confirmation page carried: taken in one statement (of two posts at once, one gets it). */
+  async takeConfirmation(idHash: string, token: unknown): Promise<boolean> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 64) return false;
+    const rows: unknown[] = await this.transactions.run((tx) =>
+      managerOf(tx).query(
+        `WITH taken AS (UPDATE web_sessions SET data = data - '_confirm' WHERE id_hash = $1 AND data->>'_confirm' = $2 RETURNING 1 AS one)
+         SELECT one FROM taken`,
+        [idHash, confirmationHash(token)],
+      ),
+    );
+    return rows.length === 1;
   }
 
   async end(tx: Transaction, idHash: string): Promise<void> {

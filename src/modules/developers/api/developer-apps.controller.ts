@@ -8,7 +8,7 @@ import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-app
 import { DEVELOPER_QUOTAS, HourlyQuotaError, quotaError, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
 import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
-import { parseRequestLogFilter } from '../domain/request-log-filter';
+import { LOG_FILTER_TEXT_MAX, parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
 /** A field's error: a catalogue key and its parameters (the page says it in its language). */
@@ -42,12 +42,20 @@ function olderHref(appId: string, filter: RequestLogFilter, before: string): str
   return `/developers/apps/${appId}?${q.toString()}#request-log`;
 }
 
-/** The first violation per field, from an invalid_input of an owner's service (e.g. `/redirect_uris/2` → redirect_uris line 3). */
+/**
+ * A refusal in the page's words (CONTRACT §18: every text a person reads from the catalogue; the API's
+ * English `detail` never shows on a page): the reason the throwing module named, as `reason.<name>`;
+ * `otherwise` when it named none.
+ */
+function inWords(err: DomainError, otherwise: Errors[string], params: Record<string, string | number> = {}): Errors[string] {
+  return err.reason ? { key: `developers.reason.${err.reason.name}`, params: { ...err.reason.params, ...params } } : otherwise;
+}
+
+/** The first refused redirect URI (the reason's `index`: line index + 1, as the textarea counts). */
 function redirectErrors(err: unknown): Errors | null {
   if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'invalid_amount')) return null;
-  const first = err.violations?.[0];
-  const line = first ? /^\/[a-z_]+\/(\d+)/.exec(first.pointer) : null;
-  return { redirect_uris: { key: 'developers.redirectLine', params: { line: line ? Number(line[1]) + 1 : 1, problem: first?.detail ?? err.detail } } };
+  const line = Number(err.reason?.params?.index ?? 0) + 1;
+  return { redirect_uris: inWords(err, { key: 'developers.reason.redirectUri.format', params: { line } }, { line }) };
 }
 
 /** The publisher fields' violations (`/publisher_name`, `/website`, `/privacy_policy`) as the page's errors. */
@@ -123,7 +131,7 @@ export class DeveloperAppsController {
     if (!app) return;
     // the request log's filters and Older page (CONTRACT §15)
     const parsed = parseRequestLogFilter(query);
-    if ('error' in parsed) return this.http.page(res, 400, 'message', { titleKey: 'developers.requestLog', message: parsed.error });
+    if ('error' in parsed) return this.http.message(res, 400, 'developers.requestLog', `developers.logFilter.${parsed.error}`, { params: { max: LOG_FILTER_TEXT_MAX } });
     await this.appPage(req, res, 200, app, { logFilter: parsed.filter });
   }
 
@@ -133,7 +141,8 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    this.confirmPage(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', {}, 'sandbox');
+    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
+    this.confirmPage(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', { confirmation }, 'sandbox');
   }
 
   @Post(':app/sandbox-token')
@@ -141,6 +150,7 @@ export class DeveloperAppsController {
   async sandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'sandbox', { status: { key: 'developers.confirmationUsed' } });
     let token: string;
     try {
       ({ token } = await this.apps.newSandboxToken(app));
@@ -175,7 +185,8 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    this.confirmPage(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', {}, 'oauth');
+    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
+    this.confirmPage(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', { confirmation }, 'oauth');
   }
 
   @Post(':app/client-secret')
@@ -183,6 +194,7 @@ export class DeveloperAppsController {
   async clientSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'oauth', { status: { key: 'developers.confirmationUsed' } });
     const { client_secret } = await this.apps.newClientSecret(app);
     await this.done(req, res, app, 'oauth', { secret: { labelKey: 'developers.clientSecret', value: client_secret } });
   }
@@ -222,12 +234,10 @@ export class DeveloperAppsController {
       const { secret } = await this.apps.addEndpoint(req.webSession?.subjectId as string, app, url, environment as 'sandbox' | 'production');
       await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.webhookSecret', value: secret } });
     } catch (err) {
-      if (err instanceof TooManyEndpointsError || err instanceof TooManyEndpointsOnHostError) {
-        return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.detail', params: { text: err.detail } } }, ...state });
+      if (err instanceof TooManyEndpointsError || err instanceof TooManyEndpointsOnHostError || (err instanceof DomainError && err.code === 'invalid_input')) {
+        return this.appPage(req, res, 422, app, { errors: { url: inWords(err, { key: 'developers.urlHelp' }) }, ...state });
       }
-      if (!(err instanceof DomainError) || err.code !== 'invalid_input') throw err;
-      const detail = err.violations?.[0]?.detail ?? err.detail;
-      return this.appPage(req, res, 422, app, { errors: { url: { key: 'developers.urlProblem', params: { problem: detail } } }, ...state });
+      throw err;
     }
   }
 
@@ -275,10 +285,7 @@ export class DeveloperAppsController {
       // a bad Since (400) or a disabled endpoint (409, "enable it first"): the form again, the reason beside it
       if (!(err instanceof DomainError) || (err.code !== 'invalid_input' && err.code !== 'resource_conflict')) throw err;
       const recover = { endpointId: String(body.endpoint_id).toLowerCase(), since: typeof body.since === 'string' ? body.since.slice(0, 64) : '' };
-      const since: Errors[string] =
-        err.code === 'invalid_input'
-          ? { key: 'developers.sinceProblem', params: { problem: err.violations?.[0]?.detail ?? err.detail } }
-          : { key: 'developers.detail', params: { text: `${err.detail}.` } };
+      const since = inWords(err, { key: err.code === 'invalid_input' ? 'developers.reason.webhookSince.format' : 'developers.reason.webhookRecover.disabled' });
       return this.appPage(req, res, err.code === 'invalid_input' ? 422 : 409, app, { errors: { since }, recover });
     }
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.recovered' } });
@@ -346,6 +353,16 @@ export class DeveloperAppsController {
   private async done(req: DeveloperRequest, res: Response, app: DeveloperApp, section: string, flash: Flash): Promise<void> {
     await this.accounts.setFlash(req.webSession as DeveloperSession, { ...flash, section });
     this.http.seeOther(res, `/developers/apps/${app.appId}#${section}`);
+  }
+
+  /**
+   * CONTRACT §18: a confirmation form's token works once — the same form posted again (a double click,
+   * a replay) makes nothing more. A POST without one (not from a confirmation page; CSRF-checked as any)
+   * is not a replay and goes ahead.
+   */
+  private async confirmedOnce(req: DeveloperRequest): Promise<boolean> {
+    const token = (req.body as Record<string, unknown>).confirmation;
+    return token === undefined || (await this.accounts.takeConfirmation(req.webSession as DeveloperSession, token));
   }
 
   /** A destructive action's confirmation page: Confirm posts `action`, Cancel returns to the section. */

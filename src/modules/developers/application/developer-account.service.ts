@@ -309,6 +309,15 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
     return this.sessions.takeFlash(session.idHash);
   }
 
+  /** A confirmation page's one-time token (CONTRACT §18: a replayed confirmation does nothing). */
+  issueConfirmation(session: DeveloperSession): Promise<string> {
+    return this.sessions.issueConfirmation(session.idHash);
+  }
+
+  takeConfirmation(session: DeveloperSession, token: unknown): Promise<boolean> {
+    return this.sessions.takeConfirmation(session.idHash, token);
+  }
+
   async signOut(session: DeveloperSession): Promise<void> {
     await this.transactions.run((m) => this.sessions.end(m, session.idHash));
   }

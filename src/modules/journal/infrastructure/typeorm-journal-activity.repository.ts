@@ -21,7 +21,7 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
               (${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS files
          FROM journal_entries e
         WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = 'production'
-        ORDER BY e.created_at DESC, e.id DESC LIMIT $3 OFFSET $4`,
+        ORDER BY e.created_at DESC, e.voucher_year DESC, e.voucher_number DESC, e.id DESC LIMIT $3 OFFSET $4`,
       [organizationId, appId, page.limit, page.offset],
     );
     return rows.map((r) => ({
@@ -44,7 +44,7 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
          JOIN journal_lines l ON l.organization_id = e.organization_id AND l.entry_id = e.id
          ${OrganizationsSql.joinAccount('a', 'l.organization_id', 'l.account_id')}
         WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = 'production'
-        ORDER BY e.created_at DESC, e.id DESC, l.line_no LIMIT $3`,
+        ORDER BY e.created_at DESC, e.voucher_year DESC, e.voucher_number DESC, e.id DESC, l.line_no LIMIT $3`,
       [organizationId, appId, maxLines],
     );
     return rows.map((r) => ({

@@ -6,15 +6,17 @@ import { Clock } from '../../../shared/domain/clock';
 import { DomainError, NotFoundError, ResourceConflictError } from '../../../shared/domain/errors';
 import { HostResolver } from '../../../shared/domain/host-resolver';
 import { endpointHost, type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from '../domain/endpoint-limits';
-import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
+import { ENDPOINT_URL_PROBLEMS, type EndpointUrlProblem, isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { recoverSince } from '../domain/recover-window';
 import { PREVIOUS_SECRET_SIGNS_HOURS, testEventBody, WEBHOOK_TEST_EVENT } from '../domain/webhook-events';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { WebhookRepository } from '../domain/webhook.repository';
 import type { Environment } from '../../../shared/domain/caller-context';
 
-const invalidUrl = (detail: string) =>
-  new DomainError('invalid_input', `1 violation; first: /url ${detail}`, [{ pointer: '/url', code: 'invalid_input', detail }]);
+const invalidUrl = (problem: EndpointUrlProblem) => {
+  const detail = ENDPOINT_URL_PROBLEMS[problem];
+  return new DomainError('invalid_input', `1 violation; first: /url ${detail}`, [{ pointer: '/url', code: 'invalid_input', detail }]).because(`webhookUrl.${problem}`);
+};
 
 @Injectable()
 export class WebhookEndpointsService {
@@ -36,11 +38,11 @@ export class WebhookEndpointsService {
   async register(appId: string, rawUrl: string, environment: Environment, hostScope?: HostScope): Promise<{ id: string; secret: string }> {
     if (!(await this.webhooks.appExists(appId))) throw new NotFoundError('app');
     const checked = validateEndpointUrl(rawUrl);
-    if (!checked.ok) throw invalidUrl(checked.detail);
+    if (!checked.ok) throw invalidUrl(checked.problem);
     // the developer console's registrations (a host scope) are self-service: private networks only with sign-up closed
     const allowPrivate = hostScope ? this.config.webhookPrivateNetworksSelfService : this.config.webhookAllowPrivateNetworks;
     if (!allowPrivate && (await this.isPrivate(checked.url))) {
-      throw invalidUrl('must not point to a loopback, private or link-local address');
+      throw invalidUrl('private');
     }
     const host = endpointHost(checked.url);
     const endpoint = { id: randomUUID(), appId, environment, url: checked.url.toString(), host, secret: generateWebhookSecret() };
@@ -80,7 +82,7 @@ export class WebhookEndpointsService {
     if (recovered === 'disabled') {
       throw new ResourceConflictError(
         `The endpoint is disabled: enable it first (POST /console/v1/webhook-endpoints/${endpointId}/enable, or Enable in the developer console), then recover`,
-      );
+      ).because('webhookRecover.disabled');
     }
     return { id: endpointId, events: recovered.events };
   }

@@ -164,6 +164,7 @@ describe('validateEndpointUrl', () => {
     expect(validateEndpointUrl(prefix + 'x'.repeat(2000 - prefix.length)).ok).toBe(true);
     expect(validateEndpointUrl(prefix + 'x'.repeat(2001 - prefix.length))).toEqual({
       ok: false,
+      problem: 'format',
       detail: 'must be an http or https URL of at most 2000 characters',
     });
   });

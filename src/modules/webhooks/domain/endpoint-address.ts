@@ -97,20 +97,32 @@ function parseIpv6(ip: string): number[] | null {
 
 const MAX_URL_LENGTH = 2000;
 
+/**
+ * Why an endpoint URL is refused, by name: the English detail of the API's problem body (CONTRACT §9);
+ * a page says the name in its own words (the developer console's catalogue, `reason.webhookUrl.<name>`).
+ */
+export const ENDPOINT_URL_PROBLEMS = {
+  format: `must be an http or https URL of at most ${MAX_URL_LENGTH} characters`,
+  scheme: 'must be an http or https URL',
+  credentials: 'must not carry credentials',
+  host: 'must name a host',
+  private: 'must not point to a loopback, private or link-local address',
+} as const;
+export type EndpointUrlProblem = keyof typeof ENDPOINT_URL_PROBLEMS;
+
 /** Registration check of an endpoint URL (CONTRACT §9): an absolute http/https URL with a host and no credentials. */
-export function validateEndpointUrl(raw: unknown): { ok: true; url: URL } | { ok: false; detail: string } {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL_LENGTH) {
-    return { ok: false, detail: `must be an http or https URL of at most ${MAX_URL_LENGTH} characters` };
-  }
+export function validateEndpointUrl(raw: unknown): { ok: true; url: URL } | { ok: false; problem: EndpointUrlProblem; detail: string } {
+  const refused = (problem: EndpointUrlProblem) => ({ ok: false as const, problem, detail: ENDPOINT_URL_PROBLEMS[problem] });
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL_LENGTH) return refused('format');
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, detail: 'must be an http or https URL' };
+    return refused('scheme');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, detail: 'must be an http or https URL' };
-  if (url.username !== '' || url.password !== '') return { ok: false, detail: 'must not carry credentials' };
-  if (url.hostname === '') return { ok: false, detail: 'must name a host' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return refused('scheme');
+  if (url.username !== '' || url.password !== '') return refused('credentials');
+  if (url.hostname === '') return refused('host');
   return { ok: true, url };
 }
 

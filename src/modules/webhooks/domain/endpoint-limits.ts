@@ -11,6 +11,7 @@ export const MAX_ENDPOINTS_PER_APP_ENVIRONMENT = 10;
 export class TooManyEndpointsError extends DomainError {
   constructor() {
     super('resource_conflict', `An app has at most ${MAX_ENDPOINTS_PER_APP_ENVIRONMENT} webhook endpoints per environment; delete one first`);
+    this.because('webhookEndpoints.appFull', { max: MAX_ENDPOINTS_PER_APP_ENVIRONMENT });
   }
 }
 
@@ -21,6 +22,7 @@ export class TooManyEndpointsError extends DomainError {
 export class TooManyEndpointsOnHostError extends DomainError {
   constructor(max: number, host: string) {
     super('resource_conflict', `At most ${max} webhook endpoints of one developer may point to one host (${host}); delete one first`);
+    this.because('webhookEndpoints.hostFull', { max, host });
   }
 }
 

@@ -3,11 +3,11 @@ import { timingSafeEqual } from 'node:crypto';
 import { Transactions } from '../../../../shared/database/transactions';
 import { Clock } from '../../../../shared/domain/clock';
 import { isUuid } from '../../../../shared/http/validation/constraints';
-import { NotFoundError, toInputError } from '../../../../shared/domain/errors';
+import { NotFoundError } from '../../../../shared/domain/errors';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { AppReadRepository } from '../../apps';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
-import { redirectUriViolations } from '../domain/redirect-uri';
+import { redirectUrisError } from '../domain/redirect-uri';
 import { generateClientSecret, sha256Hex } from '../domain/secrets';
 
 /** Console: an app's OAuth client registration (CONTRACT §10) and the app read; client authentication (§11). */
@@ -23,8 +23,8 @@ export class OAuthClientService {
   /** A new client secret replaces the previous one and is shown this once; only its hash is kept. */
   async register(appId: string, redirectUris: unknown[]): Promise<{ client_id: string; client_secret: string; redirect_uris: string[] }> {
     const id = appId;
-    const violations = redirectUriViolations(redirectUris);
-    if (violations.length > 0) throw toInputError(violations);
+    const refused = redirectUrisError(redirectUris);
+    if (refused) throw refused;
     const uris = redirectUris as string[];
     const secret = generateClientSecret();
     await this.transactions.run(async (m) => {
@@ -39,8 +39,8 @@ export class OAuthClientService {
    * secret. An app without a registration gets one whose secret nobody knows until **New client secret**.
    */
   async setRedirectUris(appId: string, redirectUris: unknown[]): Promise<string[]> {
-    const violations = redirectUriViolations(redirectUris);
-    if (violations.length > 0) throw toInputError(violations);
+    const refused = redirectUrisError(redirectUris);
+    if (refused) throw refused;
     const uris = redirectUris as string[];
     await this.transactions.run(async (m) => {
       if (!(await this.apps.app(m, appId))) throw new NotFoundError('app');

@@ -62,4 +62,27 @@ describe('GrantEventsScan (CONTRACT §18)', () => {
     });
     expect(new Set(written.map((e) => e.id)).size).toBe(4);
   });
+
+  it('is scheduled at start, often enough that an expiry is told within 5 minutes (CONTRACT §18), and stops with the instance', async () => {
+    const { repo, calls } = aRepository([], []);
+    const scheduled: Array<{ intervalMs: number; run: (stopping: () => boolean) => Promise<unknown> }> = [];
+    let stopped = 0;
+    const recording = {
+      periodically: (intervalMs: number, run: (stopping: () => boolean) => Promise<unknown>) => {
+        scheduled.push({ intervalMs, run });
+        return { tick: () => undefined, stop: async () => void stopped++ };
+      },
+    } as unknown as Scheduler;
+    const scan = new GrantEventsScan(repo, transactions, new FixedClock(), recording);
+    scan.onApplicationBootstrap();
+    expect(scheduled).toHaveLength(1);
+    // a scan that takes up to a minute still leaves the next one due well inside the 5 minutes
+    expect(scheduled[0].intervalMs).toBeLessThanOrEqual(4 * 60_000);
+    await scheduled[0].run(() => false);
+    // its run is the scan: expiries, then those expiring within 14 days (batches of 100)
+    expect(calls).toEqual(['expired 100', 'expiring 100 14']);
+    await scan.onApplicationShutdown();
+    expect(stopped).toBe(1);
+  });
 });
+
