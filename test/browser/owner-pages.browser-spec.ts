@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AppService } from '../../src/modules/auth/apps';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { type AxeFinding, checkAtTwoWidths, launchChromium } from '../support/browser';
-import { aConsentSetup, type ConsentSetup, PASSWORD, pkcePair } from '../support/consent-fixtures';
+import { aConsentSetup, type ConsentSetup, exchangeCode, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -187,20 +187,7 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
       const grantRow = await app.apps.dataSource.query(`SELECT id FROM grants WHERE organization_id = $1`, [s.organization.id]);
       expect(grantRow).toHaveLength(1);
       // the app posts an entry with an attachment: the Activity table and its download on the page (and under axe)
-      const token = await app
-        .partner()
-        .post('/oauth/token')
-        .type('form')
-        .send(
-          new URLSearchParams({
-            grant_type: 'authorization_code',
-            code: new URL(page.url()).searchParams.get('code') as string,
-            redirect_uri: callbackUri,
-            code_verifier: verifier,
-            client_id: s.client.client_id,
-            client_secret: s.client.client_secret,
-          }).toString(),
-        );
+      const token = await exchangeCode(app, s, new URL(page.url()).searchParams.get('code') as string, verifier, callbackUri);
       expect(token.status).toBe(200);
       const bearer = `Bearer ${token.body.access_token}`;
       const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', bearer).set('Idempotency-Key', `b-${lang}`).send({ ...aJournal(chosen.map((a) => a.id), { amount: 700000 }), description: 'Husleje november' });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { UploadBudget } from '../../src/modules/attachments/api/upload-body';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
-import { aProductionAccess, anApprovedApp, anOwner, aToken, codeOf, consolePost } from '../support/production-fixtures';
+import { anotherAppsToken, aProductionAccess, codeOf, consolePost } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { eventually } from '../support/wait';
 
@@ -262,14 +262,7 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
       .set('Idempotency-Key', randomUUID()).send(aJournal(prod.grantedAccountIds));
     expect(posted.status).toBe(201);
     // another app, granted journal:post and journal:read on the same organization and accounts
-    const otherApp = await anApprovedApp(app);
-    const secondOwner = await anOwner(app, prod.organization.id);
-    const grant = await consolePost(app, `/organizations/${prod.organization.id}/grants`, {
-      app_id: otherApp.id, owner_user_id: secondOwner.user_id, totp_code: codeOf(secondOwner),
-      account_ids: prod.grantedAccountIds, scopes: ['journal:post', 'journal:read'],
-    });
-    expect(grant.status).toBe(201);
-    const otherToken = await aToken(app, grant.body.id);
+    const otherToken = await anotherAppsToken(app, prod, ['journal:post', 'journal:read']);
     const before = await uploadRows(prod.organization.id);
     const res = await upload(posted.body.id, PDF, 'application/pdf', { token: otherToken, base: PRODUCTION });
     expect({ status: res.status, code: res.body.code, detail: res.body.detail }).toEqual({ status: 404, code: 'not_found', detail: 'No such journal entry' });

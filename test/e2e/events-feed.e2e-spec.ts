@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
-import { aProductionAccess, anApprovedApp, anOwner, aToken, codeOf, consolePost } from '../support/production-fixtures';
+import { anotherAppsToken, aProductionAccess, consolePost } from '../support/production-fixtures';
 import { createTestApp, itOnPostgres, type TestApp } from '../support/test-app';
 import { eventually } from '../support/wait';
 
@@ -139,14 +139,7 @@ describe('GET {base}/events — the events feed (CONTRACT §14)', () => {
     const b = await aSandboxProject(app);
     const prodA = await aProductionAccess(app);
     // a second app granted in the same organization, by a second owner (one TOTP use per owner and step)
-    const otherApp = await anApprovedApp(app);
-    const owner2 = await anOwner(app, prodA.organization.id);
-    const grant2 = await consolePost(app, `/organizations/${prodA.organization.id}/grants`, {
-      app_id: otherApp.id, owner_user_id: owner2.user_id, totp_code: codeOf(owner2),
-      account_ids: prodA.grantedAccountIds, scopes: ['products:create', 'operations:read'],
-    });
-    expect(grant2.status).toBe(201);
-    const prodB = await aToken(app, grant2.body.id);
+    const prodB = await anotherAppsToken(app, prodA, ['products:create', 'operations:read']);
 
     const mine = { a: await createProduct(SANDBOX, a.token), b: await createProduct(SANDBOX, b.token) };
     const prod = { a: await createProduct(PRODUCTION, prodA.token), b: await createProduct(PRODUCTION, prodB) };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
-import { aProductionAccess, anApprovedApp, anOwner, aToken, codeOf, consolePost } from '../support/production-fixtures';
+import { anotherAppsToken, aProductionAccess, codeOf, consolePost } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 interface EntriesPage {
@@ -152,14 +152,7 @@ describe('GET {base}/journal/entries and /journal/entries/{id} — reading back 
       return post(PRODUCTION, prod.token, aJournal(prod.grantedAccountIds));
     })();
     // another app of the same organization
-    const otherApp = await anApprovedApp(app);
-    const secondOwner = await anOwner(app, prod.organization.id);
-    const otherGrant = await consolePost(app, `/organizations/${prod.organization.id}/grants`, {
-      app_id: otherApp.id, owner_user_id: secondOwner.user_id, totp_code: codeOf(secondOwner),
-      account_ids: prod.grantedAccountIds, scopes: ['journal:read'],
-    });
-    expect(otherGrant.status).toBe(201);
-    const otherToken = await aToken(app, otherGrant.body.id);
+    const otherToken = await anotherAppsToken(app, prod, ['journal:read']);
 
     const bodies: unknown[] = [];
     for (const [base, token, id] of [

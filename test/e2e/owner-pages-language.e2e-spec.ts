@@ -6,12 +6,12 @@ import {
   authorizeQuery,
   type ConsentSetup,
   consentOverHttp,
+  exchangeCode,
   nextCode,
   PageDriver,
   PASSWORD,
   pkcePair,
   postAndFollow,
-  REDIRECT_URI,
 } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
@@ -183,20 +183,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(new URL(location).searchParams.get('code')).toBeTruthy();
       const { verifier, challenge } = pkcePair();
       const second = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
-      const token = await app
-        .partner()
-        .post('/oauth/token')
-        .type('form')
-        .send(
-          new URLSearchParams({
-            grant_type: 'authorization_code',
-            code: new URL(second.location).searchParams.get('code') as string,
-            redirect_uri: REDIRECT_URI,
-            code_verifier: verifier,
-            client_id: s.client.client_id,
-            client_secret: s.client.client_secret,
-          }).toString(),
-        );
+      const token = await exchangeCode(app, s, new URL(second.location).searchParams.get('code') as string, verifier);
       expect(token.status).toBe(200);
       const journal = { ...aJournal(chosen, { lines: 4, amount: 350000 }), description: '=HYPERLINK("x"); "Salg"' };
       const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${token.body.access_token}`).set('Idempotency-Key', 'act-1').send(journal);
@@ -294,20 +281,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
       const { verifier, challenge } = pkcePair();
       const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
-      const token = await app
-        .partner()
-        .post('/oauth/token')
-        .type('form')
-        .send(
-          new URLSearchParams({
-            grant_type: 'authorization_code',
-            code: new URL(consent.location).searchParams.get('code') as string,
-            redirect_uri: REDIRECT_URI,
-            code_verifier: verifier,
-            client_id: s.client.client_id,
-            client_secret: s.client.client_secret,
-          }).toString(),
-        );
+      const token = await exchangeCode(app, s, new URL(consent.location).searchParams.get('code') as string, verifier);
       expect(token.status).toBe(200);
       for (let i = 1; i <= 51; i++) {
         const posted = await app

@@ -173,3 +173,21 @@ export async function consentOverHttp(
   if (decision.status !== 303) throw new Error(`decision: ${decision.status} ${decision.text}`);
   return { location: decision.headers.location as string, driver };
 }
+
+/** The token exchange of an authorization code the consent pages gave (RFC 6749 §4.1.3 with PKCE), as the app makes it. */
+export function exchangeCode(app: TestApp, s: ConsentSetup, code: string, verifier: string, redirectUri = REDIRECT_URI) {
+  return app
+    .partner()
+    .post('/oauth/token')
+    .type('form')
+    .send(
+      new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+        client_id: s.client.client_id,
+        client_secret: s.client.client_secret,
+      }).toString(),
+    );
+}

@@ -81,6 +81,23 @@ export async function aToken(app: TestApp, grantId: string): Promise<string> {
   return (await created<{ token: string }>(await consolePost(app, `/grants/${grantId}/tokens`), 'token')).token;
 }
 
+/**
+ * A token of a second approved app in `prod`'s organization, on the same accounts with `scopes`, granted by
+ * a second owner (one TOTP use per owner and time step): "another app of the same organization".
+ */
+export async function anotherAppsToken(app: TestApp, prod: ProductionAccess, scopes: string[]): Promise<string> {
+  const otherApp = await anApprovedApp(app);
+  const owner = await anOwner(app, prod.organization.id);
+  const grant = await created<{ id: string }>(
+    await consolePost(app, `/organizations/${prod.organization.id}/grants`, {
+      app_id: otherApp.id, owner_user_id: owner.user_id, totp_code: codeOf(owner),
+      account_ids: prod.grantedAccountIds, scopes,
+    }),
+    'grant',
+  );
+  return aToken(app, grant.id);
+}
+
 export interface ProductionAccess {
   organization: ProductionOrganization;
   app: { id: string; revision_id: string };
