@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, readySandboxProject, startScriptArgs } from './sandbox-project.mjs';
+import { freePort, readySandboxProject, serviceNode, startScriptArgs } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -60,7 +60,7 @@ process.stdout.write(`backlog: ${(await expiredRecords()).toLocaleString('en')} 
 const [port, consolePort] = [await freePort(), await freePort()];
 const dataDir = mkdtempSync(join(tmpdir(), 'purge-at-volume-'));
 const key = `ck_${randomBytes(16).toString('hex')}`;
-const service = spawn(process.execPath, startScriptArgs(), {
+const service = spawn(serviceNode(), startScriptArgs(), {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: url,
     LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir,
     // the service's own purges stay out of the measurement: this process runs their statements itself

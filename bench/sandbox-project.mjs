@@ -1,6 +1,6 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,16 @@ export function startScriptArgs(packageJson = 'package.json') {
 }
 
 /** A free TCP port on 127.0.0.1. */
+/**
+ * The node a project's service runs on: its pinned one (`node_modules/.bin/node`, as the yardstick starts it),
+ * not this script's, which may be another version (the machine's `node` here is v20; the pin is v24, and their
+ * figures differ by up to 2×).
+ */
+export const serviceNode = (dir = '.') => {
+  const pinned = join(dir, 'node_modules', '.bin', 'node');
+  return existsSync(pinned) ? pinned : process.execPath;
+};
+
 export const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 
 /**
@@ -70,7 +80,7 @@ export async function startServiceOnFreshDatabase({ dir = '.', name = 'service',
   const [port, consolePort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const key = `ck_${randomBytes(16).toString('hex')}`;
-  const proc = spawn(process.execPath, [...nodeArgs, ...startScriptArgs(join(dir, 'package.json'))], {
+  const proc = spawn(serviceNode(dir), [...nodeArgs, ...startScriptArgs(join(dir, 'package.json'))], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${db}`,
       LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir, ...env },

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, readySandboxProject, startScriptArgs, yardstickScenarios } from './sandbox-project.mjs';
+import { freePort, readySandboxProject, serviceNode, startScriptArgs, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -36,7 +36,7 @@ async function start(name, url) {
   const [port, consolePort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), `volume-${name}-`));
   const key = `ck_${randomBytes(16).toString('hex')}`;
-  const proc = spawn(process.execPath, startArgs, {
+  const proc = spawn(serviceNode(), startArgs, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: url,
       LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { freePort, startScriptArgs } from './sandbox-project.mjs';
+import { freePort, serviceNode, startScriptArgs } from './sandbox-project.mjs';
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
@@ -37,7 +37,7 @@ const started = [];
 async function startInstance(db, name) {
   const [port, consolePort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), `bench-webhooks-${name}-`));
-  const child = spawn(process.execPath, startArgs, {
+  const child = spawn(serviceNode(ROOT), startArgs, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: CONSOLE_KEY, SECRETS_KEY,
       DATABASE_URL: `${PG}/${db}`, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'closed', DATA_DIR: dataDir },

@@ -2,19 +2,26 @@
 # A copy of this build without the envelope (issue 37: "the service with and without it"), for bench/ab.mjs:
 # no security headers, no completion hook (log line, metrics, request log), no JSON answer observation and no
 # rate-limit headers (the limiter still counts). The copy is a git worktree of HEAD with this folder's dist/.
-#   bench/without-envelope.sh DIR && node bench/ab.mjs --a DIR --b . --scenario prepare2,replay --rounds 6 --duration 6
+# PARTS (comma-separated, default all) removes only some: headers, hook, observe, ratelimit.
+#   bench/without-envelope.sh DIR [PARTS] && node bench/ab.mjs --a DIR --b . --scenario prepare2,replay --rounds 6 --duration 6
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-dir=${1:?usage: bench/without-envelope.sh DIR}
+dir=${1:?usage: bench/without-envelope.sh DIR [headers,hook,observe,ratelimit]}
+parts=,${2:-headers,hook,observe,ratelimit},
+has() { [[ $parts == *,$1,* ]]; }
 git -C "$here" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
 git -C "$here" worktree add -q --detach "$dir" HEAD
 ln -s "$here/node_modules" "$dir/node_modules"
 cp -r "$here/dist" "$dir/dist"
 boot="$dir/dist/src/bootstrap.js" guard="$dir/dist/src/modules/auth/access/api/partner-auth.guard.js"
-sed -i 's|^    app.use((0, security_headers_1.securityHeaders)());|    /* no envelope */|' "$boot"
-sed -i 's|^    app.use((0, http_logger_1.httpLogger)(deps.logger, listener, completed));|    /* no envelope */|' "$boot"
-sed -i 's|^        (0, answer_observation_1.observeJsonAnswers)(app.getHttpAdapter().getInstance());|        /* no envelope */;|' "$boot"
-sed -i "s|^                res.setHeader('RateLimit-Policy', outcome.headers\['RateLimit-Policy'\]);|                /* no envelope */|; s|^                res.setHeader('RateLimit', outcome.headers.RateLimit);|                /* no envelope */|" "$guard"
-# all five lines must have been found: a build whose lines moved fails here rather than measuring the envelope
-[ "$(grep -c 'no envelope' "$boot")" = 3 ] && [ "$(grep -c 'no envelope' "$guard")" = 2 ] || { echo "the envelope's lines were not all found in dist/" >&2; exit 1; }
-echo "$dir: this build without the envelope"
+want_boot=0 want_guard=0
+if has headers; then sed -i 's|^    app.use((0, security_headers_1.securityHeaders)());|    /* no envelope */|' "$boot"; want_boot=$((want_boot + 1)); fi
+if has hook; then sed -i 's|^    app.use((0, http_logger_1.httpLogger)(deps.logger, listener, completed));|    /* no envelope */|' "$boot"; want_boot=$((want_boot + 1)); fi
+if has observe; then sed -i 's|^        (0, answer_observation_1.observeJsonAnswers)(app.getHttpAdapter().getInstance());|        /* no envelope */;|' "$boot"; want_boot=$((want_boot + 1)); fi
+if has ratelimit; then
+  sed -i "s|^                res.setHeader('RateLimit-Policy', outcome.headers\['RateLimit-Policy'\]);|                /* no envelope */|; s|^                res.setHeader('RateLimit', outcome.headers.RateLimit);|                /* no envelope */|" "$guard"
+  want_guard=2
+fi
+# every line asked for must have been found: a build whose lines moved fails here rather than measuring the envelope
+[ "$(grep -c 'no envelope' "$boot" || true)" = $want_boot ] && [ "$(grep -c 'no envelope' "$guard" || true)" = $want_guard ] || { echo "the envelope's lines were not all found in dist/" >&2; exit 1; }
+echo "$dir: this build without ${parts:1:-1}"
