@@ -1,7 +1,7 @@
 // A/B of two builds of the service on one scenario, in one sitting: both started as `npm start` runs them,
 // each on a fresh PostgreSQL database, measured in alternating rounds (A B A B …) so that the machine's
 // drift falls on both; prints median req/s, p50, p99, the service's CPU per request and its PostgreSQL
-// backends' CPU per request (the processes serving its database) of each.
+// backends' CPU per request (the processes serving its database) and this process's (the load generator's) of each.
 //   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting[,…]] [--rounds 4] [--duration 8]
 //                     [--a-env K=V,K=V] [--b-env K=V,…]
 // The same build twice with another environment on one side is the A/B of a setting, e.g. the request log off
@@ -57,6 +57,7 @@ try {
         await autocannon({ url: sys.origin, connections: 16, duration: 2, requests: [req] });
         const t = cpuTicks(sys.proc.pid);
         const pg = backendTicks(sys.database);
+        const load = process.cpuUsage();
         const r = await autocannon({ url: sys.origin, connections: 16, duration: DURATION, requests: [req] });
         const ok = r.statusCodeStats?.[String(status)]?.count ?? 0;
         if (ok !== r.requests.total) process.stderr.write(`!! ${sys.name} ${scenario}: ${r.requests.total - ok} answers not ${status}\n`);
@@ -64,13 +65,15 @@ try {
           rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99,
           cpu: ((cpuTicks(sys.proc.pid) - t) * 10_000) / r.requests.total,
           pg: ((backendTicks(sys.database) - pg) * 10_000) / r.requests.total,
+          // this process is the load generator: what sending the requests and parsing the answers cost it
+          load: (({ user, system }) => (user + system) / r.requests.total)(process.cpuUsage(load)),
         };
         out[sys.name].push(row);
-        process.stderr.write(`   ${scenario} round ${round + 1} ${sys.name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, CPU ${row.cpu.toFixed(0)} µs, PostgreSQL ${row.pg.toFixed(0)} µs\n`);
+        process.stderr.write(`   ${scenario} round ${round + 1} ${sys.name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, CPU ${row.cpu.toFixed(0)} µs, PostgreSQL ${row.pg.toFixed(0)} µs, load generator ${row.load.toFixed(0)} µs\n`);
       }
     }
     const m = (xs, k) => median(xs.map((x) => x[k]));
-    const f = (xs) => `${m(xs, 'rps').toFixed(0)} req/s, p50 ${m(xs, 'p50')} ms, p99 ${m(xs, 'p99')} ms, CPU ${m(xs, 'cpu').toFixed(0)} µs/req, PostgreSQL ${m(xs, 'pg').toFixed(0)} µs/req`;
+    const f = (xs) => `${m(xs, 'rps').toFixed(0)} req/s, p50 ${m(xs, 'p50')} ms, p99 ${m(xs, 'p99')} ms, CPU ${m(xs, 'cpu').toFixed(0)} µs/req, PostgreSQL ${m(xs, 'pg').toFixed(0)} µs/req, load generator ${m(xs, 'load').toFixed(0)} µs/req`;
     process.stdout.write(`${scenario}: A ${f(out.A)} | B ${f(out.B)} | B/A req/s ${(m(out.B, 'rps') / m(out.A, 'rps')).toFixed(3)}, p99 ${(m(out.B, 'p99') / m(out.A, 'p99')).toFixed(2)}\n`);
   }
 } finally {
