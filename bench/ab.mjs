@@ -3,7 +3,7 @@
 // drift falls on both; prints median req/s, p50, p99, the service's CPU per request and its PostgreSQL
 // backends' CPU per request (the processes serving its database) and this process's (the load generator's) of each.
 //   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting[,…]] [--rounds 4] [--duration 8]
-//                     [--a-env K=V,K=V] [--b-env K=V,…]
+//                     [--a-env K=V,K=V] [--b-env K=V,…] [--rate N]
 // The same build twice with another environment on one side is the A/B of a setting, e.g. the request log off
 // against on: `--a . --b . --a-env REQUEST_LOG_RETENTION_DAYS=0`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,6 +19,11 @@ const SIDES = { A: { dir: resolve(arg('a', '.')), env: envOf(arg('a-env')) }, B:
 const SCENARIOS = arg('scenario', 'prepare2').split(',');
 const ROUNDS = Number(arg('rounds', '4'));
 const DURATION = Number(arg('duration', '8'));
+// --rate N: both sides at the same fixed load (N requests/s over the 16 connections) instead of as many as they get
+// through: their CPU per request is then compared at one rate (at saturation a slower side also loses the batching
+// of a faster one: fewer answers per event-loop turn and per system call), and req/s says only whether both kept up
+const RATE = arg('rate', undefined);
+const LOAD = RATE ? { overallRate: Number(RATE) } : {};
 const ticksOf = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 const cpuTicks = (pid) => ticksOf(pid);
 /** CPU ticks of the PostgreSQL backends connected to one database (their process title names it); a backend gone in between loses its ticks */
@@ -58,7 +63,7 @@ try {
         const t = cpuTicks(sys.proc.pid);
         const pg = backendTicks(sys.database);
         const load = process.cpuUsage();
-        const r = await autocannon({ url: sys.origin, connections: 16, duration: DURATION, requests: [req] });
+        const r = await autocannon({ url: sys.origin, connections: 16, duration: DURATION, requests: [req], ...LOAD });
         const ok = r.statusCodeStats?.[String(status)]?.count ?? 0;
         if (ok !== r.requests.total) process.stderr.write(`!! ${sys.name} ${scenario}: ${r.requests.total - ok} answers not ${status}\n`);
         const row = {
