@@ -29,7 +29,6 @@ export function startScriptArgs(packageJson = 'package.json') {
   return words.slice(1);
 }
 
-/** A free TCP port on 127.0.0.1. */
 /**
  * The node a project's service runs on: its pinned one (`node_modules/.bin/node`, as the yardstick starts it),
  * not this script's, which may be another version (the machine's `node` here is v20; the pin is v24, and their
@@ -40,6 +39,7 @@ export const serviceNode = (dir = '.') => {
   return existsSync(pinned) ? pinned : process.execPath;
 };
 
+/** A free TCP port on 127.0.0.1. */
 export const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 
 /**
