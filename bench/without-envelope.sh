@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: bench/without-envelope.sh DIR [headers,hook,observe,ratelimit]}
 parts=,${2:-headers,hook,observe,ratelimit},
 has() { [[ $parts == *,$1,* ]]; }
+for p in ${parts//,/ }; do case $p in headers|hook|observe|ratelimit) ;; *) echo "unknown part: $p (headers, hook, observe, ratelimit)" >&2; exit 2 ;; esac; done
 git -C "$here" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
 git -C "$here" worktree add -q --detach "$dir" HEAD
 ln -s "$here/node_modules" "$dir/node_modules"
