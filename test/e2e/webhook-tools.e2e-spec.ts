@@ -263,12 +263,17 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
       expect(second.body).toBe(firstTime[i].body); // the same bytes: type, timestamp and receipt
       expect(verifies(secret, second)).toBe(true);
     }
-    // new deliveries beside the delivered ones: two per recovered event in the read, each delivered
-    const listed = await deliveries(p.app_id);
-    for (const op of recent) {
-      const mine = listed.filter((d) => d.operation_id === op.operation_id && d.endpoint_id === id);
-      expect(mine.map((d) => [d.status, d.attempts])).toEqual([['delivered', 1], ['delivered', 1]]);
-    }
+    // new deliveries beside the delivered ones: two per recovered event in the read, each delivered. The dispatcher
+    // records a delivery once the receiver has answered, which is after the receiver above saw the request: the read
+    // waits for that record (it read 'pending' once on a loaded machine)
+    const mineOf = (listed: Awaited<ReturnType<typeof deliveries>>, op: { operation_id: string }) =>
+      listed.filter((d) => d.operation_id === op.operation_id && d.endpoint_id === id).map((d) => [d.status, d.attempts]);
+    let listed = await deliveries(p.app_id);
+    await eventually(async () => {
+      listed = await deliveries(p.app_id);
+      return recent.every((op) => mineOf(listed, op).every(([status]) => status !== 'pending'));
+    }, 'the recovered deliveries recorded');
+    for (const op of recent) expect(mineOf(listed, op)).toEqual([['delivered', 1], ['delivered', 1]]);
     // nothing before since, nothing to the other endpoints, no other app's, no test event again
     await new Promise((w) => setTimeout(w, 500));
     expect(r.received.filter((x) => JSON.parse(x.body).data?.operation_id === old.operation_id)).toHaveLength(1);
