@@ -3,15 +3,11 @@
 # route machinery costs on a 2-line prepare). A git worktree of HEAD with this folder's dist/.
 #   bench/with-one-pass-probe.sh DIR && node bench/ab.mjs --a . --b DIR --scenario prepare2 --rounds 6 --duration 6
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/build-copy.sh"
 dir=${1:?usage: bench/with-one-pass-probe.sh DIR}
-git -C "$here" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
-git -C "$here" worktree add -q --detach "$dir" HEAD
-ln -s "$here/node_modules" "$dir/node_modules"
-cp -r "$here/dist" "$dir/dist"
+copy_build "$dir"
 cp "$here/bench/one-pass-probe.cjs" "$dir/dist/one-pass-probe.cjs"
 boot="$dir/dist/src/bootstrap.js"
-line='    app.use((0, http_logger_1.httpLogger)(deps.logger, listener, completed));'
-grep -qF "$line" "$boot" || { echo "the completion hook's line was not found in dist/" >&2; exit 1; }
-sed -i "s|^    app.use((0, http_logger_1.httpLogger)(deps.logger, listener, completed));|&\n    if (listener === 'partner') require('../one-pass-probe.cjs')(app, require('node:path').join(__dirname, '..'));|" "$boot"
+grep -qxF "$HOOK_LINE" "$boot" || { echo "the completion hook's line was not found in dist/" >&2; exit 1; }
+sed -i "s|^${HOOK_LINE}\$|&\n    if (listener === 'partner') require('../one-pass-probe.cjs')(app, require('node:path').join(__dirname, '..'));|" "$boot"
 echo "$dir: this build with the one-pass probe"

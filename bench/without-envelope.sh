@@ -5,19 +5,16 @@
 # PARTS (comma-separated, default all) removes only some: headers, hook, observe, ratelimit.
 #   bench/without-envelope.sh DIR [PARTS] && node bench/ab.mjs --a DIR --b . --scenario prepare2,replay --rounds 6 --duration 6
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/build-copy.sh"
 dir=${1:?usage: bench/without-envelope.sh DIR [headers,hook,observe,ratelimit]}
 parts=,${2:-headers,hook,observe,ratelimit},
 has() { [[ $parts == *,$1,* ]]; }
 for p in ${parts//,/ }; do case $p in headers|hook|observe|ratelimit) ;; *) echo "unknown part: $p (headers, hook, observe, ratelimit)" >&2; exit 2 ;; esac; done
-git -C "$here" worktree remove --force "$dir" 2>/dev/null || rm -rf "$dir"
-git -C "$here" worktree add -q --detach "$dir" HEAD
-ln -s "$here/node_modules" "$dir/node_modules"
-cp -r "$here/dist" "$dir/dist"
+copy_build "$dir"
 boot="$dir/dist/src/bootstrap.js" guard="$dir/dist/src/modules/auth/access/api/partner-auth.guard.js"
 want_boot=0 want_guard=0
 if has headers; then sed -i 's|^    app.use((0, security_headers_1.securityHeaders)());|    /* no envelope */|' "$boot"; want_boot=$((want_boot + 1)); fi
-if has hook; then sed -i 's|^    app.use((0, http_logger_1.httpLogger)(deps.logger, listener, completed));|    /* no envelope */|' "$boot"; want_boot=$((want_boot + 1)); fi
+if has hook; then sed -i "s|^${HOOK_LINE}\$|    /* no envelope */|" "$boot"; want_boot=$((want_boot + 1)); fi
 if has observe; then sed -i 's|^        (0, answer_observation_1.observeJsonAnswers)(app.getHttpAdapter().getInstance());|        /* no envelope */;|' "$boot"; want_boot=$((want_boot + 1)); fi
 if has ratelimit; then
   sed -i "s|^                res.setHeader('RateLimit-Policy', outcome.headers\['RateLimit-Policy'\]);|                /* no envelope */|; s|^                res.setHeader('RateLimit', outcome.headers.RateLimit);|                /* no envelope */|" "$guard"

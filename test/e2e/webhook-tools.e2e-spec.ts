@@ -268,7 +268,7 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
     // waits for that record (it read 'pending' once on a loaded machine)
     const mineOf = (listed: Awaited<ReturnType<typeof deliveries>>, op: { operation_id: string }) =>
       listed.filter((d) => d.operation_id === op.operation_id && d.endpoint_id === id).map((d) => [d.status, d.attempts]);
-    let listed = await deliveries(p.app_id);
+    let listed: Awaited<ReturnType<typeof deliveries>> = [];
     await eventually(async () => {
       listed = await deliveries(p.app_id);
       return recent.every((op) => mineOf(listed, op).every(([status]) => status !== 'pending'));
