@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { anotherAppsToken, aProductionAccess, codeOf, consolePost } from '../support/production-fixtures';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { Client } from 'pg';
+import { createTestApp, itOnPostgres, type TestApp } from '../support/test-app';
 
 interface EntriesPage {
   data: Array<Record<string, unknown> & { id: string; voucher_number: number }>;
@@ -93,6 +94,57 @@ describe('GET {base}/journal/entries and /journal/entries/{id} — reading back 
     const page = (await list(SANDBOX, p.token)).body as EntriesPage;
     expect(page.data).toHaveLength(20);
     expect(page.has_more).toBe(true);
+  });
+
+  // The CI failure of 2026-11-26: a read from the start listed 5 entries right after a read had listed the
+  // sixth. The horizon (docs/adr/0006) had read pg_stat_activity after its snapshot, so a transaction of
+  // another database that ended in between held the horizon back below rows already handed out.
+  itOnPostgres('never lists fewer entries than an earlier read did, while transactions of another database come and go', async () => {
+    const p = await aSandboxProject(app);
+    const other = new URL(process.env.TEST_DATABASE_URL!);
+    other.pathname = '/postgres';
+    let posting = true;
+    const churn = async () => {
+      const c = new Client({ connectionString: other.toString() });
+      await c.connect();
+      try {
+        while (posting) {
+          await c.query('BEGIN');
+          await c.query('SELECT pg_current_xact_id()');
+          await c.query(`SELECT pg_sleep(${(Math.random() * 0.1).toFixed(4)})`);
+          await c.query('COMMIT');
+        }
+      } finally {
+        await c.end();
+      }
+    };
+    const churners = Array.from({ length: 16 }, churn);
+    const poster = (async () => {
+      try {
+        for (let i = 0; i < 90; i++) {
+          await post(SANDBOX, p.token, aJournal(accountsOf(p)));
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      } finally {
+        posting = false;
+      }
+    })();
+    const shrunk: Array<[number, number]> = [];
+    let reads = 0;
+    const reader = async () => {
+      let seen: string[] = [];
+      while (posting) {
+        const now = ((await list(SANDBOX, p.token, { limit: '100' })).body as EntriesPage).data.map((e) => e.id);
+        reads++;
+        // an earlier read's entries come first, in the same order, in every later read
+        if (now.length < seen.length || now.slice(0, seen.length).join() !== seen.join()) shrunk.push([seen.length, now.length]);
+        seen = now;
+      }
+    };
+    await Promise.all([poster, ...churners, reader(), reader(), reader()]);
+    console.log(`[probe PostgreSQL] ${reads} reads from the start while 90 entries were posted; ${shrunk.length} listed less than the read before`);
+    expect(reads).toBeGreaterThan(20);
+    expect(shrunk).toEqual([]);
   });
 
   it('filters by posting date (inclusive) and by having no attachment', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { COMMIT_HORIZON } from '../../../shared/database/commit-order.sql';
+import { commitHorizon, commitOrderedRead } from '../../../shared/database/commit-order.sql';
 import { Sql } from '../../../shared/database/sql';
 import type { CommitPosition } from '../../../shared/domain/commit-order';
 import { AttachmentsSql } from '../../attachments/sql';
@@ -15,7 +15,7 @@ const ENTRY_COLUMNS = `e.id, e.voucher_year, e.voucher_number, e.posting_date::t
          e.operation_id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at`;
 
 /** The horizon and the position: docs/adr/0011-journal-entries-commit-order.md (the events feed's, ADR 0006). */
-const PAGE = `WITH horizon AS (${COMMIT_HORIZON})
+const PAGE = `WITH horizon AS (${commitHorizon('$10')})
   SELECT ${ENTRY_COLUMNS}, e.commit_xid::text AS xid
     FROM journal_entries e, horizon h
    WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = $3
@@ -48,7 +48,7 @@ export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepositor
   }
 
   async page(owner: EntryOwner, after: CommitPosition, limit: number, filter: EntryFilter) {
-    const rows = await this.sql.query<EntryRow & { xid: string }>(PAGE, [
+    const rows = await commitOrderedRead<EntryRow & { xid: string }>(this.sql, PAGE, [
       owner.organizationId, owner.appId, owner.environment, after.xid, after.id,
       filter.postingDateFrom, filter.postingDateTo, filter.withoutAttachments, limit,
     ]);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { COMMIT_HORIZON } from '../../../shared/database/commit-order.sql';
+import { commitHorizon, commitOrderedRead } from '../../../shared/database/commit-order.sql';
 import { Sql } from '../../../shared/database/sql';
 import { EventFeedRepository, type FeedPosition, type StoredEvent } from '../domain/event-feed';
 
-/** The horizon: docs/adr/0006-events-feed-commit-order.md (COMMIT_HORIZON). */
-const PAGE = `WITH horizon AS (${COMMIT_HORIZON})
+/** The horizon: docs/adr/0006-events-feed-commit-order.md (commitOrderedRead). */
+const PAGE = `WITH horizon AS (${commitHorizon('$7')})
   SELECT o.id, o.body, o.commit_xid::text AS xid
     FROM webhook_outbox o, horizon h
    WHERE o.organization_id = $1 AND o.app_id = $2 AND o.environment = $3
@@ -24,7 +24,7 @@ export class TypeOrmEventFeedRepository extends EventFeedRepository {
     after: FeedPosition,
     limit: number,
   ): Promise<StoredEvent[]> {
-    const rows = await this.sql.query<{ id: string; body: string; xid: string }>(PAGE, [
+    const rows = await commitOrderedRead<{ id: string; body: string; xid: string }>(this.sql, PAGE, [
       scope.organizationId, scope.appId, scope.environment, after.xid, after.id, limit,
     ]);
     return rows.map((r) => ({ id: r.id, body: r.body, position: { xid: r.xid, id: r.id } }));
