@@ -2,7 +2,7 @@
 // each on a fresh PostgreSQL database, measured in alternating rounds (A B A B …) so that the machine's
 // drift falls on both; prints median req/s, p50, p99, the service's CPU per request and its PostgreSQL
 // backends' CPU per request (the processes serving its database) and this process's (the load generator's) of each.
-//   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting[,…]] [--rounds 4] [--duration 8]
+//   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting|entries|events[,…]] [--rounds 4] [--duration 8]
 //                     [--a-env K=V,K=V] [--b-env K=V,…] [--rate N]
 // The same build twice with another environment on one side is the A/B of a setting, e.g. the request log off
 // against on: `--a . --b . --a-env REQUEST_LOG_RETENTION_DAYS=0`.
@@ -43,7 +43,7 @@ const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.lengt
 async function start(name, { dir, env }) {
   const { proc, project, database, stop } = await startServiceOnFreshDatabase({ dir, name: `ab_${name}`, env });
   try {
-    return { name, proc, database, stop, origin: new URL(project.base).origin, scenarios: await yardstickScenarios(project) };
+    return { name, proc, database, stop, origin: new URL(project.base).origin, scenarios: await yardstickScenarios(project, { reads: SCENARIOS.some((n) => n === 'entries' || n === 'events') }) };
   } catch (err) {
     await stop();
     throw err;

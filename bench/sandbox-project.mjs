@@ -45,9 +45,11 @@ export const freePort = () => new Promise((ok) => { const s = createServer().lis
 /**
  * The yardstick's five scenarios against one sandbox project (readySandboxProject's answer), as autocannon
  * requests with the status each must answer: prepare2 and prepare500 (S1, S2), create (S3, a new key and code
- * per request), replay (S4, one key created once here) and posting (S5, a new key per request).
+ * per request), replay (S4, one key created once here) and posting (S5, a new key per request). With `reads`,
+ * two more, after 20 postings made here: entries and events, the first page (20) of `GET {base}/journal/entries`
+ * and of `GET {base}/events` (the commit-ordered reads, ADR 0006).
  */
-export async function yardstickScenarios({ base, headers, accounts: [a, b] }) {
+export async function yardstickScenarios({ base, headers, accounts: [a, b] }, { reads = false } = {}) {
   const line = (i) => (i % 2 === 0 ? { account_id: a, debit_minor: 100 } : { account_id: b, credit_minor: 100 });
   const journal = (n) => JSON.stringify({ posting_date: '2026-06-15', lines: Array.from({ length: n }, (_, i) => line(i)) });
   const replayKey = randomUUID();
@@ -56,7 +58,13 @@ export async function yardstickScenarios({ base, headers, accounts: [a, b] }) {
   if (first.status !== 201) throw new Error(`the replay scenario's first create answered ${first.status}`);
   const path = new URL(base).pathname;
   const post = (p, status, rest) => ({ request: { method: 'POST', path: `${path}${p}`, headers, ...rest }, status });
+  for (let i = 0; reads && i < 20; i++) {
+    const res = await fetch(`${base}/journal`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body: journal(2) });
+    if (res.status !== 201) throw new Error(`a posting for the read scenarios answered ${res.status}`);
+  }
+  const get = (p) => ({ request: { method: 'GET', path: `${path}${p}`, headers: { authorization: headers.authorization } }, status: 200 });
   return {
+    ...(reads ? { entries: get('/journal/entries'), events: get('/events') } : {}),
     prepare2: post('/journal/prepare', 200, { body: journal(2) }),
     prepare500: post('/journal/prepare', 200, { body: journal(500) }),
     create: post('/products', 201, { setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } }),

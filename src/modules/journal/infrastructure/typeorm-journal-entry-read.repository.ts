@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { commitHorizon, commitOrderedRead } from '../../../shared/database/commit-order.sql';
+import { type CommitOrderedRow, commitOrderedRead, commitOrderedStatement } from '../../../shared/database/commit-order.sql';
 import { Sql } from '../../../shared/database/sql';
 import type { CommitPosition } from '../../../shared/domain/commit-order';
 import { AttachmentsSql } from '../../attachments/sql';
@@ -15,9 +15,8 @@ const ENTRY_COLUMNS = `e.id, e.voucher_year, e.voucher_number, e.posting_date::t
          e.operation_id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at`;
 
 /** The horizon and the position: docs/adr/0011-journal-entries-commit-order.md (the events feed's, ADR 0006). */
-const PAGE = `WITH horizon AS (${commitHorizon('$10')})
-  SELECT ${ENTRY_COLUMNS}, e.commit_xid::text AS xid
-    FROM journal_entries e, horizon h
+const PAGE = commitOrderedStatement(`SELECT ${ENTRY_COLUMNS}, e.commit_xid AS xid
+    FROM journal_entries e
    WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = $3
      AND (e.commit_xid, e.id) > ($4::xid8, $5::uuid)
      AND e.commit_xid < h.xid
@@ -25,7 +24,7 @@ const PAGE = `WITH horizon AS (${commitHorizon('$10')})
      AND ($7::date IS NULL OR e.posting_date <= $7::date)
      AND (NOT $8::boolean OR NOT ${AttachmentsSql.hasAttachment('e.organization_id', 'e.id')})
    ORDER BY e.commit_xid, e.id
-   LIMIT $9`;
+   LIMIT $9`, '$10');
 
 const NEWEST = `SELECT ${ENTRY_COLUMNS}
     FROM journal_entries e
@@ -37,9 +36,9 @@ const ONE = `SELECT ${ENTRY_COLUMNS}
     FROM journal_entries e
    WHERE e.organization_id = $1 AND e.id = $2 AND e.app_id = $3 AND e.environment = $4`;
 
-type EntryRow = Omit<JournalEntryView, 'lines'> & { lines: JournalEntryView['lines'] | null; xid?: string };
+type EntryRow = Omit<JournalEntryView, 'lines'> & { lines: JournalEntryView['lines'] | null; xid?: string; uncertain?: boolean };
 
-const viewOf = ({ xid: _xid, ...row }: EntryRow): JournalEntryView => ({ ...row, lines: row.lines ?? [] });
+const viewOf = ({ xid: _xid, uncertain: _uncertain, ...row }: EntryRow): JournalEntryView => ({ ...row, lines: row.lines ?? [] });
 
 @Injectable()
 export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepository {
@@ -48,7 +47,7 @@ export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepositor
   }
 
   async page(owner: EntryOwner, after: CommitPosition, limit: number, filter: EntryFilter) {
-    const rows = await commitOrderedRead<EntryRow & { xid: string }>(this.sql, PAGE, [
+    const rows = await commitOrderedRead<EntryRow & CommitOrderedRow>(this.sql, PAGE, [
       owner.organizationId, owner.appId, owner.environment, after.xid, after.id,
       filter.postingDateFrom, filter.postingDateTo, filter.withoutAttachments, limit,
     ]);
