@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
+import { READ_SCENARIOS, startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -43,7 +43,7 @@ const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.lengt
 async function start(name, { dir, env }) {
   const { proc, project, database, stop } = await startServiceOnFreshDatabase({ dir, name: `ab_${name}`, env });
   try {
-    return { name, proc, database, stop, origin: new URL(project.base).origin, scenarios: await yardstickScenarios(project, { reads: SCENARIOS.some((n) => n === 'entries' || n === 'events') }) };
+    return { name, proc, database, stop, origin: new URL(project.base).origin, scenarios: await yardstickScenarios(project, { reads: SCENARIOS.some((n) => READ_SCENARIOS.includes(n)) }) };
   } catch (err) {
     await stop();
     throw err;

@@ -42,12 +42,15 @@ export const serviceNode = (dir = '.') => {
 /** A free TCP port on 127.0.0.1. */
 export const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 
+/** The commit-ordered reads (ADR 0006): the first page (20) of `GET {base}/journal/entries` and of `GET {base}/events`. */
+const READ_PATHS = { entries: '/journal/entries', events: '/events' };
+export const READ_SCENARIOS = Object.keys(READ_PATHS);
+
 /**
  * The yardstick's five scenarios against one sandbox project (readySandboxProject's answer), as autocannon
  * requests with the status each must answer: prepare2 and prepare500 (S1, S2), create (S3, a new key and code
  * per request), replay (S4, one key created once here) and posting (S5, a new key per request). With `reads`,
- * two more, after 20 postings made here: entries and events, the first page (20) of `GET {base}/journal/entries`
- * and of `GET {base}/events` (the commit-ordered reads, ADR 0006).
+ * the READ_SCENARIOS too, after 20 postings made here.
  */
 export async function yardstickScenarios({ base, headers, accounts: [a, b] }, { reads = false } = {}) {
   const line = (i) => (i % 2 === 0 ? { account_id: a, debit_minor: 100 } : { account_id: b, credit_minor: 100 });
@@ -64,7 +67,7 @@ export async function yardstickScenarios({ base, headers, accounts: [a, b] }, { 
   }
   const get = (p) => ({ request: { method: 'GET', path: `${path}${p}`, headers: { authorization: headers.authorization } }, status: 200 });
   return {
-    ...(reads ? { entries: get('/journal/entries'), events: get('/events') } : {}),
+    ...(reads ? Object.fromEntries(Object.entries(READ_PATHS).map(([name, p]) => [name, get(p)])) : {}),
     prepare2: post('/journal/prepare', 200, { body: journal(2) }),
     prepare500: post('/journal/prepare', 200, { body: journal(500) }),
     create: post('/products', 201, { setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } }),
