@@ -218,8 +218,10 @@ export function IsEmailField(options?: Options): PropertyDecorator {
 }
 
 /**
- * Whether PostgreSQL can store a JSON value as jsonb: nested at most `maxDepth` levels (a scalar is 0)
- * and no string or key holding NUL or an unpaired surrogate. Walked without recursion.
+ * Whether PostgreSQL can store a JSON value as jsonb, and it can be fingerprinted (RFC 8785): nested at
+ * most `maxDepth` levels (a scalar is 0), no string or key holding NUL or an unpaired surrogate, and no
+ * number outside the double range (`1e400` parses to Infinity: CONTRACT §20, issue 43 finding 8 — it was a
+ * 500 at fingerprinting). Walked without recursion.
  */
 function isStorableJson(value: unknown, maxDepth: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];
@@ -227,6 +229,10 @@ function isStorableJson(value: unknown, maxDepth: number): boolean {
     const [v, depth] = stack.pop()!;
     if (typeof v === 'string') {
       if (!isStorableText(v)) return false;
+      continue;
+    }
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return false;
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
@@ -258,7 +264,7 @@ export function IsJsonArrayField(maxItems: number, maxDepth: number, options?: O
   return constraint(
     'jsonArray',
     (v) => Array.isArray(v) && v.length <= maxItems && everyStorableJson(v, maxDepth),
-    `must be an array of at most ${maxItems} items, each nested at most ${maxDepth} levels deep, with text free of NUL and unpaired surrogates`,
+    `must be an array of at most ${maxItems} items, each nested at most ${maxDepth} levels deep, with text free of NUL and unpaired surrogates and numbers within the double range`,
     options,
     { type: 'array', items: {}, maxItems, description: `any JSON items, nested at most ${maxDepth} levels` } as FieldSchema,
   );

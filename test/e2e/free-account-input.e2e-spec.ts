@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * Issue 43 findings 8 and 9, CONTRACT v6 §20 ("Numbers", "Query parameters", "Cursors", "Request log",
+ * "Token endpoint"): what a free account sends is refused as bad input, and reveals nothing of others.
+ */
+describe('CONTRACT §20: numbers, query parameters, cursors (issue 43 finding 8)', () => {
+  let app: TestApp;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    const logStream = new Writable({
+      write(chunk, _enc, done) {
+        logged.push(String(chunk));
+        done();
+      },
+    });
+    app = await createTestApp({}, { logStream });
+  });
+  afterAll(() => app.close());
+
+  const ids = (p: SandboxProject) => p.accounts.map((a) => a.id);
+  /** A body as its bytes: `1e400` survives only in text (JSON.stringify writes Infinity as null). */
+  const rawPost = (p: SandboxProject, path: string, text: string) =>
+    app
+      .partner()
+      .post(`${SANDBOX}${path}`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/json')
+      .send(text);
+  /** The journal's text with the first line's `key` set to `number` as written. */
+  const journalWith = (p: SandboxProject, key: string, number: string) => {
+    const body = aJournal(ids(p));
+    (body.lines[0] as Record<string, unknown>)[key] = '@NUMBER@';
+    return JSON.stringify(body).replace('"@NUMBER@"', number);
+  };
+
+  describe('Numbers: outside the double range or not finite is 400 at its pointer, never a 500 (issue: POST /journal with dimension_refs [1e400] was a 500 with a stack in the log)', () => {
+    for (const path of ['/journal/prepare', '/journal']) {
+      for (const number of ['[1e400]', '[-1e400]', '[{"x": [2e308]}]']) {
+        it(`POST ${path} with dimension_refs ${number}: 400 invalid_input at /lines/0/dimension_refs`, async () => {
+          const p = await aSandboxProject(app);
+          const before = logged.length;
+          const res = await rawPost(p, path, journalWith(p, 'dimension_refs', number));
+          expect(res.status).toBe(400);
+          expect(res.body.code).toBe('invalid_input');
+          expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/lines/0/dimension_refs', code: 'invalid_input' })]);
+          expect(logged.slice(before).join('')).not.toMatch(/"level":50|unhandled error/);
+        });
+      }
+      it(`POST ${path} with debit_minor 1e400: 400 invalid_amount at /lines/0/debit_minor`, async () => {
+        const p = await aSandboxProject(app);
+        const res = await rawPost(p, path, journalWith(p, 'debit_minor', '1e400'));
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/lines/0/debit_minor', code: 'invalid_amount' })]);
+      });
+    }
+
+    it('a number inside the double range (1.7e308, 1e-400 which is 0) is still accepted in dimension_refs', async () => {
+      const p = await aSandboxProject(app);
+      const res = await rawPost(p, '/journal', journalWith(p, 'dimension_refs', '[1.7e308, 1e-400]'));
+      expect(res.status).toBe(201);
+    });
+  });
+});
