@@ -66,4 +66,36 @@ describe('CONTRACT §20: numbers, query parameters, cursors (issue 43 finding 8)
       expect(res.status).toBe(201);
     });
   });
+
+  describe('Query parameters: a partner GET with one it does not define is 400 invalid_input at /<name> (issue: ignored)', () => {
+    const get = (p: SandboxProject, path: string) => app.partner().get(`${SANDBOX}${path}`).set('Authorization', `Bearer ${p.token}`);
+    const anId = '00000000-0000-4000-8000-000000000000';
+    const routes = ['/accounts', '/tax-codes', '/grant', '/journal/entries', `/journal/entries/${anId}`, `/journal/entries/${anId}/attachments/${anId}`, `/operations/${anId}`, '/events'];
+    for (const route of routes) {
+      it(`GET ${route}?posting_date_form=2026-01-01: 400 at /posting_date_form`, async () => {
+        const p = await aSandboxProject(app);
+        const res = await get(p, `${route}?posting_date_form=2026-01-01`);
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('invalid_input');
+        expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/posting_date_form', code: 'invalid_input' })]);
+      });
+    }
+
+    it('names each unknown parameter once, as sent (`__proto__`, a[b], ~ and / escaped), and lets the defined ones through', async () => {
+      const p = await aSandboxProject(app);
+      const res = await get(p, '/journal/entries?limit=5&__proto__=1&a%5Bb%5D=2&x~y%2Fz=3&__proto__=4');
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/__proto__', '/a[b]', '/x~0y~1z']);
+      const defined = await get(p, '/journal/entries?limit=5&posting_date_from=2026-01-01&posting_date_to=2026-12-31&without_attachments=true');
+      expect(defined.status).toBe(200);
+      expect((await get(p, '/events?limit=3')).status).toBe(200);
+      expect((await get(p, '/accounts')).status).toBe(200);
+    });
+
+    it('comes after the token (CONTRACT §3: input is step 5): without a token 401, with one of another environment 401', async () => {
+      const p = await aSandboxProject(app);
+      expect((await app.partner().get(`${SANDBOX}/accounts?x=1`)).status).toBe(401);
+      expect((await app.partner().get(`/api/partner/v1/accounts?x=1`).set('Authorization', `Bearer ${p.token}`)).status).toBe(401);
+    });
+  });
 });

@@ -39,7 +39,7 @@ describe('request log (CONTRACT §15)', () => {
   afterAll(() => app.close());
 
   it('lists a success and a refusal with time (UTC), path with its query, status, code, pointers, duration, request id, client address and the key\'s first 8 characters', async () => {
-    const ok = await call('/accounts?include=all').set('X-Forwarded-For', '203.0.113.7');
+    const ok = await call('/journal/entries?without_attachments=true').set('X-Forwarded-For', '203.0.113.7');
     expect(ok.status).toBe(200);
     const refused = await app
       .partner()
@@ -60,7 +60,7 @@ describe('request log (CONTRACT §15)', () => {
     expect(newest).toMatch(/ \d+ ms /);
     expect(newest).toContain('2026-11-20 12:00:');
     expect(newest).toContain(' UTC');
-    expect(older).toContain(`GET ${SANDBOX}/accounts?include=all`);
+    expect(older).toContain(`GET ${SANDBOX}/journal/entries?without_attachments=true`);
     expect(older).toContain(' 200 ');
     expect(older).toContain(ok.headers['x-request-id'] ?? '');
     expect(older).toContain('203.0.113.7');
@@ -68,8 +68,10 @@ describe('request log (CONTRACT §15)', () => {
     expect(page.text).not.toContain('secret-looking-name');
     expect(page.text).not.toContain('secret-tail');
     expect(page.text).not.toContain(token);
-    const accountName = (ok.body as { data: Array<{ name: string }> }).data[0].name;
-    expect(rows(page.text).join('\n')).not.toContain(accountName);
+    const accounts = await call('/accounts');
+    await logPage();
+    const accountName = (accounts.body as { data: Array<{ name: string }> }).data[0].name;
+    expect(rows((await logPage()).text).join('\n')).not.toContain(accountName);
   });
 
   it('does not log a call whose token names no app (401)', async () => {
@@ -103,19 +105,19 @@ describe('request log (CONTRACT §15)', () => {
   });
 
   it('shows 50 a page, newest first, and the rest behind Older with the same filters', async () => {
-    for (let i = 0; i < 55; i++) expect((await call(`/accounts?n=${i}`)).status).toBe(200);
-    const first = await logPage('?path=n%3D');
+    for (let i = 1; i <= 55; i++) expect((await call(`/events?limit=${i}`)).status).toBe(200);
+    const first = await logPage('?path=limit%3D');
     const firstRows = rows(first.text);
     expect(firstRows).toHaveLength(50);
-    expect(firstRows[0]).toContain('n=54');
-    expect(firstRows[49]).toContain('n=5 ');
+    expect(firstRows[0]).toContain('limit=55');
+    expect(firstRows[49]).toContain('limit=6 ');
     const older = /<a href="([^"]+)">Older<\/a>/.exec(first.text)?.[1].replace(/&amp;/g, '&');
-    expect(older).toMatch(/path=n%3D/);
+    expect(older).toMatch(/path=limit%3D/);
     const second = await d().get(older!.replace(/#.*$/, ''));
     const secondRows = rows(second.text);
     expect(secondRows).toHaveLength(5);
-    expect(secondRows[0]).toContain('n=4 ');
-    expect(secondRows[4]).toContain('n=0 ');
+    expect(secondRows[0]).toContain('limit=5 ');
+    expect(secondRows[4]).toContain('limit=1 ');
     expect(second.text).not.toContain('>Older</a>');
   });
 
@@ -137,15 +139,15 @@ describe('request log (CONTRACT §15)', () => {
 
   it('purges calls older than REQUEST_LOG_RETENTION_DAYS (7) and keeps the younger ones', async () => {
     const recorder = app.apps.partner.get(RequestLogRecorder, { strict: false });
-    expect((await call('/accounts?age=old')).status).toBe(200);
+    expect((await call('/journal/entries?posting_date_from=2026-01-01')).status).toBe(200);
     clock.advance(6 * 86_400_000);
-    expect((await call('/accounts?age=young')).status).toBe(200);
+    expect((await call('/journal/entries?posting_date_to=2026-12-31')).status).toBe(200);
     await recorder.settled();
     clock.advance(1 * 86_400_000 + 60_000);
     const purged = await recorder.purge();
     expect(purged).toBeGreaterThanOrEqual(1);
     // (the developer's session has expired by now: the table says what the page would list)
-    const kept: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE path LIKE '%age=%' ORDER BY id`);
-    expect(kept.map((r) => r.path)).toEqual([`${SANDBOX}/accounts?age=young`]);
+    const kept: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE path LIKE '%posting_date_%' ORDER BY id`);
+    expect(kept.map((r) => r.path)).toEqual([`${SANDBOX}/journal/entries?posting_date_to=2026-12-31`]);
   });
 });

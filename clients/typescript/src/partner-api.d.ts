@@ -1392,6 +1392,23 @@ export interface operations {
                     "application/json": components["schemas"]["OperationReceipt"];
                 };
             };
+            /** @description `invalid_input`: The input failed validation */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input";
+                    };
+                };
+            };
             /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
             401: {
                 headers: {
@@ -1653,6 +1670,23 @@ export interface operations {
                     "application/json": components["schemas"]["TokenGrant"];
                 };
             };
+            /** @description `invalid_input`: The input failed validation */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input";
+                    };
+                };
+            };
             /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
             401: {
                 headers: {
@@ -1904,6 +1938,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            /** @description `invalid_input`: The input failed validation */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input";
+                    };
                 };
             };
             /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
@@ -2271,6 +2322,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_input`: The input failed validation */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input";
+                    };
+                };
+            };
             /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
             401: {
                 headers: {
@@ -2399,6 +2467,23 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
+            /** @description `invalid_input`: The input failed validation */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input";
+                    };
+                };
+            };
             /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
             401: {
                 headers: {
@@ -2508,6 +2593,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaxCodeList"];
+                };
+            };
+            /** @description `invalid_input`: The input failed validation */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input";
+                    };
                 };
             };
             /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */

@@ -180,7 +180,7 @@ export function commitOrderPage(items: Schema, hasMoreWords: string, description
 }
 
 /** The `after` and `limit` query parameters of a list in commit order. */
-export function commitOrderQuery(afterWords: string, limitWords: string): Array<Record<string, unknown>> {
+export function commitOrderQuery(afterWords: string, limitWords: string): Array<{ name: string; [key: string]: unknown }> {
   return [
     { name: 'after', in: 'query', required: false, description: afterWords, schema: { type: 'string', maxLength: 200 } },
     { name: 'limit', in: 'query', required: false, description: limitWords, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },

@@ -218,6 +218,11 @@ function pathParameters(path: string): unknown[] {
 
 const scopeWords = (scopes: string[]): string => `Scope ${scopes.map((s) => `\`${s}\``).join(' or ')}`;
 
+/** An operation's own codes: a GET's query parameter it does not define is `invalid_input` (CONTRACT §20), so every GET lists it. */
+function errorsOf(op: ScannedPartnerOperation, facts: PartnerOperationFacts): readonly string[] {
+  return op.method === 'get' && !facts.errors.includes('invalid_input') ? ['invalid_input', ...facts.errors] : facts.errors;
+}
+
 /** One operation of the document. */
 function describe(op: ScannedPartnerOperation, facts: PartnerOperationFacts): Record<string, unknown> {
   const parameters = [
@@ -236,7 +241,7 @@ function describe(op: ScannedPartnerOperation, facts: PartnerOperationFacts): Re
     security: op.generated.security,
     ...(parameters.length ? { parameters } : {}),
     ...(facts.requestBody ? { requestBody: facts.requestBody } : generatedBody ? { requestBody: { ...generatedBody, required: true } } : {}),
-    responses: { ...facts.success, ...problemResponses([...ACCESS, ...facts.errors, ...ALWAYS], PARTNER_RATE) },
+    responses: { ...facts.success, ...problemResponses([...ACCESS, ...errorsOf(op, facts), ...ALWAYS], PARTNER_RATE) },
   };
 }
 

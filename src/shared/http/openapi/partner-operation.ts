@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiOperation } from '@nestjs/swagger';
 import { jsonResponse, type Responses, type Schema } from './common';
 
@@ -22,8 +22,11 @@ export interface PartnerOperationFacts {
   schemas?: Record<string, Schema>;
   /** header parameters, as OpenAPI parameter objects (path parameters come from the route, PATH_PARAMETERS) */
   headers?: unknown[];
-  /** query parameters, as OpenAPI parameter objects */
-  query?: unknown[];
+  /**
+   * query parameters, as OpenAPI parameter objects: the only ones the route takes — any other is 400
+   * `invalid_input` at its name (CONTRACT §20, PARTNER_QUERY_NAMES)
+   */
+  query?: ReadonlyArray<{ name: string }>;
   /** the request body, when the controller's is not a JSON DTO */
   requestBody?: unknown;
 }
@@ -52,7 +55,14 @@ export const partnerJson = (status: number, description: string, schema: Schema)
   [String(status)]: jsonResponse(description, schema, status, PARTNER_RATE),
 });
 
+/** Route metadata: the names of the query parameters a partner route declares (the partner guard refuses others). */
+export const PARTNER_QUERY_NAMES = 'partner-query-names';
+
 /** Declares a partner route's operation (see PartnerOperationFacts). */
 export function PartnerOperation(facts: PartnerOperationFacts): MethodDecorator {
-  return applyDecorators(ApiOperation({ operationId: facts.operationId, summary: facts.summary }), ApiExtension(PARTNER_OPERATION_EXTENSION, facts));
+  return applyDecorators(
+    ApiOperation({ operationId: facts.operationId, summary: facts.summary }),
+    ApiExtension(PARTNER_OPERATION_EXTENSION, facts),
+    SetMetadata(PARTNER_QUERY_NAMES, new Set((facts.query ?? []).map((q) => q.name))),
+  );
 }

@@ -1,7 +1,9 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { DomainError, RateLimitedError } from '../../../../shared/domain/errors';
+import { DomainError, RateLimitedError, toInputError } from '../../../../shared/domain/errors';
+import { PARTNER_QUERY_NAMES } from '../../../../shared/http/openapi/partner-operation';
+import { pointerTo } from '../../../../shared/http/validation/body-validation.pipe';
 import { clientAddress } from '../../../../shared/http/client-address';
 import { AnonymousRateLimit, RateLimitService } from '../../../rate-limit';
 import { environmentOfPath, PARTNER_BASES } from '../../../../shared/http/partner-paths';
@@ -55,6 +57,22 @@ export class PartnerAuthGuard implements CanActivate {
       }
       throw err;
     }
+    // CONTRACT §3 step 5, §20: a query parameter the GET does not declare is refused as an unknown body field is
+    if (req.method === 'GET') refuseUnknownQueryParameters(req.originalUrl ?? req.url, this.reflector.get<ReadonlySet<string>>(PARTNER_QUERY_NAMES, context.getHandler()));
     return true;
   }
+}
+
+/**
+ * 400 `invalid_input` with one entry per query parameter the route does not declare (its @PartnerOperation
+ * `query`), the parameter's name as `pointer`. Names are read from the raw query string, as sent (Express's
+ * parser would drop `__proto__` and fold `a[b]` into `a`).
+ */
+export function refuseUnknownQueryParameters(url: string, declared: ReadonlySet<string> | undefined): void {
+  const q = url.indexOf('?');
+  if (q < 0) return;
+  const unknown = new Set<string>();
+  for (const name of new URLSearchParams(url.slice(q + 1)).keys()) if (!declared?.has(name)) unknown.add(name);
+  if (unknown.size === 0) return;
+  throw toInputError([...unknown].map((name) => ({ pointer: pointerTo('', name), code: 'invalid_input', detail: 'is not a query parameter of this call' })));
 }
