@@ -158,14 +158,13 @@ describe('GET {base}/events — the events feed (CONTRACT §14)', () => {
     await createProduct(SANDBOX, b.token);
     const cursorOfB = (await page(SANDBOX, b.token, { limit: '1' })).next_cursor;
     const cursorOfA = (await page(SANDBOX, a.token, { limit: '1' })).next_cursor;
-    const [position, tag] = [cursorOfA.slice(0, cursorOfA.indexOf('.')), cursorOfA.slice(cursorOfA.indexOf('.') + 1)];
-    const text = Buffer.from(position, 'base64url').toString();
-    const moved = Buffer.from(text.replace(/^\d+/, '1')).toString('base64url');
-    // the MAC with its first character changed (its last ones may already be what a fixed replacement writes)
-    const mac = tag.slice(tag.lastIndexOf('.') + 1);
-    const changedTag = `${tag.slice(0, tag.lastIndexOf('.') + 1)}${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`;
-    expect(changedTag).not.toBe(tag);
-    const badAfter = [cursorOfB, `${moved}.${tag}`, `${position}.${changedTag}`, position, 'abc', '', `${cursorOfA}x`, 'x'.repeat(300)];
+    // an opaque cursor (CONTRACT §20): `v<N>.<sealed position>`; one character of its middle changed, cut short, or grown
+    const [version, sealed] = [cursorOfA.slice(0, cursorOfA.indexOf('.')), cursorOfA.slice(cursorOfA.indexOf('.') + 1)];
+    const middle = sealed.length >> 1;
+    const changed = `${version}.${sealed.slice(0, middle)}${sealed[middle] === 'A' ? 'B' : 'A'}${sealed.slice(middle + 1)}`;
+    expect(changed).not.toBe(cursorOfA);
+    const otherVersion = `v9.${sealed}`;
+    const badAfter = [cursorOfB, changed, otherVersion, `${version}.${sealed.slice(0, -4)}`, sealed, 'abc', '', `${cursorOfA}x`, 'x'.repeat(300)];
     for (const after of badAfter) {
       const res = await feed(SANDBOX, a.token, { after });
       expect({ after, status: res.status }).toEqual({ after, status: 400 });

@@ -98,4 +98,58 @@ describe('CONTRACT §20: numbers, query parameters, cursors (issue 43 finding 8)
       expect((await app.partner().get(`/api/partner/v1/accounts?x=1`).set('Authorization', `Bearer ${p.token}`)).status).toBe(401);
     });
   });
+
+  describe('Cursors reveal nothing of the service (issue: base64 of the global transaction id; another tenant\'s 25 postings moved it by 91)', () => {
+    const post = (p: SandboxProject) =>
+      app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID()).send(aJournal(ids(p)));
+    const cursorOf = async (p: SandboxProject, list: string) => {
+      const res = await app.partner().get(`${SANDBOX}${list}`).set('Authorization', `Bearer ${p.token}`);
+      expect(res.status).toBe(200);
+      return res.body.next_cursor as string;
+    };
+    /** Everything a reader could decode from a cursor: each dot-separated part as base64url, as text. */
+    const decoded = (cursor: string) => cursor.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1')).join(' ');
+
+    /** The row a posting wrote to the list's table, with its transaction id (what the old cursor carried in the clear). */
+    const positions = {
+      '/journal/entries': `SELECT id::text, commit_xid::text AS xid FROM journal_entries WHERE id = $1`,
+      '/events': `SELECT id::text, commit_xid::text AS xid FROM webhook_outbox WHERE (body::jsonb #>> '{data,operation_id}') = $1`,
+    };
+    const positionOf = async (list: keyof typeof positions, posted: { id: string; operation_id: string }): Promise<{ id: string; xid: string }> =>
+      (await app.apps.dataSource.query(positions[list], [list === '/events' ? posted.operation_id : posted.id]))[0];
+
+    for (const list of Object.keys(positions) as Array<keyof typeof positions>) {
+      it(`GET ${list}: no transaction id, row id or counter in the cursor; another tenant's 25 postings change nothing in it`, async () => {
+        const mine = await aSandboxProject(app);
+        const stranger = await aSandboxProject(app);
+        const first = await post(mine);
+        expect(first.status).toBe(201);
+        const before = await cursorOf(mine, list);
+        const row = await positionOf(list, first.body);
+        expect(row.xid).toMatch(/^\d+$/);
+        for (const secret of [row.xid, row.id, row.id.replace(/-/g, '')]) {
+          expect(before).not.toContain(secret);
+          expect(decoded(before)).not.toContain(secret);
+        }
+        expect(decoded(before)).not.toContain(Buffer.from(row.id.replace(/-/g, ''), 'hex').toString('latin1'));
+        expect(before).toMatch(/^v1\.[A-Za-z0-9_-]{70}$/);
+
+        for (let i = 0; i < 25; i++) expect((await post(stranger)).status).toBe(201);
+        // the same place in my list: the same cursor, however much others wrote in between
+        expect(await cursorOf(mine, list)).toBe(before);
+        expect((await app.partner().get(`${SANDBOX}${list}?after=${before}`).set('Authorization', `Bearer ${mine.token}`)).body.data).toEqual([]);
+        const second = await post(mine);
+        const after = await cursorOf(mine, list);
+        const row2 = await positionOf(list, second.body);
+        expect(BigInt(row2.xid) - BigInt(row.xid)).toBeGreaterThanOrEqual(25n);
+        expect(after).not.toBe(before);
+        expect(after).toMatch(/^v1\.[A-Za-z0-9_-]{70}$/);
+        expect(decoded(after)).not.toContain(row2.xid);
+        // still bound to the caller: the stranger cannot follow it
+        const theirs = await app.partner().get(`${SANDBOX}${list}?after=${after}`).set('Authorization', `Bearer ${stranger.token}`);
+        expect(theirs.status).toBe(400);
+        expect(theirs.body.errors).toEqual([expect.objectContaining({ pointer: '/after' })]);
+      });
+    }
+  });
 });

@@ -114,8 +114,49 @@ export class SecretBox {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
+  /**
+   * A short opaque token the service hands out and takes back (e.g. a list's cursor): `plaintext` encrypted
+   * (AES-256-GCM under a key derived from the current key for `context`) with `binding` as additional
+   * authenticated data — `v<N>.<base64url of iv, ciphertext and tag>`. Nothing of the plaintext can be read
+   * from it, and it opens only for the same context and binding. The iv is synthetic (an HMAC of binding and
+   * plaintext, as SIV does), so the same plaintext and binding give the same token, and no two different
+   * messages ever share an iv under one key.
+   */
+  sealToken(plaintext: Buffer, context: string, binding: string): string {
+    const { version, key } = this.current;
+    const encKey = this.derived(key, `token:${context}`, version);
+    const iv = createHmac('sha256', encKey).update(binding, 'utf8').update('\0').update(plaintext).digest().subarray(0, 12);
+    const cipher = createCipheriv('aes-256-gcm', encKey, iv);
+    cipher.setAAD(Buffer.from(binding, 'utf8'));
+    const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return `v${version}.${Buffer.concat([iv, ct, cipher.getAuthTag()]).toString('base64url')}`;
+  }
+
+  /** The plaintext of sealToken(…, context, binding) under any listed key version, or null (not one, changed, another context or binding). */
+  openToken(token: string, context: string, binding: string): Buffer | null {
+    const m = /^v([1-9]\d{0,5})\.([A-Za-z0-9_-]{38,400})$/.exec(token);
+    if (!m) return null;
+    const key = this.byVersion.get(Number(m[1]));
+    if (!key) return null;
+    const bytes = Buffer.from(m[2], 'base64url');
+    // one spelling per token: trailing bits that decode to the same bytes are a changed token
+    if (bytes.length < 28 || bytes.toString('base64url') !== m[2]) return null;
+    const decipher = createDecipheriv('aes-256-gcm', this.derived(key, `token:${context}`, Number(m[1])), bytes.subarray(0, 12));
+    decipher.setAAD(Buffer.from(binding, 'utf8'));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    try {
+      return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]);
+    } catch {
+      return null;
+    }
+  }
+
+  private derived(key: Buffer, purpose: string, version: number): Buffer {
+    return createHmac('sha256', key).update(`${purpose}:v${version}`, 'utf8').digest();
+  }
+
   private macOf(version: number, key: Buffer, message: string, context: string): Buffer {
-    const macKey = createHmac('sha256', key).update(`mac:${context}:v${version}`, 'utf8').digest();
+    const macKey = this.derived(key, `mac:${context}`, version);
     return createHmac('sha256', macKey).update(message, 'utf8').digest().subarray(0, 16);
   }
 

@@ -24,7 +24,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** xid8 is an unsigned 64-bit integer. */
 const XID8_MAX = 18446744073709551615n;
 
-/** The position's text inside a cursor: `<xid>:<id>`. */
+/** The position as text, `<xid>:<id>` (a cursor before version 6 carried it in the clear). */
 export function positionText(p: CommitPosition): string {
   return `${p.xid}:${p.id}`;
 }
