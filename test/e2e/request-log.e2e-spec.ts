@@ -121,6 +121,19 @@ describe('request log (CONTRACT §15)', () => {
     expect(second.text).not.toContain('>Older</a>');
   });
 
+  it('shows the values of query parameters named token, access_token, code, secret, password, key, signature as *** (CONTRACT §20; issue 43: ?token=hsk_… was kept verbatim)', async () => {
+    const names = ['token', 'access_token', 'code', 'secret', 'password', 'key', 'signature'];
+    const query = [...names.map((n, i) => `${n}=hsk_leaked${i}value`), 'Token=hsk_leakedUpper', '%74oken=hsk_leakedEncoded', 'limit=hsk_kept'].join('&');
+    const res = await call(`/events?${query}`);
+    expect(res.status).toBe(400);
+    const page = (await logPage('?path=limit%3Dhsk_kept')).text;
+    const [row] = rows(page);
+    expect(row).toContain(`GET ${SANDBOX}/events?${[...names, "Token", "%74oken"].map((n) => `${n}=***&amp;`).join("")}limit=hsk_kept`);
+    expect(page).not.toContain('hsk_leaked');
+    const stored: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE path LIKE '%hsk_%'`);
+    expect(stored.map((r) => r.path).join('\n')).not.toContain('hsk_leaked');
+  });
+
   it('answers a bad filter with a 400 page, never a 500', async () => {
     for (const q of ['?status=3xx', '?environment=staging', '?before=abc', '?before=0', `?path=${'x'.repeat(201)}`, '?request_id=a%00b', '?status=4xx&status=5xx']) {
       const res = await d().get(`/developers/apps/${appId}${q}`);

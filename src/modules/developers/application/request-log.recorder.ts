@@ -7,6 +7,7 @@ import { Clock } from '../../../shared/domain/clock';
 import { type PeriodicJob, Scheduler } from '../../../shared/domain/scheduler';
 import type { ObservedLocals } from '../../../shared/http/observed-locals';
 import { DeveloperRepository } from '../domain/developer.repository';
+import { loggedPath } from '../domain/logged-path';
 import { LoggedCallPages } from './logged-call-pages';
 
 /** At most this many calls wait for their insert; beyond it new ones are dropped and counted (never a request delayed). */
@@ -65,7 +66,8 @@ export class RequestLogRecorder implements OnApplicationBootstrap, OnApplication
       environment: caller.environment,
       atMs: this.clock.now().getTime(),
       method: req.method ?? '',
-      path: (req.originalUrl ?? req.url ?? '').slice(0, PATH_MAX),
+      // CONTRACT §20: a secret-looking query value is never stored
+      path: loggedPath(req.originalUrl ?? req.url ?? '').slice(0, PATH_MAX),
       status: res.statusCode,
       code: locals?.problemCode ?? null,
       pointers: pointers && pointers.length > 0 ? pointers.slice(0, POINTERS_MAX).map((p) => p.slice(0, POINTER_MAX)) : null,
