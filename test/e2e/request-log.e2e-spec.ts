@@ -1,9 +1,11 @@
+import { EntityManager } from 'typeorm';
 import { RequestLogRecorder } from '../../src/modules/developers';
+const REQUEST_LOG_SCAN = 50_000;
 import { postAndFollow } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, type Developer } from '../support/developer-fixtures';
 import { SANDBOX } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { createTestApp, itOnPostgres, type TestApp } from '../support/test-app';
 
 /**
  * CONTRACT §15 (version 5), the developer console's request log: every partner call of the app (not only
@@ -132,6 +134,84 @@ describe('request log (CONTRACT §15)', () => {
     expect(page).not.toContain('hsk_leaked');
     const stored: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE path LIKE '%hsk_%'`);
     expect(stored.map((r) => r.path).join('\n')).not.toContain('hsk_leaked');
+  });
+
+  /** Calls of the stream (app, environment) a real call of the token was logged in, written straight into the table. */
+  const fill = async (rows: number, path: (n: string) => string, status = '201') => {
+    const probe = await call('/accounts');
+    await app.apps.partner.get(RequestLogRecorder, { strict: false }).settled();
+    const [{ app_id, environment }] = await app.apps.dataSource.query(`SELECT app_id, environment FROM request_log WHERE request_id = $1`, [probe.headers['x-request-id']]);
+    await app.apps.dataSource.query(
+      `INSERT INTO request_log (app_id, environment, at, method, path, status, duration_ms, request_id)
+       SELECT $1, $2, now(), 'GET', ${path('g')}, ${status}, 1, 'bulk-' || g FROM generate_series(1, $3::int) g`,
+      [app_id, environment, rows],
+    );
+    return { app_id, environment };
+  };
+
+  it(`a Path contains page examines at most ${REQUEST_LOG_SCAN} calls and its Older goes on below them (CONTRACT §20: within 500 ms however large the log)`, async () => {
+    // the one match, then more calls than a page examines, none of them matching
+    await fill(1, () => `'/api/partner/sandbox/v1/needle-in-the-log'`);
+    await fill(REQUEST_LOG_SCAN + 10, (g) => `'/api/partner/sandbox/v1/hay/' || ${g}`);
+    const first = await logPage('?path=needle-in-the');
+    expect(rows(first.text)).toEqual([]);
+    expect(first.text).toContain(`Path contains looks through ${REQUEST_LOG_SCAN.toLocaleString('en-US')} calls a page`);
+    const older = /<a href="([^"]+)">Older<\/a>/.exec(first.text)?.[1].replace(/&amp;/g, '&');
+    expect(older).toMatch(/path=needle-in-the&before=\d+/);
+    const second = await d().get(older!);
+    const found = rows(second.text);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('/needle-in-the-log');
+    expect(second.text).not.toContain('>Older</a>');
+    // an unfiltered page is not bounded that way: its 50 newest calls, and Older
+    expect(rows((await logPage()).text)).toHaveLength(50);
+  });
+
+  itOnPostgres('reads each filter from an index, newest first, never the primary key backwards through every tenant (issue 43: 2,003,843 rows discarded)', async () => {
+    const mine = await fill(20_000, (g) => `'/api/partner/sandbox/v1/journal/entries/' || ${g}`, `CASE WHEN g % 500 = 0 THEN 500 ELSE 201 END`);
+    // other tenants' calls, newer than the developer's
+    await app.apps.dataSource.query(
+      `INSERT INTO request_log (app_id, environment, at, method, path, status, duration_ms, request_id)
+       SELECT gen_random_uuid(), 'sandbox', now(), 'GET', '/api/partner/sandbox/v1/accounts', 201, 1, 'other-' || g FROM generate_series(1, 20000) g`,
+    );
+    await app.apps.dataSource.query('ANALYZE request_log');
+    const statements: Array<[string, unknown[]]> = [];
+    const original = EntityManager.prototype.query;
+    const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (this: EntityManager, sql: string, params?: any) { // eslint-disable-line @typescript-eslint/no-explicit-any
+      if (sql.includes('FROM request_log r')) statements.push([sql, (params ?? []) as unknown[]]);
+      return original.call(this, sql, params);
+    });
+    const filters = ['?status=5xx', '?status=2xx', '?request_id=bulk-777', '?request_id=none-such', '', '?path=nowhere', '?path=nowhere&status=4xx'];
+    try {
+      for (const q of filters) expect((await logPage(q)).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(statements).toHaveLength(filters.length);
+    /** How the plan reads request_log: each scan node on it, as `<node type> <index name>`. */
+    type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Scan Direction'?: string; Plans?: PlanNode[] };
+    const reads = (node: PlanNode): string[] => [
+      ...(node['Relation Name'] === 'request_log' || node['Index Name']?.startsWith('request_log') ? [`${node['Node Type']} ${node['Index Name'] ?? ''} ${node['Scan Direction'] ?? ''}`.trim()] : []),
+      ...(node.Plans ?? []).flatMap(reads),
+    ];
+    const plans: string[][] = [];
+    for (const [sql, params] of statements) {
+      const [{ 'QUERY PLAN': [{ Plan }] }] = await app.apps.dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+      plans.push(reads(Plan));
+    }
+    const byFilter = Object.fromEntries(filters.map((f, i) => [f || 'none', plans[i]]));
+    for (const [filter, scans] of Object.entries(byFilter)) {
+      for (const scan of scans) {
+        expect({ filter, scan }).not.toEqual({ filter, scan: expect.stringMatching(/^Seq Scan|request_log_pkey Backward/) });
+      }
+    }
+    const reading = (filter: string, index: string) => byFilter[filter].some((scan) => scan.includes(index));
+    expect(reading('?status=5xx', 'request_log_status_idx')).toBe(true);
+    expect(reading('?status=2xx', 'request_log_status_idx')).toBe(true);
+    expect(reading('?request_id=bulk-777', 'request_log_request_id_idx')).toBe(true);
+    expect(reading('?request_id=none-such', 'request_log_request_id_idx')).toBe(true);
+    for (const f of ['none', '?path=nowhere', '?path=nowhere&status=4xx']) expect(reading(f, 'request_log_app_idx')).toBe(true);
+    expect(mine.environment).toBe('sandbox');
   });
 
   it('answers a bad filter with a 400 page, never a 500', async () => {

@@ -15,7 +15,7 @@ import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
 import { type DeliveryDetailView, WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
 import { type JournalEntryView, JournalReadsService } from '../../journal';
-import { type DeveloperApp, DeveloperRepository, type LoggedCall, type QuotaKind, type RequestLogFilter } from '../domain/developer.repository';
+import { type DeveloperApp, DeveloperRepository, type LoggedCall, type QuotaKind, REQUEST_LOG_SCAN, type RequestLogFilter } from '../domain/developer.repository';
 import { DEVELOPER_QUOTAS, type HourlyQuota, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
 
 /** An app name as the console takes it. */
@@ -52,6 +52,8 @@ export interface AppPageView {
     calls: Array<LoggedCall & { id: string; environment: Environment }>;
     /** the Older page's `before`, when there is one */
     older: string | null;
+    /** a Path contains page stopped after examining this many calls (REQUEST_LOG_SCAN), else null */
+    scanStoppedAfter: number | null;
   };
   /** CONTRACT §15, §17: the app's sandbox entries, newest first, with their attachments */
   sandboxEntries: JournalEntryView[];
@@ -153,7 +155,7 @@ export class DeveloperAppsService {
     const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
     const deliveries = await this.deliveryReads.details([app.appId, app.sandboxAppId], DELIVERIES_SHOWN);
     const log = await this.transactions.run((m) => this.repo.requestLog(m, [app.appId, app.sandboxAppId], logFilter, REQUEST_LOG_PAGE + 1));
-    const calls = log.slice(0, REQUEST_LOG_PAGE);
+    const calls = log.calls.slice(0, REQUEST_LOG_PAGE);
     const summary = await this.transactions.run((m) => this.appReads.app(m, app.appId));
     const sandboxEntries = await this.journalReads.newestSandboxEntries(app.sandboxOrganizationId, app.sandboxAppId, SANDBOX_ENTRIES_SHOWN);
     const demo = await this.demoCompany.ensure(app.developerId);
@@ -180,7 +182,9 @@ export class DeveloperAppsService {
       requestLog: {
         filter: logFilter,
         calls: calls.map((c) => ({ ...c, environment: c.environment as Environment })),
-        older: log.length > REQUEST_LOG_PAGE ? calls[calls.length - 1].id : null,
+        // a Path contains page that examined its share of calls continues below the last one it examined
+        older: log.calls.length > REQUEST_LOG_PAGE ? calls[calls.length - 1].id : log.scannedTo,
+        scanStoppedAfter: log.calls.length <= REQUEST_LOG_PAGE && log.scannedTo !== null ? REQUEST_LOG_SCAN : null,
       },
       sandboxEntries,
     };

@@ -16,6 +16,7 @@ import { DeveloperAccountsProof1766420000000 } from './1766420000000-developer-a
 import { VouchersComplete1766430000000 } from './1766430000000-vouchers-complete';
 import { GrantEvents1766440000000 } from './1766440000000-grant-events';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
+import { RequestLogFilters1766610000000 } from './1766610000000-request-log-filters';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
 import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
 import { DemoCompany1766500000000 } from './1766500000000-demo-company';
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   RequestLog1766470000000,
   SelfServiceEndpoints1766480000000,
   DemoCompany1766500000000,
+  RequestLogFilters1766610000000,
 ];
