@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { randomBase62 } from '../../src/modules/auth/access';
+import { OAuthClientService } from '../../src/modules/auth/consent/application/oauth-client.service';
+import { OAUTH_CLIENT_PER_MINUTE } from '../../src/modules/rate-limit';
+import { aConsentSetup, REDIRECT_URI } from '../support/consent-fixtures';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -151,5 +155,65 @@ describe('CONTRACT §20: numbers, query parameters, cursors (issue 43 finding 8)
         expect(theirs.body.errors).toEqual([expect.objectContaining({ pointer: '/after' })]);
       });
     }
+  });
+});
+
+describe(`Token endpoint (CONTRACT §12, §20; issue 43 finding 9): over the anonymous limit a client id nobody registered is 429 before any look-up; a registered client has ${OAUTH_CLIENT_PER_MINUTE}/min of its own`, () => {
+  const ANONYMOUS_LIMIT = 5;
+  let app: TestApp;
+  let shares = 0;
+  const aSharedAddress = () => `203.0.113.${150 + ++shares}`;
+
+  beforeAll(async () => {
+    app = await createTestApp({ trustProxy: 'loopback', rateLimitAnonymousPerMinute: ANONYMOUS_LIMIT });
+  });
+  afterAll(() => app.close());
+
+  const token = (address: string, form: Record<string, string>) =>
+    app.partner().post('/oauth/token').set('X-Forwarded-For', address).type('form').send({ grant_type: 'authorization_code', code: 'not-a-code', redirect_uri: REDIRECT_URI, code_verifier: 'v'.repeat(43), ...form });
+  /** A stranger puts the address over the anonymous limit with credentials that are not even well-formed. */
+  const exhaust = async (address: string) => {
+    for (let i = 0; i < ANONYMOUS_LIMIT; i++) expect((await token(address, { client_id: 'guess', client_secret: 'guess' })).status).toBe(401);
+    expect((await token(address, { client_id: 'guess', client_secret: 'guess' })).status).toBe(429);
+  };
+
+  it('a well-formed client id nobody registered, and a registered id with a guessed secret: 429 with Retry-After, and no look-up (issue: 401 invalid_client after a look-up)', async () => {
+    const s = await aConsentSetup(app);
+    const address = aSharedAddress();
+    await exhaust(address);
+    const lookUps = jest.spyOn(app.apps.partner.get(OAuthClientService, { strict: false }), 'authenticate');
+    try {
+      for (const form of [
+        { client_id: randomUUID(), client_secret: `hcs_${randomBase62(40)}` },
+        { client_id: s.client.client_id, client_secret: `hcs_${randomBase62(40)}` },
+      ]) {
+        const res = await token(address, form);
+        expect(res.status).toBe(429);
+        expect(res.body.error).toBe('rate_limited');
+        expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+      expect(lookUps).not.toHaveBeenCalled();
+    } finally {
+      lookUps.mockRestore();
+    }
+  });
+
+  it(`a registered client is served on an address over the anonymous limit, under ${OAUTH_CLIENT_PER_MINUTE} a minute of its own (issue: no limit of its own)`, async () => {
+    const s = await aConsentSetup(app);
+    const address = aSharedAddress();
+    await exhaust(address);
+    const startedAt = Date.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < OAUTH_CLIENT_PER_MINUTE + 10 && !statuses.includes(429); i++) statuses.push((await token(address, s.client)).status);
+    const served = statuses.filter((st) => st !== 429);
+    // authenticated, then the made-up code refused: the client got through the address's limit every time
+    expect(new Set(served)).toEqual(new Set([400]));
+    // a one-minute window estimated from two fixed minutes may give back up to limit × run/60 s when the run crosses a minute
+    expect(served.length).toBeGreaterThanOrEqual(OAUTH_CLIENT_PER_MINUTE);
+    expect(served.length).toBeLessThanOrEqual(OAUTH_CLIENT_PER_MINUTE + Math.ceil((OAUTH_CLIENT_PER_MINUTE * (Date.now() - startedAt)) / 60_000));
+    expect(statuses[statuses.length - 1]).toBe(429);
+    // another registered client on the same address still has its own minute
+    const other = await aConsentSetup(app);
+    expect((await token(address, other.client)).status).toBe(400);
   });
 });

@@ -151,6 +151,14 @@ export class SecretBox {
     }
   }
 
+  /**
+   * The MAC (HMAC-SHA-256) of `message` under each listed key, the current key's first: what a value the
+   * service makes carries to show it made it (e.g. a client secret, CONTRACT §20), checked without a look-up.
+   */
+  macs(message: string, context: string): Buffer[] {
+    return [...this.byVersion].sort(([a], [b]) => (a === this.current.version ? -1 : b === this.current.version ? 1 : 0)).map(([version, key]) => this.macOf(version, key, message, context));
+  }
+
   private derived(key: Buffer, purpose: string, version: number): Buffer {
     return createHmac('sha256', key).update(`${purpose}:v${version}`, 'utf8').digest();
   }
@@ -223,6 +231,7 @@ export const SECRET_CONTEXT = {
 export const TAG_CONTEXT = {
   eventsCursor: 'events-feed.cursor',
   journalEntriesCursor: 'journal-entries.cursor',
+  clientSecret: 'oauth-clients.secret',
 } as const;
 
 /** Every column that holds a sealed secret, with its context. */

@@ -5,12 +5,10 @@ import { LANGUAGES } from '../../../../shared/web';
 import { APP_CONFIG, type AppConfig } from '../../../../shared/config/app-config';
 import { SCOPES } from '../../../../shared/domain/scopes';
 import { clientAddress } from '../../../../shared/http/client-address';
-import { isUuid } from '../../../../shared/http/validation/constraints';
-import { AnonymousRateLimit } from '../../../rate-limit';
+import { AnonymousRateLimit, OAuthClientRateLimit } from '../../../rate-limit';
 import { OAuthClientService } from '../application/oauth-client.service';
 import { TokenService } from '../application/token.service';
 import type { OAuthClient } from '../domain/consent.repository';
-import { isWellFormedClientSecret } from '../domain/secrets';
 
 type ClientAuth =
   | { ok: true; client: OAuthClient }
@@ -34,6 +32,7 @@ export class TokenController {
     private readonly clients: OAuthClientService,
     private readonly tokens: TokenService,
     private readonly anonymous: AnonymousRateLimit,
+    private readonly perClient: OAuthClientRateLimit,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -92,22 +91,27 @@ export class TokenController {
   }
 
   /**
-   * CONTRACT §12 and issue 35: the client's authentication counts on its address's `oauth` budget
-   * first, and valid credentials give their point back — a partner's client is a known identity, so a
-   * stranger's failures from the same address never cut off its code exchange. Over the limit,
-   * credentials that are not well-formed (a client id that is no UUID, a secret not shaped as the
-   * service issues them) are refused before any work; well-formed ones cost their one look-up, and only
-   * failed ones are refused.
+   * CONTRACT §12, §20. Credentials whose secret this service issued for that client id (its MAC, checked
+   * without I/O) are a registered client's: they count on the client's own limit (OAUTH_CLIENT_PER_MINUTE), never
+   * on the address's, so a stranger on the same address cannot stop its code exchange; should the look-up then
+   * fail (a secret since replaced), the failure counts on the address like any other. Everything else — a
+   * client id nobody registered, a guessed secret, no credentials — counts on the address's `oauth` budget first,
+   * and over it is refused before any look-up; within it, valid credentials (a secret issued before secrets
+   * carried the MAC) give their point back.
    */
   private async authenticate(req: Request, form: Record<string, unknown>): Promise<ClientAuth> {
-    const { retryAfter, giveBack } = await this.anonymous.take('oauth', clientAddress(req));
     const credentials = this.credentials(req, form);
-    if (retryAfter !== null) {
-      const refused: ClientAuth = { ok: false, error: 'rate_limited', retryAfter };
-      if (!credentials.ok || !isUuid(credentials.id) || !isWellFormedClientSecret(credentials.secret)) return refused;
+    if (credentials.ok && this.clients.issuedFor(credentials.id, credentials.secret)) {
+      const retryAfter = await this.perClient.take(credentials.id);
+      if (retryAfter !== null) return { ok: false, error: 'rate_limited', retryAfter };
       const client = await this.clients.authenticate(credentials.id, credentials.secret);
-      return client ? { ok: true, client } : refused;
+      if (client) return { ok: true, client };
+      const { retryAfter: overAddress } = await this.anonymous.take('oauth', clientAddress(req));
+      if (overAddress !== null) return { ok: false, error: 'rate_limited', retryAfter: overAddress };
+      return { ok: false, error: 'invalid_client', description: 'client authentication failed' };
     }
+    const { retryAfter, giveBack } = await this.anonymous.take('oauth', clientAddress(req));
+    if (retryAfter !== null) return { ok: false, error: 'rate_limited', retryAfter };
     if (!credentials.ok) return credentials;
     const client = await this.clients.authenticate(credentials.id, credentials.secret);
     if (!client) return { ok: false, error: 'invalid_client', description: 'client authentication failed' };

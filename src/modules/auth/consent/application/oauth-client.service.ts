@@ -8,7 +8,8 @@ import type { Transaction } from '../../../../shared/domain/transaction';
 import { AppReadRepository } from '../../apps';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
 import { redirectUrisError } from '../domain/redirect-uri';
-import { generateClientSecret, sha256Hex } from '../domain/secrets';
+import { SecretBox } from '../../../../shared/crypto/secret-box';
+import { generateClientSecret, isIssuedClientSecret, sha256Hex } from '../domain/secrets';
 
 /** Console: an app's OAuth client registration (CONTRACT §10) and the app read; client authentication (§11). */
 @Injectable()
@@ -18,7 +19,13 @@ export class OAuthClientService {
     private readonly apps: AppReadRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    private readonly box: SecretBox,
   ) {}
+
+  /** Whether this service issued `secret` for `clientId` (no I/O): only such credentials are looked up over the anonymous limit (CONTRACT §20). */
+  issuedFor(clientId: string, secret: string): boolean {
+    return isUuid(clientId) && isIssuedClientSecret(this.box, clientId, secret);
+  }
 
   /** A new client secret replaces the previous one and is shown this once; only its hash is kept. */
   async register(appId: string, redirectUris: unknown[]): Promise<{ client_id: string; client_secret: string; redirect_uris: string[] }> {
@@ -26,7 +33,7 @@ export class OAuthClientService {
     const refused = redirectUrisError(redirectUris);
     if (refused) throw refused;
     const uris = redirectUris as string[];
-    const secret = generateClientSecret();
+    const secret = generateClientSecret(this.box, appId);
     await this.transactions.run(async (m) => {
       if (!(await this.findClient(m, id))) throw new NotFoundError('app');
       await this.repo.saveClient(m, id, sha256Hex(secret), uris, this.clock.now());
@@ -45,14 +52,14 @@ export class OAuthClientService {
     await this.transactions.run(async (m) => {
       if (!(await this.apps.app(m, appId))) throw new NotFoundError('app');
       const registration = await this.repo.findClientRegistration(m, appId);
-      await this.repo.saveClient(m, appId, registration?.secretHash ?? sha256Hex(generateClientSecret()), uris, this.clock.now());
+      await this.repo.saveClient(m, appId, registration?.secretHash ?? sha256Hex(generateClientSecret(this.box, appId)), uris, this.clock.now());
     });
     return uris;
   }
 
   /** The developer console's **New client secret**: a new `hcs_` secret replaces the previous one, URIs kept; shown once. */
   async newClientSecret(appId: string): Promise<{ client_id: string; client_secret: string }> {
-    const secret = generateClientSecret();
+    const secret = generateClientSecret(this.box, appId);
     await this.transactions.run(async (m) => {
       if (!(await this.apps.app(m, appId))) throw new NotFoundError('app');
       const registration = await this.repo.findClientRegistration(m, appId);

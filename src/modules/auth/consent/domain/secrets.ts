@@ -1,16 +1,35 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TAG_CONTEXT, type SecretBox } from '../../../../shared/crypto/secret-box';
 import { randomBase62 } from '../../access';
 
-/** CONTRACT §10: `hcs_` + 40 base62 characters, shown once. */
-export function generateClientSecret(): string {
-  return `hcs_${randomBase62(40)}`;
-}
-
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** A client secret is `hcs_` + 40 base62 characters (CONTRACT §10): 28 random, then 12 of a MAC over the client id and them. */
+const RANDOM_CHARS = 28;
+const MAC_CHARS = 12;
 const CLIENT_SECRET_SHAPE = /^hcs_[0-9A-Za-z]{40}$/;
 
-/** Shaped as `generateClientSecret` makes them: only such a secret is worth a look-up over the anonymous limit (CONTRACT §12). */
-export function isWellFormedClientSecret(secret: string): boolean {
-  return CLIENT_SECRET_SHAPE.test(secret);
+function macText(box: SecretBox, clientId: string, random: string): string[] {
+  return box.macs(`${clientId.toLowerCase()}|${random}`, TAG_CONTEXT.clientSecret).map((mac) => [...mac.subarray(0, MAC_CHARS)].map((b) => BASE62[b % 62]).join(''));
+}
+
+/**
+ * CONTRACT §10: `hcs_` + 40 base62 characters, shown once. Its last 12 are a MAC (SECRETS_KEY) over the client
+ * id and its first 28, so that a secret this service issued for this client is told from a guess without a
+ * look-up (CONTRACT §20: over the anonymous limit, only a registered client is looked up).
+ */
+export function generateClientSecret(box: SecretBox, clientId: string): string {
+  const random = randomBase62(RANDOM_CHARS);
+  return `hcs_${random}${macText(box, clientId, random)[0]}`;
+}
+
+/**
+ * Whether the secret carries this service's MAC for this client id — issued by it, for it (under any listed key
+ * version). Says nothing of whether it is the client's current secret: the look-up decides that.
+ */
+export function isIssuedClientSecret(box: SecretBox, clientId: string, secret: string): boolean {
+  if (!CLIENT_SECRET_SHAPE.test(secret)) return false;
+  const given = Buffer.from(secret.slice(4 + RANDOM_CHARS));
+  return macText(box, clientId, secret.slice(4, 4 + RANDOM_CHARS)).some((mac) => timingSafeEqual(Buffer.from(mac), given));
 }
 
 /** An authorization code or session id: 256 random bits, URL-safe. */
