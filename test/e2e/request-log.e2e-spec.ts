@@ -177,8 +177,8 @@ describe('request log (CONTRACT §15)', () => {
     await app.apps.dataSource.query('ANALYZE request_log');
     const statements: Array<[string, unknown[]]> = [];
     const original = EntityManager.prototype.query;
-    const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (this: EntityManager, sql: string, params?: any) { // eslint-disable-line @typescript-eslint/no-explicit-any
-      if (sql.includes('FROM request_log r')) statements.push([sql, (params ?? []) as unknown[]]);
+    const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (this: EntityManager, sql: string, params?: unknown[] | Record<string, unknown>) {
+      if (sql.includes('FROM request_log r')) statements.push([sql, Array.isArray(params) ? params : []]);
       return original.call(this, sql, params);
     });
     const filters = ['?status=5xx', '?status=2xx', '?request_id=bulk-777', '?request_id=none-such', '', '?path=nowhere', '?path=nowhere&status=4xx'];
