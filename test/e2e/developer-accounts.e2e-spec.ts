@@ -606,17 +606,21 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
 });
 
 describe('sign-up while the SMTP server is away (issue 35)', () => {
-  it('answers 503 with Retry-After (a fault, not the person)', async () => {
+  it('answers 503 with Retry-After (a fault, not the person), and never logs the SMTP password', async () => {
     const closed = await new SmtpInbox().start();
-    const url = closed.url;
+    const password = 'smtp-hemmelighed-9f2c';
+    const url = closed.url.replace('smtp://', `smtp://mailer:${password}@`);
     await closed.stop();
-    const app = await createTestApp({ smtpUrl: url });
+    const lines: string[] = [];
+    const app = await createTestApp({ smtpUrl: url, logLevel: 'debug' }, { logStream: captureLog(lines) });
     try {
       const driver = new PageDriver(app);
       await driver.get('/developers/signup');
       const res = await driver.post('/developers/signup', { email: `away-${randomUUID()}@example.dk` });
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
+      expect(lines.some((l) => l.includes('email not sent'))).toBe(true);
+      expect(lines.join('\n')).not.toContain(password);
     } finally {
       await app.close();
     }
