@@ -91,7 +91,7 @@ export class DeveloperAccountController {
     this.http.seeOther(res, '/developers/signup/confirm');
   }
 
-  /** The enrolment page of the sign-up in progress (the 303 of Create account leads here); a reload shows it again. */
+  /** The enrolment page of the sign-up in progress (the 303 of the email's link leads here): the password and the authenticator; a reload shows it again. */
   @Get('signup/confirm')
   async enrolPage(@Req() req: DeveloperRequest, @Res() res: Response): Promise<void> {
     if (!this.accounts.signupOpen) return this.closed(res);

@@ -317,7 +317,7 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
   }
 
   /** **Sign out** ends the session. */
-  /** The sign-up in progress as the enrolment page shows it (CONTRACT §18: the page the 303 of Create account leads to), or null. */
+  /** The sign-up in progress as the enrolment page shows it (CONTRACT §18: the page the 303 of the email's link leads to), or null. */
   enrolment(session: DeveloperSession): { secret: string; uri: string } | null {
     const enrolment = session.data.enrolment;
     if (!enrolment) return null;
