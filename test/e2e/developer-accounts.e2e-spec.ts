@@ -470,6 +470,18 @@ describe('sign-up without SMTP_URL: the link is in the log (issue 35)', () => {
       const secret = secretOn(enrol.text);
       clock.advance(30_000);
       expect((await driver.post('/developers/signup/confirm', { password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) })).status).toBe(303);
+      // over the hourly quota too, the form points at the log, not at an inbox
+      const again = new PageDriver(app);
+      const other = `nosmtp-quota-${randomUUID()}@example.dk`;
+      for (let i = 0; i < DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour; i++) {
+        await again.get('/developers/signup');
+        expect((await again.post('/developers/signup', { email: other })).status).toBe(303);
+      }
+      await again.get('/developers/signup');
+      const refused = await again.post('/developers/signup', { email: other });
+      expect(refused.status).toBe(429);
+      expect(refused.text).toContain(`${DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour} links for this address were written to the service’s log within the hour`);
+      expect(refused.text).not.toMatch(/inbox|we sent/i);
     } finally {
       await app.close();
     }

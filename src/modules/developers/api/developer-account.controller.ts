@@ -59,7 +59,10 @@ export class DeveloperAccountController {
       if (!(err instanceof HourlyQuotaError)) throw err;
       // a refused POST keeps its status on the form it shows again (CONTRACT §18)
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      return this.signupForm(req, res, 429, email, { email: quotaError(err) });
+      const error = quotaError(err);
+      // without SMTP_URL the links are in the log, not in an inbox: the words say so (CONTRACT §2)
+      if (!this.accounts.linksEmailed && err.quota === 'signupEmailsPerEmailPerHour') error.key += 'InLog';
+      return this.signupForm(req, res, 429, email, { email: error });
     }
     if (result.kind === 'errors') return this.signupForm(req, res, 422, email, result.errors);
     // issue 35: the same answer whether or not the email has an account
