@@ -40,7 +40,7 @@ async function startInstance(db, name) {
   const child = spawn(serviceNode(ROOT), startArgs, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: CONSOLE_KEY, SECRETS_KEY,
-      DATABASE_URL: `${PG}/${db}`, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'closed', DATA_DIR: dataDir },
+      DATABASE_URL: `${PG}/${db}`, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const instance = { name, port, consolePort, child, dataDir, base: `http://127.0.0.1:${port}`, console: `http://127.0.0.1:${consolePort}/console/v1` };

@@ -8,7 +8,7 @@ import { ConsoleAppModule, PartnerAppModule } from './app.module';
 import { ConsoleModule } from './modules/console';
 import { ServiceMetrics } from './modules/metrics';
 import { WebhookDispatcher } from './modules/webhooks';
-import { type AppConfig, PRIVATE_NETWORKS_OPERATOR_ONLY } from './shared/config/app-config';
+import type { AppConfig } from './shared/config/app-config';
 import { consoleApiKeyOf, secretsKeySpec, secureDataDir, tightenModes } from './shared/config/data-dir';
 import { plainHttpOrigin } from './shared/config/plain-http-origin';
 import { SecretBox } from './shared/crypto/secret-box';
@@ -140,7 +140,7 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   const partner = await createHttpApp(http, PartnerAppModule.forRoot(core, config.logLevel, options.logStream), 'partner');
   metrics.countWebhookDeliveriesOf(partner.get(WebhookDispatcher));
   metrics.countRequestLogDropsOf(partner.get(RequestLogRecorder, { strict: false }));
-  if (config.webhookAllowPrivateNetworks && !config.webhookPrivateNetworksSelfService) logger.warn(PRIVATE_NETWORKS_OPERATOR_ONLY);
+  for (const warning of config.startWarnings) logger.warn(warning);
   const plain = plainHttpOrigin(config.publicOrigin);
   if (plain) logger.warn(plain);
   if (secrets.sealed > 0) logger.info(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);

@@ -104,7 +104,8 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.goto(`${base}/developers/signup`);
     if (shotNames) await shots('01-signup');
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(DEV_PASSWORD);
+    // CONTRACT §20: Create account asks for the email only; the password is chosen on the link's page
+    expect(await page.getByLabel('Password').count()).toBe(0);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     if (shotNames) await shots('02-check-email');
@@ -121,6 +122,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     secrets.set(secret, 1);
     expect(await page.locator('#totp-uri').textContent()).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+/);
     if (shotNames) await shots('02-enrol');
+    await page.getByLabel('Password').fill(DEV_PASSWORD);
     await page.getByLabel('Authenticator code').fill(nextCode(secret));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('heading', { name: 'Your apps' }).waitFor();

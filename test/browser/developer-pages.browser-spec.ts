@@ -130,7 +130,6 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
       expect(await page.getAttribute('html', 'lang')).toBe(lang);
       findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-01-signup`)));
       await page.getByLabel(n.email).fill(email);
-      await page.getByLabel(n.password).fill(DEV_PASSWORD);
       await page.getByRole('button', { name: n.createAccount }).click();
       await page.getByRole('heading', { name: n.checkEmail }).waitFor();
       expect(page.url()).toBe(`${base}/developers/signup/sent`);
@@ -146,6 +145,8 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
       const secret = ((await page.locator('#totp-secret').textContent()) as string).replace(/ /g, '');
       clock.advance(30_000);
       const code = totpCodeAt(secret, clock.nowMs());
+      // CONTRACT §20: the password is chosen here, on the link's page
+      await page.getByLabel(n.password).fill(DEV_PASSWORD);
       // pasted with a space in the middle: ignored
       await page.getByLabel(n.code).fill(`${code.slice(0, 3)} ${code.slice(3)}`);
       await page.getByRole('button', { name: n.confirmSignup }).click();

@@ -130,7 +130,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       const email = `proof-${randomUUID()}@example.dk`;
       const driver = from('192.0.2.101');
       await driver.get('/developers/signup');
-      const sent = await driver.post('/developers/signup', { email, password: DEV_PASSWORD });
+      const sent = await driver.post('/developers/signup', { email });
       expect(sent.status).toBe(303);
       expect(sent.headers.location).toBe('/developers/signup/sent');
       expect((await driver.get('/developers/signup/sent')).text).toContain('Check your email');
@@ -154,7 +154,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       expect(await developersWith(email)).toBe(0);
       const secret = secretOn(enrol.text);
       clock.advance(30_000);
-      const confirmed = await driver.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
+      const confirmed = await driver.post('/developers/signup/confirm', { password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) });
       expect(confirmed.status).toBe(303);
       expect(confirmed.headers.location).toBe('/developers/apps');
       expect((await driver.get('/developers/apps')).status).toBe(200);
@@ -162,7 +162,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       // single use: the link and the scanner's enrolment from it work no more
       expect((await from('192.0.2.103').get(link)).status).toBe(404);
       clock.advance(30_000);
-      const replay = await scanner.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
+      const replay = await scanner.post('/developers/signup/confirm', { password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) });
       expect(replay.status).toBe(422);
       expect(await developersWith(email)).toBe(1);
     });
@@ -174,7 +174,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       for (const email of [d.email, fresh]) {
         const driver = from('192.0.2.110');
         await driver.get('/developers/signup');
-        const res = await driver.post('/developers/signup', { email, password: 'another password 123' });
+        const res = await driver.post('/developers/signup', { email });
         answers.push({ status: res.status, location: res.headers.location, page: sameShape((await driver.get(res.headers.location as string)).text) });
       }
       expect(answers[0]).toEqual(answers[1]);
@@ -183,18 +183,13 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       expect(notice.text).toContain('/developers/signin');
       expect(signupLinkIn(await inbox.nth(fresh))).not.toBeNull();
       expect(await developersWith(d.email)).toBe(1);
-      // the new password does not open the account
-      clock.advance(30_000);
-      const s = from('192.0.2.111');
-      await s.get('/developers/signin');
-      expect((await s.post('/developers/signin', { email: d.email, password: 'another password 123', code: totpCodeAt(d.secret, clock.nowMs()) })).status).toBe(401);
     });
 
     it('lets a link expire after 24 hours, and answers an unknown token as an expired one', async () => {
       const email = `late-${randomUUID()}@example.dk`;
       const driver = from('192.0.2.120');
       await driver.get('/developers/signup');
-      await driver.post('/developers/signup', { email, password: DEV_PASSWORD });
+      await driver.post('/developers/signup', { email });
       const link = signupLinkIn(await inbox.nth(email)) as string;
       clock.advance(24 * 3600_000 + 1_000);
       const late = await driver.get(link);
@@ -213,6 +208,73 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       const d = await signUpByEmail(app, clock, inbox);
       expect((await d.driver.get('/developers/apps')).status).toBe(200);
     });
+
+  });
+
+  describe('issue 43 finding 6: the password is chosen by whoever follows the link (CONTRACT §20)', () => {
+    const ATTACKER_PASSWORD = 'angriberens kodeord 1234';
+
+    it('Create account asks for the email only; the link\'s page asks for the password (12–128) and the code, keeping the secret on a refusal', async () => {
+      const email = `fields-${randomUUID()}@example.dk`;
+      const driver = from('192.0.2.140');
+      const form = await driver.get('/developers/signup');
+      expect(form.text).toContain('name="email"');
+      expect(form.text).not.toContain('type="password"');
+      expect((await driver.post('/developers/signup', { email })).status).toBe(303);
+      const enrol = await openLink(driver, signupLinkIn(await inbox.nth(email)) as string);
+      expect(enrol.text).toMatch(/<input id="password" name="password" type="password" autocomplete="new-password"/);
+      const secret = secretOn(enrol.text);
+      clock.advance(30_000);
+      const short = await driver.post('/developers/signup/confirm', { password: 'elleve tegn', code: totpCodeAt(secret, clock.nowMs()) });
+      expect(short.status).toBe(422);
+      expect(short.text).toContain('id="password-error"');
+      expect(short.text).not.toContain('id="code-error"');
+      expect(secretOn(short.text)).toBe(secret);
+      expect(await developersWith(email)).toBe(0);
+      const none = await driver.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
+      expect(none.status).toBe(422);
+      expect(none.text).toContain('id="password-error"');
+      const wrongCode = await driver.post('/developers/signup/confirm', { password: DEV_PASSWORD, code: '000000' });
+      expect(wrongCode.status).toBe(422);
+      expect([wrongCode.text.includes('id="code-error"'), wrongCode.text.includes('id="password-error"')]).toEqual([true, false]);
+      expect(await developersWith(email)).toBe(0);
+      expect((await driver.post('/developers/signup/confirm', { password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) })).status).toBe(303);
+      expect(await developersWith(email)).toBe(1);
+    });
+
+    it(`the attack: a stranger signs up the victim's email with a password, fills the ${DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour}-per-hour quota; the victim confirms the stranger's link with their own password and authenticator; the stranger's password opens nothing`, async () => {
+      const victim = `victim-${randomUUID()}@example.dk`;
+      const attacker = from('192.0.2.150');
+      await attacker.get('/developers/signup');
+      // the attacker posts a password too (a form field the page no longer has): it is not taken
+      expect((await attacker.post('/developers/signup', { email: victim, password: ATTACKER_PASSWORD })).status).toBe(303);
+      const victimDriver = from('192.0.2.151');
+      await victimDriver.get('/developers/signup');
+      expect((await victimDriver.post('/developers/signup', { email: victim })).status).toBe(303);
+      for (let i = 2; i < DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour; i++) {
+        await attacker.get('/developers/signup');
+        expect((await attacker.post('/developers/signup', { email: victim, password: ATTACKER_PASSWORD })).status).toBe(303);
+      }
+      await attacker.get('/developers/signup');
+      expect((await attacker.post('/developers/signup', { email: victim, password: ATTACKER_PASSWORD })).status).toBe(429);
+      // the victim opens the first email: the link the attacker started
+      const first = signupLinkIn(await inbox.nth(victim, 1)) as string;
+      const enrol = await openLink(victimDriver, first);
+      expect(enrol.status).toBe(200);
+      const secret = secretOn(enrol.text);
+      clock.advance(30_000);
+      const confirmed = await victimDriver.post('/developers/signup/confirm', { password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) });
+      expect([confirmed.status, confirmed.headers.location]).toEqual([303, '/developers/apps']);
+      expect(await developersWith(victim)).toBe(1);
+      // the attacker, who also has the code (say, a shoulder-surfed one), gets nowhere with their password
+      clock.advance(30_000);
+      const stranger = from('192.0.2.152');
+      await stranger.get('/developers/signin');
+      expect((await stranger.post('/developers/signin', { email: victim, password: ATTACKER_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) })).status).toBe(401);
+      const owner = from('192.0.2.153');
+      await owner.get('/developers/signin');
+      expect((await owner.post('/developers/signin', { email: victim, password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) })).status).toBe(303);
+    });
   });
 
   describe('finding 5: quotas per developer and per sign-up', () => {
@@ -221,10 +283,10 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       const driver = from('192.0.2.130');
       await driver.get('/developers/signup');
       for (let i = 0; i < DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour; i++) {
-        expect((await driver.post('/developers/signup', { email, password: DEV_PASSWORD })).status).toBe(303);
+        expect((await driver.post('/developers/signup', { email })).status).toBe(303);
         await driver.get('/developers/signup');
       }
-      const refused = await driver.post('/developers/signup', { email, password: DEV_PASSWORD });
+      const refused = await driver.post('/developers/signup', { email });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
@@ -232,7 +294,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       expect(inbox.to(email)).toHaveLength(DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour);
       clock.advance(3600_000 + 1_000);
       await driver.get('/developers/signup');
-      expect((await driver.post('/developers/signup', { email, password: DEV_PASSWORD })).status).toBe(303);
+      expect((await driver.post('/developers/signup', { email })).status).toBe(303);
     });
 
     it(`takes at most ${DEVELOPER_QUOTAS.signupEmailsPerClientPerHour} sign-ups from one client (an IPv6 /64) within the hour: bulk accounts from one client are bounded`, async () => {
@@ -240,12 +302,12 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       for (let i = 0; i < DEVELOPER_QUOTAS.signupEmailsPerClientPerHour + 2; i++) {
         const driver = from(`2001:db8:77:1::${(i + 1).toString(16)}`);
         await driver.get('/developers/signup');
-        statuses.push((await driver.post('/developers/signup', { email: `bulk-${i}-${randomUUID()}@example.dk`, password: DEV_PASSWORD })).status);
+        statuses.push((await driver.post('/developers/signup', { email: `bulk-${i}-${randomUUID()}@example.dk` })).status);
       }
       expect(statuses).toEqual([...Array(DEVELOPER_QUOTAS.signupEmailsPerClientPerHour).fill(303), 429, 429]);
       const elsewhere = from('192.0.2.140');
       await elsewhere.get('/developers/signup');
-      expect((await elsewhere.post('/developers/signup', { email: `other-${randomUUID()}@example.dk`, password: DEV_PASSWORD })).status).toBe(303);
+      expect((await elsewhere.post('/developers/signup', { email: `other-${randomUUID()}@example.dk` })).status).toBe(303);
       clock.advance(3600_000 + 1_000);
     });
 
@@ -285,7 +347,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
           return driver;
         }),
       );
-      const signups = await Promise.all(drivers.map((driver) => driver.post('/developers/signup', { email, password: DEV_PASSWORD })));
+      const signups = await Promise.all(drivers.map((driver) => driver.post('/developers/signup', { email })));
       expect(signups.filter((r) => r.status === 303)).toHaveLength(DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour);
       expect(signups.filter((r) => r.status === 429)).toHaveLength(12 - DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour);
       await inbox.nth(email, DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour);
@@ -304,7 +366,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       const driver = from('192.0.2.170');
       await driver.get('/developers/signup');
       // the page kernel refuses a control character in any form field before the form is read (issue 35, finding 8)
-      const signup = await driver.post('/developers/signup', { email: 'nul\u0000@example.dk', password: DEV_PASSWORD });
+      const signup = await driver.post('/developers/signup', { email: 'nul\u0000@example.dk' });
       expect(signup.status).toBe(400);
       expect(signup.text).toContain('control character');
       await driver.get('/developers/signin');
@@ -386,8 +448,17 @@ describe('sign-up without SMTP_URL: the link is in the log (issue 35)', () => {
       expect(lines.some((l) => l.includes('SMTP_URL is not set: developer sign-up sends no email'))).toBe(true);
       const email = `nosmtp-${randomUUID()}@example.dk`;
       const driver = new PageDriver(app);
-      await driver.get('/developers/signup');
-      expect((await driver.post('/developers/signup', { email, password: DEV_PASSWORD })).status).toBe(303);
+      // CONTRACT §2: the sign-up pages say where the link is (the log), never "check your email"
+      const form = await driver.get('/developers/signup');
+      expect(form.text).toContain('the link to confirm the address is written to the service’s log');
+      expect((await driver.post('/developers/signup', { email })).status).toBe(303);
+      for (const [lang, where, never] of [['en', 'Your link is in the service’s log', /check your email|we sent an email/i], ['da', 'Dit link står i tjenestens log', /tjek din e-mail|vi har sendt/i]] as const) {
+        const sent = await driver.get(`/developers/signup/sent?lang=${lang}`);
+        expect(sent.status).toBe(200);
+        expect(sent.text).toContain(where);
+        expect(sent.text).not.toMatch(never);
+      }
+      await driver.get('/developers/signup/sent?lang=en');
       const line = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.msg.includes(email));
       expect(line?.level).toBe(40);
       const link = /(\/developers\/signup\/verify\?token=[A-Za-z0-9_-]+)/.exec(line?.msg ?? '')?.[1] as string;
@@ -398,7 +469,19 @@ describe('sign-up without SMTP_URL: the link is in the log (issue 35)', () => {
       expect(enrol.status).toBe(200);
       const secret = secretOn(enrol.text);
       clock.advance(30_000);
-      expect((await driver.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) })).status).toBe(303);
+      expect((await driver.post('/developers/signup/confirm', { password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) })).status).toBe(303);
+      // over the hourly quota too, the form points at the log, not at an inbox
+      const again = new PageDriver(app);
+      const other = `nosmtp-quota-${randomUUID()}@example.dk`;
+      for (let i = 0; i < DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour; i++) {
+        await again.get('/developers/signup');
+        expect((await again.post('/developers/signup', { email: other })).status).toBe(303);
+      }
+      await again.get('/developers/signup');
+      const refused = await again.post('/developers/signup', { email: other });
+      expect(refused.status).toBe(429);
+      expect(refused.text).toContain(`${DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour} links for this address were written to the service’s log within the hour`);
+      expect(refused.text).not.toMatch(/inbox|we sent/i);
     } finally {
       await app.close();
     }
@@ -493,12 +576,12 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     const unconfirmed = `never-${randomUUID()}@example.dk`;
     const driver = new PageDriver(app);
     await driver.get('/developers/signup');
-    expect((await driver.post('/developers/signup', { email: unconfirmed, password: DEV_PASSWORD })).status).toBe(303);
+    expect((await driver.post('/developers/signup', { email: unconfirmed })).status).toBe(303);
 
     clock.advance(24 * 3600_000 + 1_000);
     const fresh = `fresh-${randomUUID()}@example.dk`;
     await driver.get('/developers/signup');
-    expect((await driver.post('/developers/signup', { email: fresh, password: DEV_PASSWORD })).status).toBe(303);
+    expect((await driver.post('/developers/signup', { email: fresh })).status).toBe(303);
     const first = await purge();
     expect(first.signups).toBeGreaterThanOrEqual(1);
     expect(await n(`SELECT count(*) AS n FROM developer_signups WHERE email = $1`, [unconfirmed])).toBe(0);
@@ -535,17 +618,21 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
 });
 
 describe('sign-up while the SMTP server is away (issue 35)', () => {
-  it('answers 503 with Retry-After (a fault, not the person)', async () => {
+  it('answers 503 with Retry-After (a fault, not the person), and never logs the SMTP password', async () => {
     const closed = await new SmtpInbox().start();
-    const url = closed.url;
+    const password = 'smtp-hemmelighed-9f2c';
+    const url = closed.url.replace('smtp://', `smtp://mailer:${password}@`);
     await closed.stop();
-    const app = await createTestApp({ smtpUrl: url });
+    const lines: string[] = [];
+    const app = await createTestApp({ smtpUrl: url, logLevel: 'debug' }, { logStream: captureLog(lines) });
     try {
       const driver = new PageDriver(app);
       await driver.get('/developers/signup');
-      const res = await driver.post('/developers/signup', { email: `away-${randomUUID()}@example.dk`, password: DEV_PASSWORD });
+      const res = await driver.post('/developers/signup', { email: `away-${randomUUID()}@example.dk` });
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
+      expect(lines.some((l) => l.includes('email not sent'))).toBe(true);
+      expect(lines.join('\n')).not.toContain(password);
     } finally {
       await app.close();
     }

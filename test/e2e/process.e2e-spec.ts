@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withNewDatabase } from '../support/new-database';
 import { eventually } from '../support/wait';
@@ -90,16 +90,7 @@ describe('the service process on the embedded store', () => {
     expect(proc.stderr()).toContain('PORT');
   });
 
-  it('refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with DEVELOPER_SIGNUP=open, in one line saying why, before it opens DATA_DIR', async () => {
-    const dataDir = tempDir('partner-api-process-');
-    const { env } = await envFor(dataDir);
-    const proc = startService({ ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'open' });
-    expect(await proc.exited).toBe(1);
-    expect(proc.stderr().trim().split('\n')).toEqual([
-      'configuration error: WEBHOOK_ALLOW_PRIVATE_NETWORKS=true needs DEVELOPER_SIGNUP=closed: with open sign-up anyone could send webhooks into private networks',
-    ]);
-    expect(readdirSync(dataDir)).toEqual([]); // nothing was opened or written
-  });
+  // WEBHOOK_ALLOWED_NETWORKS's refusals and warnings at start: local-webhooks.e2e-spec.ts
 
   // DATABASE_URL makes the service use that server, not the embedded store.
   const url = process.env.TEST_DATABASE_URL;

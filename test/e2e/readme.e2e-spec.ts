@@ -44,9 +44,9 @@ describe('npm start and the README', () => {
       env: {
         PATH: userPath(), HOME: process.env.HOME ?? work, DATA_DIR: join(work, '.data'), PORT: String(port),
         CONSOLE_PORT: String(consolePort), HOST: '127.0.0.1', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn',
-        // the guides' endpoints are receivers on this machine (127.0.0.1:8787), as they say to try it locally:
-        // nothing the docs register is on another address, so no delivery (nor its DNS look-up) leaves it
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        // the guides' endpoints are receivers on this machine (127.0.0.1:8787), which `npm start` on the embedded
+        // store reaches by default (WEBHOOK_ALLOWED_NETWORKS, CONTRACT §2): nothing the docs register is on
+        // another address, so no delivery (nor its DNS look-up) leaves it
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

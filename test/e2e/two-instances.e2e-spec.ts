@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { EMBEDDED_STORE_NETWORKS } from '../../src/shared/domain/allowed-networks';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { aJournal } from '../support/fixtures';
 import { freePort } from '../support/free-port';
@@ -29,7 +30,7 @@ async function anInstance(url: string, consoleKey: string, secretsKey: string | 
   const [port, consolePort] = [await freePort(), await freePort()];
   const proc = startService({
     DATABASE_URL: url, PORT: String(port), CONSOLE_PORT: String(consolePort), HOST: '127.0.0.1',
-    CONSOLE_API_KEY: consoleKey, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'closed',
+    CONSOLE_API_KEY: consoleKey, DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: EMBEDDED_STORE_NETWORKS,
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
   });
   return { proc, port, consolePort, dataDir };

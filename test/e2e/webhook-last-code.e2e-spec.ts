@@ -1,28 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { type AddressInfo, isIP } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
-import { HostResolver, type ResolvedAddress } from '../../src/shared/domain/host-resolver';
+import { EMBEDDED_STORE_NETWORKS, NO_NETWORKS, parseAllowedNetworks } from '../../src/shared/domain/allowed-networks';
 import { PageDriver, postAndFollow } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage } from '../support/developer-fixtures';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
+import { StubResolver } from '../support/stub-resolver';
 import { createTestApp, describeOnPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 import { eventually } from '../support/wait';
-
-/** Names resolve only as this table says (nothing is asked of DNS; nothing is sent to these addresses). */
-class StubResolver extends HostResolver {
-  constructor(private readonly table: Record<string, string[]>) {
-    super();
-  }
-
-  async resolve(hostname: string): Promise<ResolvedAddress[]> {
-    const addresses = this.table[hostname];
-    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    return addresses.map((address) => ({ address, family: isIP(address) }));
-  }
-}
 
 const deliveriesOf = async (app: TestApp, appId: string) => {
   const res = await app.console().get(`/console/v1/apps/${appId}/webhook-deliveries?limit=50`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
@@ -47,7 +35,7 @@ describe('a delivery’s last status code is shown only while the address that a
   });
 
   beforeAll(async () => {
-    app = await createTestApp({ webhookAllowPrivateNetworks: false }, { resolver });
+    app = await createTestApp({ webhookAllowedNetworks: NO_NETWORKS }, { resolver });
     // nothing here is sent: the rows below are finished deliveries as an earlier configuration left them
     await app.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
   });
@@ -107,8 +95,8 @@ describeOnPostgres('a code answered from loopback while private networks were al
   let refusing: TestApp;
 
   beforeAll(async () => {
-    allowing = await createTestApp({ webhookAllowPrivateNetworks: true }, { clock });
-    refusing = await createTestApp({ webhookAllowPrivateNetworks: false }, { clock, resolver: new StubResolver({}) });
+    allowing = await createTestApp({ webhookAllowedNetworks: parseAllowedNetworks(EMBEDDED_STORE_NETWORKS) }, { clock });
+    refusing = await createTestApp({ webhookAllowedNetworks: NO_NETWORKS }, { clock, resolver: new StubResolver({}) });
     // only the allowing instance delivers (the refusing one would record forbidden_address over the code)
     await refusing.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
   });

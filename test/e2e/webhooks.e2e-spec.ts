@@ -7,6 +7,7 @@ import { WebhookDispatcher, type WebhookDispatchOptions } from '../../src/module
 import { WebhookSender } from '../../src/modules/webhooks/domain/webhook-sender';
 import { WebhookRepository } from '../../src/modules/webhooks/domain/webhook.repository';
 import { Clock } from '../../src/shared/domain/clock';
+import { NO_NETWORKS } from '../../src/shared/domain/allowed-networks';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { consolePost } from '../support/production-fixtures';
 import { createTestApp, describeOnPostgres, onPostgres, type TestApp } from '../support/test-app';
@@ -180,10 +181,10 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
   });
 });
 
-describe('webhook endpoints without WEBHOOK_ALLOW_PRIVATE_NETWORKS', () => {
+describe('webhook endpoints with WEBHOOK_ALLOWED_NETWORKS empty', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp({ webhookAllowPrivateNetworks: false });
+    app = await createTestApp({ webhookAllowedNetworks: NO_NETWORKS });
   });
   afterAll(() => app.close());
 
@@ -459,10 +460,10 @@ describe('webhook dispatch rounds driven by the test', () => {
   });
 });
 
-describe('webhook delivery re-checks the address without WEBHOOK_ALLOW_PRIVATE_NETWORKS', () => {
+describe('webhook delivery re-checks the address with WEBHOOK_ALLOWED_NETWORKS empty', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp({ webhookAllowPrivateNetworks: false });
+    app = await createTestApp({ webhookAllowedNetworks: NO_NETWORKS });
     await app.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
   });
   afterAll(() => app.close());

@@ -30,15 +30,16 @@ export async function aDeveloper(app: TestApp, clock: ManualClock, email = `dev-
 }
 
 /**
- * Sign-up as a stranger does it (issue 35): Create account, the link from the email the SMTP server
- * received, the secret off the enrolment page, Confirm with its code.
+ * Sign-up as a stranger does it (issue 35): Create account with the email only, the link from the email
+ * the SMTP server received, the secret off the enrolment page, Confirm with the password chosen there
+ * (CONTRACT §20) and the code.
  */
 export async function signUpByEmail(app: TestApp, clock: ManualClock, inbox: SmtpInbox, email = `dev-${randomUUID()}@example.dk`): Promise<Developer> {
   const driver = new PageDriver(app);
   await driver.get('/developers/signup');
   const before = inbox.to(email).length;
   // CONTRACT §18: Create account answers 303 to "Check your email"
-  const sent = await driver.post('/developers/signup', { email, password: DEV_PASSWORD });
+  const sent = await driver.post('/developers/signup', { email });
   if (sent.status !== 303 || sent.headers.location !== '/developers/signup/sent') throw new Error(`sign-up answered ${sent.status} ${sent.headers.location}`);
   const link = signupLinkIn(await inbox.nth(email, before + 1));
   if (!link) throw new Error('the sign-up email holds no link');
@@ -49,7 +50,7 @@ export async function signUpByEmail(app: TestApp, clock: ManualClock, inbox: Smt
   if (enrol.status !== 200) throw new Error(`the enrolment page answered ${enrol.status}`);
   const secret = (/id="totp-secret">([A-Z2-7 ]+)</.exec(enrol.text)?.[1] as string).replace(/ /g, '');
   clock.advance(30_000);
-  const confirmed = await driver.post('/developers/signup/confirm', { code: totpCodeAt(secret, clock.nowMs()) });
+  const confirmed = await driver.post('/developers/signup/confirm', { password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) });
   if (confirmed.status !== 303) throw new Error(`confirm answered ${confirmed.status}`);
   return { email, secret, driver };
 }

@@ -6,6 +6,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { type Applications, createApplications } from '../../src/bootstrap';
 import type { AppConfig, DatabaseConfig } from '../../src/shared/config/app-config';
+import { EMBEDDED_STORE_NETWORKS, parseAllowedNetworks } from '../../src/shared/domain/allowed-networks';
 import type { Clock } from '../../src/shared/domain/clock';
 import type { HostResolver } from '../../src/shared/domain/host-resolver';
 import { takeResponseMismatches, validateResponsesOf } from './response-validation';
@@ -46,9 +47,9 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     publicOrigin: 'http://localhost:3000',
     idempotencyRetentionHours: 24,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
-    webhookAllowPrivateNetworks: true,
-    // the tests' receivers are on 127.0.0.1, the developers' too (in a deployment: only with DEVELOPER_SIGNUP=closed)
-    webhookPrivateNetworksSelfService: overrides.webhookAllowPrivateNetworks ?? true,
+    // the tests' receivers are on 127.0.0.1 (the embedded store's default, CONTRACT §2), the developers' too
+    webhookAllowedNetworks: parseAllowedNetworks(EMBEDDED_STORE_NETWORKS),
+    startWarnings: [],
     webhookEndpointConcurrency: 16,
     webhookRetentionDays: 30,
     requestLogRetentionDays: 7,

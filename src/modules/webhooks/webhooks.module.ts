@@ -35,10 +35,7 @@ export class WebhooksModule {}
     {
       provide: WebhookSender,
       useFactory: (config: AppConfig, resolver: HostResolver) =>
-        new HttpWebhookSender({
-          allowPrivateNetworks: config.webhookAllowPrivateNetworks,
-          allowPrivateNetworksSelfService: config.webhookPrivateNetworksSelfService,
-          resolve: (host) => resolver.resolve(host) }),
+        new HttpWebhookSender({ allowedNetworks: config.webhookAllowedNetworks, resolve: (host) => resolver.resolve(host) }),
       inject: [APP_CONFIG, HostResolver],
     },
   ],

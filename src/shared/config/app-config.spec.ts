@@ -11,7 +11,10 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.publicOrigin).toBe('http://localhost:3000');
     expect(c.idempotencyRetentionHours).toBe(24);
     expect(c.logLevel).toBe('info');
-    expect(c.webhookAllowPrivateNetworks).toBe(false);
+    // CONTRACT §2: on the embedded store, loopback; on PostgreSQL, nothing but public addresses
+    expect(c.webhookAllowedNetworks.toString()).toBe('127.0.0.0/8,::1/128');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/partner' }).webhookAllowedNetworks.toString()).toBe('');
+    expect(c.startWarnings).toEqual([]);
     expect(c.shutdownGraceSeconds).toBe(10);
     expect(c.database.kind).toBe('pglite');
     expect(c.dataDir.endsWith('.data')).toBe(true);
@@ -51,28 +54,58 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.secretsKey).toBe(key);
   });
 
-  it('refuses WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with DEVELOPER_SIGNUP=open set, in one line naming both; takes it with DEVELOPER_SIGNUP=closed', () => {
-    for (const env of [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'open' }]) {
-      let error: unknown;
+  describe('WEBHOOK_ALLOWED_NETWORKS (issue 43 finding 10)', () => {
+    const refusal = (env: NodeJS.ProcessEnv) => {
       try {
         loadConfig(env);
       } catch (e) {
-        error = e;
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as Error).message;
       }
-      expect(error).toBeInstanceOf(ConfigError);
-      expect((error as Error).message).toBe(
-        'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true needs DEVELOPER_SIGNUP=closed: with open sign-up anyone could send webhooks into private networks',
-      );
-    }
-    const closed = loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', DEVELOPER_SIGNUP: 'closed' });
-    expect(closed.webhookAllowPrivateNetworks).toBe(true);
-    expect(closed.developerSignup).toBe('closed');
-    expect(closed.webhookPrivateNetworksSelfService).toBe(true);
-    // DEVELOPER_SIGNUP unset (open by default): private networks for the operator's endpoints only
-    const unset = loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-    expect([unset.webhookAllowPrivateNetworks, unset.developerSignup, unset.webhookPrivateNetworksSelfService]).toEqual([true, 'open', false]);
-    expect(loadConfig({}).webhookPrivateNetworksSelfService).toBe(false);
-    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', DEVELOPER_SIGNUP: 'open' }).developerSignup).toBe('open');
+      return null;
+    };
+
+    it.each([
+      ['169.254.0.0/16', '169.254.0.0/16 (link-local, cloud metadata)'],
+      ['10.0.0.0/8, 169.254.169.254/32', '169.254.0.0/16 (link-local, cloud metadata)'],
+      ['0.0.0.0/0', '0.0.0.0/8 (unspecified ("this network"))'],
+      ['128.0.0.0/1', '169.254.0.0/16 (link-local, cloud metadata)'],
+      ['fe80::/10', 'fe80::/10 (link-local)'],
+      ['fe80::1', 'fe80::/10 (link-local)'],
+      ['::/0', '::/128 (unspecified)'],
+      ['fd00:ec2::254/128', 'fd00:ec2::254/128 (cloud metadata)'],
+    ])('stops the start for %s, naming it', (listed, overlapped) => {
+      const entry = listed.split(',').pop()!.trim();
+      expect(refusal({ WEBHOOK_ALLOWED_NETWORKS: listed })).toBe(`WEBHOOK_ALLOWED_NETWORKS lists ${entry}, which overlaps ${overlapped}: no webhook may ever reach it`);
+    });
+
+    it.each(['10.0.0.0/33', 'not-a-range', '10.0.0.0/8/1', 'fd00::/129', '10.0.0.0/x'])('refuses %s as no range', (listed) => {
+      expect(refusal({ WEBHOOK_ALLOWED_NETWORKS: listed })).toBe(`WEBHOOK_ALLOWED_NETWORKS must be comma-separated CIDR ranges (e.g. 10.0.0.0/8,fd00::/8), got "${listed}"`);
+    });
+
+    it('takes ranges and bare addresses; empty means public addresses only, even on the embedded store', () => {
+      const c = loadConfig({ WEBHOOK_ALLOWED_NETWORKS: ' 10.0.0.0/8 , fd00::/8,192.168.1.5 ', DEVELOPER_SIGNUP: 'closed' });
+      expect(c.webhookAllowedNetworks.toString()).toBe('10.0.0.0/8,fd00::/8,192.168.1.5');
+      expect(c.startWarnings).toEqual([]);
+      expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '' }).webhookAllowedNetworks.toString()).toBe('');
+    });
+
+    it('warns at start of a private range listed while sign-up is open, not of loopback', () => {
+      expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,127.0.0.1,::1', DEVELOPER_SIGNUP: 'open' }).startWarnings).toEqual([
+        'WEBHOOK_ALLOWED_NETWORKS lists private range(s) 10.0.0.0/8 while DEVELOPER_SIGNUP is open: anyone who signs up can have webhooks sent into them',
+      ]);
+      expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' }).startWarnings).toEqual([]);
+    });
+
+    it('ignores WEBHOOK_ALLOW_PRIVATE_NETWORKS (any value) with a warning naming the new variable', () => {
+      for (const value of ['true', 'maybe']) {
+        const c = loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: value, DATABASE_URL: 'postgres://db.example/partner' });
+        expect(c.webhookAllowedNetworks.toString()).toBe('');
+        expect(c.startWarnings).toEqual([
+          'WEBHOOK_ALLOW_PRIVATE_NETWORKS is ignored (replaced in version 6): list the networks webhook endpoints may reach in WEBHOOK_ALLOWED_NETWORKS (comma-separated CIDR ranges; now "")',
+        ]);
+      }
+    });
   });
 
   it('never echoes a bad SECRETS_KEY in its message', () => {
@@ -133,7 +166,7 @@ describe('loadConfig (CONTRACT §2)', () => {
     ['IDEMPOTENCY_RETENTION_HOURS', '0'],
     ['IDEMPOTENCY_RETENTION_HOURS', 'soon'],
     ['LOG_LEVEL', 'loud'],
-    ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+    ['WEBHOOK_ALLOWED_NETWORKS', '10.0.0.0/99'],
     ['PUBLIC_ORIGIN', 'ftp://x'],
     ['CONSOLE_API_KEY', 'short'],
     ['RATE_LIMIT_PER_MINUTE', '-1'],

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { secretsKeyProblem } from '../crypto/secret-box';
+import { type AllowedNetworks, EMBEDDED_STORE_NETWORKS, isLoopbackRange, NetworkListError, parseAllowedNetworks } from '../domain/allowed-networks';
 import { ConnectionUriError, parseConnectionUri } from '../database/connection-uri';
 
 export type DatabaseConfig =
@@ -19,13 +20,13 @@ export interface AppConfig {
   publicOrigin: string;
   idempotencyRetentionHours: number;
   logLevel: string;
-  webhookAllowPrivateNetworks: boolean;
   /**
-   * Issue 35: whether endpoints registered through the developer console (self-service) may reach private
-   * networks too: only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true and DEVELOPER_SIGNUP=closed. With sign-up
-   * open (its default), only the operator's endpoints may.
+   * CONTRACT §2 WEBHOOK_ALLOWED_NETWORKS: the ranges webhook endpoints (the operator's and the developers'
+   * alike) may reach besides public addresses; by default loopback on the embedded store, none on PostgreSQL.
    */
-  webhookPrivateNetworksSelfService: boolean;
+  webhookAllowedNetworks: AllowedNetworks;
+  /** What the configuration says that does not stop the start but the start log must (logged at warn). */
+  startWarnings: string[];
   /** CONTRACT §9: sends in flight to one webhook endpoint at a time, across all instances (WEBHOOK_ENDPOINT_CONCURRENCY) */
   webhookEndpointConcurrency: number;
   /** CONTRACT §9: days events, deliveries and attempts are kept once nothing of them is pending (WEBHOOK_RETENTION_DAYS) */
@@ -70,18 +71,6 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
-/**
- * Issue 35: with private networks allowed, anyone who signs up could aim webhooks at the deployment's own
- * network (the database, the metadata service) and read the answers' status codes. WEBHOOK_ALLOW_PRIVATE_NETWORKS=true
- * with DEVELOPER_SIGNUP=open set explicitly stops the start; with DEVELOPER_SIGNUP unset (open by default)
- * the service starts, and private networks are allowed to the operator's endpoints only (the developers'
- * own stay on public addresses: PRIVATE_NETWORKS_OPERATOR_ONLY is logged at start).
- */
-export const PRIVATE_NETWORKS_WITH_OPEN_SIGNUP =
-  'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true needs DEVELOPER_SIGNUP=closed: with open sign-up anyone could send webhooks into private networks';
-export const PRIVATE_NETWORKS_OPERATOR_ONLY =
-  "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true with developer sign-up open (DEVELOPER_SIGNUP unset): private networks are allowed to the operator's webhook endpoints only; developers' own endpoints stay on public addresses (set DEVELOPER_SIGNUP=closed to allow theirs too)";
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero: boolean): number {
@@ -91,14 +80,6 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero:
     throw new ConfigError(`${name} must be a TCP port number${allowZero ? ' (0 disables it)' : ''}, got "${raw}"`);
   }
   return Number(raw);
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -226,9 +207,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (developerSignup !== 'open' && developerSignup !== 'closed') {
     throw new ConfigError(`DEVELOPER_SIGNUP must be open or closed, got "${developerSignup}"`);
   }
-  const webhookAllowPrivateNetworks = bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false);
-  const signupSet = env.DEVELOPER_SIGNUP !== undefined && env.DEVELOPER_SIGNUP !== '';
-  if (webhookAllowPrivateNetworks && developerSignup === 'open' && signupSet) throw new ConfigError(PRIVATE_NETWORKS_WITH_OPEN_SIGNUP);
+  const startWarnings: string[] = [];
+  const networksRaw = env.WEBHOOK_ALLOWED_NETWORKS ?? (database.kind === 'pglite' ? EMBEDDED_STORE_NETWORKS : '');
+  let webhookAllowedNetworks: AllowedNetworks;
+  try {
+    webhookAllowedNetworks = parseAllowedNetworks(networksRaw);
+  } catch (err) {
+    if (err instanceof NetworkListError) throw new ConfigError(`WEBHOOK_ALLOWED_NETWORKS ${err.message}`);
+    throw err;
+  }
+  if (env.WEBHOOK_ALLOW_PRIVATE_NETWORKS !== undefined && env.WEBHOOK_ALLOW_PRIVATE_NETWORKS !== '') {
+    startWarnings.push(
+      `WEBHOOK_ALLOW_PRIVATE_NETWORKS is ignored (replaced in version 6): list the networks webhook endpoints may reach in WEBHOOK_ALLOWED_NETWORKS (comma-separated CIDR ranges; now "${webhookAllowedNetworks.toString()}")`,
+    );
+  }
+  const beyondThisMachine = webhookAllowedNetworks.ranges.filter((r) => !isLoopbackRange(r)).map((r) => r.text);
+  if (beyondThisMachine.length > 0 && developerSignup === 'open') {
+    startWarnings.push(
+      `WEBHOOK_ALLOWED_NETWORKS lists private range(s) ${beyondThisMachine.join(', ')} while DEVELOPER_SIGNUP is open: anyone who signs up can have webhooks sent into them`,
+    );
+  }
 
   const smtpUrl = env.SMTP_URL && env.SMTP_URL !== '' ? env.SMTP_URL : null;
   if (smtpUrl !== null) {
@@ -257,8 +255,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicOrigin,
     idempotencyRetentionHours,
     logLevel,
-    webhookAllowPrivateNetworks,
-    webhookPrivateNetworksSelfService: webhookAllowPrivateNetworks && developerSignup === 'closed',
+    webhookAllowedNetworks,
+    startWarnings,
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1),
     requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 0),

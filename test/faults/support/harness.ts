@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { EMBEDDED_STORE_NETWORKS } from '../../../src/shared/domain/allowed-networks';
 
 const ROOT = join(__dirname, '..', '..', '..');
 /** The build under test: this checkout's dist/, or FAULTS_SERVICE_ROOT (e.g. an older build, to see a defect). */
@@ -64,8 +65,8 @@ export class Instance {
         CONSOLE_API_KEY: CONSOLE_KEY,
         SECRETS_KEY,
         RATE_LIMIT_PER_MINUTE: '0', // the load here is about faults, not limits
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-        DEVELOPER_SIGNUP: 'closed', // private networks are refused with open sign-up (issue 35)
+        // the receivers are on this machine; on PostgreSQL nothing but public addresses is reachable by default
+        WEBHOOK_ALLOWED_NETWORKS: EMBEDDED_STORE_NETWORKS,
         SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
         LOG_LEVEL: process.env.FAULTS_DEBUG ? 'warn' : 'error',
         DATA_DIR: join(DATA_ROOT, this.name),

@@ -18,9 +18,10 @@ const keyed = (errors: FormErrors) => Object.fromEntries(Object.entries(errors).
 /**
  * CONTRACT §15 "Account": sign-up with proof of the email (issue 35) and TOTP enrolment (a QR code as
  * server-made SVG, the secret in groups of four), sign-in, sign-out. Every POST that succeeds answers
- * 303 (CONTRACT §18): Create account leads to "Check your email"; the email's link sets the sign-up in
- * the session and leads (303) to the enrolment page, which shows it from the session; Confirm makes the
- * account.
+ * 303 (CONTRACT §18): Create account (the email only) leads to "Check your email" (or, without SMTP_URL,
+ * to where the link is: the log); the email's link sets the sign-up in the session and leads (303) to
+ * the enrolment page, which shows it from the session and asks for the password (CONTRACT §20);
+ * Confirm makes the account.
  */
 @ApiExcludeController()
 @Controller('developers')
@@ -53,12 +54,15 @@ export class DeveloperAccountController {
     const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
     let result: SignupResult;
     try {
-      result = await this.accounts.beginSignup(body.email, body.password, clientAddress(req));
+      result = await this.accounts.beginSignup(body.email, clientAddress(req));
     } catch (err) {
       if (!(err instanceof HourlyQuotaError)) throw err;
       // a refused POST keeps its status on the form it shows again (CONTRACT §18)
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      return this.signupForm(req, res, 429, email, { email: quotaError(err) });
+      const error = quotaError(err);
+      // without SMTP_URL the links are in the log, not in an inbox: the words say so (CONTRACT §2)
+      if (!this.accounts.linksEmailed && err.quota === 'signupEmailsPerEmailPerHour') error.key += 'InLog';
+      return this.signupForm(req, res, 429, email, { email: error });
     }
     if (result.kind === 'errors') return this.signupForm(req, res, 422, email, result.errors);
     // issue 35: the same answer whether or not the email has an account
@@ -69,7 +73,9 @@ export class DeveloperAccountController {
   sent(@Res() res: Response): void {
     if (!this.accounts.signupOpen) return this.closed(res);
     res.locals.switchPath = '/developers/signup/sent';
-    this.http.message(res, 200, 'developers.checkEmailTitle', 'developers.checkEmail', { params: { hours: SIGNUP_LINK_TTL_MS / 3600_000 } });
+    // CONTRACT §2: without SMTP_URL no email leaves; the page says where the link is, never "check your email"
+    const [title, text] = this.accounts.linksEmailed ? ['developers.checkEmailTitle', 'developers.checkEmail'] : ['developers.linkInLogTitle', 'developers.linkInLog'];
+    this.http.message(res, 200, title, text, { params: { hours: SIGNUP_LINK_TTL_MS / 3600_000 } });
   }
 
   /** The email's link: sets the enrolment (a new TOTP secret for this browser) in the session, then 303 to the enrolment page; or a page saying the link no longer works. */
@@ -88,7 +94,7 @@ export class DeveloperAccountController {
     this.http.seeOther(res, '/developers/signup/confirm');
   }
 
-  /** The enrolment page of the sign-up in progress (the 303 of Create account leads here); a reload shows it again. */
+  /** The enrolment page of the sign-up in progress (the 303 of the email's link leads here): the password and the authenticator; a reload shows it again. */
   @Get('signup/confirm')
   async enrolPage(@Req() req: DeveloperRequest, @Res() res: Response): Promise<void> {
     if (!this.accounts.signupOpen) return this.closed(res);
@@ -104,11 +110,12 @@ export class DeveloperAccountController {
     if (!this.accounts.signupOpen) return this.closed(res);
     const session = await this.session(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
-    const result = await this.accounts.confirmSignup(session, oneTimeCode((req.body as Record<string, unknown>).code));
+    const body = req.body as Record<string, unknown>;
+    const result = await this.accounts.confirmSignup(session, body.password, oneTimeCode(body.code));
     if (result.kind === 'invalid') {
-      if (!result.enrolment) return this.signupForm(req, res, 422, '', { email: result.error });
-      // the secret stays the one being enrolled; the page shows it again with the error at the code
-      return this.enrolForm(req, res, 422, result.enrolment, { code: result.error });
+      if (!result.enrolment) return this.signupForm(req, res, 422, '', result.errors);
+      // the secret stays the one being enrolled; the page shows it again with the errors at their fields
+      return this.enrolForm(req, res, 422, result.enrolment, result.errors);
     }
     if (result.kind === 'existing') return this.http.seeOther(res, '/developers/signin?notice=existing');
     this.http.setSession(res, result.cookie);
@@ -166,7 +173,14 @@ export class DeveloperAccountController {
 
   private signupForm(req: DeveloperRequest, res: Response, status: number, email: string, errors: FormErrors): void {
     res.locals.switchPath = '/developers/signup';
-    this.http.page(res, status, 'signup', { titleKey: 'developers.createAccount', narrow: true, email, errors: keyed(errors), csrf: this.http.csrfToken(req, res) });
+    this.http.page(res, status, 'signup', {
+      titleKey: 'developers.createAccount',
+      narrow: true,
+      email,
+      errors: keyed(errors),
+      csrf: this.http.csrfToken(req, res),
+      emailHint: this.accounts.linksEmailed ? 'developers.signupEmailHint' : 'developers.signupLogHint',
+    });
   }
 
   /** The enrolment page: the secret in groups of four, its otpauth:// link and a QR code drawn on the server as SVG (no script). */

@@ -42,23 +42,36 @@ export type VerifyResult = { kind: 'enrol'; secret: string; uri: string; cookie:
 
 export type ConfirmResult =
   | { kind: 'ok'; cookie: string; session: DeveloperSession }
-  | { kind: 'invalid'; error: string; enrolment?: { secret: string; uri: string } }
+  /** the sign-up is gone (an error at the email: the form again), or the password or the code is refused (the enrolment page again) */
+  | { kind: 'invalid'; errors: FieldErrors; enrolment?: { secret: string; uri: string } }
   /** the email had an account already (made through another link meanwhile): no second one; the developer signs in with it */
   | { kind: 'existing' };
 
 /** catalogue key (developers/views/messages.ts) */
 const LINK_EXPIRED = 'developers.linkExpired';
 
+/** An email a developer account can have; else the catalogue key of its error (developers/views/messages.ts). */
+function emailError(email: string): string | undefined {
+  return email.length === 0 || email.length > 254 || !EMAIL_SHAPE.test(email) ? 'developers.emailInvalid' : undefined;
+}
+
+/** A password of 12–128 characters; else the catalogue key of its error. */
+function passwordError(password: string): string | undefined {
+  const length = [...password].length;
+  return length < PASSWORD_MIN || length > PASSWORD_MAX ? 'developers.passwordLength' : undefined;
+}
+
 /**
- * The checks of **Create account** and of the console's create call: an email, and a password of
- * 12–128 characters. Each error is a catalogue key of developers/views/messages.ts (the console call
- * words it in English).
+ * The checks of the console's create call: an email, and a password of 12–128 characters (on the
+ * pages, **Create account** checks the email and the link's page the password). Each error is a
+ * catalogue key of developers/views/messages.ts (the console call words it in English).
  */
 export function credentialErrors(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
-  if (email.length === 0 || email.length > 254 || !EMAIL_SHAPE.test(email)) errors.email = 'developers.emailInvalid';
-  const length = [...password].length;
-  if (length < PASSWORD_MIN || length > PASSWORD_MAX) errors.password = 'developers.passwordLength';
+  const e = emailError(email);
+  const p = passwordError(password);
+  if (e) errors.email = e;
+  if (p) errors.password = p;
   return errors;
 }
 
@@ -66,8 +79,10 @@ const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').
 
 /**
  * Developer accounts (CONTRACT §15, issue 35): sign-up proves the email first — **Create account**
- * sends a link (SMTP, or the log without SMTP_URL), the link leads to the TOTP enrolment, and
- * **Confirm** makes the account —; sign-in with password and a current, unused code (§8) under the
+ * takes the email only and sends a link (SMTP, or the log without SMTP_URL); the link leads to the
+ * page where the password is chosen and the TOTP secret enrolled, and **Confirm** makes the account
+ * (CONTRACT §20, issue 43 finding 6: whoever follows the link controls the mailbox, so only they set
+ * the password) —; sign-in with password and a current, unused code (§8) under the
  * kernel's per-(email, address) lockout and the owners' per-account code lockout; sessions of the page
  * kernel (src/shared/web) with a 12 h absolute and 30 min idle limit.
  */
@@ -90,6 +105,11 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
 
   get signupOpen(): boolean {
     return this.config.developerSignup === 'open';
+  }
+
+  /** Whether sign-up links leave by email (SMTP_URL set); else they are in the log, and the pages say so (CONTRACT §2). */
+  get linksEmailed(): boolean {
+    return this.mailer.sends;
   }
 
   /** The start log says what is off without SMTP_URL (the banner on stdout says it too). */
@@ -121,18 +141,18 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
   }
 
   /**
-   * **Create account**: checks the fields, then sends one email — a confirmation link for a new email,
+   * **Create account**: checks the email, then sends one email — a confirmation link for a new email,
    * a notice to sign in for an email that has an account — and answers the same either way (nothing
-   * tells them apart: both hash the password, record one row and send one email). No account exists
-   * until the link is followed and the authenticator confirmed. At most DEVELOPER_QUOTAS' emails per
-   * email and per client (IPv6 /64) within the hour; more is a 429.
+   * tells them apart: both record one row and send one email). No password is taken here (CONTRACT
+   * §20): a stranger who starts a sign-up for someone else's email sets nothing the owner of the mailbox
+   * would inherit. No account exists until the link is followed, the password chosen and the
+   * authenticator confirmed. At most DEVELOPER_QUOTAS' emails per email and per client (IPv6 /64)
+   * within the hour; more is a 429.
    */
-  async beginSignup(emailRaw: unknown, passwordRaw: unknown, clientAddress: string): Promise<SignupResult> {
+  async beginSignup(emailRaw: unknown, clientAddress: string): Promise<SignupResult> {
     const email = typeof emailRaw === 'string' ? emailRaw.trim() : '';
-    const password = typeof passwordRaw === 'string' ? passwordRaw : '';
-    const errors = credentialErrors(email, password);
-    if (errors.email || errors.password) return { kind: 'errors', errors };
-    const passwordHash = await hashPassword(password);
+    const error = emailError(email);
+    if (error) return { kind: 'errors', errors: { email: error } };
     const now = this.clock.now();
     const client = clientAddressGroup(clientAddress);
     const token = randomBytes(32).toString('base64url');
@@ -151,7 +171,6 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
         email,
         client,
         tokenHash: has ? null : tokenHash(token),
-        passwordHash: has ? null : passwordHash,
         at: now,
         // a notice's row only counts towards the hour
         expiresAt: new Date(now.getTime() + (has ? QUOTA_WINDOW_MS : SIGNUP_LINK_TTL_MS)),
@@ -171,7 +190,7 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
       text: [
         'Someone, we hope you, asked for a Partner API developer account for this email address.',
         '',
-        `To go on, open this link within ${hours} hours (it works once), then set up your authenticator app:`,
+        `To go on, open this link within ${hours} hours (it works once), then choose your password and set up your authenticator app:`,
         link,
         '',
         'If it was not you, ignore this email: no account is made.',
@@ -213,26 +232,32 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
     return { kind: 'enrol', secret, uri: totpUri(this.config.serviceName, pending.email, secret), cookie: kept.cookie, session: kept.session };
   }
 
-  /** **Confirm**: the code of the enrolled secret makes the account from the sign-up (its link then stops working) and signs the developer in. */
-  async confirmSignup(session: DeveloperSession, codeRaw: unknown): Promise<ConfirmResult> {
+  /**
+   * **Confirm**: the password chosen on the link's page (CONTRACT §20: set by whoever followed the
+   * link) and the code of the enrolled secret make the account from the sign-up (its link then stops
+   * working) and sign the developer in.
+   */
+  async confirmSignup(session: DeveloperSession, passwordRaw: unknown, codeRaw: unknown): Promise<ConfirmResult> {
     const enrolment = session.data.enrolment;
-    if (!enrolment?.signupId) return { kind: 'invalid', error: 'developers.startAgain' };
+    if (!enrolment?.signupId) return { kind: 'invalid', errors: { email: 'developers.startAgain' } };
     const signupId = enrolment.signupId;
     const totpSecret = this.box.openAny(enrolment.sealedTotpSecret, SECRET_CONTEXT.developerTotp);
     const now = this.clock.now();
+    const password = typeof passwordRaw === 'string' ? passwordRaw : '';
+    const errors: FieldErrors = {};
+    const badPassword = passwordError(password);
+    if (badPassword) errors.password = badPassword;
     const check = verifyTotp(totpSecret, codeRaw, now.getTime(), null);
-    if (!check.ok) {
-      return {
-        kind: 'invalid',
-        error: 'developers.codeWrong',
-        enrolment: { secret: totpSecret, uri: totpUri(this.config.serviceName, enrolment.email, totpSecret) },
-      };
+    if (!check.ok) errors.code = 'developers.codeWrong';
+    if (!check.ok || badPassword) {
+      return { kind: 'invalid', errors, enrolment: { secret: totpSecret, uri: totpUri(this.config.serviceName, enrolment.email, totpSecret) } };
     }
+    const passwordHash = await hashPassword(password);
     const id = randomUUID();
     const result = await this.transactions.run(async (m) => {
       const pending = await this.repo.openSignup(m, { id: signupId }, now, true);
       if (!pending) return 'expired' as const;
-      const created = await this.repo.create(m, { id, email: pending.email, passwordHash: pending.passwordHash, totpSecret, lastAcceptedStep: check.step, at: now });
+      const created = await this.repo.create(m, { id, email: pending.email, passwordHash, totpSecret, lastAcceptedStep: check.step, at: now });
       // single use: this link and any other sent to the email stop working
       await this.repo.closeSignups(m, pending.email);
       if (!created) {
@@ -243,7 +268,7 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
       await this.demo.ensureWithin(m, id);
       return this.sessions.signIn<DeveloperSessionData>(m, session, id, { seen: now.getTime() });
     });
-    if (result === 'expired') return { kind: 'invalid', error: LINK_EXPIRED };
+    if (result === 'expired') return { kind: 'invalid', errors: { email: LINK_EXPIRED } };
     if (!result) return { kind: 'existing' };
     this.logger.log({ developerId: id }, 'developer account created');
     return { kind: 'ok', cookie: result.cookie, session: result.session };
@@ -292,7 +317,7 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
   }
 
   /** **Sign out** ends the session. */
-  /** The sign-up in progress as the enrolment page shows it (CONTRACT §18: the page the 303 of Create account leads to), or null. */
+  /** The sign-up in progress as the enrolment page shows it (CONTRACT §18: the page the 303 of the email's link leads to), or null. */
   enrolment(session: DeveloperSession): { secret: string; uri: string } | null {
     const enrolment = session.data.enrolment;
     if (!enrolment) return null;

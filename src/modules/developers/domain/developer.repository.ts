@@ -64,7 +64,6 @@ export interface LoggedCallColumns {
 export interface PendingSignup {
   id: string;
   email: string;
-  passwordHash: string;
 }
 
 /** How many of something within the hour, and when the oldest of them was (null when none). */
@@ -123,11 +122,8 @@ export abstract class DeveloperRepository {
   abstract lockSignupSenders(tx: Transaction, email: string, client: string): Promise<void>;
   /** Sign-up emails sent since `since` to `email` (without case) and from `client`. */
   abstract signupsSent(tx: Transaction, email: string, client: string, since: Date): Promise<{ email: UsesInWindow; client: UsesInWindow }>;
-  /** Records one sign-up email: with a token (its hash) and the password's hash for a new email, without for a notice. */
-  abstract recordSignup(
-    tx: Transaction,
-    s: { id: string; email: string; client: string; tokenHash: string | null; passwordHash: string | null; at: Date; expiresAt: Date },
-  ): Promise<void>;
+  /** Records one sign-up email: with a token (its hash) for a new email, without for a notice. */
+  abstract recordSignup(tx: Transaction, s: { id: string; email: string; client: string; tokenHash: string | null; at: Date; expiresAt: Date }): Promise<void>;
   /** The sign-up whose link carries this token (hash), while it works (unused, unexpired), locked FOR UPDATE when `lock`. */
   abstract openSignup(tx: Transaction, by: { tokenHash: string } | { id: string }, now: Date, lock: boolean): Promise<PendingSignup | null>;
   /** Every link sent to `email` stops working (the account is made); the rows stay for the hourly counts. */

@@ -141,28 +141,25 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
     return { email: uses(byEmail), client: uses(byClient) };
   }
 
-  async recordSignup(
-    m: EntityManager,
-    s: { id: string; email: string; client: string; tokenHash: string | null; passwordHash: string | null; at: Date; expiresAt: Date },
-  ): Promise<void> {
+  async recordSignup(m: EntityManager, s: { id: string; email: string; client: string; tokenHash: string | null; at: Date; expiresAt: Date }): Promise<void> {
     await m.query(
-      `INSERT INTO developer_signups (id, email, client_address, token_hash, password_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [s.id, s.email, s.client, s.tokenHash, s.passwordHash, s.at, s.expiresAt],
+      `INSERT INTO developer_signups (id, email, client_address, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [s.id, s.email, s.client, s.tokenHash, s.at, s.expiresAt],
     );
   }
 
   async openSignup(m: EntityManager, by: { tokenHash: string } | { id: string }, now: Date, lock: boolean): Promise<PendingSignup | null> {
     const [column, value] = 'tokenHash' in by ? ['token_hash', by.tokenHash] : ['id', by.id];
-    const rows: Array<{ id: string; email: string; password_hash: string }> = await m.query(
-      `SELECT id, email, password_hash FROM developer_signups
-        WHERE ${column} = $1 AND token_hash IS NOT NULL AND password_hash IS NOT NULL AND expires_at > $2${lock ? ' FOR UPDATE' : ''}`,
+    const rows: Array<{ id: string; email: string }> = await m.query(
+      `SELECT id, email FROM developer_signups
+        WHERE ${column} = $1 AND token_hash IS NOT NULL AND expires_at > $2${lock ? ' FOR UPDATE' : ''}`,
       [value, now],
     );
-    return rows[0] ? { id: rows[0].id, email: rows[0].email, passwordHash: rows[0].password_hash } : null;
+    return rows[0] ? { id: rows[0].id, email: rows[0].email } : null;
   }
 
   async closeSignups(m: EntityManager, email: string): Promise<void> {
-    await m.query(`UPDATE developer_signups SET token_hash = NULL, password_hash = NULL WHERE lower(email) = lower($1) AND token_hash IS NOT NULL`, [email]);
+    await m.query(`UPDATE developer_signups SET token_hash = NULL WHERE lower(email) = lower($1) AND token_hash IS NOT NULL`, [email]);
   }
 
   async findByEmail(m: EntityManager, email: string): Promise<DeveloperCredentials | null> {

@@ -20,16 +20,12 @@ definePage(
   'developer-signup',
   `<%~ include('@head', { ...it, narrow: true }) %><h1>${T('signupTitle')}</h1>
 <p>${T('signupIntro')}</p>
-<p class="hint">${T('signupEmailHint')}</p>
+<p class="hint"><%= it.t(it.emailHint) %></p>
 <form method="post" action="/developers/signup" novalidate>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <label for="email"><%= it.t('web.email') %></label>
 <input id="email" name="email" type="email" autocomplete="username" required value="<%= it.email %>"${DESCRIBED('email')}>
 ${FIELD_ERROR('email')}
-<label for="password"><%= it.t('web.password') %></label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" maxlength="128"${DESCRIBED('password', ' password-help')}>
-<p class="hint" id="password-help">${T('passwordHelp')}</p>
-${FIELD_ERROR('password')}
 <button type="submit">${T('createAccount')}</button>
 </form>
 <p>${T('haveAccount')} <a href="/developers/signin"><%= it.t('web.signIn') %></a></p>
@@ -40,14 +36,18 @@ definePage(
   'developer-enrol',
   `<%~ include('@head', { ...it, narrow: true }) %><h1>${T('enrolTitle')}</h1>
 <p>${T('enrolIntro')}</p>
+<form method="post" action="/developers/signup/confirm" novalidate>
+<input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<label for="password"><%= it.t('web.password') %></label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" maxlength="128"${DESCRIBED('password', ' password-help')}>
+<p class="hint" id="password-help">${T('passwordHelp')}</p>
+${FIELD_ERROR('password')}
 <section class="card" aria-labelledby="h-secret">
 <h2 id="h-secret">${T('secret')}</h2>
 <% if (it.qrSvg) { %><div class="qr" role="img" aria-label="${T('qrCode')}"><%~ it.qrSvg %></div><% } %>
 <p><code id="totp-secret"><%= it.secretGroups %></code></p>
 <p class="hint">${T('orOpen')} <a href="<%= it.uri %>"><code id="totp-uri"><%= it.uri %></code></a></p>
 </section>
-<form method="post" action="/developers/signup/confirm" novalidate>
-<input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <label for="code"><%= it.t('web.authenticatorCode') %></label>
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="9" required${DESCRIBED('code')}>
 ${FIELD_ERROR('code')}

@@ -1,3 +1,4 @@
+import { NO_NETWORKS } from '../../../shared/domain/allowed-networks';
 import { Clock } from '../../../shared/domain/clock';
 import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
@@ -49,7 +50,7 @@ class FakeRepository extends WebhookRepository {
   purgeBefore = async () => 0;
 }
 
-const sender = new HttpWebhookSender({ allowPrivateNetworks: false });
+const sender = new HttpWebhookSender({ allowedNetworks: NO_NETWORKS });
 // an ftp URL fails in the sender before any network access: a failed attempt, deterministically
 const failing = (attempt: number): ClaimedDelivery => ({
   organizationId: 'org', id: `d${attempt}`, eventId: 'evt', attempt, body: '{}', url: 'ftp://example.com/x', secret: `whsec_${Buffer.alloc(24).toString('base64')}`,

@@ -6,7 +6,7 @@ import { Clock } from '../../../shared/domain/clock';
 import { DomainError, NotFoundError, ResourceConflictError } from '../../../shared/domain/errors';
 import { HostResolver } from '../../../shared/domain/host-resolver';
 import { endpointHost, type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from '../domain/endpoint-limits';
-import { ENDPOINT_URL_PROBLEMS, type EndpointUrlProblem, isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
+import { ENDPOINT_URL_PROBLEMS, type EndpointUrlProblem, isForbiddenAddress, isLiteralForbiddenHost, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { recoverSince } from '../domain/recover-window';
 import { PREVIOUS_SECRET_SIGNS_HOURS, testEventBody, WEBHOOK_TEST_EVENT } from '../domain/webhook-events';
 import { generateWebhookSecret } from '../domain/webhook-secret';
@@ -30,8 +30,9 @@ export class WebhookEndpointsService {
 
   /**
    * Registers an endpoint of an app for one environment and answers its signing secret once.
-   * Loopback, private and link-local hosts are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS (checked
-   * again on the resolved address at each delivery). At most MAX_ENDPOINTS_PER_APP_ENVIRONMENT per app
+   * Loopback, private and link-local hosts are refused unless WEBHOOK_ALLOWED_NETWORKS lists their range,
+   * for the operator's and the developers' endpoints alike (CONTRACT §2; checked again on the resolved
+   * address at each delivery). At most MAX_ENDPOINTS_PER_APP_ENVIRONMENT per app
    * and environment, and, when `hostScope` is given (the developer console: the developer's apps), at most
    * `hostScope.max` on one host across the scope (409 resource_conflict, nothing stored).
    */
@@ -39,11 +40,7 @@ export class WebhookEndpointsService {
     if (!(await this.webhooks.appExists(appId))) throw new NotFoundError('app');
     const checked = validateEndpointUrl(rawUrl);
     if (!checked.ok) throw invalidUrl(checked.problem);
-    // the developer console's registrations (a host scope) are self-service: private networks only with sign-up closed
-    const allowPrivate = hostScope ? this.config.webhookPrivateNetworksSelfService : this.config.webhookAllowPrivateNetworks;
-    if (!allowPrivate && (await this.isPrivate(checked.url))) {
-      throw invalidUrl('private');
-    }
+    if (await this.isForbidden(checked.url)) throw invalidUrl('private');
     const host = endpointHost(checked.url);
     const endpoint = { id: randomUUID(), appId, environment, url: checked.url.toString(), host, secret: generateWebhookSecret() };
     const limits = { perAppEnvironment: MAX_ENDPOINTS_PER_APP_ENVIRONMENT, hostScope };
@@ -111,12 +108,12 @@ export class WebhookEndpointsService {
     if (!removed) throw new NotFoundError('webhook endpoint');
   }
 
-  private async isPrivate(url: URL): Promise<boolean> {
-    if (isLocalName(url)) return true;
-    const literal = literalAddress(url);
-    if (literal) return isForbiddenAddress(literal);
+  private async isForbidden(url: URL): Promise<boolean> {
+    const allowed = this.config.webhookAllowedNetworks;
+    if (isLiteralForbiddenHost(url, allowed)) return true;
+    if (literalAddress(url) || isLocalName(url)) return false;
     try {
-      return (await this.resolver.resolve(url.hostname)).some((a) => isForbiddenAddress(a.address));
+      return (await this.resolver.resolve(url.hostname)).some((a) => isForbiddenAddress(a.address, allowed));
     } catch {
       return false; // unresolvable now: judged again, on the resolved address, at each delivery
     }

@@ -1,3 +1,4 @@
+import { EMBEDDED_STORE_NETWORKS, NO_NETWORKS, parseAllowedNetworks } from '../../../shared/domain/allowed-networks';
 import { isForbiddenAddress, isLiteralForbiddenHost, isLocalName, literalAddress, validateEndpointUrl } from './endpoint-address';
 
 describe('isForbiddenAddress (CONTRACT §9)', () => {
@@ -224,5 +225,39 @@ describe('literalAddress and isLocalName', () => {
     ['http://localhost.example/', false],
   ])('isLocalName(%s) is %p', (raw, expected) => {
     expect(isLocalName(new URL(raw))).toBe(expected);
+  });
+});
+
+describe('isForbiddenAddress with WEBHOOK_ALLOWED_NETWORKS (CONTRACT §2, issue 43 finding 10)', () => {
+  const tens = parseAllowedNetworks('10.0.0.0/8,fd00::/8');
+  const local = parseAllowedNetworks(EMBEDDED_STORE_NETWORKS);
+
+  it.each([
+    ['10.1.2.3', tens, false],
+    ['::ffff:10.1.2.3', tens, false],
+    ['fd12::1', tens, false],
+    ['192.168.1.1', tens, true],
+    ['127.0.0.1', tens, true],
+    // the forms that carry an IPv4 address to somewhere else (translators, tunnels) are judged without the list
+    ['64:ff9b::a01:203', tens, true],
+    ['2002:a01:203::1', tens, true],
+    // metadata inside a listed range stays unreachable
+    ['fd00:ec2::254', tens, true],
+    ['127.0.0.1', local, false],
+    ['127.9.9.9', local, false],
+    ['::1', local, false],
+    ['::ffff:127.0.0.1', local, false],
+    ['::', local, true],
+    ['0.0.0.0', local, true],
+    ['10.1.2.3', local, true],
+    ['8.8.8.8', local, false],
+  ])('%s → forbidden %p', (address, allowed, forbidden) => {
+    expect(isForbiddenAddress(address, allowed)).toBe(forbidden);
+  });
+
+  it('takes localhost only when both loopback addresses are listed', () => {
+    expect(isLiteralForbiddenHost(new URL('http://localhost:9/x'), local)).toBe(false);
+    expect(isLiteralForbiddenHost(new URL('http://localhost:9/x'), parseAllowedNetworks('127.0.0.0/8'))).toBe(true);
+    expect(isLiteralForbiddenHost(new URL('http://localhost:9/x'), NO_NETWORKS)).toBe(true);
   });
 });

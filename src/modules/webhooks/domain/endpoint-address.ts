@@ -1,10 +1,12 @@
 import { BlockList, isIP } from 'node:net';
+import { type AllowedNetworks, isNeverReachable, NO_NETWORKS } from '../../../shared/domain/allowed-networks';
 
 /*
- * CONTRACT §9: webhook hosts on loopback, private or link-local addresses are refused unless
- * WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. We refuse every range the IANA special-purpose registries mark as
- * not globally reachable, so that a webhook cannot be aimed at the metadata service, the database or
- * anything else inside the deployment. Unknown or unparseable input is refused (fail closed).
+ * CONTRACT §9, §2 WEBHOOK_ALLOWED_NETWORKS: webhook hosts on loopback, private or link-local addresses are
+ * refused unless their range is listed there (link-local, metadata and unspecified addresses never). We
+ * refuse every range the IANA special-purpose registries mark as not globally reachable, so that a webhook
+ * cannot be aimed at the metadata service, the database or anything else inside the deployment. Unknown or
+ * unparseable input is refused (fail closed).
  */
 
 const forbiddenIpv4 = new BlockList();
@@ -44,34 +46,40 @@ for (const [network, prefix] of [
 /**
  * True when a webhook may not be delivered to `ip`: loopback, private, link-local, unspecified, CGNAT,
  * multicast, reserved or documentation space, and IPv6 forms that carry such an IPv4 address (IPv4-mapped
- * `::ffff:127.0.0.1`, IPv4-compatible, SIIT, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`). Anything that is not
- * an address is forbidden too.
+ * `::ffff:127.0.0.1`, IPv4-compatible, SIIT, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) — unless `allowed`
+ * (WEBHOOK_ALLOWED_NETWORKS) lists it; link-local, metadata and unspecified addresses are refused whatever
+ * it lists. An IPv4-mapped address is judged as its IPv4 address (the connection goes there); the other
+ * forms that carry one are refused when it would be, whatever is listed. Anything that is not an address is
+ * forbidden too.
  */
-export function isForbiddenAddress(ip: string): boolean {
+export function isForbiddenAddress(ip: string, allowed: AllowedNetworks = NO_NETWORKS): boolean {
   if (typeof ip !== 'string') return true;
   // A zone index (`fe80::1%eth0`) makes BlockList answer false; the address itself decides.
   const address = ip.includes('%') ? ip.slice(0, ip.indexOf('%')) : ip;
   switch (isIP(address)) {
     case 4:
-      return forbiddenIpv4.check(address, 'ipv4');
+      return isNeverReachable(address) || (!allowed.has(address) && forbiddenIpv4.check(address, 'ipv4'));
     case 6:
-      return isForbiddenIpv6(address);
+      return isForbiddenIpv6(address, allowed);
     default:
       return true;
   }
 }
 
-function isForbiddenIpv6(ip: string): boolean {
+function isForbiddenIpv6(ip: string, allowed: AllowedNetworks): boolean {
   const h = parseIpv6(ip);
   if (!h) return true;
   const embedded = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
   const zeros = (from: number, to: number) => h.slice(from, to).every((x) => x === 0);
+  const carried = (v4: string) => isForbiddenAddress(v4);
 
-  if (zeros(0, 5) && h[5] === 0xffff) return forbiddenIpv4.check(embedded(h[6], h[7]), 'ipv4'); // ::ffff:0:0/96 mapped
+  if (zeros(0, 5) && h[5] === 0xffff) return isForbiddenAddress(embedded(h[6], h[7]), allowed); // ::ffff:0:0/96 mapped
+  if (isNeverReachable(ip)) return true;
+  if (allowed.has(ip)) return false;
   if (zeros(0, 6)) return true; // ::, ::1 and the deprecated IPv4-compatible ::/96
-  if (zeros(0, 4) && h[4] === 0xffff && h[5] === 0) return forbiddenIpv4.check(embedded(h[6], h[7]), 'ipv4'); // SIIT ::ffff:0:0:0/96
-  if (h[0] === 0x64 && h[1] === 0xff9b && zeros(2, 6)) return forbiddenIpv4.check(embedded(h[6], h[7]), 'ipv4'); // NAT64 64:ff9b::/96
-  if (h[0] === 0x2002) return forbiddenIpv4.check(embedded(h[1], h[2]), 'ipv4'); // 6to4 2002::/16
+  if (zeros(0, 4) && h[4] === 0xffff && h[5] === 0) return carried(embedded(h[6], h[7])); // SIIT ::ffff:0:0:0/96
+  if (h[0] === 0x64 && h[1] === 0xff9b && zeros(2, 6)) return carried(embedded(h[6], h[7])); // NAT64 64:ff9b::/96
+  if (h[0] === 0x2002) return carried(embedded(h[1], h[2])); // 6to4 2002::/16
   if ((h[0] & 0xe000) !== 0x2000) return true; // outside global unicast 2000::/3: ULA, link-local, multicast, …
   return forbiddenGlobalIpv6.check(ip, 'ipv6');
 }
@@ -106,7 +114,7 @@ export const ENDPOINT_URL_PROBLEMS = {
   scheme: 'must be an http or https URL',
   credentials: 'must not carry credentials',
   host: 'must name a host',
-  private: 'must not point to a loopback, private or link-local address',
+  private: 'must point to a public address, or into a network listed in WEBHOOK_ALLOWED_NETWORKS (never link-local or metadata addresses)',
 } as const;
 export type EndpointUrlProblem = keyof typeof ENDPOINT_URL_PROBLEMS;
 
@@ -139,37 +147,36 @@ export function isLocalName(url: URL): boolean {
 }
 
 /**
- * True when the URL's host is forbidden without asking DNS: a forbidden address literal or a localhost
- * name. A name that merely resolves to a forbidden address is caught at delivery, on the resolved address.
+ * True when the URL's host is forbidden without asking DNS: a forbidden address literal, or a localhost
+ * name (RFC 6761: loopback whatever DNS says) unless both loopback addresses are allowed. A name that merely
+ * resolves to a forbidden address is caught at delivery, on the resolved address.
  */
-export function isLiteralForbiddenHost(url: URL): boolean {
-  if (isLocalName(url)) return true;
+export function isLiteralForbiddenHost(url: URL, allowed: AllowedNetworks = NO_NETWORKS): boolean {
+  if (isLocalName(url)) return isForbiddenAddress('127.0.0.1', allowed) || isForbiddenAddress('::1', allowed);
   const literal = literalAddress(url);
-  return literal !== null && isForbiddenAddress(literal);
+  return literal !== null && isForbiddenAddress(literal, allowed);
 }
 
 /**
  * Whether an endpoint's recorded answer (its status code) may be shown now (issue 35: "Last code" must not
- * read back what a private address answered). With private networks allowed, always. Otherwise: when the
- * address that answered is known, while that address would be allowed now; for an answer recorded before
- * addresses were (no `answeredFrom`), while the endpoint's host is neither a forbidden literal nor
- * `localhost` and every address it resolves to now is allowed — a name that does not resolve now is not
- * shown (fail closed).
+ * read back what a forbidden address answered). When the address that answered is known, while that
+ * address would be allowed now; for an answer recorded before addresses were (no `answeredFrom`), while
+ * the endpoint's host is not forbidden by itself (isLiteralForbiddenHost) and every address it resolves to
+ * now is allowed — a name that does not resolve now is not shown (fail closed).
  */
 export async function answerShown(
   endpointUrl: string,
   answeredFrom: string | null,
-  allowPrivateNetworks: boolean,
+  allowed: AllowedNetworks,
   resolve: (hostname: string) => Promise<Array<{ address: string }>>,
 ): Promise<boolean> {
-  if (allowPrivateNetworks) return true;
-  if (answeredFrom !== null) return !isForbiddenAddress(answeredFrom);
+  if (answeredFrom !== null) return !isForbiddenAddress(answeredFrom, allowed);
   const checked = validateEndpointUrl(endpointUrl);
-  if (!checked.ok || isLiteralForbiddenHost(checked.url)) return false;
-  if (literalAddress(checked.url)) return true;
+  if (!checked.ok || isLiteralForbiddenHost(checked.url, allowed)) return false;
+  if (literalAddress(checked.url) || isLocalName(checked.url)) return true;
   try {
     const addresses = await resolve(checked.url.hostname);
-    return addresses.length > 0 && !addresses.some((a) => isForbiddenAddress(a.address));
+    return addresses.length > 0 && !addresses.some((a) => isForbiddenAddress(a.address, allowed));
   } catch {
     return false;
   }

@@ -1,3 +1,4 @@
+import { EMBEDDED_STORE_NETWORKS, NO_NETWORKS, parseAllowedNetworks } from '../../../shared/domain/allowed-networks';
 import { answerShown } from './endpoint-address';
 import { endpointHost } from './endpoint-limits';
 
@@ -20,8 +21,13 @@ describe('answerShown (issue 35: "Last code" only from an address allowed now)',
     return table[host].map((address) => ({ address }));
   };
 
-  it('shows everything while private networks are allowed', async () => {
-    expect(await answerShown('http://10.0.0.1/x', '10.0.0.1', true, resolve)).toBe(true);
+  it('shows an answer from a network WEBHOOK_ALLOWED_NETWORKS lists, never one from link-local', async () => {
+    const tens = parseAllowedNetworks('10.0.0.0/8');
+    expect(await answerShown('http://10.0.0.1/x', '10.0.0.1', tens, resolve)).toBe(true);
+    expect(await answerShown('http://inside.test/x', null, tens, resolve)).toBe(true);
+    expect(await answerShown('http://10.0.0.1/x', '192.168.0.1', tens, resolve)).toBe(false);
+    expect(await answerShown('http://localhost/x', null, parseAllowedNetworks(EMBEDDED_STORE_NETWORKS), resolve)).toBe(true);
+    expect(await answerShown('http://localhost/x', null, tens, resolve)).toBe(false);
   });
 
   it.each([
@@ -33,8 +39,8 @@ describe('answerShown (issue 35: "Last code" only from an address allowed now)',
     ['fd00::1', false],
   ])('judges by the address that answered when it is known: %s → %s', async (address, shown) => {
     // the endpoint's name resolving elsewhere now does not matter: the answer came from `address`
-    expect(await answerShown('http://outside.test/x', address, false, resolve)).toBe(shown);
-    expect(await answerShown('http://inside.test/x', address, false, resolve)).toBe(shown);
+    expect(await answerShown('http://outside.test/x', address, NO_NETWORKS, resolve)).toBe(shown);
+    expect(await answerShown('http://inside.test/x', address, NO_NETWORKS, resolve)).toBe(shown);
   });
 
   it.each([
@@ -48,6 +54,6 @@ describe('answerShown (issue 35: "Last code" only from an address allowed now)',
     ['http://localhost:9/x', false],
     ['not a url', false],
   ])('judges an answer recorded without its address by the endpoint now: %s → %s', async (url, shown) => {
-    expect(await answerShown(url, null, false, resolve)).toBe(shown);
+    expect(await answerShown(url, null, NO_NETWORKS, resolve)).toBe(shown);
   });
 });

@@ -11,7 +11,7 @@ export interface WebhookDeliveryView {
   status: 'pending' | 'delivered' | 'failed';
   /**
    * The last attempt's status code; null before any answer, and null when the address that answered would
-   * be refused now (a private address without WEBHOOK_ALLOW_PRIVATE_NETWORKS: issue 35).
+   * be refused now (an address outside WEBHOOK_ALLOWED_NETWORKS' reach: issue 35).
    */
   last_status_code: number | null;
 }

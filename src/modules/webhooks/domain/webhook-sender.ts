@@ -7,8 +7,6 @@ export interface SendInput {
    * signature follows the new one's in `webhook-signature`, space-separated. Absent otherwise.
    */
   previousSecret?: string | null;
-  /** Registered through the developer console: private networks only when the sender allows them to self-service endpoints (issue 35). */
-  selfService?: boolean;
   /** `webhook-id`: the same on every attempt of one event. */
   msgId: string;
   timestamp: Date;

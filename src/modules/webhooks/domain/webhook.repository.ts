@@ -12,8 +12,6 @@ export interface ClaimedDelivery {
   body: string;
   url: string;
   secret: string;
-  /** registered through the developer console (issue 35: private networks only with closed sign-up) */
-  selfService?: boolean;
   /** The endpoint's secret before its last rotation, while it still signs (CONTRACT §9), else null. */
   previousSecret?: string | null;
 }

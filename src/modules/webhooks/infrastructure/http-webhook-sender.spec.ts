@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { Webhook } from 'standardwebhooks';
+import { AllowedNetworks, EMBEDDED_STORE_NETWORKS, NO_NETWORKS, parseAllowedNetworks, parseNetworkRange } from '../../../shared/domain/allowed-networks';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { HttpWebhookSender, MAX_RESPONSE_BYTES, type ResolvedAddress } from './http-webhook-sender';
 
@@ -52,9 +53,9 @@ describe('HttpWebhookSender', () => {
     ...overrides,
   });
   const permissive = (opts: { timeoutMs?: number; resolve?: (host: string) => Promise<ResolvedAddress[]> } = {}) =>
-    new HttpWebhookSender({ allowPrivateNetworks: true, ...opts });
+    new HttpWebhookSender({ allowedNetworks: parseAllowedNetworks(EMBEDDED_STORE_NETWORKS), ...opts });
   const strict = (opts: { timeoutMs?: number; resolve?: (host: string) => Promise<ResolvedAddress[]> } = {}) =>
-    new HttpWebhookSender({ allowPrivateNetworks: false, ...opts });
+    new HttpWebhookSender({ allowedNetworks: NO_NETWORKS, ...opts });
 
   const receivers: Receiver[] = [];
   const receiver = async (handler?: Parameters<typeof aReceiver>[0]) => {
@@ -238,20 +239,23 @@ describe('HttpWebhookSender', () => {
       expect(await strict({ resolve }).send(anInput('https://mixed.example/hook'))).toMatchObject({ ok: false, error: 'forbidden_address' });
     });
 
-    it("keeps a self-service endpoint off private networks allowed to the operator's only (issue 35: sign-up open)", async () => {
+    it('refuses what WEBHOOK_ALLOWED_NETWORKS does not list, and link-local even when a range was made to hold it (CONTRACT §2)', async () => {
       const r = await receiver();
-      const operatorOnly = new HttpWebhookSender({ allowPrivateNetworks: true, allowPrivateNetworksSelfService: false });
-      expect(await operatorOnly.send({ ...anInput(r.url), selfService: true })).toMatchObject({ ok: false, error: 'forbidden_address' });
-      const resolve = async () => [{ address: '10.0.0.7', family: 4 }];
-      const rebound = new HttpWebhookSender({ allowPrivateNetworks: true, allowPrivateNetworksSelfService: false, resolve });
-      expect(await rebound.send({ ...anInput('https://hooks.partner.example/hook'), selfService: true })).toMatchObject({ ok: false, error: 'forbidden_address' });
+      const tenOnly = new HttpWebhookSender({ allowedNetworks: parseAllowedNetworks('10.0.0.0/8') });
+      expect(await tenOnly.send(anInput(r.url))).toMatchObject({ ok: false, error: 'forbidden_address' });
+      expect(await tenOnly.send(anInput(`http://localhost:${r.port}/hook`))).toMatchObject({ ok: false, error: 'forbidden_address' });
+      const rebound = new HttpWebhookSender({ allowedNetworks: parseAllowedNetworks('10.0.0.0/8'), resolve: async () => [{ address: '192.168.1.7', family: 4 }] });
+      expect(await rebound.send(anInput('https://hooks.partner.example/hook'))).toMatchObject({ ok: false, error: 'forbidden_address' });
+      // the configuration refuses to list link-local; a list built around that check still never reaches it
+      const everything = new AllowedNetworks(['0.0.0.0/0', '::/0'].map((t) => parseNetworkRange(t)!));
+      for (const address of ['169.254.169.254', '::ffff:169.254.169.254', 'fe80::1', 'fd00:ec2::254', '0.0.0.0', '::']) {
+        const metadata = new HttpWebhookSender({ allowedNetworks: everything, resolve: async () => [{ address, family: address.includes(':') ? 6 : 4 }] });
+        expect(await metadata.send(anInput('https://metadata.partner.example/latest'))).toMatchObject({ ok: false, error: 'forbidden_address' });
+      }
       expect(r.hits).toHaveLength(0);
-      // the operator's endpoint on the same address is delivered
-      expect(await operatorOnly.send(anInput(r.url))).toMatchObject({ ok: true, status: 204 });
-      expect(r.hits).toHaveLength(1);
     });
 
-    it('delivers to loopback when private networks are allowed', async () => {
+    it('delivers to loopback when WEBHOOK_ALLOWED_NETWORKS lists it (the embedded store\'s default)', async () => {
       const r = await receiver();
       expect(await permissive().send(anInput(r.url))).toMatchObject({ ok: true, status: 204 });
       expect(await permissive().send(anInput(`http://localhost:${r.port}/hook`))).toMatchObject({ ok: true, status: 204 });

@@ -4,7 +4,8 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { ResolvedAddress } from '../../../shared/domain/host-resolver';
-import { isForbiddenAddress, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
+import type { AllowedNetworks } from '../../../shared/domain/allowed-networks';
+import { isForbiddenAddress, isLiteralForbiddenHost, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { type SendInput, type SendResult, WebhookSender } from '../domain/webhook-sender';
 
 export type { SendInput, SendResult };
@@ -12,9 +13,8 @@ export type { SendInput, SendResult };
 export type { ResolvedAddress };
 
 export interface WebhookSenderOptions {
-  allowPrivateNetworks: boolean;
-  /** For endpoints registered through the developer console (SendInput.selfService); `allowPrivateNetworks` when absent. */
-  allowPrivateNetworksSelfService?: boolean;
+  /** WEBHOOK_ALLOWED_NETWORKS (CONTRACT §2): the ranges besides public addresses that may be reached, by every endpoint alike */
+  allowedNetworks: AllowedNetworks;
   /** For the whole send: DNS, connect, request and response. CONTRACT §9: 10 s. */
   timeoutMs?: number;
   /** Resolves a host name to every address; `dns.lookup(host, { all: true })` unless replaced in tests. */
@@ -35,7 +35,7 @@ const TIMED_OUT = Symbol('timeout');
  * Delivers one signed webhook (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature).
  *
  * CONTRACT §9: hosts on loopback, private or link-local addresses are refused "again, on the resolved
- * address, at each delivery". The host is resolved here, every resolved address is vetted (one bad
+ * address, at each delivery", unless WEBHOOK_ALLOWED_NETWORKS lists their range (never link-local ones). The host is resolved here, every resolved address is vetted (one bad
  * address refuses the lot), and the socket is then pinned to a vetted address through a custom `lookup`,
  * so a DNS answer that changes between check and connect (DNS rebinding) cannot redirect it. The Host
  * header and TLS SNI stay the URL's host name, so certificates are verified against the name.
@@ -80,9 +80,8 @@ export class HttpWebhookSender extends WebhookSender {
         return done({ ok: false, error: 'signing_failed' }); // the library's message is not passed on
       }
 
-      const allowPrivate = input.selfService ? (this.options.allowPrivateNetworksSelfService ?? this.options.allowPrivateNetworks) : this.options.allowPrivateNetworks;
-      if (!allowPrivate && isLocalName(url)) return done({ ok: false, error: 'forbidden_address' });
-      const target = await this.vettedAddress(url, deadline, allowPrivate);
+      if (isLiteralForbiddenHost(url, this.options.allowedNetworks)) return done({ ok: false, error: 'forbidden_address' });
+      const target = await this.vettedAddress(url, deadline);
       if (target === TIMED_OUT) return done({ ok: false, error: 'timeout' });
       if (typeof target === 'string') return done({ ok: false, error: target });
 
@@ -94,7 +93,7 @@ export class HttpWebhookSender extends WebhookSender {
   }
 
   /** The address to connect to, or why there is none. */
-  private async vettedAddress(url: URL, deadline: number, allowPrivate: boolean): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
+  private async vettedAddress(url: URL, deadline: number): Promise<ResolvedAddress | string | typeof TIMED_OUT> {
     const literal = literalAddress(url);
     let addresses: ResolvedAddress[];
     if (literal) {
@@ -114,7 +113,7 @@ export class HttpWebhookSender extends WebhookSender {
       }
     }
     if (!Array.isArray(addresses) || addresses.length === 0) return 'dns_failure';
-    if (!allowPrivate && addresses.some((a) => isForbiddenAddress(a.address))) return 'forbidden_address';
+    if (addresses.some((a) => isForbiddenAddress(a.address, this.options.allowedNetworks))) return 'forbidden_address';
     const first = addresses[0];
     return { address: first.address, family: first.family === 6 || isIP(first.address) === 6 ? 6 : 4 };
   }

@@ -17,7 +17,6 @@ interface DeliveryRow {
   last_status: number | null;
   last_address: string | null;
   url: string;
-  self_service: boolean;
 }
 
 interface AttemptRow {
@@ -48,7 +47,7 @@ const delivery = (r: DeliveryRow): WebhookDeliveryView => ({
 
 const DELIVERY_COLUMNS = `d.event_id::text AS event_id, d.endpoint_id::text AS endpoint_id,
   (o.body::jsonb -> 'data' ->> 'operation_id') AS operation_id, d.attempts,
-  d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed, d.last_status, d.last_address, e.url, e.self_service`;
+  d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed, d.last_status, d.last_address, e.url`;
 
 /** How long a read waits for DNS to judge an answer recorded without its address (then it is not shown). */
 const RESOLVE_TIMEOUT_MS = 2_000;
@@ -78,11 +77,11 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
   }
 
   /**
-   * Whether an answer of `url` from `address` may be shown now (issue 35, answerShown): with private
-   * networks refused, no read tells what a private address answered. DNS is asked only for answers
+   * Whether an answer of `url` from `address` may be shown now (issue 35, answerShown): no read tells
+   * what an address outside WEBHOOK_ALLOWED_NETWORKS' reach answered. DNS is asked only for answers
    * recorded before their address was, once per host and read (one judge per read).
    */
-  private judge(): (url: string, address: string | null, selfService: boolean) => Promise<boolean> {
+  private judge(): (url: string, address: string | null) => Promise<boolean> {
     const resolved = new Map<string, Promise<Array<{ address: string }>>>();
     const resolve = (host: string) => {
       let answer = resolved.get(host);
@@ -94,8 +93,7 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
       }
       return answer;
     };
-    return (url, address, selfService) =>
-      answerShown(url, address, selfService ? this.config.webhookPrivateNetworksSelfService : this.config.webhookAllowPrivateNetworks, resolve);
+    return (url, address) => answerShown(url, address, this.config.webhookAllowedNetworks, resolve);
   }
 
   /** The views, each status code shown only while the address that answered would be allowed now. */
@@ -104,7 +102,7 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
       rows.map(async (r) => {
         const view = delivery(r);
         if (view.last_status_code === null) return view;
-        return (await shown(r.url, r.last_address, r.self_service === true)) ? view : { ...view, last_status_code: null };
+        return (await shown(r.url, r.last_address)) ? view : { ...view, last_status_code: null };
       }),
     );
   }
@@ -138,7 +136,7 @@ export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRep
               attempt: Number(a.attempt),
               at: new Date(a.at),
               // the same rule as the last status code: a code only from an address allowed now
-              statusCode: status !== null && (await shown(r.url, a.address, r.self_service === true)) ? status : null,
+              statusCode: status !== null && (await shown(r.url, a.address)) ? status : null,
               failure: attemptFailure({ status, error: a.error }),
               durationMs: Number(a.duration_ms),
             };

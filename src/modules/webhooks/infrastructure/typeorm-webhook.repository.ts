@@ -81,13 +81,12 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit, perApp: number = limit): Promise<ClaimedDelivery[]> {
-    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string; previous_secret: string | null; self_service: boolean }> =
+    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string; previous_secret: string | null }> =
       await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint, perApp]);
     return rows.map((r) => ({
       organizationId: r.organization_id, id: r.id, eventId: r.event_id, endpointId: r.endpoint_id, attempt: r.attempts, body: r.body, url: r.url,
       secret: this.openSecret(r.secret),
       previousSecret: r.previous_secret === null ? null : this.openSecret(r.previous_secret) || null,
-      selfService: r.self_service === true,
     }));
   }
 
@@ -296,7 +295,7 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
        FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
      RETURNING d.organization_id, d.id, d.event_id, d.endpoint_id, d.attempts)
    SELECT c.organization_id, c.id, c.event_id, c.endpoint_id, c.attempts, o.body, e.url, e.secret,
-          CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret, e.self_service
+          CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret
      FROM claimed c
      JOIN webhook_outbox o ON o.organization_id = c.organization_id AND o.id = c.event_id
      JOIN webhook_endpoints e ON e.id = c.endpoint_id`;
