@@ -42,7 +42,7 @@ export class AttachmentsController {
     operationId: 'addJournalEntryAttachment',
     summary: 'Attach voucher documentation (bilag) to an entry the app posted',
     success: partnerJson(201, 'Attached, or a replay of the first upload with this Idempotency-Key.', ref('AttachmentAdded')),
-    errors: [...IDEMPOTENCY_ERRORS, 'invalid_input', 'not_found', 'resource_conflict', 'payload_too_large', 'unsupported_media_type'],
+    errors: [...IDEMPOTENCY_ERRORS, 'invalid_input', 'not_found', 'resource_conflict', 'payload_too_large', 'unsupported_media_type', 'quota_exceeded'],
     schemas: ATTACHMENT_SCHEMAS,
     headers: UPLOAD_HEADERS,
     requestBody: UPLOAD_BODY,

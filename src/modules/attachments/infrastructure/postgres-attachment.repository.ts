@@ -68,11 +68,11 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
    */
   numberedAttachment(a: NewAttachment): NumberedStep {
     const counted = a.storageLimit !== null;
-    const overQuota = `SELECT 1 FROM room WHERE $12::bigint > 0 AND room.bytes + $7::bigint > $12::bigint`;
     return {
       ctes: `${counted ? `room AS (SELECT bytes FROM attachment_storage WHERE organization_id = $1 FOR UPDATE),
+       over_quota AS (SELECT count(*)::int AS over FROM room WHERE $12::bigint > 0 AND room.bytes + $7::bigint > $12::bigint),
        ` : ''}numbered AS (
-         INSERT INTO attachment_counters (organization_id, entry_id, last_number) SELECT $1, $2, 1 FROM {source}${counted ? ` WHERE NOT EXISTS (${overQuota})` : ''}
+         INSERT INTO attachment_counters (organization_id, entry_id, last_number) SELECT $1, $2, 1 FROM {source}${counted ? ` WHERE (SELECT over FROM over_quota) = 0` : ''}
          ON CONFLICT (organization_id, entry_id) DO UPDATE SET last_number = attachment_counters.last_number + 1
           WHERE attachment_counters.last_number < ${MAX_ATTACHMENTS_PER_ENTRY}
          RETURNING last_number AS n, coalesce($3::text, $4::text || last_number || $5::text) AS filename),
@@ -93,7 +93,7 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
       // the counter as the statement's snapshot saw it: full, or moved on by a commit it could not see (run again);
       // the storage use as the locking read saw it (the last committed): over the limit decides at once
       report: `(SELECT count(*) FROM counter_now WHERE last_number >= ${MAX_ATTACHMENTS_PER_ENTRY})::int AS entry_full, ${
-        counted ? `(SELECT count(*) FROM (${overQuota}) q)::int` : '0'} AS over_quota`,
+        counted ? '(SELECT over FROM over_quota)' : '0'} AS over_quota`,
       counterLock: {
         // the storage row after the entry's counter: every upload takes them in this order
         sql: counted

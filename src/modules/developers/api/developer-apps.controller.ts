@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
-import { type Flash, translate } from '../../../shared/web';
+import { type Flash, formatUtc, translate } from '../../../shared/web';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-apps.service';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, quotaError, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
@@ -303,7 +303,7 @@ export class DeveloperAppsController {
       if (!(err instanceof SecretRotationsExhaustedError)) throw err;
       // CONTRACT §20: 429 with Retry-After, the reason at the top of Webhooks
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      const params = { max: SECRET_ROTATIONS.max, hours: SECRET_ROTATIONS.windowHours, minutes: Math.max(1, Math.ceil(err.retryAfterSeconds / 60)) };
+      const params = { max: SECRET_ROTATIONS.max, hours: SECRET_ROTATIONS.windowHours, time: formatUtc(new Date(Date.now() + err.retryAfterSeconds * 1000)) };
       return this.appPage(req, res, 429, app, { errors: { rotations: { key: 'developers.quota_secretRotations', params } } });
     }
     await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.rotatedSecret', value: secret } });
