@@ -52,7 +52,7 @@ function partnerCalls(app: TestApp) {
   return { postEntry, upload };
 }
 
-describe('attachments of a free account: content, names (CONTRACT §20 Attachments)', () => {
+describe('attachments of a free account: content, names (CONTRACT §20 Attachments), and an upload that tells nothing of other apps', () => {
   let app: TestApp;
   let db: DataSource;
   let p: SandboxProject;
@@ -128,6 +128,54 @@ describe('attachments of a free account: content, names (CONTRACT §20 Attachmen
     expect(read.body.attachments.map((a: { filename: string }) => a.filename)).toEqual(cases.map((c) => c[3]));
     const stored: Array<{ filename: string }> = await db.query(`SELECT filename FROM attachments WHERE organization_id = $1 AND entry_id = $2`, [p.organization_id, e.id]);
     expect(stored.filter((s) => /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(s.filename))).toEqual([]);
+  });
+
+  /** A second approved app posting to `prod`'s organization, on the same accounts, with its own mandate. */
+  const secondApp = async (prod: ProductionAccess) => {
+    const other = await anApprovedApp(app);
+    const owner = await anOwner(app, prod.organization.id);
+    const grant = await consolePost(app, `/organizations/${prod.organization.id}/grants`, {
+      app_id: other.id, owner_user_id: owner.user_id, totp_code: codeOf(owner), account_ids: prod.grantedAccountIds, scopes: ['journal:post', 'journal:read'],
+    });
+    expect(grant.status).toBe(201);
+    expect((await consolePost(app, `/organizations/${prod.organization.id}/mandates`, {
+      app_id: other.id, owner_user_id: owner.user_id, totp_code: codeOf(owner, Date.now() + 30_000),
+    })).status).toBe(201);
+    return aToken(app, grant.body.id);
+  };
+
+  it("issue 43 finding 8: an upload of bytes another app stored writes them as a first upload does: the same answer, and the content row written again", async () => {
+    const prod = await aProductionAccess(app);
+    expect((await consolePost(app, `/organizations/${prod.organization.id}/mandates`, {
+      app_id: prod.app.id, owner_user_id: prod.owner.user_id, totp_code: codeOf(prod.owner, Date.now() + 30_000),
+    })).status).toBe(201);
+    const otherToken = await secondApp(prod);
+    const bytes = Buffer.concat([PDF, Buffer.from(randomUUID())]);
+    const content = async () =>
+      (await db.query(`SELECT xmin::text AS version, size FROM attachment_contents WHERE organization_id = $1 AND sha256 = $2`, [prod.organization.id, sha(bytes)]))[0];
+
+    const mine = await calls.postEntry(prod.token, prod.grantedAccountIds, PRODUCTION);
+    const first = await calls.upload(prod.token, mine.id, bytes, 'application/pdf', { base: PRODUCTION });
+    expect(first.status).toBe(201);
+    const written = await content();
+
+    const theirs = await calls.postEntry(otherToken, prod.grantedAccountIds, PRODUCTION);
+    const second = await calls.upload(otherToken, theirs.id, bytes, 'application/pdf', { base: PRODUCTION });
+    expect(second.status).toBe(201);
+    const keys = (b: Record<string, unknown>) => Object.keys(b).sort();
+    expect(keys(second.body)).toEqual(keys(first.body));
+    expect([second.body.size, second.body.sha256, second.body.replayed]).toEqual([first.body.size, first.body.sha256, false]);
+    // stored once, and written again by the second upload (the same work as the first one's)
+    const rewritten = await content();
+    expect(rewritten.size).toBe(bytes.length);
+    expect(rewritten.version).not.toBe(written.version);
+    const download = await app.partner().get(`${PRODUCTION}/journal/entries/${theirs.id}/attachments/${second.body.id}`).set('Authorization', `Bearer ${otherToken}`)
+      .buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(Buffer.compare(download.body as Buffer, bytes)).toBe(0);
   });
 });
 
@@ -252,66 +300,5 @@ describe('the storage quota of sandbox projects and demo companies (CONTRACT §2
     expect(/id="sandbox-storage">([^<]*)</.exec(page)?.[1]).toBe('640 of 1,000 bytes used by attachments');
     const danish = (await d.driver.get(`/developers/apps/${appId}?lang=da`)).text;
     expect(/id="sandbox-storage">([^<]*)</.exec(danish)?.[1]).toBe('Bilag fylder 640 af 1.000 bytes');
-  });
-});
-
-describe('the upload path costs the same whether or not another app of the organization sent the file (issue 43 finding 8)', () => {
-  let app: TestApp;
-  let db: DataSource;
-  let calls: ReturnType<typeof partnerCalls>;
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    db = app.apps.partner.get(DataSource);
-    calls = partnerCalls(app);
-  });
-  afterAll(() => app.close());
-
-  /** A second approved app posting to `prod`'s organization, on the same accounts, with its own mandate. */
-  const secondApp = async (prod: ProductionAccess) => {
-    const other = await anApprovedApp(app);
-    const owner = await anOwner(app, prod.organization.id);
-    const grant = await consolePost(app, `/organizations/${prod.organization.id}/grants`, {
-      app_id: other.id, owner_user_id: owner.user_id, totp_code: codeOf(owner), account_ids: prod.grantedAccountIds, scopes: ['journal:post', 'journal:read'],
-    });
-    expect(grant.status).toBe(201);
-    expect((await consolePost(app, `/organizations/${prod.organization.id}/mandates`, {
-      app_id: other.id, owner_user_id: owner.user_id, totp_code: codeOf(owner, Date.now() + 30_000),
-    })).status).toBe(201);
-    return aToken(app, grant.body.id);
-  };
-
-  it("an upload of bytes another app stored writes them as a first upload does: the same answer, and the content row written again", async () => {
-    const prod = await aProductionAccess(app);
-    expect((await consolePost(app, `/organizations/${prod.organization.id}/mandates`, {
-      app_id: prod.app.id, owner_user_id: prod.owner.user_id, totp_code: codeOf(prod.owner, Date.now() + 30_000),
-    })).status).toBe(201);
-    const otherToken = await secondApp(prod);
-    const bytes = Buffer.concat([PDF, Buffer.from(randomUUID())]);
-    const content = async () =>
-      (await db.query(`SELECT xmin::text AS version, size FROM attachment_contents WHERE organization_id = $1 AND sha256 = $2`, [prod.organization.id, sha(bytes)]))[0];
-
-    const mine = await calls.postEntry(prod.token, prod.grantedAccountIds, PRODUCTION);
-    const first = await calls.upload(prod.token, mine.id, bytes, 'application/pdf', { base: PRODUCTION });
-    expect(first.status).toBe(201);
-    const written = await content();
-
-    const theirs = await calls.postEntry(otherToken, prod.grantedAccountIds, PRODUCTION);
-    const second = await calls.upload(otherToken, theirs.id, bytes, 'application/pdf', { base: PRODUCTION });
-    expect(second.status).toBe(201);
-    const keys = (b: Record<string, unknown>) => Object.keys(b).sort();
-    expect(keys(second.body)).toEqual(keys(first.body));
-    expect([second.body.size, second.body.sha256, second.body.replayed]).toEqual([first.body.size, first.body.sha256, false]);
-    // stored once, and written again by the second upload (the same work as the first one's)
-    const rewritten = await content();
-    expect(rewritten.size).toBe(bytes.length);
-    expect(rewritten.version).not.toBe(written.version);
-    const download = await app.partner().get(`${PRODUCTION}/journal/entries/${theirs.id}/attachments/${second.body.id}`).set('Authorization', `Bearer ${otherToken}`)
-      .buffer(true).parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
-    expect(Buffer.compare(download.body as Buffer, bytes)).toBe(0);
   });
 });
