@@ -54,7 +54,7 @@ export class AttachmentsService {
     const entry = await this.attachments.attachableEntry(ownerOf(caller), entryId);
     if (!entry) throw new NotFoundError('journal entry');
     // a replay (a record under the key, read with the token) is answered by its record, never refused
-    if (declaredBytes !== null && !caller.prefetched.idempotency?.record) this.assertRoom(entry, declaredBytes);
+    if (declaredBytes !== null && Number.isFinite(declaredBytes) && !caller.prefetched.idempotency?.record) this.assertRoom(entry, declaredBytes);
     return entry;
   }
 
