@@ -224,6 +224,8 @@ describe('the storage quota of sandbox projects and demo companies (CONTRACT §2
     expect([over.status, over.body.code, over.body.title]).toEqual([403, 'quota_exceeded', 'Quota exceeded']);
     expect(over.body.detail).toContain(`${MAX} bytes`);
     expect(over.body.detail).toContain('SANDBOX_STORAGE_MAX_BYTES');
+    // refused from its Content-Length: the rest of the body is not read, the connection closes after the answer
+    expect(over.headers.connection).toBe('close');
     const chunked = await sendChunked(app, `${SANDBOX}/journal/entries/${e.id}/attachments`, {
       Authorization: `Bearer ${p.token}`, 'Content-Type': 'application/pdf', 'Idempotency-Key': randomUUID(),
     }, pdfOf(401));
