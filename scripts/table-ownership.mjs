@@ -35,6 +35,7 @@ export const TABLE_OWNERS = {
   attachments: 'attachments',
   attachment_contents: 'attachments',
   attachment_counters: 'attachments',
+  attachment_storage: 'attachments',
   operation_receipts: 'receipts',
   idempotency_records: 'idempotency',
   webhook_outbox: 'webhooks',

@@ -195,7 +195,8 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
         .set('Authorization', `Bearer ${token.body.access_token}`)
         .set('Idempotency-Key', 'att-1')
         .set('Content-Type', 'application/pdf')
-        .set('Content-Disposition', 'attachment; filename="bilag.pdf"')
+        // CONTRACT §20: an executable dressed as a PDF (a right-to-left override shows "faktura-1042ath.pdf") is named as what it is
+        .set('Content-Disposition', "attachment; filename*=UTF-8''faktura-1042%E2%80%AEfdp.hta")
         .send(Buffer.from('%PDF-1.4\n%owner pages\n%%EOF\n'));
       expect(attached.status).toBe(201);
 
@@ -216,13 +217,14 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(text).toContain('7.000,00 kr.');
       // the attachment, downloadable by the owner (CONTRACT §18), the bytes as uploaded
       const href = (/href="(\/account\/connections\/attachment\?[^"]+)"/.exec(text)?.[1] as string).replace(/&amp;/g, '&');
-      expect(text).toContain('>bilag.pdf</a>');
+      expect(text).toContain('>faktura-1042fdp.pdf</a>');
+      expect(text).not.toContain('\u202e');
       const file = await app.partner().get(href).set('Cookie', driver.cookieHeader()).buffer(true).parse((res, cb) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => cb(null, Buffer.concat(chunks)));
       });
-      expect([file.status, file.headers['content-type'], file.headers['content-disposition']]).toEqual([200, 'application/pdf', "attachment; filename*=UTF-8''bilag.pdf"]);
+      expect([file.status, file.headers['content-type'], file.headers['content-disposition']]).toEqual([200, 'application/pdf', "attachment; filename*=UTF-8''faktura-1042fdp.pdf"]);
       expect((file.body as Buffer).toString('latin1')).toBe('%PDF-1.4\n%owner pages\n%%EOF\n');
       // not without the owner's session, not for another grant
       expect((await app.partner().get(href)).status).toBe(303);

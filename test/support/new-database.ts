@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../src/shared/database/migrations';
 
 /**
  * Runs `work` on a NEW database of the jest worker's PostgreSQL server (empty: the service migrates it
@@ -27,4 +29,33 @@ export async function withNewDatabase<T>(prefix: string, work: (url: string) => 
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   }
+}
+
+/**
+ * A migration's test: runs `seed` on a NEW database migrated up to (not including) `migration`, then runs
+ * every migration left and hands the migrated database to `check`. PostgreSQL runs only.
+ */
+export async function acrossMigration(
+  prefix: string,
+  migration: (typeof MIGRATIONS)[number],
+  seed: (before: DataSource) => Promise<void>,
+  check: (after: DataSource) => Promise<void>,
+): Promise<void> {
+  const index = MIGRATIONS.indexOf(migration);
+  if (index <= 0) throw new Error(`${migration.name} is not among the migrations after the first`);
+  await withNewDatabase(prefix, async (url) => {
+    // the migrations given run, then `work` on the database, then the data source closes whatever happened
+    const migrated = async (migrations: Function[], work: (db: DataSource) => Promise<void>) => {
+      const db = new DataSource({ type: 'postgres', url, entities: [], migrations, migrationsTableName: 'schema_migrations', migrationsTransactionMode: 'each', logging: false });
+      await db.initialize();
+      try {
+        await db.runMigrations({ transaction: 'each' });
+        await work(db);
+      } finally {
+        await db.destroy();
+      }
+    };
+    await migrated(MIGRATIONS.slice(0, index), seed);
+    await migrated(MIGRATIONS, check);
+  });
 }

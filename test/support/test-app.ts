@@ -68,6 +68,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     smtpUrl: null,
     smtpFrom: 'Partner API <no-reply@localhost>',
     attachmentMaxBytes: 10_485_760,
+    sandboxStorageMaxBytes: 1_073_741_824,
     ...overrides,
   };
 }

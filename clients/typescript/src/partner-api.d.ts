@@ -753,7 +753,7 @@ export interface components {
              * @description the stable machine-readable error code
              * @enum {string}
              */
-            code: "invalid_input" | "invalid_amount" | "idempotency_key_required" | "invalid_idempotency_key" | "missing_token" | "invalid_token" | "token_environment_mismatch" | "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope" | "mandate_required" | "aal2_required" | "not_found" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_grant_changed" | "resource_conflict" | "app_not_approved" | "payload_too_large" | "unsupported_media_type" | "journal_unbalanced" | "reference_not_allowed" | "period_locked" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_input" | "invalid_amount" | "idempotency_key_required" | "invalid_idempotency_key" | "missing_token" | "invalid_token" | "token_environment_mismatch" | "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope" | "mandate_required" | "aal2_required" | "quota_exceeded" | "not_found" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_grant_changed" | "resource_conflict" | "app_not_approved" | "payload_too_large" | "unsupported_media_type" | "journal_unbalanced" | "reference_not_allowed" | "period_locked" | "rate_limited" | "internal_error" | "service_unavailable";
             detail: string;
             /** @description one entry per offending field (invalid_input, invalid_amount, reference_not_allowed), in body order */
             errors?: {
@@ -2134,7 +2134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope */
+            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope; `quota_exceeded`: Quota exceeded */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2149,7 +2149,7 @@ export interface operations {
                         /** @constant */
                         status?: 403;
                         /** @enum {unknown} */
-                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope";
+                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope" | "quota_exceeded";
                     };
                 };
             };

@@ -11,6 +11,11 @@ const iso = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', '
 
 export const AttachmentsSql = {
   /**
+   * CONTRACT §20: the attachment bytes the organization `org` (an SQL expression) holds as
+   * SANDBOX_STORAGE_MAX_BYTES counts them, as a scalar sub-select (0 when nothing is counted).
+   */
+  storageUsed: (org: string): string => `(SELECT coalesce((SELECT s.bytes FROM attachment_storage s WHERE s.organization_id = ${org}), 0))`,
+  /**
    * The attachments of the entry (organization `org`, id `entry`: SQL expressions) as a JSON array of
    * CONTRACT §17's `<attachment>`, in the order they were attached; `[]` when none.
    */
@@ -29,5 +34,6 @@ export const AttachmentsPurge: PurgeParts = {
     `DELETE FROM attachments WHERE organization_id = ANY($1::uuid[])`,
     `DELETE FROM attachment_counters WHERE organization_id = ANY($1::uuid[])`,
     `DELETE FROM attachment_contents WHERE organization_id = ANY($1::uuid[])`,
+    `DELETE FROM attachment_storage WHERE organization_id = ANY($1::uuid[])`,
   ],
 };

@@ -27,6 +27,13 @@ describe('loadConfig (CONTRACT §2)', () => {
     expect(c.rateLimitAnonymousPerMinute).toBe(300);
   });
 
+  it('reads SANDBOX_STORAGE_MAX_BYTES (CONTRACT §2, §20): 1 GiB by default, 0 no limit, a bad value names the variable', () => {
+    expect(loadConfig({}).sandboxStorageMaxBytes).toBe(1_073_741_824);
+    expect(loadConfig({ SANDBOX_STORAGE_MAX_BYTES: '0' }).sandboxStorageMaxBytes).toBe(0);
+    expect(loadConfig({ SANDBOX_STORAGE_MAX_BYTES: '5000000' }).sandboxStorageMaxBytes).toBe(5_000_000);
+    for (const bad of ['-1', '1.5', '1GB']) expect(() => loadConfig({ SANDBOX_STORAGE_MAX_BYTES: bad })).toThrow(/^SANDBOX_STORAGE_MAX_BYTES must be/);
+  });
+
   it('reads TRUST_PROXY as Express does (hop count, addresses, subnets) and RATE_LIMIT_ANONYMOUS_PER_MINUTE', () => {
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback,2001:db8::1' }).trustProxy).toBe('10.0.0.0/8,loopback,2001:db8::1');

@@ -67,6 +67,11 @@ export interface AppConfig {
   smtpFrom: string;
   /** CONTRACT §2, §17: the largest voucher attachment accepted, in bytes (ATTACHMENT_MAX_BYTES) */
   attachmentMaxBytes: number;
+  /**
+   * CONTRACT §2, §20: attachment bytes one sandbox project or one demo organization may hold
+   * (SANDBOX_STORAGE_MAX_BYTES); 0 no limit. Production organizations have none.
+   */
+  sandboxStorageMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -273,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smtpUrl,
     smtpFrom,
     attachmentMaxBytes: integer(env, 'ATTACHMENT_MAX_BYTES', 10_485_760, 1),
+    sandboxStorageMaxBytes: integer(env, 'SANDBOX_STORAGE_MAX_BYTES', 1_073_741_824, 0),
   };
 }
 

@@ -16,6 +16,8 @@ export const ERROR_CATALOGUE: Record<string, { status: number; title: string }> 
   insufficient_scope: { status: 403, title: 'The access token lacks the required scope' },
   mandate_required: { status: 403, title: 'A posting mandate is required' },
   aal2_required: { status: 403, title: 'A current one-time code of an owner is required' },
+  // CONTRACT §20 (version 6): a sandbox project's or demo organization's attachments would exceed SANDBOX_STORAGE_MAX_BYTES
+  quota_exceeded: { status: 403, title: 'Quota exceeded' },
   not_found: { status: 404, title: 'Not found' },
   idempotency_key_reused: { status: 409, title: 'The idempotency key was used with another request' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this idempotency key is in progress' },

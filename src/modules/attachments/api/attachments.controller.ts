@@ -42,7 +42,7 @@ export class AttachmentsController {
     operationId: 'addJournalEntryAttachment',
     summary: 'Attach voucher documentation (bilag) to an entry the app posted',
     success: partnerJson(201, 'Attached, or a replay of the first upload with this Idempotency-Key.', ref('AttachmentAdded')),
-    errors: [...IDEMPOTENCY_ERRORS, 'invalid_input', 'not_found', 'resource_conflict', 'payload_too_large', 'unsupported_media_type'],
+    errors: [...IDEMPOTENCY_ERRORS, 'invalid_input', 'not_found', 'resource_conflict', 'payload_too_large', 'unsupported_media_type', 'quota_exceeded'],
     schemas: ATTACHMENT_SCHEMAS,
     headers: UPLOAD_HEADERS,
     requestBody: UPLOAD_BODY,
@@ -57,8 +57,9 @@ export class AttachmentsController {
     // the header middleware let only the four types through
     const contentType = attachmentMediaTypeOf(req.headers['content-type']);
     if (contentType === null) throw new UnsupportedAttachmentTypeError();
-    const filename = filenameOf(req.headers['content-disposition']);
-    const entry = await this.attachments.entry(caller, entryId);
+    const filename = filenameOf(req.headers['content-disposition'], contentType);
+    const declared = req.headers['content-length'];
+    const entry = await this.attachments.entry(caller, entryId, declared === undefined ? null : Number(declared));
     const upload = await receiveUpload(req, res, this.config.attachmentMaxBytes, this.budget);
     try {
       return await this.attachments.add(caller, key, entryId, entry, { contentType, filename, bytes: upload.bytes });

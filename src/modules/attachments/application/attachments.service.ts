@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { Clock } from '../../../shared/domain/clock';
 import { DomainError, NotFoundError } from '../../../shared/domain/errors';
@@ -12,10 +13,13 @@ import {
   AttachmentRepository,
   type AttachmentView,
   defaultNameAround,
+  fitsQuota,
+  QuotaExceededError,
   startsAs,
   type StoredAttachment,
   UnsupportedAttachmentTypeError,
 } from '../domain/attachment';
+import { ublDocumentProblem } from '../domain/ubl-xml';
 
 /** CONTRACT §17: the answer of an upload — the attachment, its operation, and whether it was a replay. */
 export type AttachmentAdded = AttachmentView & { operation_id: string; replayed: boolean };
@@ -39,13 +43,25 @@ export class AttachmentsService {
     private readonly receipts: ReceiptsService,
     private readonly writeAccess: WriteAccessService,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The app's own entry, or 404 (the same body for every other id, CONTRACT §17). */
-  async entry(caller: CallerContext, entryId: string): Promise<AttachableEntry> {
+  /**
+   * The app's own entry, or 404 (the same body for every other id, CONTRACT §17); 403 quota_exceeded
+   * (CONTRACT §20) at once when the declared size cannot fit, before a byte of the body is read.
+   */
+  async entry(caller: CallerContext, entryId: string, declaredBytes: number | null = null): Promise<AttachableEntry> {
     const entry = await this.attachments.attachableEntry(ownerOf(caller), entryId);
     if (!entry) throw new NotFoundError('journal entry');
+    // a replay (a record under the key, read with the token) is answered by its record, never refused
+    if (declaredBytes !== null && Number.isFinite(declaredBytes) && !caller.prefetched.idempotency?.record) this.assertRoom(entry, declaredBytes);
     return entry;
+  }
+
+  /** CONTRACT §20: a counted organization's use with `bytes` more stays within SANDBOX_STORAGE_MAX_BYTES. */
+  private assertRoom(entry: AttachableEntry, bytes: number): void {
+    const max = this.config.sandboxStorageMaxBytes;
+    if (entry.storageUsed !== null && !fitsQuota(entry.storageUsed, bytes, max)) throw new QuotaExceededError(max);
   }
 
   /**
@@ -61,6 +77,8 @@ export class AttachmentsService {
     if (!startsAs(upload.contentType, upload.bytes)) {
       throw new UnsupportedAttachmentTypeError(`The file does not start as ${upload.contentType} does`);
     }
+    const notUbl = upload.contentType === 'application/xml' ? ublDocumentProblem(upload.bytes) : null;
+    if (notUbl) throw new UnsupportedAttachmentTypeError(`An application/xml attachment must be a UBL 2.1 e-invoice document; ${notUbl}`);
     const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
     const input = { entry_id: entryId, content_type: upload.contentType, filename: upload.filename, sha256 };
     const build = () => {
@@ -89,12 +107,14 @@ export class AttachmentsService {
           sha256,
           bytes: upload.bytes,
           createdAt,
+          storageLimit: entry.storageUsed === null ? null : this.config.sandboxStorageMaxBytes,
         }),
         rows: this.receipts.rowsFor(caller, { operationId, kind: 'attachment.add', resourceType: 'attachment', resourceId: id, completedAt: createdAt }),
         gate: this.writeAccess.gateFor(caller, { mandate: false }),
       };
     };
-    const { body } = await this.idempotency.executeNumbered(caller, key, 'attachment.add', input, build, async () => undefined);
+    // the use as read before the upload (once no record answers); the write decides again under the organization's row lock
+    const { body } = await this.idempotency.executeNumbered(caller, key, 'attachment.add', input, build, async () => this.assertRoom(entry, upload.bytes.length));
     // the stored first answer carries `environment` nowhere (§17's body has none), so a replay is the same members
     return body as unknown as AttachmentAdded;
   }

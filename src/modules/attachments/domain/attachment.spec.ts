@@ -27,15 +27,31 @@ describe('attachment rules (CONTRACT §17)', () => {
   });
 
   it('keeps a given name without any path, control characters removed, at most 255 characters', () => {
-    expect(filenameOf(undefined)).toBeNull();
-    expect(filenameOf('attachment')).toBeNull();
-    expect(filenameOf('attachment; filename="faktura.pdf"')).toBe('faktura.pdf');
-    expect(filenameOf(`attachment; filename="x.pdf"; filename*=UTF-8''%C3%A6bler.pdf`)).toBe('æbler.pdf');
-    expect(filenameOf(`attachment; filename*=UTF-8''..%2F..%2Fa%00b%1Fc%7F%C2%85.pdf`)).toBe('abc.pdf');
-    expect(filenameOf('attachment; filename="C:\\\\x\\\\y.pdf"')).toBe('y.pdf');
-    expect(filenameOf('attachment; filename="dir/"')).toBeNull();
-    expect(filenameOf('attachment; filename=".."')).toBeNull();
-    expect([...filenameOf(`attachment; filename*=UTF-8''${encodeURIComponent('😀'.repeat(300))}`)!]).toHaveLength(255);
+    const pdf = (header: string | undefined) => filenameOf(header, 'application/pdf');
+    expect(pdf(undefined)).toBeNull();
+    expect(pdf('attachment')).toBeNull();
+    expect(pdf('attachment; filename="faktura.pdf"')).toBe('faktura.pdf');
+    expect(pdf(`attachment; filename="x.pdf"; filename*=UTF-8''%C3%A6bler.pdf`)).toBe('æbler.pdf');
+    expect(pdf(`attachment; filename*=UTF-8''..%2F..%2Fa%00b%1Fc%7F%C2%85.pdf`)).toBe('abc.pdf');
+    expect(pdf('attachment; filename="C:\\\\x\\\\y.pdf"')).toBe('y.pdf');
+    expect(pdf('attachment; filename="dir/"')).toBeNull();
+    expect(pdf('attachment; filename=".."')).toBeNull();
+    expect([...pdf(`attachment; filename*=UTF-8''${encodeURIComponent('😀'.repeat(300))}`)!]).toHaveLength(255);
+  });
+
+  it('CONTRACT §20: no bidirectional controls, always the type\'s extension, a raw UTF-8 filename read as UTF-8', () => {
+    expect(filenameOf('attachment; filename="faktura.hta"', 'application/pdf')).toBe('faktura.pdf');
+    expect(filenameOf(`attachment; filename*=UTF-8''${encodeURIComponent('faktura-1042\u202Efdp.hta')}`, 'application/pdf')).toBe('faktura-1042fdp.pdf');
+    const bidi = '\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069';
+    expect(filenameOf(`attachment; filename*=UTF-8''${encodeURIComponent(`a${bidi}b.png`)}`, 'image/png')).toBe('ab.png');
+    expect(filenameOf('attachment; filename="scan.JPEG"', 'image/jpeg')).toBe('scan.jpg');
+    expect(filenameOf('attachment; filename="faktura"', 'application/xml')).toBe('faktura.xml');
+    expect(filenameOf('attachment; filename="faktura.pdf. . "', 'application/pdf')).toBe('faktura.pdf');
+    expect(filenameOf('attachment; filename=".hta"', 'application/pdf')).toBeNull();
+    // Node hands header bytes over one character per byte: UTF-8 bytes are read as UTF-8, other bytes stay ISO-8859-1
+    expect(filenameOf(`attachment; filename="${Buffer.from('æøå.pdf', 'utf8').toString('latin1')}"`, 'application/pdf')).toBe('æøå.pdf');
+    expect(filenameOf(`attachment; filename="${Buffer.from('æøå.pdf', 'latin1').toString('latin1')}"`, 'application/pdf')).toBe('æøå.pdf');
+    expect([...filenameOf(`attachment; filename="${'å'.repeat(300)}.hta"`, 'application/pdf')!].slice(-5).join('')).toBe('å.pdf');
   });
 
   it('names a file without a name bilag-<voucher_year>-<voucher_number>-<n>.<ext>', () => {

@@ -40,6 +40,20 @@ export class AttachmentTooLargeError extends DomainError {
   }
 }
 
+/**
+ * 403 quota_exceeded (CONTRACT §20): the attachments of a sandbox project or demo organization would exceed
+ * SANDBOX_STORAGE_MAX_BYTES. Every attachment counts its own size, also when its bytes are stored once for
+ * several (the use says nothing about what other apps of the organization uploaded).
+ */
+export class QuotaExceededError extends DomainError {
+  constructor(maxBytes: number) {
+    super('quota_exceeded', `A sandbox project or demo organization holds at most ${maxBytes} bytes of attachments (SANDBOX_STORAGE_MAX_BYTES); this file would exceed that`);
+  }
+}
+
+/** Whether `bytes` more fit under the limit (0: no limit). */
+export const fitsQuota = (usedBytes: number, bytes: number, maxBytes: number): boolean => maxBytes === 0 || usedBytes + bytes <= maxBytes;
+
 /** 409 resource_conflict for the 21st attachment of an entry. */
 export class TooManyAttachmentsError extends DomainError {
   constructor() {
@@ -90,24 +104,50 @@ export function startsAs(type: AttachmentMediaType, bytes: Buffer): boolean {
 
 // C0 and C1 control characters and DEL
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/**
+ * CONTRACT §20: the bidirectional controls a stored name never has (marks, embeddings, overrides, isolates):
+ * `faktura-1042\u202Efdp.hta` would show as "faktura-1042ath.pdf".
+ */
+const BIDI_CONTROL = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * CONTRACT §17: the name a `Content-Disposition` header (RFC 6266, `filename*` preferred) gives, kept
- * without any path, control characters removed, at most 255 characters; null when the header is absent
- * or names nothing usable (the default name is used; the parser is lenient, as RFC 6266 §4.3 asks).
+ * A plain `filename="…"` arrives as Node reads header bytes (one character per byte); CONTRACT §20 reads
+ * it as UTF-8 (`æøå.pdf`, not `Ã¦Ã¸Ã¥.pdf`). Bytes that are not UTF-8 stay as ISO-8859-1 (RFC 9110 §5.5).
  */
-export function filenameOf(header: string | undefined): string | null {
+function asUtf8(latin1: string): string {
+  if (!/[\u0080-\u00ff]/.test(latin1)) return latin1;
+  try {
+    return UTF8.decode(Buffer.from(latin1, 'latin1'));
+  } catch {
+    return latin1;
+  }
+}
+
+/**
+ * CONTRACT §17, §20: the name a `Content-Disposition` header (RFC 6266, `filename*` preferred; a plain
+ * `filename` read as UTF-8) gives a file of `type`, kept without any path, control or bidirectional
+ * control characters, with the type's extension in place of any other, at most 255 characters; null
+ * when the header is absent or names nothing usable (the default name is used; the parser is lenient, as
+ * RFC 6266 §4.3 asks).
+ */
+export function filenameOf(header: string | undefined, type: AttachmentMediaType): string | null {
   if (header === undefined || header.trim() === '') return null;
   let name: string | undefined;
   try {
     name = parseContentDisposition(header).parameters.filename;
+    // the same value without `filename*`: the name came from the plain parameter
+    if (name !== undefined && name === parseContentDisposition(header, { extended: false }).parameters.filename) name = asUtf8(name);
   } catch {
     return null;
   }
   if (name === undefined) return null;
-  const base = name.replace(CONTROL, '').split(/[/\\]/).pop() ?? '';
-  const kept = [...base].slice(0, MAX_FILENAME_CHARACTERS).join('');
-  return kept === '' || kept === '.' || kept === '..' ? null : kept;
+  const base = name.replace(CONTROL, '').replace(BIDI_CONTROL, '').split(/[/\\]/).pop() ?? '';
+  // the stem: without a trailing extension (any, the type's too) and the dots and spaces before it
+  const stem = base.replace(/[. ]+$/, '').replace(/\.[^.]*$/, '').replace(/[. ]+$/, '');
+  if (stem === '') return null;
+  const extension = `.${ATTACHMENT_MEDIA_TYPES[type]}`;
+  return [...stem].slice(0, MAX_FILENAME_CHARACTERS - extension.length).join('') + extension;
 }
 
 /** CONTRACT §17: the default name `bilag-<voucher_year>-<voucher_number>-<n>.<ext>`, around the number n. */
@@ -127,12 +167,22 @@ export interface NewAttachment {
   sha256: string;
   bytes: Buffer;
   createdAt: Date;
+  /**
+   * CONTRACT §20: the organization's storage limit when its attachments are counted (a sandbox project or a
+   * demo organization; 0 counts without a limit), null when they are not (production organizations).
+   */
+  storageLimit: number | null;
 }
 
 /** The entry an app may attach to, as the journal decided it (its voucher year and number). */
 export interface AttachableEntry {
   voucherYear: number;
   voucherNumber: number;
+  /**
+   * CONTRACT §20: the attachment bytes the organization holds when they are counted (a sandbox project or
+   * a demo organization), as read before the upload; null for a production organization (no quota).
+   */
+  storageUsed: number | null;
 }
 
 /** One stored attachment's bytes and what the download says about them. */
@@ -151,12 +201,16 @@ export interface StoredAttachment {
  * and only the rows here (docs/scaling.md).
  */
 export abstract class AttachmentRepository {
-  /** The app's own entry (CONTRACT §17), as the journal says; null for any other id. */
+  /**
+   * The app's own entry (CONTRACT §17), as the journal says, with the organization's storage use when it has
+   * a quota (CONTRACT §20: its counter row made when missing, so the write can lock it); null for any other id.
+   */
   abstract attachableEntry(owner: { organizationId: string; appId: string; environment: string }, entryId: string): Promise<AttachableEntry | null>;
   /**
    * The attachment as the numbered step of a one-statement write: the entry's attachment counter
    * (1…20) taken under its row lock, the bytes stored once per organization, the attachment row named
-   * by `filename` or the default name around its number.
+   * by `filename` or the default name around its number; when `storageLimit` is set, the organization's
+   * storage counter locked after the entry's and charged with the size, or nothing written (QuotaExceededError).
    */
   abstract numberedAttachment(a: NewAttachment): NumberedStep;
   /**

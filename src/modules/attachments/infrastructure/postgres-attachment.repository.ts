@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../../shared/database/sql';
 import type { NumberedStep } from '../../../shared/domain/row-insert';
+import { OrganizationsSql } from '../../auth/organizations/sql';
 import { JournalSql } from '../../journal/sql';
 import {
   type AttachableEntry,
@@ -8,6 +9,7 @@ import {
   AttachmentRepository,
   MAX_ATTACHMENTS_PER_ENTRY,
   type NewAttachment,
+  QuotaExceededError,
   type StoredAttachment,
   TooManyAttachmentsError,
 } from '../domain/attachment';
@@ -24,6 +26,15 @@ const STORED = `SELECT e.ok AS entry, t.filename, t.content_type, t.size, t.sha2
     FROM (SELECT EXISTS (${JournalSql.appEntryOf({ organizationId: '$1', entryId: '$2', environment: '$4', appId: '$5' })}) AS ok) e
     LEFT JOIN attachments t ON e.ok AND t.organization_id = $1 AND t.entry_id = $2 AND t.id = $3`;
 
+/**
+ * The app's own entry (JournalSql.appEntry: $1 organization, $2 entry, $3 environment, $4 app), whether the
+ * organization's attachments count against SANDBOX_STORAGE_MAX_BYTES (CONTRACT §20: a sandbox project's
+ * organization, or a demo company) and its counter as it stands.
+ */
+const ATTACHABLE = `SELECT e.voucher_year, e.voucher_number, ($3 = 'sandbox' OR coalesce(${OrganizationsSql.isDemo('$1')}, false)) AS counted,
+         (SELECT s.bytes FROM attachment_storage s WHERE s.organization_id = $1) AS used
+    FROM (${JournalSql.appEntry}) e`;
+
 const CHUNK = `SELECT substring(content FROM $3 FOR $4) AS bytes FROM attachment_contents WHERE organization_id = $1 AND sha256 = $2`;
 
 /** The PostgreSQL adapter of the attachment port (the default; docs/scaling.md). */
@@ -34,40 +45,61 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
   }
 
   async attachableEntry(owner: { organizationId: string; appId: string; environment: string }, entryId: string): Promise<AttachableEntry | null> {
-    const [row] = await this.sql.query<{ voucher_year: number; voucher_number: number }>(JournalSql.appEntry, [
+    const [row] = await this.sql.query<{ voucher_year: number; voucher_number: number; counted: boolean; used: string | number | null }>(ATTACHABLE, [
       owner.organizationId, entryId, owner.environment, owner.appId,
     ]);
-    return row ? { voucherYear: Number(row.voucher_year), voucherNumber: Number(row.voucher_number) } : null;
+    if (!row) return null;
+    // the first upload of a counted organization makes its counter row, which every upload's write then locks
+    if (row.counted && row.used === null) {
+      await this.sql.query(`INSERT INTO attachment_storage (organization_id, bytes) VALUES ($1, 0) ON CONFLICT (organization_id) DO NOTHING`, [owner.organizationId]);
+    }
+    return { voucherYear: Number(row.voucher_year), voucherNumber: Number(row.voucher_number), storageUsed: row.counted ? Number(row.used ?? 0) : null };
   }
 
   /**
    * The entry's counter row is locked first (counterLock) and taken by an upsert whose row lock
    * serializes attachments to one entry, so the 20 and the default names' numbers hold on any number of
    * instances; a full counter takes no number (nothing is written). The bytes go in once per
-   * organization (ON CONFLICT DO NOTHING on (organization, sha256)).
+   * organization, and are written again when they are there already (ON CONFLICT DO UPDATE): an upload
+   * costs the same whether or not another app of the organization sent the file (issue 43: the time of
+   * an upload told). A counted organization's storage row (CONTRACT §20) is locked right after the
+   * entry's counter, before the gate's rows; the locking read sees the last committed use, so the limit
+   * holds on any number of instances, and the use grows by the size in the same statement.
    */
   numberedAttachment(a: NewAttachment): NumberedStep {
+    const counted = a.storageLimit !== null;
     return {
-      ctes: `numbered AS (
-         INSERT INTO attachment_counters (organization_id, entry_id, last_number) SELECT $1, $2, 1 FROM {source}
+      ctes: `${counted ? `room AS (SELECT bytes FROM attachment_storage WHERE organization_id = $1 FOR UPDATE),
+       over_quota AS (SELECT count(*)::int AS over FROM room WHERE $12::bigint > 0 AND room.bytes + $7::bigint > $12::bigint),
+       ` : ''}numbered AS (
+         INSERT INTO attachment_counters (organization_id, entry_id, last_number) SELECT $1, $2, 1 FROM {source}${counted ? ` WHERE (SELECT over FROM over_quota) = 0` : ''}
          ON CONFLICT (organization_id, entry_id) DO UPDATE SET last_number = attachment_counters.last_number + 1
           WHERE attachment_counters.last_number < ${MAX_ATTACHMENTS_PER_ENTRY}
          RETURNING last_number AS n, coalesce($3::text, $4::text || last_number || $5::text) AS filename),
        content AS (
          INSERT INTO attachment_contents (organization_id, sha256, size, content) SELECT $1, $6, $7, $8::bytea FROM numbered
-         ON CONFLICT (organization_id, sha256) DO NOTHING RETURNING 1),
+         ON CONFLICT (organization_id, sha256) DO UPDATE SET content = EXCLUDED.content RETURNING 1),
        attachment AS (
          INSERT INTO attachments (organization_id, id, entry_id, number, filename, content_type, size, sha256, created_at)
-         SELECT $1, $9, $2, numbered.n, numbered.filename, $10, $7, $6, $11 FROM numbered RETURNING 1),
+         SELECT $1, $9, $2, numbered.n, numbered.filename, $10, $7, $6, $11 FROM numbered RETURNING 1),${counted ? `
+       charged AS (
+         INSERT INTO attachment_storage (organization_id, bytes) SELECT $1, $7 FROM numbered
+         ON CONFLICT (organization_id) DO UPDATE SET bytes = attachment_storage.bytes + EXCLUDED.bytes RETURNING 1),` : ''}
        counter_now AS (SELECT last_number FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2)`,
       values: [
         a.organizationId, a.entryId, a.filename, a.defaultName.prefix, a.defaultName.suffix,
-        a.sha256, a.bytes.length, a.bytes, a.id, a.contentType, a.createdAt,
+        a.sha256, a.bytes.length, a.bytes, a.id, a.contentType, a.createdAt, ...(counted ? [a.storageLimit] : []),
       ],
-      // the counter as the statement's snapshot saw it: full, or moved on by a commit it could not see (run again)
-      report: `(SELECT count(*) FROM counter_now WHERE last_number >= ${MAX_ATTACHMENTS_PER_ENTRY})::int AS entry_full`,
+      // the counter as the statement's snapshot saw it: full, or moved on by a commit it could not see (run again);
+      // the storage use as the locking read saw it (the last committed): over the limit decides at once
+      report: `(SELECT count(*) FROM counter_now WHERE last_number >= ${MAX_ATTACHMENTS_PER_ENTRY})::int AS entry_full, ${
+        counted ? '(SELECT over FROM over_quota)' : '0'} AS over_quota`,
       counterLock: {
-        sql: `SELECT 1 FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2 AND {lock_timeout} FOR UPDATE`,
+        // the storage row after the entry's counter: every upload takes them in this order
+        sql: counted
+          ? `SELECT 1 FROM (SELECT 1 FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2 AND {lock_timeout} FOR UPDATE) c
+             UNION ALL SELECT 1 FROM (SELECT 1 FROM attachment_storage WHERE organization_id = $1 FOR UPDATE) s`
+          : `SELECT 1 FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2 AND {lock_timeout} FOR UPDATE`,
         values: [a.organizationId, a.entryId],
       },
       responseKey: 'filename',
@@ -76,7 +108,8 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
         complete: (body, n) => ({ ...body, filename: a.filename ?? `${a.defaultName.prefix}${n}${a.defaultName.suffix}` }),
       },
       lane: `attachments/${a.organizationId}/${a.entryId}`,
-      refusal: (result) => (result.entry_full ? new TooManyAttachmentsError() : 'retry'),
+      refusal: (result) =>
+        result.over_quota ? new QuotaExceededError(a.storageLimit ?? 0) : result.entry_full ? new TooManyAttachmentsError() : 'retry',
     };
   }
 

@@ -2,11 +2,11 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
-import { type Flash, translate } from '../../../shared/web';
+import { type Flash, formatUtc, translate } from '../../../shared/web';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-apps.service';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, quotaError, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
-import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
+import { SECRET_ROTATIONS, SecretRotationsExhaustedError, TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
 import { LOG_FILTER_TEXT_MAX, parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
@@ -296,7 +296,16 @@ export class DeveloperAppsController {
   async rotateSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
-    const { secret } = await this.apps.rotateSecret(app, (req.body as Record<string, unknown>).endpoint_id);
+    let secret: string;
+    try {
+      ({ secret } = await this.apps.rotateSecret(app, (req.body as Record<string, unknown>).endpoint_id));
+    } catch (err) {
+      if (!(err instanceof SecretRotationsExhaustedError)) throw err;
+      // CONTRACT §20: 429 with Retry-After, the reason at the top of Webhooks
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      const params = { max: SECRET_ROTATIONS.max, hours: SECRET_ROTATIONS.windowHours, time: formatUtc(new Date(Date.now() + err.retryAfterSeconds * 1000)) };
+      return this.appPage(req, res, 429, app, { errors: { rotations: { key: 'developers.quota_secretRotations', params } } });
+    }
     await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.rotatedSecret', value: secret } });
   }
 

@@ -32,12 +32,18 @@ export const REQUEST_LOG_PAGE = 50;
 /** CONTRACT §15 **Sandbox entries**: the latest this many, newest first. */
 export const SANDBOX_ENTRIES_SHOWN = 50;
 
+/** CONTRACT §20: attachment bytes held against SANDBOX_STORAGE_MAX_BYTES (`max` 0: no limit). */
+export interface StorageUse {
+  used: number;
+  max: number;
+}
+
 /** Everything the app page shows (never a secret: those are shown by the action that issues them). */
 export interface AppPageView {
   id: string;
   name: string;
   baseUrls: { sandbox: string; production: string };
-  sandbox: { projectId: string; organizationId: string; accounts: Array<{ id: string; number: string; name: string }> };
+  sandbox: { projectId: string; organizationId: string; accounts: Array<{ id: string; number: string; name: string }>; storage: StorageUse };
   redirectUris: string[];
   /** CONTRACT §18: who publishes the app, as the consent form shows it */
   publisher: AppPublisher;
@@ -62,7 +68,7 @@ export interface AppPageView {
    * request for the app's first redirect URI (null without one), with the PKCE verifier its challenge was
    * made from, for the token exchange.
    */
-  demo: { id: string; name: string; connect: { href: string; codeVerifier: string; redirectUri: string } | null } | null;
+  demo: { id: string; name: string; storage: StorageUse; connect: { href: string; codeVerifier: string; redirectUri: string } | null } | null;
 }
 
 /** The authorization request of **Connect the demo company**: every scope, the demo company named, PKCE S256. */
@@ -159,9 +165,12 @@ export class DeveloperAppsService {
     const summary = await this.transactions.run((m) => this.appReads.app(m, app.appId));
     const sandboxEntries = await this.journalReads.newestSandboxEntries(app.sandboxOrganizationId, app.sandboxAppId, SANDBOX_ENTRIES_SHOWN);
     const demo = await this.demoCompany.ensure(app.developerId);
+    const [sandboxUse, demoUse] = await this.transactions.run((m) => this.repo.attachmentStorage(m, [app.sandboxOrganizationId, ...(demo ? [demo.id] : [])]));
+    const max = this.config.sandboxStorageMaxBytes;
     return {
       demo: demo && {
         ...demo,
+        storage: { used: demoUse, max },
         connect: read.redirect_uris.length > 0 ? demoConnectRequest(app.appId, read.redirect_uris[0], demo.id) : null,
       },
       id: app.appId,
@@ -172,6 +181,7 @@ export class DeveloperAppsService {
         organizationId: app.sandboxOrganizationId,
         // CONTRACT §7: in the database's natural order (OrganizationsSql.accountOrder), as every list of accounts
         accounts: (org?.accounts ?? []).filter((a) => a.active).map((a) => ({ id: a.id, number: a.number, name: a.name })),
+        storage: { used: sandboxUse, max },
       },
       redirectUris: read.redirect_uris,
       publisher: summary?.publisher ?? { name: null, website: null, privacyPolicy: null },

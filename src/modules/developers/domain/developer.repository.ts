@@ -111,6 +111,8 @@ export abstract class DeveloperRepository {
   /** The developer's email and demo company (CONTRACT §15; null before it is made), the row locked when `lock`; null for no such developer. */
   abstract demoOf(tx: Transaction, id: string, options: { lock: boolean }): Promise<{ email: string; organizationId: string | null } | null>;
   abstract setDemo(tx: Transaction, id: string, organizationId: string): Promise<void>;
+  /** CONTRACT §20: the attachment bytes each organization holds as SANDBOX_STORAGE_MAX_BYTES counts them, in the order given. */
+  abstract attachmentStorage(tx: Transaction, organizationIds: string[]): Promise<number[]>;
   /** The developer's uses of `kind` since `since`. */
   abstract quotaUses(tx: Transaction, developerId: string, kind: QuotaKind, since: Date): Promise<UsesInWindow>;
   abstract recordQuotaUse(tx: Transaction, developerId: string, kind: QuotaKind, at: Date): Promise<void>;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
+import { AttachmentsSql } from '../../attachments/sql';
 import {
   type DeveloperApp,
   type DeveloperCredentials,
@@ -108,6 +109,14 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
 
   async setDemo(m: EntityManager, id: string, organizationId: string): Promise<void> {
     await m.query(`UPDATE developers SET demo_organization_id = $2 WHERE id = $1`, [id, organizationId]);
+  }
+
+  async attachmentStorage(m: EntityManager, organizationIds: string[]): Promise<number[]> {
+    const rows: Array<{ bytes: string | number }> = await m.query(
+      `SELECT ${AttachmentsSql.storageUsed('o.id')} AS bytes FROM unnest($1::uuid[]) WITH ORDINALITY AS o (id, n) ORDER BY o.n`,
+      [organizationIds],
+    );
+    return rows.map((r) => Number(r.bytes));
   }
 
   async quotaUses(m: EntityManager, developerId: string, kind: QuotaKind, since: Date): Promise<UsesInWindow> {

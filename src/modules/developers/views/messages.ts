@@ -172,6 +172,10 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     quota_sandboxTokensPerHour: 'You made {max} sandbox tokens within the hour, the most there may be. Try again in {minutes} minutes.',
     quota_resendsPerHour: 'You made {max} deliveries by hand (Resend, Send test event, Recover) within the hour, the most there may be. Try again in {minutes} minutes.',
     sandboxTokensHint: 'At most {max} new tokens an hour.',
+    quota_secretRotations: "This endpoint's secret was rotated {max} times within {hours} hours, the most there may be. Try again after {time}.",
+    attachmentStorage: 'Attachment storage',
+    storageUse: '{used} of {max} bytes used by attachments',
+    storageUseNoLimit: '{used} bytes used by attachments (no limit)',
     revisionPending: 'A revision of this app is waiting for review. Submit the next one once the operator has approved it.',
     signInFailed: 'Sign-in failed. Check what you entered and try again. After 5 wrong authenticator codes, sign-in to an account pauses for 15 minutes.',
     // the webhook tools and the sandbox entries (CONTRACT §15, §17)
@@ -368,6 +372,10 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     quota_sandboxTokensPerHour: 'Du har lavet {max} sandkassetokens inden for den seneste time, og flere må der ikke være. Prøv igen om {minutes} minutter.',
     quota_resendsPerHour: 'Du har sendt {max} leveringer manuelt (Send igen, Send testhændelse) inden for den seneste time, og flere må der ikke være. Prøv igen om {minutes} minutter.',
     sandboxTokensHint: 'Højst {max} nye tokens i timen.',
+    quota_secretRotations: 'Endepunktets hemmelighed er skiftet {max} gange inden for {hours} timer, og flere gange må der ikke være. Prøv igen efter {time}.',
+    attachmentStorage: 'Plads til bilag',
+    storageUse: 'Bilag fylder {used} af {max} bytes',
+    storageUseNoLimit: 'Bilag fylder {used} bytes (ingen grænse)',
     revisionPending: 'En revision af denne app venter på godkendelse. Indsend den næste, når operatøren har godkendt den.',
     signInFailed: 'Du kunne ikke logges ind. Tjek, hvad du har indtastet, og prøv igen. Efter 5 forkerte koder fra godkendelsesappen sættes login til kontoen på pause i 15 minutter.',
     // the webhook tools and the sandbox entries (CONTRACT §15, §17)

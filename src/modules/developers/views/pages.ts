@@ -110,6 +110,9 @@ definePage(
 
 <section class="card" id="sandbox" aria-labelledby="h-sandbox"><h2 id="h-sandbox">${T('sandbox')}</h2>
 ${FLASH('sandbox')}<p class="hint"><%= it.t('developers.projectHint', { id: it.view.sandbox.projectId }) %></p>
+<table><tbody>
+<tr><th scope="row">${T('attachmentStorage')}</th><td id="sandbox-storage"><%= it.view.sandbox.storage.max === 0 ? it.t('developers.storageUseNoLimit', { used: it.fmt.number(it.view.sandbox.storage.used) }) : it.t('developers.storageUse', { used: it.fmt.number(it.view.sandbox.storage.used), max: it.fmt.number(it.view.sandbox.storage.max) }) %></td></tr>
+</tbody></table>
 <div class="table"><table class="stack"><thead><tr><th>${T('number')}</th><th>${T('name')}</th><th>${T('accountId')}</th></tr></thead><tbody>
 <% it.view.sandbox.accounts.forEach(function (a) { %><tr><td data-label="${T('number')}"><%= a.number %></td><td data-label="${T('name')}"><%= a.name %></td><td data-label="${T('accountId')}"><code><%= a.id %></code></td></tr>
 <% }) %></tbody></table></div>
@@ -135,6 +138,7 @@ ${FIELD_ERROR('redirect_uris')}
 <table><tbody>
 <tr><th scope="row">${T('name')}</th><td><%= it.view.demo.name %></td></tr>
 <tr><th scope="row">${T('demoCompanyId')}</th><td><code id="demo-company-id"><%= it.view.demo.id %></code></td></tr>
+<tr><th scope="row">${T('attachmentStorage')}</th><td id="demo-storage"><%= it.view.demo.storage.max === 0 ? it.t('developers.storageUseNoLimit', { used: it.fmt.number(it.view.demo.storage.used) }) : it.t('developers.storageUse', { used: it.fmt.number(it.view.demo.storage.used), max: it.fmt.number(it.view.demo.storage.max) }) %></td></tr>
 </tbody></table>
 <% if (it.view.demo.connect) { %><p><a class="button" id="connect-demo" href="<%= it.view.demo.connect.href %>">${T('connectDemo')}</a></p>
 <p class="hint"><%= it.t('developers.connectDemoHint', { uri: it.view.demo.connect.redirectUri }) %> <code id="demo-code-verifier"><%= it.view.demo.connect.codeVerifier %></code></p>
@@ -160,7 +164,7 @@ ${FIELD_ERROR('privacy_policy')}
 </section>
 
 <section class="card" id="webhooks" aria-labelledby="h-webhooks"><h2 id="h-webhooks">${T('webhooks')}</h2>
-${FLASH('webhooks')}${FIELD_ERROR('resends')}<% if (it.view.endpoints.length === 0) { %><p>${T('noEndpoints')}</p><% } %>
+${FLASH('webhooks')}${FIELD_ERROR('resends')}${FIELD_ERROR('rotations')}<% if (it.view.endpoints.length === 0) { %><p>${T('noEndpoints')}</p><% } %>
 <% it.view.endpoints.forEach(function (e) { %><div class="endpoint" id="endpoint-<%= e.id %>">
 <h3><code><%= e.url %></code> · <%= e.environment %> · <% if (e.disabled) { %><span class="badge bad">${T('disabled')}</span><% } else { %><span class="badge ok">${T('active')}</span><% } %></h3>
 <p class="hint">${T('endpointIdLabel')} <code><%= e.id %></code></p>

@@ -9,7 +9,7 @@ import { endpointHost, type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooMan
 import { ENDPOINT_URL_PROBLEMS, type EndpointUrlProblem, isForbiddenAddress, isLiteralForbiddenHost, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
 import { recoverSince } from '../domain/recover-window';
 import { PREVIOUS_SECRET_SIGNS_HOURS, testEventBody, WEBHOOK_TEST_EVENT } from '../domain/webhook-events';
-import { generateWebhookSecret } from '../domain/webhook-secret';
+import { generateWebhookSecret, SECRET_ROTATIONS, SecretRotationsExhaustedError } from '../domain/webhook-secret';
 import { WebhookRepository } from '../domain/webhook.repository';
 import type { Environment } from '../../../shared/domain/caller-context';
 
@@ -58,11 +58,14 @@ export class WebhookEndpointsService {
 
   /**
    * CONTRACT §9 Rotate secret: a new `whsec_` secret, answered once; the one it replaces signs beside it
-   * for 24 h (`webhook-signature: v1,<new> v1,<old>`), the one before that no more.
+   * for 24 h (`webhook-signature: v1,<new> v1,<old>`), the one before that no more. At most
+   * SECRET_ROTATIONS.max per endpoint within SECRET_ROTATIONS.windowHours (CONTRACT §20: 429 beyond).
    */
   async rotateSecret(endpointId: string): Promise<{ id: string; secret: string }> {
     const secret = generateWebhookSecret();
-    if (!(await this.webhooks.rotateSecret(endpointId, secret, PREVIOUS_SECRET_SIGNS_HOURS))) throw new NotFoundError('webhook endpoint');
+    const outcome = await this.webhooks.rotateSecret(endpointId, secret, PREVIOUS_SECRET_SIGNS_HOURS, SECRET_ROTATIONS);
+    if (outcome === null) throw new NotFoundError('webhook endpoint');
+    if (!outcome.rotated) throw new SecretRotationsExhaustedError(outcome.retryAfterSeconds);
     return { id: endpointId, secret };
   }
 

@@ -24,7 +24,7 @@ class EndlessBacklog extends WebhookRepository {
   endpointsOfApps = async () => [];
   removeEndpoint = async () => false;
   endpoint = async () => null;
-  rotateSecret = async () => false;
+  rotateSecret = async () => null;
   recover = async () => null;
   sendTest = async () => false;
   async purgeBefore(_before: Date, limit: number): Promise<number> {

@@ -112,9 +112,16 @@ export abstract class WebhookRepository {
   /**
    * CONTRACT §9 Rotate secret: `secret` becomes the endpoint's secret, the one it replaces keeps signing
    * beside it for `overlapHours` (by the database's clock, the one the claim reads); the one before that
-   * signs no more (never three). False when there is no such active endpoint.
+   * signs no more (never three). At most `quota.max` rotations within `quota.windowHours` (CONTRACT §20),
+   * counted under the endpoint's row lock: beyond, nothing changes and the answer is the seconds until the
+   * oldest leaves the window. Null when there is no such active endpoint.
    */
-  abstract rotateSecret(endpointId: string, secret: string, overlapHours: number): Promise<boolean>;
+  abstract rotateSecret(
+    endpointId: string,
+    secret: string,
+    overlapHours: number,
+    quota: { max: number; windowHours: number },
+  ): Promise<{ rotated: true } | { rotated: false; retryAfterSeconds: number } | null>;
   /**
    * CONTRACT §9 Recover: every event of the endpoint's app and environment created at or after `since`
    * (but `webhook.test` events) becomes a new delivery to this endpoint, due at once, in one transaction

@@ -159,15 +159,29 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return r ? { id: r.id, appId: r.app_id, environment: r.environment, disabled: r.disabled } : null;
   }
 
-  async rotateSecret(endpointId: string, secret: string, overlapHours: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+  async rotateSecret(
+    endpointId: string,
+    secret: string,
+    overlapHours: number,
+    quota: { max: number; windowHours: number },
+  ): Promise<{ rotated: true } | { rotated: false; retryAfterSeconds: number } | null> {
+    // the UPDATE's condition is evaluated again on the last committed row once its lock is held: the count
+    // of rotations within the window holds on any number of instances
+    const recent = (column: string) => `ARRAY(SELECT t FROM unnest(${column}) t WHERE t > now() - make_interval(hours => $4::int) ORDER BY t)`;
+    const rows: Array<{ rotated: boolean; retry_after: string | number | null }> = await this.dataSource.query(
       `WITH rotated AS (
-         UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = now() + make_interval(hours => $3::int), secret = $2
-          WHERE id = $1 AND active RETURNING id)
-       SELECT id FROM rotated`,
-      [endpointId, this.box.seal(secret, SECRET_CONTEXT.webhook), overlapHours],
+         UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = now() + make_interval(hours => $3::int), secret = $2,
+                secret_rotations = ${recent('secret_rotations')} || now()
+          WHERE id = $1 AND active AND cardinality(${recent('secret_rotations')}) < $5::int RETURNING id)
+       SELECT EXISTS (SELECT 1 FROM rotated) AS rotated,
+              -- a rotation that committed after this statement's snapshot may be the one that filled the window: then a whole window
+              (SELECT coalesce(ceil(extract(epoch FROM (${recent('e.secret_rotations')})[1] + make_interval(hours => $4::int) - now())), $4::int * 3600)
+                 FROM webhook_endpoints e WHERE e.id = $1 AND e.active) AS retry_after`,
+      [endpointId, this.box.seal(secret, SECRET_CONTEXT.webhook), overlapHours, quota.windowHours, quota.max],
     );
-    return rows.length > 0;
+    const [r] = rows;
+    if (r.rotated) return { rotated: true };
+    return r.retry_after === null ? null : { rotated: false, retryAfterSeconds: Number(r.retry_after) };
   }
 
   recover(endpointId: string, since: Date): Promise<{ events: number } | 'disabled' | null> {
