@@ -47,6 +47,6 @@ export const MIGRATIONS = [
   SelfServiceEndpoints1766480000000,
   DemoCompany1766500000000,
   RequestLogFilters1766610000000,
-  SignupPasswordAtLink1766630000000,
   AttachmentStorage1766620000000,
+  SignupPasswordAtLink1766630000000,
 ];
