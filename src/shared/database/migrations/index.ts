@@ -19,6 +19,7 @@ import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
 import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
 import { DemoCompany1766500000000 } from './1766500000000-demo-company';
+import { CorrectionsRegisteredBy1766640000000 } from './1766640000000-corrections-registered-by';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   RequestLog1766470000000,
   SelfServiceEndpoints1766480000000,
   DemoCompany1766500000000,
+  CorrectionsRegisteredBy1766640000000,
 ];
