@@ -195,6 +195,7 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     attachmentsColumn: 'Attachments',
     entryId: 'Entry id',
     noAttachments: 'none',
+    reversalOf: 'reverses {entry}',
     bytes: '{size} bytes',
   },
   da: {
@@ -386,6 +387,7 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     attachmentsColumn: 'Vedhæftede filer',
     entryId: 'Posterings-id',
     noAttachments: 'ingen',
+    reversalOf: 'tilbagefører {entry}',
     bytes: '{size} bytes',
   },
 });
