@@ -194,12 +194,8 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
 
     it('production: needs journal:post and the mandate (another app of the organization without one is refused before it learns of the entry)', async () => {
       const access = await aProductionAccess(app);
-      const body = { posting_date: '2026-11-20', lines: [
-        { account_id: access.grantedAccountIds[0], debit_minor: 100 },
-        { account_id: access.grantedAccountIds[1], credit_minor: 100 },
-      ] };
       await withMandate(access);
-      const posted = await send(`${PRODUCTION}/journal`, access.token, body);
+      const posted = await send(`${PRODUCTION}/journal`, access.token, aJournal(access.grantedAccountIds));
       expect(posted.status).toBe(201);
       const readOnly = await anotherAppsToken(app, access, ['journal:read']);
       const scope = await reverse({ token: readOnly }, posted.body.id, { posting_date: '2026-11-20' }, randomUUID(), PRODUCTION);
@@ -220,10 +216,7 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
     it('names the app and (production) the grant, as they were at posting: a later rename of the app changes nothing', async () => {
       const access = await aProductionAccess(app);
       await withMandate(access);
-      const posted = await send(`${PRODUCTION}/journal`, access.token, { posting_date: '2026-11-20', lines: [
-        { account_id: access.grantedAccountIds[0], debit_minor: 100 },
-        { account_id: access.grantedAccountIds[1], credit_minor: 100 },
-      ] });
+      const posted = await send(`${PRODUCTION}/journal`, access.token, aJournal(access.grantedAccountIds));
       const [{ name }] = await db.query(`SELECT name FROM apps WHERE id = $1`, [access.app.id]);
       await db.query(`UPDATE apps SET name = 'Omdøbt' WHERE id = $1`, [access.app.id]);
       const read = await get(`${PRODUCTION}/journal/entries/${posted.body.id}`, access.token);
@@ -366,10 +359,7 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
 
     it('production: needs the mandate, and posts within the grant', async () => {
       const access = await aProductionAccess(app);
-      const journal = { posting_date: '2026-11-20', lines: [
-        { account_id: access.grantedAccountIds[0], debit_minor: 100 },
-        { account_id: access.grantedAccountIds[1], credit_minor: 100 },
-      ] };
+      const journal = aJournal(access.grantedAccountIds, { amount: 100 });
       const refused = await batch(access, [journal], randomUUID(), PRODUCTION);
       expect(refused.status).toBe(403);
       expect(refused.body.code).toBe('mandate_required');

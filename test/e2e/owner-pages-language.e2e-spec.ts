@@ -42,6 +42,17 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
     return s;
   }
 
+  /** A set-up whose owner consented (with the posting mandate) to two accounts, and the token of that grant. */
+  async function aMandatedToken() {
+    const s = await setup();
+    const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
+    const { verifier, challenge } = pkcePair();
+    const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
+    const token = await exchangeCode(app, s, new URL(consent.location).searchParams.get('code') as string, verifier);
+    expect(token.status).toBe(200);
+    return { s, chosen, token };
+  }
+
   function get(path: string, headers: Record<string, string> = {}) {
     return app.partner().get(path).set(headers);
   }
@@ -277,12 +288,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
     });
 
     it('shows a reversal in the activity as one, with the voucher it reverses (CONTRACT §19)', async () => {
-      const s = await setup();
-      const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
-      const { verifier, challenge } = pkcePair();
-      const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
-      const token = await exchangeCode(app, s, new URL(consent.location).searchParams.get('code') as string, verifier);
-      expect(token.status).toBe(200);
+      const { s, chosen, token } = await aMandatedToken();
       const auth = `Bearer ${token.body.access_token}`;
       const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', auth).set('Idempotency-Key', 'rev-1')
         .send({ ...aJournal(chosen), description: 'Forkert beløb' });
@@ -304,12 +310,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
     });
 
     it('lists the activity 50 entries a page, newest first, with a link to the older ones and back', async () => {
-      const s = await setup();
-      const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
-      const { verifier, challenge } = pkcePair();
-      const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
-      const token = await exchangeCode(app, s, new URL(consent.location).searchParams.get('code') as string, verifier);
-      expect(token.status).toBe(200);
+      const { s, chosen, token } = await aMandatedToken();
       for (let i = 1; i <= 51; i++) {
         const posted = await app
           .partner()
