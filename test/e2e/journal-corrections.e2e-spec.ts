@@ -212,6 +212,21 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
     });
   });
 
+  it('has no route that changes or deletes an entry or an attachment: PUT, PATCH and DELETE are 404 not_found', async () => {
+    const p = await aSandboxProject(app);
+    const posted = await post(p);
+    const attached = await app.partner().post(`${SANDBOX}/journal/entries/${posted.id}/attachments`).set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(Buffer.from('%PDF-1.4\n'));
+    expect(attached.status).toBe(201);
+    for (const path of [`/journal/entries/${posted.id}`, `/journal/entries/${posted.id}/attachments/${attached.body.id}`]) {
+      for (const method of ['put', 'patch', 'delete'] as const) {
+        const res = await app.partner()[method](`${SANDBOX}${path}`).set('Authorization', `Bearer ${p.token}`).send({ description: 'x' });
+        expect([method, res.status, res.body.code]).toEqual([method, 404, 'not_found']);
+      }
+    }
+    expect((await get(`${SANDBOX}/journal/entries/${posted.id}`, p.token)).body.description).toBeNull();
+  });
+
   describe('registered_by on entry reads', () => {
     it('names the app and (production) the grant, as they were at posting: a later rename of the app changes nothing', async () => {
       const access = await aProductionAccess(app);
