@@ -227,6 +227,17 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
     expect((await get(`${SANDBOX}/journal/entries/${posted.id}`, p.token)).body.description).toBeNull();
   });
 
+  it('answers a reversal and a batch without an active posting mandate with 403 mandate_required, posting nothing', async () => {
+    const p = await aSandboxProject(app);
+    const original = await post(p);
+    const [mandate] = await db.query(`SELECT id FROM mandates WHERE organization_id = $1 AND revoked_at IS NULL`, [p.organization_id]);
+    expect((await consolePost(app, `/mandates/${mandate.id}/revoke`)).status).toBe(200);
+    const reversal = await reverse(p, original.id, { posting_date: '2026-11-20' });
+    const posted = await batch(p, [aJournal(ids(p))]);
+    expect([reversal.status, reversal.body.code, posted.status, posted.body.code]).toEqual([403, 'mandate_required', 403, 'mandate_required']);
+    expect(await entryCount(p.organization_id)).toBe(1);
+  });
+
   describe('registered_by on entry reads', () => {
     it('names the app and (production) the grant, as they were at posting: a later rename of the app changes nothing', async () => {
       const access = await aProductionAccess(app);
