@@ -36,13 +36,15 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
       counts.set(e.voucherYear, n);
       return n;
     });
+    // how many entries of its year come after it: its number is the year's new last number less that
+    const behind = entries.map((e, i) => counts.get(e.voucherYear)! - ordinals[i]);
     const years = [...counts.keys()].sort((a, b) => a - b);
     const lines = entries.flatMap((e) => e.input.lines.map((l, i) => ({ entryId: e.id, lineNo: i + 1, l })));
     // the numbered entries as the response lists them (CONTRACT §19 batch), only when asked for
     const listed = listEntries
-      ? `, (SELECT jsonb_agg(jsonb_build_object('id', x.id, 'voucher_year', x.year, 'voucher_number', s.last_number - s.count + x.ord) ORDER BY x.i)
-            FROM unnest($10::uuid[], $11::int[], $12::int[]) WITH ORDINALITY AS x(id, year, ord, i)
-            JOIN year_ends s ON s.year = x.year) AS entries`
+      ? `, (SELECT jsonb_agg(jsonb_build_object('id', x.id, 'voucher_year', x.year, 'voucher_number', s.last_number - x.behind) ORDER BY x.i)
+            FROM unnest($10::uuid[], $11::int[], $12::int[]) WITH ORDINALITY AS x(id, year, behind, i)
+            JOIN numbered_years s ON s.year = x.year) AS entries`
       : '';
     let entriesOfStatement: unknown = null;
     return {
@@ -56,16 +58,15 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
           WHERE (SELECT count(*) FROM period_new) + (SELECT count(*) FROM period_old WHERE closed_at IS NULL) = cardinality($7::text[])
          ON CONFLICT (organization_id, year) DO UPDATE SET last_number = voucher_counters.last_number + EXCLUDED.last_number
          RETURNING year, last_number),
-       year_ends AS (SELECT y.year, y.last_number, c.count FROM numbered_years y JOIN unnest($8::int[], $9::int[]) AS c(year, count) ON c.year = y.year),
-       numbered AS (SELECT s.last_number - s.count + 1 AS n${listed} FROM year_ends s WHERE s.year = ($11::int[])[1]),
+       numbered AS (SELECT s.last_number - ($12::int[])[1] AS n${listed} FROM numbered_years s WHERE s.year = ($11::int[])[1]),
        entry AS (
          INSERT INTO journal_entries (organization_id, id, environment, voucher_year, voucher_number, posting_date,
            transaction_date, document_date, description, currency, app_id, app_name, grant_id, operation_id, created_at, reverses)
-         SELECT $1, x.id, $2, x.year, s.last_number - s.count + x.ord, x.posting_date, x.transaction_date, x.document_date,
+         SELECT $1, x.id, $2, x.year, s.last_number - x.behind, x.posting_date, x.transaction_date, x.document_date,
                 x.description, x.currency, $3, (${AppsSql.nameOf('$3')}), $4, $5, $6, x.reverses
            FROM unnest($10::uuid[], $11::int[], $12::int[], $13::date[], $14::date[], $15::date[], $16::text[], $17::text[], $18::uuid[])
-                  AS x(id, year, ord, posting_date, transaction_date, document_date, description, currency, reverses)
-           JOIN year_ends s ON s.year = x.year
+                  AS x(id, year, behind, posting_date, transaction_date, document_date, description, currency, reverses)
+           JOIN numbered_years s ON s.year = x.year
          RETURNING 1),
        line AS (
          INSERT INTO journal_lines (organization_id, entry_id, line_no, account_id, debit_minor, credit_minor,
@@ -80,7 +81,7 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
         years, years.map((y) => counts.get(y)),
         entries.map((e) => e.id),
         entries.map((e) => e.voucherYear),
-        ordinals,
+        behind,
         entries.map((e) => e.input.posting_date),
         entries.map((e) => e.input.transaction_date),
         entries.map((e) => e.input.document_date),
