@@ -375,6 +375,14 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       expect(await entryCount(p.organization_id)).toBe(0);
     });
 
+    it('posts a batch of one journal', async () => {
+      const p = await aSandboxProject(app);
+      const res = await batch(p, [aJournal(ids(p), { posting_date: '2025-03-04' })]);
+      expect(res.status).toBe(201);
+      expect(res.body.entries).toEqual([{ id: expect.any(String), voucher_year: 2025, voucher_number: 1 }]);
+      expect((await get(`${SANDBOX}/journal/entries/${res.body.entries[0].id}`, p.token)).body).toMatchObject({ posting_date: '2025-03-04', voucher_number: 1 });
+    });
+
     it('posts 100 journals in one call', async () => {
       const p = await aSandboxProject(app);
       const res = await batch(p, Array.from({ length: 100 }, () => aJournal(ids(p))));

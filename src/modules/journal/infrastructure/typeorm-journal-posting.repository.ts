@@ -40,32 +40,43 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
     const behind = entries.map((e, i) => counts.get(e.voucherYear)! - ordinals[i]);
     const years = [...counts.keys()].sort((a, b) => a - b);
     const lines = entries.flatMap((e) => e.input.lines.map((l, i) => ({ entryId: e.id, lineNo: i + 1, l })));
+    // One entry (every POST /journal) binds each per-entry value as itself, several bind arrays that are
+    // unnested: the same statement, but the single posting's is as cheap to plan and run as before batches.
+    const one = entries.length === 1;
+    const bind = <T>(values: T[]): T | T[] => (one ? values[0] : values);
+    /** Rows of the per-entry parameters `params` ([$n, type]), as `alias(columns…)`, with their place `i` when asked. */
+    const rows = (params: Array<[string, string]>, alias: string, columns: string, place = false): string =>
+      one
+        ? `(SELECT ${params.map(([n, t]) => `${n}::${t}`).join(', ')}${place ? ', 1' : ''}) AS ${alias}(${columns}${place ? ', i' : ''})`
+        : `unnest(${params.map(([n, t]) => `${n}::${t}[]`).join(', ')})${place ? ' WITH ORDINALITY' : ''} AS ${alias}(${columns}${place ? ', i' : ''})`;
+    const firstOf = (n: string, t: string): string => (one ? `${n}::${t}` : `(${n}::${t}[])[1]`);
+    const anyOf = (n: string, t: string): string => (one ? `= ${n}::${t}` : `= ANY(${n}::${t}[])`);
     // the numbered entries as the response lists them (CONTRACT §19 batch), only when asked for
     const listed = listEntries
       ? `, (SELECT jsonb_agg(jsonb_build_object('id', x.id, 'voucher_year', x.year, 'voucher_number', s.last_number - x.behind) ORDER BY x.i)
-            FROM unnest($10::uuid[], $11::int[], $12::int[]) WITH ORDINALITY AS x(id, year, behind, i)
+            FROM ${rows([['$10', 'uuid'], ['$11', 'int'], ['$12', 'int']], 'x', 'id, year, behind', true)}
             JOIN numbered_years s ON s.year = x.year) AS entries`
       : '';
     let entriesOfStatement: unknown = null;
     return {
       ctes: `period_new AS (
-         INSERT INTO periods (organization_id, period) SELECT $1, p.period FROM {source}, unnest($7::text[]) AS p(period)
+         INSERT INTO periods (organization_id, period) SELECT $1, p.period FROM {source}, ${rows([['$7', 'text']], 'p', 'period')}
          ON CONFLICT (organization_id, period) DO NOTHING RETURNING period),
-       period_old AS (SELECT period, closed_at FROM periods WHERE organization_id = $1 AND period = ANY($7::text[]) FOR SHARE),
+       period_old AS (SELECT period, closed_at FROM periods WHERE organization_id = $1 AND period ${anyOf('$7', 'text')} FOR SHARE),
        numbered_years AS (
          INSERT INTO voucher_counters (organization_id, year, last_number)
-         SELECT $1, y.year, y.count FROM {source}, unnest($8::int[], $9::int[]) AS y(year, count)
-          WHERE (SELECT count(*) FROM period_new) + (SELECT count(*) FROM period_old WHERE closed_at IS NULL) = cardinality($7::text[])
+         SELECT $1, y.year, y.count FROM {source}, ${rows([['$8', 'int'], ['$9', 'int']], 'y', 'year, count')}
+          WHERE (SELECT count(*) FROM period_new) + (SELECT count(*) FROM period_old WHERE closed_at IS NULL) = ${periods.length}
          ON CONFLICT (organization_id, year) DO UPDATE SET last_number = voucher_counters.last_number + EXCLUDED.last_number
          RETURNING year, last_number),
-       numbered AS (SELECT s.last_number - ($12::int[])[1] AS n${listed} FROM numbered_years s WHERE s.year = ($11::int[])[1]),
+       numbered AS (SELECT s.last_number - ${firstOf('$12', 'int')} AS n${listed} FROM numbered_years s WHERE s.year = ${firstOf('$11', 'int')}),
        entry AS (
          INSERT INTO journal_entries (organization_id, id, environment, voucher_year, voucher_number, posting_date,
            transaction_date, document_date, description, currency, app_id, app_name, grant_id, operation_id, created_at, reverses)
          SELECT $1, x.id, $2, x.year, s.last_number - x.behind, x.posting_date, x.transaction_date, x.document_date,
                 x.description, x.currency, $3, (${AppsSql.nameOf('$3')}), $4, $5, $6, x.reverses
-           FROM unnest($10::uuid[], $11::int[], $12::int[], $13::date[], $14::date[], $15::date[], $16::text[], $17::text[], $18::uuid[])
-                  AS x(id, year, behind, posting_date, transaction_date, document_date, description, currency, reverses)
+           FROM ${rows([['$10', 'uuid'], ['$11', 'int'], ['$12', 'int'], ['$13', 'date'], ['$14', 'date'], ['$15', 'date'], ['$16', 'text'], ['$17', 'text'], ['$18', 'uuid']],
+             'x', 'id, year, behind, posting_date, transaction_date, document_date, description, currency, reverses')}
            JOIN numbered_years s ON s.year = x.year
          RETURNING 1),
        line AS (
@@ -77,17 +88,17 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
           WHERE EXISTS (SELECT 1 FROM entry))`,
       values: [
         first.organizationId, first.environment, first.appId, first.grantId, first.operationId, first.createdAt,
-        periods,
-        years, years.map((y) => counts.get(y)),
-        entries.map((e) => e.id),
-        entries.map((e) => e.voucherYear),
-        behind,
-        entries.map((e) => e.input.posting_date),
-        entries.map((e) => e.input.transaction_date),
-        entries.map((e) => e.input.document_date),
-        entries.map((e) => e.input.description),
-        entries.map((e) => e.input.currency),
-        entries.map((e) => e.reverses),
+        bind(periods),
+        bind(years), bind(years.map((y) => counts.get(y))),
+        bind(entries.map((e) => e.id)),
+        bind(entries.map((e) => e.voucherYear)),
+        bind(behind),
+        bind(entries.map((e) => e.input.posting_date)),
+        bind(entries.map((e) => e.input.transaction_date)),
+        bind(entries.map((e) => e.input.document_date)),
+        bind(entries.map((e) => e.input.description)),
+        bind(entries.map((e) => e.input.currency)),
+        bind(entries.map((e) => e.reverses)),
         lines.map((x) => x.entryId),
         lines.map((x) => x.lineNo),
         lines.map((x) => x.l.account_id.toLowerCase()),
@@ -101,8 +112,8 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
       // the years' counters are locked before the gate locks grant and mandate (CONTRACT §8: a revocation
       // never waits for a posting that waits for a counter); absent before a year's first posting
       counterLock: {
-        sql: `SELECT 1 FROM voucher_counters WHERE organization_id = $1 AND year = ANY($2::int[]) AND {lock_timeout} ORDER BY year FOR UPDATE`,
-        values: [first.organizationId, years],
+        sql: `SELECT 1 FROM voucher_counters WHERE organization_id = $1 AND year ${anyOf('$2', 'int')} AND {lock_timeout} ORDER BY year FOR UPDATE`,
+        values: [first.organizationId, bind(years)],
       },
       responseKey: 'voucher_number',
       ...(listEntries && {
