@@ -167,6 +167,23 @@ if (!onPostgres()) {
     expect(await entriesOf(p)).toBe(1);
   });
 
+  it('a batch (CONTRACT §19) whose connection is lost in the middle of its statement is 503, writes nothing and takes no number; the retry posts it once with the numbers nobody else took', async () => {
+    const p = await aSandboxProject(app);
+    const key = randomUUID();
+    const journals = ['2026-05-05', '2025-05-05', '2026-05-06'].map((posting_date) => aJournal(p.accounts.map((a) => a.id), { posting_date }));
+    const postBatch = () => app.partner().post(`${SANDBOX}/journal/batch`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ journals });
+    // the statement holds the years' counters and waits at its gate for the organization row held here; then its backend goes
+    expect503(await lostWhileWaitingOn(p.organization_id, postBatch));
+    expect(await entriesOf(p)).toBe(0);
+    expect(await recordsWithKey(p, key)).toBe(0);
+    const retry = await postBatch();
+    expect(retry.status).toBe(201);
+    expect(retry.body.replayed).toBe(false);
+    expect(retry.body.entries.map((e: { voucher_year: number; voucher_number: number }) => [e.voucher_year, e.voucher_number])).toEqual([[2026, 1], [2025, 1], [2026, 2]]);
+    expect((await postJournal(p, randomUUID(), '2026-05-07')).body.voucher_number).toBe(3);
+    expect(await entriesOf(p)).toBe(4);
+  });
+
   it('a product create (one statement, no transaction) whose connection is lost while it runs is 503, writes nothing, and the retry creates it once', async () => {
     const p = await aSandboxProject(app);
     const key = randomUUID();

@@ -294,6 +294,26 @@ describe('developer console (CONTRACT §15)', () => {
     ]);
   });
 
+  it('shows a reversal among the sandbox entries as one, with the voucher it reverses (CONTRACT §19)', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    const accounts = accountIds((await d.driver.get(`/developers/apps/${id}`)).text);
+    const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
+    const posted = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID()).send({ ...aJournal(accounts, { posting_date: '2026-02-03' }), description: 'Forkert' });
+    expect(posted.status).toBe(201);
+    const reversal = await app.partner().post(`${SANDBOX}/journal/entries/${posted.body.id}/reversal`).set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID()).send({ posting_date: '2026-02-04' });
+    expect(reversal.status).toBe(201);
+    const page = (await d.driver.get(`/developers/apps/${id}`)).text;
+    const section = page.slice(page.indexOf('id="sandbox-entries"'), page.indexOf('id="request-log"'));
+    const rows = [...section.matchAll(/<td data-label="Voucher">([^<]+)<\/td>.*?<td data-label="Description">(.*?)<\/td>/g)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual([
+      [`2026-${reversal.body.voucher_number}`, `Tilbageførsel af bilag 2026-${posted.body.voucher_number} <span class="hint">(reverses 2026-${posted.body.voucher_number})</span>`],
+      [`2026-${posted.body.voucher_number}`, 'Forkert'],
+    ]);
+  });
+
   it('lists a refused prepare in the request log with its pointers, never the body', async () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);

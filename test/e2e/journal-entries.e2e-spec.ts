@@ -59,10 +59,13 @@ describe('GET {base}/journal/entries and /journal/entries/{id} — reading back 
       attachments: [],
       operation_id: posted.operation_id,
       posted_at: receipt.body.completed_at,
+      reverses: null,
+      reversed_by: null,
+      registered_by: { app_id: p.app_id, app_name: expect.any(String), grant_id: null },
     });
     expect(Object.keys(res.body)).toEqual([
       'id', 'voucher_year', 'voucher_number', 'posting_date', 'transaction_date', 'document_date', 'description', 'currency',
-      'lines', 'attachments', 'operation_id', 'posted_at',
+      'lines', 'attachments', 'operation_id', 'posted_at', 'reverses', 'reversed_by', 'registered_by',
     ]);
     const listed = await list(SANDBOX, p.token);
     expect(listed.status).toBe(200);

@@ -42,6 +42,17 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
     return s;
   }
 
+  /** A set-up whose owner consented (with the posting mandate) to two accounts, and the token of that grant. */
+  async function aMandatedToken() {
+    const s = await setup();
+    const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
+    const { verifier, challenge } = pkcePair();
+    const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
+    const token = await exchangeCode(app, s, new URL(consent.location).searchParams.get('code') as string, verifier);
+    expect(token.status).toBe(200);
+    return { s, chosen, token };
+  }
+
   function get(path: string, headers: Record<string, string> = {}) {
     return app.partner().get(path).set(headers);
   }
@@ -278,13 +289,30 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(await revokedEvents()).toBe(1);
     });
 
+    it('shows a reversal in the activity as one, with the voucher it reverses (CONTRACT §19)', async () => {
+      const { s, chosen, token } = await aMandatedToken();
+      const auth = `Bearer ${token.body.access_token}`;
+      const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', auth).set('Idempotency-Key', 'rev-1')
+        .send({ ...aJournal(chosen), description: 'Forkert beløb' });
+      expect(posted.status).toBe(201);
+      const reversal = await app.partner().post(`${PRODUCTION}/journal/entries/${posted.body.id}/reversal`).set('Authorization', auth)
+        .set('Idempotency-Key', 'rev-2').send({ posting_date: '2026-11-20', description: 'Rettelse' });
+      expect(reversal.status).toBe(201);
+      const driver = new PageDriver(app);
+      driver.language = 'da';
+      await driver.get('/account/connections');
+      const page = await postAndFollow(driver, '/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+      const rows = [...page.text.matchAll(/data-label="Bilagsnr\.">([^<]+)<\/td>.*?data-label="Tekst">(.*?)<\/td>/g)].map((m) => [m[1], m[2]]);
+      expect(rows).toEqual([
+        ['2026-2', 'Rettelse <span class="hint">(tilbagefører bilag 2026-1)</span>'],
+        ['2026-1', 'Forkert beløb'],
+      ]);
+      const english = await driver.get('/account/connections?lang=en');
+      expect(english.text).toContain('Rettelse <span class="hint">(reverses voucher 2026-1)</span>');
+    });
+
     it('lists the activity 50 entries a page, newest first, with a link to the older ones and back', async () => {
-      const s = await setup();
-      const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
-      const { verifier, challenge } = pkcePair();
-      const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
-      const token = await exchangeCode(app, s, new URL(consent.location).searchParams.get('code') as string, verifier);
-      expect(token.status).toBe(200);
+      const { s, chosen, token } = await aMandatedToken();
       for (let i = 1; i <= 51; i++) {
         const posted = await app
           .partner()

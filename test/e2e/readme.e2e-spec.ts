@@ -187,6 +187,9 @@ describe('npm start and the README', () => {
     expect(all).toMatch(/"filename":"husleje-november\.pdf","content_type":"application\/pdf","size":\d+,"sha256":"[0-9a-f]{64}","created_at":"[^"]+","operation_id":"[0-9a-f-]{36}","replayed":false\}/);
     expect(all).toMatch(/"attachments":\[\{"id":"[0-9a-f-]{36}","filename":"husleje-november\.pdf"/);
     expect(all).toContain('the same bytes');
+    expect(all).toMatch(/"operation_id":"[0-9a-f-]{36}","replayed":false,"environment":"sandbox","reverses":"[0-9a-f-]{36}"\}/);
+    expect(all).toMatch(/"description":"Tilbageførsel af bilag 2026-1",.*"reversed_by":null,"registered_by":\{"app_id":"[0-9a-f-]{36}"/);
+    expect(all).toMatch(/\{"entries":\[\{"id":"[0-9a-f-]{36}","voucher_year":2026,"voucher_number":\d+\},\{"id":"[0-9a-f-]{36}","voucher_year":2026,"voucher_number":\d+\}\],"operation_id":"[0-9a-f-]{36}","replayed":false,"environment":"sandbox"\}/);
     // events feed: the first page lists the writes, the cursor from the end an empty page
     expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","type":"operation\.completed","timestamp":"[^"]+","data":\{"operation_id"/);
     expect(all).toMatch(/\{"data":\[\],"next_cursor":"[A-Za-z0-9_.-]+","has_more":false\}/);

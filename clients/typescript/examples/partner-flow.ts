@@ -75,6 +75,21 @@ async function main(): Promise<void> {
   if (!list.data) fail('entries', list.error, list.response.status);
   console.log(`entries: ${list.data.data.length} on the first page`);
 
+  // a wrong posting is corrected by a new entry that reverses it (CONTRACT §19), never changed
+  const reversal = await client.POST('/journal/entries/{entry_id}/reversal', {
+    params: { path: { entry_id: entry.id }, header: { 'Idempotency-Key': randomUUID() } },
+    body: { posting_date: journal.posting_date },
+  });
+  if (!reversal.data) fail('reversal', reversal.error, reversal.response.status);
+  console.log(`reversed ${read.data.voucher_year}-${read.data.voucher_number} by ${reversal.data.voucher_year}-${reversal.data.voucher_number}`);
+  // a day's sales in one call: all or nothing, voucher numbers consecutive in input order
+  const batch = await client.POST('/journal/batch', {
+    params: { header: { 'Idempotency-Key': randomUUID() } },
+    body: { journals: [journal, journal, journal] },
+  });
+  if (!batch.data) fail('batch', batch.error, batch.response.status);
+  console.log(`batch: vouchers ${batch.data.entries.map((e) => `${e.voucher_year}-${e.voucher_number}`).join(', ')}`);
+
   const product = await client.POST('/products', {
     body: { code: `P-${Date.now()}`, name: 'Konsulenttime', unit: 'time', unit_price_minor: 95000 },
     params: { header: { 'Idempotency-Key': randomUUID() } },

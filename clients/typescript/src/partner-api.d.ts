@@ -244,6 +244,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/journal/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post 1–100 journals at once, all or nothing (final)
+         * @description Scope `journal:post`. Exactly once per `Idempotency-Key` (CONTRACT §6).
+         */
+        post: operations["postJournalBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journal/entries/{entry_id}/reversal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a posted entry by a new entry that reverses it (final)
+         * @description Scope `journal:post`. Exactly once per `Idempotency-Key` (CONTRACT §6).
+         */
+        post: operations["reverseJournalEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "operation.completed": {
@@ -377,6 +417,15 @@ export interface components {
             currency?: "DKK" | null;
             lines: components["schemas"]["JournalLineRequestDto"][];
         };
+        JournalBatchRequestDto: {
+            journals: components["schemas"]["JournalRequestDto"][];
+        };
+        ReversalRequestDto: {
+            /** Format: date */
+            posting_date: string;
+            /** @default null */
+            description?: string | null;
+        };
         CreateProductRequestDto: {
             code: string;
             name: string;
@@ -477,6 +526,7 @@ export interface components {
             id: string;
             /** @constant */
             posted: true;
+            /** @description gapless per organization and calendar year of posting_date */
             voucher_number: number;
             /** Format: uuid */
             operation_id: string;
@@ -489,6 +539,7 @@ export interface components {
             id: string;
             /** @constant */
             posted: true;
+            /** @description gapless per organization and calendar year of posting_date */
             voucher_number: number;
             /** Format: uuid */
             operation_id: string;
@@ -501,12 +552,12 @@ export interface components {
             /** Format: uuid */
             operation_id: string;
             /** @enum {string} */
-            kind: "product.create" | "journal.post" | "attachment.add";
+            kind: "product.create" | "journal.post" | "attachment.add" | "journal.reverse" | "journal.batch";
             /** @constant */
             status: "completed";
             resource: {
                 /** @enum {string} */
-                type: "product" | "journal_entry" | "attachment";
+                type: "product" | "journal_entry" | "attachment" | "journal_batch";
                 /** Format: uuid */
                 id: string;
             };
@@ -732,8 +783,32 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             /** Format: uuid */
             operation_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description the registration time the service assigned
+             */
             posted_at: string;
+            /**
+             * Format: uuid
+             * @description the entry this one reverses (CONTRACT §19)
+             */
+            reverses: string | null;
+            /**
+             * Format: uuid
+             * @description the entry that reverses this one
+             */
+            reversed_by: string | null;
+            /** @description The app and the grant the entry was registered under, as they were then. */
+            registered_by: {
+                /** Format: uuid */
+                app_id: string;
+                app_name: string | null;
+                /**
+                 * Format: uuid
+                 * @description the owner's grant; null in the sandbox
+                 */
+                grant_id: string | null;
+            };
         };
         /** @description A page of the app's journal entries, in the order they committed (CONTRACT §17). */
         JournalEntriesPage: {
@@ -743,6 +818,108 @@ export interface components {
             /** @description more entries can be read now */
             has_more: boolean;
         };
+        /** @description First execution of POST /journal/batch. */
+        JournalBatchPosted: {
+            /** @description in input order, voucher numbers consecutive per year */
+            entries: {
+                /** Format: uuid */
+                id: string;
+                voucher_year: number;
+                /** @description gapless per organization and calendar year of posting_date */
+                voucher_number: number;
+            }[];
+            /** Format: uuid */
+            operation_id: string;
+            /** @constant */
+            replayed: false;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+        };
+        /** @description A replay (same Idempotency-Key, same input): the first execution's ids, without `environment`. */
+        JournalBatchReplayed: {
+            /** @description in input order, voucher numbers consecutive per year */
+            entries: {
+                /** Format: uuid */
+                id: string;
+                voucher_year: number;
+                /** @description gapless per organization and calendar year of posting_date */
+                voucher_number: number;
+            }[];
+            /** Format: uuid */
+            operation_id: string;
+            /** @constant */
+            replayed: true;
+        };
+        /** @description The answer of POST /journal/batch: its first execution or a replay. */
+        JournalBatchResult: {
+            /** @description in input order, voucher numbers consecutive per year */
+            entries: {
+                /** Format: uuid */
+                id: string;
+                voucher_year: number;
+                /** @description gapless per organization and calendar year of posting_date */
+                voucher_number: number;
+            }[];
+            /** Format: uuid */
+            operation_id: string;
+            replayed: boolean;
+            /** @enum {string} */
+            environment?: "sandbox" | "production";
+        } & (components["schemas"]["JournalBatchPosted"] | components["schemas"]["JournalBatchReplayed"]);
+        /** @description First execution of POST /journal/entries/{entryId}/reversal. */
+        ReversalPosted: {
+            /** Format: uuid */
+            id: string;
+            voucher_year: number;
+            /** @description gapless per organization and calendar year of posting_date */
+            voucher_number: number;
+            /** Format: uuid */
+            operation_id: string;
+            /**
+             * Format: uuid
+             * @description the reversed entry
+             */
+            reverses: string;
+            /** @constant */
+            replayed: false;
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+        };
+        /** @description A replay (same Idempotency-Key, same input): the first execution's ids, without `environment`. */
+        ReversalReplayed: {
+            /** Format: uuid */
+            id: string;
+            voucher_year: number;
+            /** @description gapless per organization and calendar year of posting_date */
+            voucher_number: number;
+            /** Format: uuid */
+            operation_id: string;
+            /**
+             * Format: uuid
+             * @description the reversed entry
+             */
+            reverses: string;
+            /** @constant */
+            replayed: true;
+        };
+        /** @description The answer of POST /journal/entries/{entryId}/reversal: its first execution or a replay. */
+        ReversalResult: {
+            /** Format: uuid */
+            id: string;
+            voucher_year: number;
+            /** @description gapless per organization and calendar year of posting_date */
+            voucher_number: number;
+            /** Format: uuid */
+            operation_id: string;
+            /**
+             * Format: uuid
+             * @description the reversed entry
+             */
+            reverses: string;
+            replayed: boolean;
+            /** @enum {string} */
+            environment?: "sandbox" | "production";
+        } & (components["schemas"]["ReversalPosted"] | components["schemas"]["ReversalReplayed"]);
         /** @description An error (RFC 9457, CONTRACT §4) */
         Problem: {
             /** @example urn:partner-api:error:invalid_input */
@@ -2644,6 +2821,432 @@ export interface operations {
                         status?: 403;
                         /** @enum {unknown} */
                         code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: The service is unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    postJournalBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1–255 visible ASCII characters (0x21–0x7E), scoped to (environment, organization, app). */
+                "Idempotency-Key": components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JournalBatchRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Posted, with consecutive voucher numbers per year in input order, or a replay of the first posting with this Idempotency-Key. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalBatchResult"];
+                };
+            };
+            /** @description `invalid_input`: The input failed validation; `invalid_amount`: An amount is invalid; `idempotency_key_required`: An Idempotency-Key header is required; `invalid_idempotency_key`: The Idempotency-Key header is invalid */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input" | "invalid_amount" | "idempotency_key_required" | "invalid_idempotency_key";
+                    };
+                };
+            };
+            /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        code?: "missing_token" | "invalid_token" | "token_environment_mismatch";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope; `mandate_required`: A posting mandate is required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description With `insufficient_scope`: `Bearer realm="partner-api", error="insufficient_scope", scope="<needed>"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope" | "mandate_required";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with another request; `idempotency_request_in_progress`: A request with this idempotency key is in progress; `idempotency_grant_changed`: The customer grant changed since the idempotency key was used */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_grant_changed";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The media type of the request body is not accepted */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `journal_unbalanced`: The journal does not balance; `reference_not_allowed`: A reference is not allowed; `period_locked`: The period is closed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 422;
+                        /** @enum {unknown} */
+                        code?: "journal_unbalanced" | "reference_not_allowed" | "period_locked";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 500;
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: The service is unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    reverseJournalEntry: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1–255 visible ASCII characters (0x21–0x7E), scoped to (environment, organization, app). */
+                "Idempotency-Key": components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The id of a journal entry the app posted (a uuid). */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReversalRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The reversal posted, or a replay of the first one with this Idempotency-Key. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReversalResult"];
+                };
+            };
+            /** @description `invalid_input`: The input failed validation; `invalid_amount`: An amount is invalid; `idempotency_key_required`: An Idempotency-Key header is required; `invalid_idempotency_key`: The Idempotency-Key header is invalid */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {unknown} */
+                        code?: "invalid_input" | "invalid_amount" | "idempotency_key_required" | "invalid_idempotency_key";
+                    };
+                };
+            };
+            /** @description `missing_token`: An access token is required; `invalid_token`: The access token is invalid; `token_environment_mismatch`: The access token is for another environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {unknown} */
+                        code?: "missing_token" | "invalid_token" | "token_environment_mismatch";
+                    };
+                };
+            };
+            /** @description `grant_revoked`: The customer grant was revoked; `grant_expired`: The customer grant has expired; `app_revision_changed`: The app revision changed; `insufficient_scope`: The access token lacks the required scope; `mandate_required`: A posting mandate is required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description With `insufficient_scope`: `Bearer realm="partner-api", error="insufficient_scope", scope="<needed>"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 403;
+                        /** @enum {unknown} */
+                        code?: "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope" | "mandate_required";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with another request; `idempotency_request_in_progress`: A request with this idempotency key is in progress; `idempotency_grant_changed`: The customer grant changed since the idempotency key was used; `resource_conflict`: The resource already exists */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_grant_changed" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The media type of the request body is not accepted */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `invalid_input`: The input failed validation; `period_locked`: The period is closed */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 422;
+                        /** @enum {unknown} */
+                        code?: "invalid_input" | "period_locked";
                     };
                 };
             };

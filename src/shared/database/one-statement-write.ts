@@ -244,7 +244,10 @@ type Decision = { n: number } | { refused: () => Promise<Error> | Error };
 function decide(write: NumberedWrite, result: NumberedResult, attempt: number): Decision | 'retry' {
   const { gate, step } = write;
   if (gate && result.allowed === 0) return { refused: () => gate.refusal() };
-  if (result.n !== null) return { n: Number(result.n) };
+  if (result.n !== null) {
+    step.decided?.(result);
+    return { n: Number(result.n) };
+  }
   const refusal = step.refusal(result);
   if (refusal !== 'retry') return { refused: () => refusal };
   if (attempt === 3) return { refused: () => new ServiceUnavailableError() };
@@ -282,8 +285,11 @@ function isClaimTaken(write: NumberedWrite, err: unknown): boolean {
  * revoked while it waited fails as revoked), else 503.
  */
 async function asWriteError(write: NumberedWrite, err: unknown): Promise<unknown> {
-  const meant = write.rows.find((row) => row.table === uniqueViolation(err)?.table)?.onUniqueViolation;
+  const unique = uniqueViolation(err);
+  const meant = write.rows.find((row) => row.table === unique?.table)?.onUniqueViolation;
   if (meant) return meant();
+  const stepMeant = unique && write.step.uniqueViolation?.(unique.constraint);
+  if (stepMeant) return stepMeant;
   // a wait on the claim's own key (a concurrent request with it) as opposed to one on other rows
   if (err instanceof LockTimeoutError && lockWaitedOn(err, write.claim.table)) return new LockTimeoutError(err.cause, true);
   if (err instanceof LockTimeoutError && write.gate) {

@@ -38,6 +38,11 @@ export class DomainError extends Error {
    * (the API's `detail` stays English, §18).
    */
   reason?: Reason;
+  /**
+   * The status when it is not the code's usual one from the catalogue: CONTRACT §19's `invalid_input`
+   * answered 422 (a reversal dated before the entry it reverses, which only the books can tell).
+   */
+  readonly status?: number;
 
   constructor(
     readonly code: string,

@@ -76,4 +76,8 @@ export interface NumberedStep {
    * the result row: an error, or 'retry' when the statement could not decide (run it again).
    */
   refusal(result: Record<string, unknown>): Error | 'retry';
+  /** Told the result row each time the statement took its number (the last call is the committed one). */
+  decided?(result: Record<string, unknown>): void;
+  /** What a unique violation of the step's own rows means to the caller (by constraint), or null for a defect. */
+  uniqueViolation?(constraint: string | undefined): Error | null;
 }

@@ -71,7 +71,8 @@ export class ProblemFilter implements ExceptionFilter {
       requestLog(req, this.logger).error({ err: exception, requestId: req.id }, 'unhandled error');
     }
 
-    const { status, title } = ERROR_CATALOGUE[code];
+    const { title } = ERROR_CATALOGUE[code];
+    const status = (exception instanceof DomainError && code === exception.code && exception.status) || ERROR_CATALOGUE[code].status;
     (res.locals as ObservedLocals).problemCode = code; // counted by the metrics middleware
     if (res.headersSent) return;
     if (status === 401) {

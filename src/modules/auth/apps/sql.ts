@@ -28,6 +28,8 @@ export const AppsSql = {
   revisionOfAppExists: `SELECT 1 FROM app_revisions WHERE id = $1 AND app_id = $2`,
   /** The app $1's revisions (id, number, approved), by number. */
   revisionsOfApp: `SELECT id, number, approved_at IS NOT NULL AS approved FROM app_revisions WHERE app_id = $1 ORDER BY number`,
+  /** The app `appId`'s name now (an expression of the composing statement): who registered an entry (CONTRACT §19). */
+  nameOf: (appId: string): string => `SELECT name FROM apps WHERE id = ${appId}`,
   /** Inserts the app ($1 id, $2 name). */
   insertApp: `INSERT INTO apps (id, name) VALUES ($1, $2)`,
 } as const;

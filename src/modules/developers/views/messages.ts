@@ -204,6 +204,7 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     attachmentsColumn: 'Attachments',
     entryId: 'Entry id',
     noAttachments: 'none',
+    reversalOf: 'reverses {entry}',
     bytes: '{size} bytes',
   },
   da: {
@@ -404,6 +405,7 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     attachmentsColumn: 'Vedhæftede filer',
     entryId: 'Posterings-id',
     noAttachments: 'ingen',
+    reversalOf: 'tilbagefører {entry}',
     bytes: '{size} bytes',
   },
 });

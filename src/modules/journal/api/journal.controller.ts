@@ -7,10 +7,12 @@ import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { Idempotent, IdempotencyKey } from '../../idempotency';
 import { idempotencyRecordPrefetch } from '../../idempotency';
-import { JournalService, type PostedBody, type PrepareResult } from '../application/journal.service';
-import { journalReferencesPrefetch } from './journal-references.prefetch';
-import { JournalRequestDto } from './journal.request.dto';
-import { POST_SCHEMAS, PREPARE_SCHEMAS } from './journal.openapi';
+import { UuidParam } from '../../../shared/http/uuid-param.pipe';
+import { type BatchBody, JournalService, type PostedBody, type PrepareResult, type ReversedBody } from '../application/journal.service';
+import { journalBatchReferencesPrefetch, journalReferencesPrefetch } from './journal-references.prefetch';
+import { REVERSAL_BEFORE_ENTRY } from '../domain/journal-reversal';
+import { JournalBatchRequestDto, JournalRequestDto, ReversalRequestDto } from './journal.request.dto';
+import { BATCH_SCHEMAS, POST_SCHEMAS, PREPARE_SCHEMAS, REVERSAL_SCHEMAS } from './journal.openapi';
 
 /** The normalized input: defaults filled by the pipe, uuids lower-cased (CONTRACT §5) — what the fingerprint covers. */
 const normalized = (b: JournalRequestDto) => ({
@@ -61,5 +63,40 @@ export class JournalController {
   })
   post(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: JournalRequestDto): Promise<PostedBody> {
     return this.journal.post(caller, key, normalized(body));
+  }
+
+  @Post('batch')
+  @HttpCode(201)
+  @PartnerRoute('journal:post', { mandate: true, prefetch: (req) => ({ ...idempotencyRecordPrefetch(req), ...journalBatchReferencesPrefetch(req) }) })
+  @Idempotent()
+  @PartnerOperation({
+    operationId: 'postJournalBatch',
+    summary: 'Post 1–100 journals at once, all or nothing (final)',
+    success: partnerJson(201, 'Posted, with consecutive voucher numbers per year in input order, or a replay of the first posting with this Idempotency-Key.', ref('JournalBatchResult')),
+    errors: ['mandate_required', ...BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'journal_unbalanced', 'reference_not_allowed', 'period_locked'],
+    schemas: BATCH_SCHEMAS,
+  })
+  postBatch(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: JournalBatchRequestDto): Promise<BatchBody> {
+    return this.journal.postBatch(caller, key, body.journals.map(normalized));
+  }
+
+  @Post('entries/:entryId/reversal')
+  @HttpCode(201)
+  @PartnerRoute('journal:post', { mandate: true, prefetch: idempotencyRecordPrefetch })
+  @Idempotent()
+  @PartnerOperation({
+    operationId: 'reverseJournalEntry',
+    summary: 'Correct a posted entry by a new entry that reverses it (final)',
+    success: partnerJson(201, 'The reversal posted, or a replay of the first one with this Idempotency-Key.', ref('ReversalResult')),
+    errors: ['mandate_required', ...BODY_ERRORS, 'not_found', ...IDEMPOTENCY_ERRORS, 'resource_conflict', REVERSAL_BEFORE_ENTRY, 'period_locked'],
+    schemas: REVERSAL_SCHEMAS,
+  })
+  reverse(
+    @Caller() caller: CallerContext,
+    @IdempotencyKey() key: string,
+    @UuidParam('entryId', 'journal entry') entryId: string,
+    @Body() body: ReversalRequestDto,
+  ): Promise<ReversedBody> {
+    return this.journal.reverse(caller, key, entryId, { posting_date: body.posting_date, description: body.description });
   }
 }

@@ -5,6 +5,24 @@ import { commitOrderPage, commitOrderQuery, environment, object, ref, type Schem
 const date: Schema = { type: 'string', format: 'date' };
 const MINOR: Schema = { type: 'integer', minimum: 0, maximum: 99999999999999 };
 
+/**
+ * An exactly-once write's 201 bodies (CONTRACT §6, §7): the first execution's (with `environment`), the
+ * replay's (without), and their closed union — CONTRACT §13: the body is closed itself
+ * (additionalProperties: false), and oneOf says which of the two it is.
+ */
+function firstAndReplay(names: { first: string; replayed: string; result: string }, members: Record<string, Schema>, what: string): Record<string, Schema> {
+  return {
+    [names.first]: object({ ...members, replayed: { const: false }, environment }, undefined, { description: `First execution of ${what}.` }),
+    [names.replayed]: object({ ...members, replayed: { const: true } }, undefined, {
+      description: "A replay (same Idempotency-Key, same input): the first execution's ids, without `environment`.",
+    }),
+    [names.result]: object({ ...members, replayed: { type: 'boolean' }, environment }, [...Object.keys(members), 'replayed'], {
+      oneOf: [ref(names.first), ref(names.replayed)],
+      description: `The answer of ${what}: its first execution or a replay.`,
+    }),
+  };
+}
+
 export const PREPARE_SCHEMAS: Record<string, Schema> = {
   PrepareResult: object(
     {
@@ -22,45 +40,11 @@ export const PREPARE_SCHEMAS: Record<string, Schema> = {
   ),
 };
 
-export const POST_SCHEMAS: Record<string, Schema> = {
-  JournalPosted: object(
-    {
-      id: uuid,
-      posted: { const: true },
-      voucher_number: { type: 'integer', minimum: 1, description: 'gapless per organization and calendar year of posting_date' },
-      operation_id: uuid,
-      replayed: { const: false },
-      environment,
-    },
-    undefined,
-    { description: 'First execution of POST /journal.' },
-  ),
-  JournalReplayed: object(
-    {
-      id: uuid,
-      posted: { const: true },
-      voucher_number: { type: 'integer', minimum: 1 },
-      operation_id: uuid,
-      replayed: { const: true },
-    },
-    undefined,
-    { description: 'A replay (same Idempotency-Key, same input): the first execution\'s ids, without `environment`.' },
-  ),
-  // CONTRACT §13: the 201 body is closed itself (additionalProperties: false), and oneOf says which of
-  // the two it is: a first execution carries `environment`, a replay does not
-  JournalPostResult: object(
-    {
-      id: uuid,
-      posted: { const: true },
-      voucher_number: { type: 'integer', minimum: 1 },
-      operation_id: uuid,
-      replayed: { type: 'boolean' },
-      environment,
-    },
-    ['id', 'posted', 'voucher_number', 'operation_id', 'replayed'],
-    { oneOf: [ref('JournalPosted'), ref('JournalReplayed')], description: 'The answer of POST /journal: its first execution or a replay.' },
-  ),
-};
+export const POST_SCHEMAS: Record<string, Schema> = firstAndReplay(
+  { first: 'JournalPosted', replayed: 'JournalReplayed', result: 'JournalPostResult' },
+  { id: uuid, posted: { const: true }, voucher_number: { type: 'integer', minimum: 1, description: 'gapless per organization and calendar year of posting_date' }, operation_id: uuid },
+  'POST /journal',
+);
 
 export const ACCOUNT_LIST_SCHEMAS: Record<string, Schema> = {
   AccountList: object(
@@ -113,7 +97,18 @@ export const JOURNAL_ENTRY_SCHEMAS: Record<string, Schema> = {
       // the attachments module declares Attachment
       attachments: { type: 'array', items: ref('Attachment'), maxItems: 20 },
       operation_id: uuid,
-      posted_at: { type: 'string', format: 'date-time' },
+      posted_at: { type: 'string', format: 'date-time', description: 'the registration time the service assigned' },
+      reverses: { type: ['string', 'null'], format: 'uuid', description: 'the entry this one reverses (CONTRACT §19)' },
+      reversed_by: { type: ['string', 'null'], format: 'uuid', description: 'the entry that reverses this one' },
+      registered_by: object(
+        {
+          app_id: uuid,
+          app_name: { type: ['string', 'null'] },
+          grant_id: { type: ['string', 'null'], format: 'uuid', description: "the owner's grant; null in the sandbox" },
+        },
+        undefined,
+        { description: 'The app and the grant the entry was registered under, as they were then.' },
+      ),
     },
     undefined,
     { description: 'A journal entry as posted: the normalized input, lines in posted order, its attachments (CONTRACT §17).' },
@@ -141,3 +136,27 @@ export const JOURNAL_ENTRIES_QUERY = [
     schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
   },
 ];
+
+
+const NUMBERED = {
+  id: uuid,
+  voucher_year: { type: 'integer', minimum: 1 },
+  voucher_number: { type: 'integer', minimum: 1, description: 'gapless per organization and calendar year of posting_date' },
+} satisfies Record<string, Schema>;
+
+/** CONTRACT §19: the reversal's answer. */
+export const REVERSAL_SCHEMAS: Record<string, Schema> = firstAndReplay(
+  { first: 'ReversalPosted', replayed: 'ReversalReplayed', result: 'ReversalResult' },
+  { ...NUMBERED, operation_id: uuid, reverses: { ...uuid, description: 'the reversed entry' } },
+  'POST /journal/entries/{entryId}/reversal',
+);
+
+/** CONTRACT §19: the batch's answer. */
+export const BATCH_SCHEMAS: Record<string, Schema> = firstAndReplay(
+  { first: 'JournalBatchPosted', replayed: 'JournalBatchReplayed', result: 'JournalBatchResult' },
+  {
+    entries: { type: 'array', minItems: 1, maxItems: 100, items: object(NUMBERED), description: 'in input order, voucher numbers consecutive per year' },
+    operation_id: uuid,
+  },
+  'POST /journal/batch',
+);

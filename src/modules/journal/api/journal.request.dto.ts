@@ -73,3 +73,25 @@ export class JournalRequestDto {
   @IsArrayField(2, 500)
   lines: JournalLineRequestDto[];
 }
+
+/** CONTRACT §19: at most this many journals in one batch. */
+export const MAX_BATCH_JOURNALS = 100;
+
+/** CONTRACT §19: the body of `POST {base}/journal/batch`, 1–100 journals, each exactly `POST /journal`'s body. */
+export class JournalBatchRequestDto {
+  @Required()
+  @NestedItems(() => JournalRequestDto)
+  @IsArrayField(1, MAX_BATCH_JOURNALS)
+  journals: JournalRequestDto[];
+}
+
+/** CONTRACT §19: the body of `POST {base}/journal/entries/{id}/reversal`. */
+export class ReversalRequestDto {
+  @Required()
+  @IsCalendarDateField()
+  posting_date: string;
+
+  @Optional(null)
+  @IsTextField(1, 1000, { nullable: true })
+  description: string | null;
+}

@@ -7,10 +7,13 @@ import { WriteAccessService } from '../../auth/grants';
 import type { CallerContext, Environment } from '../../../shared/domain/caller-context';
 import { IdempotencyService } from '../../idempotency';
 import { ReceiptsService } from '../../receipts';
+import { DomainError } from '../../../shared/domain/errors';
 import { assertBalanced } from '../domain/journal-balance';
 import type { JournalInput } from '../domain/journal-input';
-import { JournalPostingRepository, type NewJournalEntry } from '../domain/journal-posting';
+import { EntryAlreadyReversedError, JournalPostingRepository, type NewJournalEntry } from '../domain/journal-posting';
 import { assertReferencesAllowed, JournalReferenceRepository } from '../domain/journal-references';
+import { ReversalBeforeEntryError, reversalOf, type ReversalRequest } from '../domain/journal-reversal';
+import { JournalReadsService } from './journal-reads.service';
 
 /** seed 2.3 / CONTRACT §7: the prepare result, exactly. */
 export interface PrepareResult {
@@ -25,6 +28,23 @@ export type PostedBody =
   | { id: string; posted: true; voucher_number: number; operation_id: string; replayed: false; environment: Environment }
   | { id: string; posted: true; voucher_number: number; operation_id: string; replayed: true };
 
+/** CONTRACT §19: a reversal's answer; `environment` only on the first execution. */
+export type ReversedBody =
+  | { id: string; voucher_year: number; voucher_number: number; operation_id: string; replayed: false; environment: Environment; reverses: string }
+  | { id: string; voucher_year: number; voucher_number: number; operation_id: string; replayed: true; reverses: string };
+
+/** CONTRACT §19: a batch's answer, entries in input order; `environment` only on the first execution. */
+export type BatchBody =
+  | { entries: Array<{ id: string; voucher_year: number; voucher_number: number }>; operation_id: string; replayed: false; environment: Environment }
+  | { entries: Array<{ id: string; voucher_year: number; voucher_number: number }>; operation_id: string; replayed: true };
+
+/** A journal of a batch as the one posting would answer, its pointers prefixed by its place (CONTRACT §19). */
+function inJournal(i: number, err: unknown): unknown {
+  if (!(err instanceof DomainError)) return err;
+  const violations = err.violations?.map((v) => ({ ...v, pointer: `/journals/${i}${v.pointer}` }));
+  return new DomainError(err.code, `/journals/${i}: ${err.detail}`, violations, err.headers);
+}
+
 @Injectable()
 export class JournalService {
   constructor(
@@ -35,7 +55,32 @@ export class JournalService {
     private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly writeAccess: WriteAccessService,
+    private readonly reads: JournalReadsService,
   ) {}
+
+  /** One posting of the caller under `operationId` (CONTRACT §7): what every write of entries numbers and stores. */
+  private entryOf(caller: CallerContext, operationId: string, createdAt: Date, input: JournalInput, reverses: string | null = null): NewJournalEntry {
+    return {
+      id: randomUUID(),
+      organizationId: caller.organizationId,
+      environment: caller.environment,
+      appId: caller.appId,
+      grantId: caller.grantId,
+      operationId,
+      voucherYear: calendarYearOf(input.posting_date),
+      period: calendarMonthOf(input.posting_date),
+      createdAt,
+      input,
+      reverses,
+    };
+  }
+
+  /** The checks of one journal before it is numbered (CONTRACT §3 step 7): balance, then references. */
+  private async checkJournal(caller: CallerContext, input: JournalInput): Promise<void> {
+    assertBalanced(input.lines);
+    // references as read with the token (a look-up only for ids it did not cover)
+    await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, undefined, caller.prefetched.references);
+  }
 
   /**
    * seed 4.1: a dry-run check with no side effects — nothing is written (no receipt, no idempotency
@@ -72,47 +117,87 @@ export class JournalService {
   async post(caller: CallerContext, key: string, input: JournalInput): Promise<PostedBody> {
     // a replay is answered from the record read with the token before any of this is built
     const build = () => {
-      const id = randomUUID();
-      const operationId = randomUUID();
       const createdAt = this.clock.now();
-      const entry: NewJournalEntry = {
-        id,
-        organizationId: caller.organizationId,
-        environment: caller.environment,
-        appId: caller.appId,
-        operationId,
-        voucherYear: calendarYearOf(input.posting_date),
-        createdAt,
-        input,
-      };
+      const entry = this.entryOf(caller, randomUUID(), createdAt, input);
       return {
         // the first execution's body; the statement fills in the voucher number it takes
         response: {
-          id,
+          id: entry.id,
           posted: true as const,
           voucher_number: 0,
-          operation_id: operationId,
+          operation_id: entry.operationId,
           replayed: false as const,
           environment: caller.environment,
         },
-        step: this.posting.numberedEntry(entry, calendarMonthOf(input.posting_date)),
-        rows: this.receipts.rowsFor(caller, { operationId, kind: 'journal.post', resourceType: 'journal_entry', resourceId: id, completedAt: createdAt }),
+        step: this.posting.numberedEntry(entry),
+        rows: this.receipts.rowsFor(caller, { operationId: entry.operationId, kind: 'journal.post', resourceType: 'journal_entry', resourceId: entry.id, completedAt: createdAt }),
         gate: this.writeAccess.gateFor(caller, { mandate: true }),
       };
     };
-    const { body } = await this.idempotency.executeNumbered(
-      caller,
-      key,
-      'journal.post',
-      input,
-      build,
-      async () => {
-        assertBalanced(input.lines);
-        // references as read with the token (a look-up only for ids it did not cover)
-        await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, undefined, caller.prefetched.references);
-      },
-    );
+    const { body } = await this.idempotency.executeNumbered(caller, key, 'journal.post', input, build, () => this.checkJournal(caller, input));
     return body as PostedBody;
+  }
+
+  /**
+   * CONTRACT §19: a correction as a new entry — the reversed entry's lines in their order, debit and
+   * credit swapped, posted exactly as POST /journal posts (the same numbered step: mandate, period lock,
+   * gapless voucher number, receipt `journal.reverse` and its event, under the key). Only the app's own
+   * entry (404 otherwise, before the key: an entry is never removed, so a replay always finds it); one
+   * reversal per entry and none of a reversal (409; the unique index on `reverses` settles a race).
+   */
+  async reverse(caller: CallerContext, key: string, entryId: string, request: ReversalRequest): Promise<ReversedBody> {
+    const reversed = await this.reads.entry(caller, entryId);
+    const input = reversalOf(reversed, request);
+    const build = () => {
+      const createdAt = this.clock.now();
+      const entry = this.entryOf(caller, randomUUID(), createdAt, input, reversed.id);
+      return {
+        response: {
+          id: entry.id,
+          voucher_year: entry.voucherYear,
+          voucher_number: 0,
+          operation_id: entry.operationId,
+          replayed: false as const,
+          environment: caller.environment,
+          reverses: reversed.id,
+        },
+        step: this.posting.numberedEntry(entry),
+        rows: this.receipts.rowsFor(caller, { operationId: entry.operationId, kind: 'journal.reverse', resourceType: 'journal_entry', resourceId: entry.id, completedAt: createdAt }),
+        gate: this.writeAccess.gateFor(caller, { mandate: true }),
+      };
+    };
+    const check = async () => {
+      if (request.posting_date < reversed.posting_date) throw new ReversalBeforeEntryError();
+      if (reversed.reverses !== null || reversed.reversed_by !== null) throw new EntryAlreadyReversedError();
+    };
+    const { body } = await this.idempotency.executeNumbered(caller, key, 'journal.reverse', { entry_id: reversed.id, ...request }, build, check);
+    return body as ReversedBody;
+  }
+
+  /**
+   * CONTRACT §19: up to 100 journals as N postings of ONE statement — all or nothing. Each journal is
+   * checked as POST /journal checks one (balance, then references; input by the pipe, period locks by
+   * the statement), its pointers prefixed by its place; the voucher numbers of each year are
+   * consecutive in input order. One receipt `journal.batch` (resource: the operation) and one event.
+   */
+  async postBatch(caller: CallerContext, key: string, journals: JournalInput[]): Promise<BatchBody> {
+    const build = () => {
+      const createdAt = this.clock.now();
+      const operationId = randomUUID();
+      const entries = journals.map((input) => this.entryOf(caller, operationId, createdAt, input));
+      return {
+        // the statement fills in `entries` with the numbers it takes
+        response: { entries: [] as BatchBody['entries'], operation_id: operationId, replayed: false as const, environment: caller.environment },
+        step: this.posting.numberedEntries(entries),
+        rows: this.receipts.rowsFor(caller, { operationId, kind: 'journal.batch', resourceType: 'journal_batch', resourceId: operationId, completedAt: createdAt }),
+        gate: this.writeAccess.gateFor(caller, { mandate: true }),
+      };
+    };
+    const check = async () => {
+      for (const [i, input] of journals.entries()) await this.checkJournal(caller, input).catch((err: unknown) => Promise.reject(inJournal(i, err)));
+    };
+    const { body } = await this.idempotency.executeNumbered(caller, key, 'journal.batch', { journals }, build, check);
+    return body as BatchBody;
   }
 
   /** Closes a month of an organization; postings into it are rejected from then on (period_locked). */

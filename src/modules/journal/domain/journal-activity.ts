@@ -13,10 +13,12 @@ export interface ActivityEntry {
   attachments: number;
   /** the attachments themselves (id and name), in the order they were attached */
   files: Array<{ id: string; filename: string }>;
+  /** CONTRACT §19: the voucher this entry reverses, or null */
+  reverses: { voucherYear: number; voucherNumber: number } | null;
 }
 
 /** One line of an entry, for the accountant's CSV. */
-export interface ActivityLine extends Omit<ActivityEntry, 'totalDebitMinor' | 'files'> {
+export interface ActivityLine extends Omit<ActivityEntry, 'totalDebitMinor' | 'files' | 'reverses'> {
   lineNo: number;
   accountNumber: string;
   accountName: string;

@@ -32,6 +32,11 @@ export interface JournalEntryView {
   attachments: EntryAttachmentView[];
   operation_id: string;
   posted_at: string;
+  /** CONTRACT §19: the entry this one reverses, and the entry that reverses this one */
+  reverses: string | null;
+  reversed_by: string | null;
+  /** CONTRACT §19: the app and the owner's grant it was registered under, as they were then */
+  registered_by: { app_id: string; app_name: string | null; grant_id: string | null };
 }
 
 /** Whose entries: the app's own, in the token's environment and organization (CONTRACT §17). */

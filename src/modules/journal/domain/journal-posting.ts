@@ -11,15 +11,28 @@ export class PeriodLockedError extends DomainError {
   }
 }
 
+/** CONTRACT §19: an entry is reversed at most once, and a reversal is never reversed (409 resource_conflict). */
+export class EntryAlreadyReversedError extends DomainError {
+  constructor() {
+    super('resource_conflict', 'The entry is already reversed, or is itself a reversal');
+  }
+}
+
 export interface NewJournalEntry {
   id: string;
   organizationId: string;
   environment: Environment;
   appId: string;
+  /** CONTRACT §19 registered_by: the grant the entry is registered under (null in the sandbox) */
+  grantId: string | null;
   operationId: string;
   voucherYear: number;
+  /** the posting's month (YYYY-MM), whose period lock it takes */
+  period: string;
   createdAt: Date;
   input: JournalInput;
+  /** CONTRACT §19: the entry this one reverses, or null */
+  reverses: string | null;
 }
 
 /**
@@ -39,7 +52,13 @@ export abstract class JournalPostingRepository {
    * the period locked and open, the next voucher number, the entry and its lines — no transaction
    * held open across round trips, so the counter's row lock lasts only to the statement's commit.
    */
-  abstract numberedEntry(entry: NewJournalEntry, period: string): NumberedStep;
+  abstract numberedEntry(entry: NewJournalEntry): NumberedStep;
+  /**
+   * Several postings as ONE numbered step (CONTRACT §19 batch): every period locked and open, the
+   * voucher numbers of each year taken consecutively in input order, every entry and its lines — or
+   * nothing. The claim's response gets `entries`: `[{id, voucher_year, voucher_number}]` in input order.
+   */
+  abstract numberedEntries(entries: readonly NewJournalEntry[]): NumberedStep;
   /** Closes a period of an organization (idempotent). */
   abstract closePeriod(tx: Transaction, organizationId: string, period: string): Promise<void>;
 }

@@ -18,8 +18,10 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
     const rows: Array<Record<string, unknown>> = await m.query(
       `SELECT e.id, e.voucher_year, e.voucher_number, e.posting_date::text AS posting_date, e.description,
               (SELECT coalesce(sum(l.debit_minor), 0)::text FROM journal_lines l WHERE l.organization_id = e.organization_id AND l.entry_id = e.id) AS total_debit,
-              (${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS files
+              (${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS files,
+              r.voucher_year AS reverses_year, r.voucher_number AS reverses_number
          FROM journal_entries e
+         LEFT JOIN journal_entries r ON r.organization_id = e.organization_id AND r.id = e.reverses
         WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = 'production'
         ORDER BY e.created_at DESC, e.voucher_year DESC, e.voucher_number DESC, e.id DESC LIMIT $3 OFFSET $4`,
       [organizationId, appId, page.limit, page.offset],
@@ -32,6 +34,7 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
       description: (r.description as string | null) ?? null,
       totalDebitMinor: String(r.total_debit),
       ...filesOf(r.files),
+      reverses: r.reverses_year === null ? null : { voucherYear: Number(r.reverses_year), voucherNumber: Number(r.reverses_number) },
     }));
   }
 

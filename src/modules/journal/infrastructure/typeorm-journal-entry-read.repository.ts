@@ -12,7 +12,10 @@ const ENTRY_COLUMNS = `e.id, e.voucher_year, e.voucher_number, e.posting_date::t
                    'tax_code_id', l.tax_code_id, 'dimension_refs', l.dimension_refs, 'line_text', l.line_text) ORDER BY l.line_no)
             FROM journal_lines l WHERE l.organization_id = e.organization_id AND l.entry_id = e.id) AS lines,
          (${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS attachments,
-         e.operation_id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at`;
+         e.operation_id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at,
+         e.reverses,
+         (SELECT r.id FROM journal_entries r WHERE r.organization_id = e.organization_id AND r.reverses = e.id) AS reversed_by,
+         json_build_object('app_id', e.app_id, 'app_name', e.app_name, 'grant_id', e.grant_id) AS registered_by`;
 
 /** The horizon and the position: docs/adr/0011-journal-entries-commit-order.md (the events feed's, ADR 0006). */
 const PAGE = commitOrderedStatement(`SELECT ${ENTRY_COLUMNS}, e.commit_xid AS xid

@@ -1,65 +1,139 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { NumberedStep } from '../../../shared/domain/row-insert';
-import { JournalPostingRepository, type NewJournalEntry, PeriodLockedError } from '../domain/journal-posting';
+import { AppsSql } from '../../auth/apps/sql';
+import { EntryAlreadyReversedError, JournalPostingRepository, type NewJournalEntry, PeriodLockedError } from '../domain/journal-posting';
+
+/** The partial unique index that lets an entry be reversed once (migration 1766640000000). */
+const REVERSED_ONCE = 'journal_entries_reverses_key';
 
 @Injectable()
 export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
+  numberedEntry(e: NewJournalEntry): NumberedStep {
+    return this.numbered([e], false);
+  }
+
+  numberedEntries(entries: readonly NewJournalEntry[]): NumberedStep {
+    return this.numbered(entries, true);
+  }
+
   /**
-   * The entry as the numbered step of a one-statement write: the year's voucher counter locked first
-   * (counterLock), then the period row locked FOR SHARE and
-   * open (created if this is the month's first posting: a close then waits for this write), then the
-   * year's next voucher number, the entry and its lines. Nothing is numbered when the period is
-   * closed; when the period row was created by a transaction that committed after the statement
-   * began, the statement cannot see it and is run again.
+   * One or more entries (of one organization, caller and operation) as the numbered step of a
+   * one-statement write: the years' voucher counters locked first (counterLock, in year order), then
+   * every period row of the entries locked FOR SHARE and open (created if this is the month's first
+   * posting: a close then waits for this write), then each year's next voucher numbers, consecutive in
+   * input order, the entries and their lines. Nothing is numbered when any period is closed; when a
+   * period row was created by a transaction that committed after the statement began, the statement
+   * cannot see it and is run again. The step's number is the first entry's.
    */
-  numberedEntry(e: NewJournalEntry, period: string): NumberedStep {
-    const lines = e.input.lines;
+  private numbered(entries: readonly NewJournalEntry[], listEntries: boolean): NumberedStep {
+    const [first] = entries;
+    const periods = [...new Set(entries.map((e) => e.period))].sort();
+    const counts = new Map<number, number>();
+    // each entry's place among the entries of its year (1-based), in input order
+    const ordinals = entries.map((e) => {
+      const n = (counts.get(e.voucherYear) ?? 0) + 1;
+      counts.set(e.voucherYear, n);
+      return n;
+    });
+    // how many entries of its year come after it: its number is the year's new last number less that
+    const behind = entries.map((e, i) => counts.get(e.voucherYear)! - ordinals[i]);
+    const years = [...counts.keys()].sort((a, b) => a - b);
+    const lines = entries.flatMap((e) => e.input.lines.map((l, i) => ({ entryId: e.id, lineNo: i + 1, l })));
+    // One entry (every POST /journal) binds each per-entry value as itself, several bind arrays that are
+    // unnested: the same statement, but the single posting's is as cheap to plan and run as before batches.
+    const one = entries.length === 1;
+    const bind = <T>(values: T[]): T | T[] => (one ? values[0] : values);
+    /** Rows of the per-entry parameters `params` ([$n, type]), as `alias(columns…)`, with their place `i` when asked. */
+    const rows = (params: Array<[string, string]>, alias: string, columns: string, place = false): string =>
+      one
+        ? `(SELECT ${params.map(([n, t]) => `${n}::${t}`).join(', ')}${place ? ', 1' : ''}) AS ${alias}(${columns}${place ? ', i' : ''})`
+        : `unnest(${params.map(([n, t]) => `${n}::${t}[]`).join(', ')})${place ? ' WITH ORDINALITY' : ''} AS ${alias}(${columns}${place ? ', i' : ''})`;
+    const firstOf = (n: string, t: string): string => (one ? `${n}::${t}` : `(${n}::${t}[])[1]`);
+    const anyOf = (n: string, t: string): string => (one ? `= ${n}::${t}` : `= ANY(${n}::${t}[])`);
+    // the numbered entries as the response lists them (CONTRACT §19 batch), only when asked for
+    const listed = listEntries
+      ? `, (SELECT jsonb_agg(jsonb_build_object('id', x.id, 'voucher_year', x.year, 'voucher_number', s.last_number - x.behind) ORDER BY x.i)
+            FROM ${rows([['$10', 'uuid'], ['$11', 'int'], ['$12', 'int']], 'x', 'id, year, behind', true)}
+            JOIN numbered_years s ON s.year = x.year) AS entries`
+      : '';
+    let entriesOfStatement: unknown = null;
     return {
       ctes: `period_new AS (
-         INSERT INTO periods (organization_id, period) SELECT $1, $13 FROM {source}
-         ON CONFLICT (organization_id, period) DO NOTHING RETURNING 1),
-       period_old AS (SELECT closed_at FROM periods WHERE organization_id = $1 AND period = $13 FOR SHARE),
-       numbered AS (
+         INSERT INTO periods (organization_id, period) SELECT $1, p.period FROM {source}, ${rows([['$7', 'text']], 'p', 'period')}
+         ON CONFLICT (organization_id, period) DO NOTHING RETURNING period),
+       period_old AS (SELECT period, closed_at FROM periods WHERE organization_id = $1 AND period ${anyOf('$7', 'text')} FOR SHARE),
+       numbered_years AS (
          INSERT INTO voucher_counters (organization_id, year, last_number)
-         SELECT $1, $4, 1 FROM {source}
-          WHERE EXISTS (SELECT 1 FROM period_new) OR EXISTS (SELECT 1 FROM period_old WHERE closed_at IS NULL)
-         ON CONFLICT (organization_id, year) DO UPDATE SET last_number = voucher_counters.last_number + 1
-         RETURNING last_number AS n),
+         SELECT $1, y.year, y.count FROM {source}, ${rows([['$8', 'int'], ['$9', 'int']], 'y', 'year, count')}
+          WHERE (SELECT count(*) FROM period_new) + (SELECT count(*) FROM period_old WHERE closed_at IS NULL) = ${periods.length}
+         ON CONFLICT (organization_id, year) DO UPDATE SET last_number = voucher_counters.last_number + EXCLUDED.last_number
+         RETURNING year, last_number),
+       numbered AS (SELECT s.last_number - ${firstOf('$12', 'int')} AS n${listed} FROM numbered_years s WHERE s.year = ${firstOf('$11', 'int')}),
        entry AS (
          INSERT INTO journal_entries (organization_id, id, environment, voucher_year, voucher_number, posting_date,
-           transaction_date, document_date, description, currency, app_id, operation_id, created_at)
-         SELECT $1, $2, $3, $4, numbered.n, $5, $6, $7, $8, $9, $10, $11, $12 FROM numbered
+           transaction_date, document_date, description, currency, app_id, app_name, grant_id, operation_id, created_at, reverses)
+         SELECT $1, x.id, $2, x.year, s.last_number - x.behind, x.posting_date, x.transaction_date, x.document_date,
+                x.description, x.currency, $3, (${AppsSql.nameOf('$3')}), $4, $5, $6, x.reverses
+           FROM ${rows([['$10', 'uuid'], ['$11', 'int'], ['$12', 'int'], ['$13', 'date'], ['$14', 'date'], ['$15', 'date'], ['$16', 'text'], ['$17', 'text'], ['$18', 'uuid']],
+             'x', 'id, year, behind, posting_date, transaction_date, document_date, description, currency, reverses')}
+           JOIN numbered_years s ON s.year = x.year
          RETURNING 1),
        line AS (
          INSERT INTO journal_lines (organization_id, entry_id, line_no, account_id, debit_minor, credit_minor,
            tax_code_id, dimension_refs, line_text)
-         SELECT $1, $2, l.line_no, l.account_id, l.debit_minor, l.credit_minor, l.tax_code_id, l.dimension_refs, l.line_text
-           FROM entry, unnest($14::int[], $15::uuid[], $16::bigint[], $17::bigint[], $18::uuid[], $19::jsonb[], $20::text[])
-             AS l(line_no, account_id, debit_minor, credit_minor, tax_code_id, dimension_refs, line_text))`,
+         SELECT $1, l.entry_id, l.line_no, l.account_id, l.debit_minor, l.credit_minor, l.tax_code_id, l.dimension_refs, l.line_text
+           FROM unnest($19::uuid[], $20::int[], $21::uuid[], $22::bigint[], $23::bigint[], $24::uuid[], $25::jsonb[], $26::text[])
+             AS l(entry_id, line_no, account_id, debit_minor, credit_minor, tax_code_id, dimension_refs, line_text)
+          WHERE EXISTS (SELECT 1 FROM entry))`,
       values: [
-        e.organizationId, e.id, e.environment, e.voucherYear, e.input.posting_date,
-        e.input.transaction_date, e.input.document_date, e.input.description, e.input.currency, e.appId, e.operationId, e.createdAt,
-        period,
-        lines.map((_, i) => i + 1),
-        lines.map((l) => l.account_id.toLowerCase()),
-        lines.map((l) => String(l.debit_minor)),
-        lines.map((l) => String(l.credit_minor)),
-        lines.map((l) => (l.tax_code_id ? l.tax_code_id.toLowerCase() : null)),
-        lines.map((l) => JSON.stringify(l.dimension_refs)),
-        lines.map((l) => l.line_text),
+        first.organizationId, first.environment, first.appId, first.grantId, first.operationId, first.createdAt,
+        bind(periods),
+        bind(years), bind(years.map((y) => counts.get(y))),
+        bind(entries.map((e) => e.id)),
+        bind(entries.map((e) => e.voucherYear)),
+        bind(behind),
+        bind(entries.map((e) => e.input.posting_date)),
+        bind(entries.map((e) => e.input.transaction_date)),
+        bind(entries.map((e) => e.input.document_date)),
+        bind(entries.map((e) => e.input.description)),
+        bind(entries.map((e) => e.input.currency)),
+        bind(entries.map((e) => e.reverses)),
+        lines.map((x) => x.entryId),
+        lines.map((x) => x.lineNo),
+        lines.map((x) => x.l.account_id.toLowerCase()),
+        lines.map((x) => String(x.l.debit_minor)),
+        lines.map((x) => String(x.l.credit_minor)),
+        lines.map((x) => (x.l.tax_code_id ? x.l.tax_code_id.toLowerCase() : null)),
+        lines.map((x) => JSON.stringify(x.l.dimension_refs)),
+        lines.map((x) => x.l.line_text),
       ],
-      report: `(SELECT count(*) FROM period_old WHERE closed_at IS NOT NULL)::int AS period_closed`,
-      // the year's counter is locked before the gate locks grant and mandate (CONTRACT §8: a revocation
-      // never waits for a posting that waits for the counter); absent before the year's first posting
+      report: `(SELECT array_agg(period) FROM period_old WHERE closed_at IS NOT NULL) AS closed_periods${listEntries ? ', (SELECT entries FROM numbered) AS entries' : ''}`,
+      // the years' counters are locked before the gate locks grant and mandate (CONTRACT §8: a revocation
+      // never waits for a posting that waits for a counter); absent before a year's first posting
       counterLock: {
-        sql: `SELECT 1 FROM voucher_counters WHERE organization_id = $1 AND year = $2 AND {lock_timeout} FOR UPDATE`,
-        values: [e.organizationId, e.voucherYear],
+        sql: `SELECT 1 FROM voucher_counters WHERE organization_id = $1 AND year ${anyOf('$2', 'int')} AND {lock_timeout} ORDER BY year FOR UPDATE`,
+        values: [first.organizationId, bind(years)],
       },
       responseKey: 'voucher_number',
+      ...(listEntries && {
+        response: {
+          sql: `jsonb_build_object('entries', numbered.entries)`,
+          complete: (body: Record<string, unknown>) => ({ ...body, entries: entriesOfStatement }),
+        },
+        decided: (result: Record<string, unknown>) => {
+          entriesOfStatement = result.entries;
+        },
+      }),
       // one voucher counter per organization and year
-      lane: `${e.organizationId}/${e.voucherYear}`,
-      refusal: (result) => (result.period_closed ? new PeriodLockedError(period) : 'retry'),
+      lane: years.length === 1 ? `${first.organizationId}/${years[0]}` : undefined,
+      refusal: (result) => {
+        const closed = new Set((result.closed_periods as string[] | null) ?? []);
+        // the first journal, in input order, whose period is closed (CONTRACT §19: checked per journal)
+        const locked = entries.find((e) => closed.has(e.period));
+        return locked ? new PeriodLockedError(locked.period) : 'retry';
+      },
+      uniqueViolation: (constraint) => (constraint === REVERSED_ONCE ? new EntryAlreadyReversedError() : null),
     };
   }
 

@@ -1,10 +1,10 @@
 import type { Environment } from '../../../shared/domain/caller-context';
 
 /** Kinds of operations that store a receipt (CONTRACT §7). Prepare stores none (seed 4.1). */
-export const RECEIPT_KINDS = ['product.create', 'journal.post', 'attachment.add'] as const;
+export const RECEIPT_KINDS = ['product.create', 'journal.post', 'attachment.add', 'journal.reverse', 'journal.batch'] as const;
 export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
 /** What a receipt's `resource.type` names. */
-export const RESOURCE_TYPES = ['product', 'journal_entry', 'attachment'] as const;
+export const RESOURCE_TYPES = ['product', 'journal_entry', 'attachment', 'journal_batch'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** The receipt as `GET /operations/{id}` returns it and as `operation.completed` carries it (CONTRACT §7, §9). */

@@ -99,13 +99,21 @@ export function responseHeaders(status: number, options: { rateLimit: boolean })
   return headers;
 }
 
+/** A code an operation answers with another status than the catalogue's (CONTRACT §19: a reversal's invalid_input is 422). */
+export interface ProblemAt {
+  readonly code: string;
+  readonly status: number;
+}
+
 /** One problem response per status, its `code` narrowed to the codes this operation can answer with it. */
-export function problemResponses(codes: string[], options: { rateLimit: boolean }): Responses {
+export function problemResponses(codes: ReadonlyArray<string | ProblemAt>, options: { rateLimit: boolean }): Responses {
   const byStatus = new Map<number, string[]>();
-  for (const code of codes) {
+  for (const item of codes) {
+    const code = typeof item === 'string' ? item : item.code;
     const entry = ERROR_CATALOGUE[code];
     if (!entry) throw new Error(`unknown error code ${code}`);
-    byStatus.set(entry.status, [...(byStatus.get(entry.status) ?? []), code]);
+    const status = typeof item === 'string' ? entry.status : item.status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Responses = {};
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {

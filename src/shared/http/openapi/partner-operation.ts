@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiOperation } from '@nestjs/swagger';
-import { jsonResponse, type Responses, type Schema } from './common';
+import { jsonResponse, type ProblemAt, type Responses, type Schema } from './common';
 
 /**
  * What a partner route says about itself in the OpenAPI document (CONTRACT §13), declared on the
@@ -17,7 +17,7 @@ export interface PartnerOperationFacts {
    * The codes this operation answers besides those every partner call can (the access codes before them,
    * rate_limited, internal_error and service_unavailable after them), in the order the document lists them.
    */
-  errors: readonly string[];
+  errors: ReadonlyArray<string | ProblemAt>;
   /** result schemas this operation introduces, by component name (referenced with `ref(name)`) */
   schemas?: Record<string, Schema>;
   /** header parameters, as OpenAPI parameter objects (path parameters come from the route, PATH_PARAMETERS) */
