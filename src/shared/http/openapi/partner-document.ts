@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { scopeOpenApiWords } from '../../domain/scopes';
 import { PRODUCTION_BASE, SANDBOX_BASE } from '../partner-paths';
-import { closeRequestSchemas, declaredSchemas, HEADERS, inOrder, object, PROBLEM_SCHEMA, problemResponses, ref, type Schema, uuid } from './common';
+import { closeRequestSchemas, declaredSchemas, HEADERS, inOrder, object, PROBLEM_SCHEMA, type ProblemAt, problemResponses, ref, type Schema, uuid } from './common';
 import {
   IDEMPOTENCY_ERRORS,
   IDEMPOTENT_EXTENSION,
@@ -219,8 +219,9 @@ function pathParameters(path: string): unknown[] {
 const scopeWords = (scopes: string[]): string => `Scope ${scopes.map((s) => `\`${s}\``).join(' or ')}`;
 
 /** An operation's own codes: a GET's query parameter it does not define is `invalid_input` (CONTRACT §20), so every GET lists it. */
-function errorsOf(op: ScannedPartnerOperation, facts: PartnerOperationFacts): readonly string[] {
-  return op.method === 'get' && !facts.errors.includes('invalid_input') ? ['invalid_input', ...facts.errors] : facts.errors;
+function errorsOf(op: ScannedPartnerOperation, facts: PartnerOperationFacts): ReadonlyArray<string | ProblemAt> {
+  const listed = facts.errors.some((e) => (typeof e === 'string' ? e : e.code) === 'invalid_input');
+  return op.method === 'get' && !listed ? ['invalid_input', ...facts.errors] : facts.errors;
 }
 
 /** One operation of the document. */
