@@ -3,3 +3,4 @@ export { RateLimitModule } from './rate-limit.module';
 export { RateLimitService } from './rate-limit.service';
 export { type AnonymousAdmission, type AnonymousBudget, AnonymousFormLimitMiddleware, AnonymousRateLimit } from './anonymous-rate-limit';
 export { addressGroup } from './address-group';
+export { IN_FLIGHT_RETRY_AFTER_SECONDS, InFlightLimit } from './in-flight-limit';

@@ -8,6 +8,14 @@ import { poolConnectionFor } from './host-selection';
 import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { MIGRATIONS } from './migrations';
 
+/** Connections of an instance's PostgreSQL pool (PGlite has one session). */
+export const POOL_MAX_CONNECTIONS = 10;
+
+/** The connections an instance's database has at once: the pool's on PostgreSQL, PGlite's one session. */
+export function connectionsOf(database: DatabaseConfig): number {
+  return database.kind === 'postgres' ? POOL_MAX_CONNECTIONS : 1;
+}
+
 /** CONTRACT §6: how long an identical request waits for one in flight. */
 export const LOCK_TIMEOUT_MS = 10_000;
 
@@ -70,7 +78,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       ...common,
       url: connection.connectionString,
       extra: {
-        max: 10,
+        max: POOL_MAX_CONNECTIONS,
         connectionTimeoutMillis: 5000,
         application_name: 'partner-api',
         // parameterized statements are prepared once per connection (named-statement-client.ts); a
