@@ -33,7 +33,7 @@ import { DeveloperPurge, DeveloperPurgeScheduler } from './infrastructure/develo
 })
 export class DevelopersModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(developerPageMiddleware, DeveloperInFlightMiddleware).forRoutes(DeveloperAccountController, DeveloperAppsController);
+    consumer.apply(DeveloperInFlightMiddleware, developerPageMiddleware).forRoutes(DeveloperAccountController, DeveloperAppsController);
     // CONTRACT §12: the anonymous limit per client address, before the session's look-up and any password hash
     consumer.apply(AnonymousFormLimitMiddleware).forRoutes(
       { path: 'developers/signin', method: RequestMethod.POST },

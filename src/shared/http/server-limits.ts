@@ -44,6 +44,8 @@ export function abandonStalledWrites(server: Server, timeoutMs: number = WRITE_P
     sweep.unref();
   });
   server.on('close', () => {
+    // 'close' comes once the last connection of an earlier listen ended, possibly after a new listen
+    if (server.listening) return;
     if (sweep) clearInterval(sweep);
     sweep = null;
   });

@@ -17,7 +17,7 @@ import { DownloadShare } from './download-share';
  * A download reads the bytes in pieces of this size, each one statement through the download share
  * (download-share.ts) with no connection held between them: no attachment is ever held whole to send it.
  */
-const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
+const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
 
 /**
  * The entry's verdict (the journal's part) and the attachment, in one statement; the bytes too when they

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
-import { badFormPage, messagePage, PAGE_SECURITY_HEADERS, PageHttp, pageMiddleware, translate, type WebRequest } from '../../../shared/web';
+import { badFormPage, messagePage, PAGE_SECURITY_HEADERS, PageHttp, pageMiddleware, parseCookies, translate, type WebRequest } from '../../../shared/web';
 import { IN_FLIGHT_RETRY_AFTER_SECONDS, InFlightLimit } from '../../rate-limit';
 import type { DeveloperSession } from '../application/developer-account.service';
 import { type DeveloperPage, renderPage } from '../views/pages';
@@ -34,7 +34,7 @@ export class DeveloperHttp extends PageHttp<DeveloperPage> {
 /**
  * CONTRACT §20: at most MAX_IN_FLIGHT_PER_TOKEN requests of one developer-console session in flight on this
  * instance, keyed by its cookie before the session is looked up (a made-up cookie gets no more than a real
- * one); one more is the 429 page with Retry-After: 1. After developerPageMiddleware, which reads the cookies.
+ * one) and before a form body is read; one more is the 429 page with Retry-After: 1.
  */
 @Injectable()
 export class DeveloperInFlightMiddleware implements NestMiddleware {
@@ -44,10 +44,13 @@ export class DeveloperInFlightMiddleware implements NestMiddleware {
   ) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
-    const session = this.http.sessionCookieValue(req);
-    if (typeof session !== 'string' || session === '' || this.inFlight.tryEnter(`developer-session:${session}`, res)) return next();
-    res.setHeader('Retry-After', String(IN_FLIGHT_RETRY_AFTER_SECONDS));
-    for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
-    messagePage(req, res, 429, 'web.tooManyTitle', 'web.tooMany', { seconds: IN_FLIGHT_RETRY_AFTER_SECONDS });
+    parseCookies(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      const session = this.http.sessionCookieValue(req);
+      if (typeof session !== 'string' || session === '' || this.inFlight.tryEnter(`developer-session:${session}`, res)) return next();
+      res.setHeader('Retry-After', String(IN_FLIGHT_RETRY_AFTER_SECONDS));
+      for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
+      messagePage(req, res, 429, 'web.tooManyTitle', 'web.tooMany', { seconds: IN_FLIGHT_RETRY_AFTER_SECONDS });
+    });
   }
 }
