@@ -2,3 +2,5 @@
 export { AttachmentsApiModule, AttachmentsCoreModule } from './attachments.module';
 export { AttachmentsService } from './application/attachments.service';
 export { sendAttachmentBytes } from './api/download-body';
+export { UploadBudget } from './api/upload-body';
+export { DownloadShare } from './infrastructure/download-share';
