@@ -27,7 +27,21 @@ const NUMERIC = 1700;
 // never a Date at some time zone's midnight.
 pgTypes.setTypeParser(INT8, (v: string) => v);
 pgTypes.setTypeParser(DATE, (v: string) => v);
-const PGLITE_PARSERS = { [INT8]: (v: string) => v, [DATE]: (v: string) => v, [NUMERIC]: (v: string) => v };
+const BYTEA = 17;
+const PGLITE_PARSERS = {
+  [INT8]: (v: string) => v,
+  [DATE]: (v: string) => v,
+  [NUMERIC]: (v: string) => v,
+  // CONTRACT §20 (issue 43): PGlite's own bytea codec goes through one JS string per byte (a 10 MB upload
+  // blocked the event loop ~10 s); Node's native hex codec does the same in milliseconds
+  [BYTEA]: (v: string) => Buffer.from(v.slice(2), 'hex'),
+};
+const PGLITE_SERIALIZERS = {
+  [BYTEA]: (v: unknown) => {
+    if (!(v instanceof Uint8Array)) throw new TypeError('a bytea parameter must be a Buffer or Uint8Array');
+    return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+  },
+};
 
 /** One PGlite per process and data directory (TOOLCHAIN.md). */
 const pgliteInstances = new Map<string, Promise<PGlite>>();
@@ -40,7 +54,7 @@ function openPGlite(dataDir: string | null): Promise<PGlite> {
     // loaded only when the embedded store is used: a service on PostgreSQL never holds its code
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PGlite: Embedded } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS });
+    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS, serializers: PGLITE_SERIALIZERS });
     pgliteInstances.set(key, instance);
     instance.catch(() => pgliteInstances.delete(key));
   }
