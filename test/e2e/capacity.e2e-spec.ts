@@ -12,6 +12,7 @@ import { aDeveloper } from '../support/developer-fixtures';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { type ServiceProcess, serviceEnv, startService, stopService, tempDirsOfSpec, waitForReady } from '../support/service-process';
+import type { AppConfig } from '../../src/shared/config/app-config';
 import { createTestApp, describeOnPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 import { twoServiceInstances } from '../support/two-service-instances';
 import { eventually } from '../support/wait';
@@ -97,25 +98,26 @@ async function nothingHeld(app: TestApp): Promise<void> {
   }
 }
 
-describe('CONTRACT §20 in flight: MAX_IN_FLIGHT_PER_TOKEN (3 here, 32 by default) per token on an instance, downloads included', () => {
-  let app: TestApp;
-  let port: number;
-  let p: SandboxProject;
-  let other: SandboxProject;
-  let entryId: string;
-  let attachmentId: string;
-
+/** A listening test app with `config`, a project with an entry and an attachment of `size` bytes, and another tenant. */
+function anAppWithAnAttachment(config: Partial<AppConfig>, size: number) {
+  const s = {} as { app: TestApp; port: number; p: SandboxProject; other: SandboxProject; entryId: string; attachmentId: string };
   beforeAll(async () => {
-    app = await createTestApp({ maxInFlightPerToken: 3, attachmentMaxBytes: 12 * MiB });
-    p = await aSandboxProject(app);
-    other = await aSandboxProject(app, 'Another tenant');
-    entryId = await anEntry(app, p);
-    attachmentId = await anAttachment(app, p, entryId, aPdf(12 * MiB));
-    port = await listening(app);
+    s.app = await createTestApp({ ...config, attachmentMaxBytes: size });
+    s.p = await aSandboxProject(s.app);
+    s.other = await aSandboxProject(s.app, 'Another tenant');
+    s.entryId = await anEntry(s.app, s.p);
+    s.attachmentId = await anAttachment(s.app, s.p, s.entryId, aPdf(size));
+    s.port = await listening(s.app);
   }, 60_000);
-  afterAll(() => app.close());
+  afterAll(() => s.app.close());
+  return s;
+}
+
+describe('CONTRACT §20 in flight: MAX_IN_FLIGHT_PER_TOKEN (3 here, 32 by default) per token on an instance, downloads included', () => {
+  const s = anAppWithAnAttachment({ maxInFlightPerToken: 3 }, 12 * MiB);
 
   it('3 in flight (2 uploads still sending, 1 download nobody reads): a 4th call of the token is 429 rate_limited, Retry-After: 1; another token is served; a place is free again once one ends', async () => {
+    const { app, port, p, other, entryId, attachmentId } = s;
     const inFlight = app.apps.partner.get(InFlightLimit);
     const uploads = [0, 1].map(() => heldUpload(port, `${SANDBOX}/journal/entries/${entryId}/attachments`, p.token, 100_000));
     const download = unreadDownload(port, `${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId}`, p.token);
@@ -173,25 +175,11 @@ describe('CONTRACT §20 in flight: a developer-console session (MAX_IN_FLIGHT_PE
 });
 
 describe('CONTRACT §20 clients that do not read (issue: 50 unread downloads at MAX_CONNECTIONS=50 held every slot for 96 s; here 6 at MAX_CONNECTIONS=6)', () => {
-  let app: TestApp;
-  let port: number;
-  let p: SandboxProject;
-  let other: SandboxProject;
-  let entryId: string;
-  let attachmentId: string;
   const SIZE = 12 * MiB;
-
-  beforeAll(async () => {
-    app = await createTestApp({ maxConnections: 6, attachmentMaxBytes: SIZE });
-    p = await aSandboxProject(app);
-    other = await aSandboxProject(app, 'Another tenant');
-    entryId = await anEntry(app, p);
-    attachmentId = await anAttachment(app, p, entryId, aPdf(SIZE));
-    port = await listening(app);
-  }, 60_000);
-  afterAll(() => app.close());
+  const s = anAppWithAnAttachment({ maxConnections: 6 }, SIZE);
 
   it('6 downloads of 12 MB nobody reads are closed 10–16 s after they start, freeing every slot: another tenant is answered, nothing is left held', async () => {
+    const { app, port, p, other, entryId, attachmentId } = s;
     const path = `${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId}`;
     const started = Date.now();
     const held = Array.from({ length: 6 }, () => unreadDownload(port, path, p.token));
