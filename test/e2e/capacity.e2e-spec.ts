@@ -89,13 +89,15 @@ async function nothingHeld(app: TestApp): Promise<void> {
   const pool = (app.apps.partner.get(DataSource).driver as unknown as { master: { totalCount?: number; idleCount?: number; waitingCount?: number } }).master;
   const server = app.apps.partner.getHttpServer() as Server;
   const connections = () => new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)));
-  await eventually(async () => inFlight.held === 0 && share.inUse === 0 && budget.bytesInFlight === 0 && (await connections()) === 0, 'every place given back');
-  expect({ inFlight: inFlight.held, downloadShare: share.inUse, uploadBytes: budget.bytesInFlight, connections: await connections() })
-    .toEqual({ inFlight: 0, downloadShare: 0, uploadBytes: 0, connections: 0 });
-  if (pool.totalCount !== undefined) {
-    await eventually(() => pool.idleCount === pool.totalCount && pool.waitingCount === 0, 'the pool idle');
-    expect([pool.totalCount - (pool.idleCount ?? 0), pool.waitingCount]).toEqual([0, 0]);
-  }
+  // what the instance's own background work (webhook dispatcher, request log) takes comes and goes: what counts
+  // is that everything comes back to nothing
+  const now = async () => ({
+    inFlight: inFlight.held, downloadShare: share.inUse, uploadBytes: budget.bytesInFlight, connections: await connections(),
+    poolInUse: (pool.totalCount ?? 0) - (pool.idleCount ?? 0), poolWaiting: pool.waitingCount ?? 0,
+  });
+  let seen = await now();
+  await eventually(async () => Object.values((seen = await now())).every((n) => n === 0), 'every place given back');
+  expect(seen).toEqual({ inFlight: 0, downloadShare: 0, uploadBytes: 0, connections: 0, poolInUse: 0, poolWaiting: 0 });
 }
 
 /** A listening test app with `config`, a project with an entry and an attachment of `size` bytes, and another tenant. */
@@ -406,8 +408,11 @@ describeOnPostgres('CONTRACT §20 downloads through half the pool (issue: 100 do
       // the scrape's own webhook queries may hold one connection while it is read
       metric(/^partner_db_pool_connections\{state="in_use"\} (\d+)/m).then((n) => (n <= 1 ? 0 : n)),
     ]);
-    await eventually(async () => (await held()).every((n) => n === 0), 'nothing held');
-    expect(await held()).toEqual([0, 0, 0, 0]);
+    // other work of the instance (its webhook dispatcher, the request log, the scrape) comes and goes: what
+    // counts is that the shares and the pool come back to nothing
+    let seen: number[] = [];
+    await eventually(async () => (seen = await held()).every((n) => n === 0), 'nothing held');
+    expect(seen).toEqual([0, 0, 0, 0]);
   }, 180_000);
 });
 
