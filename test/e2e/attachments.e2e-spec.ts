@@ -363,16 +363,17 @@ describe('upload limits: ATTACHMENT_MAX_BYTES (413) and the instance share of up
   it('refuses an upload beyond the instance share with 503 and Retry-After, and takes uploads again once they finish', async () => {
     const port = await listening(app);
     const budget = app.apps.partner.get(UploadBudget);
+    // CONTRACT §20: the share is charged with the bytes received, so each held upload sends all but its last byte
     const held = Array.from({ length: Math.floor(budget.limitBytes / MAX) }, () => {
       const req = httpRequest({
         host: '127.0.0.1', port, method: 'POST', path: `${SANDBOX}/journal/entries/${entryId}/attachments`,
         headers: { Authorization: `Bearer ${p.token}`, 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/pdf', 'Content-Length': String(MAX) },
       });
       req.on('error', () => undefined);
-      req.write(PDF);
+      req.write(sized(MAX - 1));
       return req;
     });
-    await eventually(() => budget.bytesInFlight === budget.limitBytes, 'the held uploads to take the whole share');
+    await eventually(() => budget.bytesInFlight === held.length * (MAX - 1), 'the held uploads to take the share but a byte each');
     const refused = await app.partner().post(`${SANDBOX}/journal/entries/${entryId}/attachments`).set('Authorization', `Bearer ${p.token}`)
       .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(sized(100));
     expect([refused.status, refused.body.code]).toEqual([503, 'service_unavailable']);

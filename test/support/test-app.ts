@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     redisUrl: null,
     redisKeyPrefix: 'partner-api-test:',
     maxConnections: 1000,
+    maxInFlightPerToken: 32,
     secretsKey: TEST_SECRETS_KEY,
     shutdownGraceSeconds: 10,
     trustProxy: false,

@@ -930,7 +930,7 @@ export interface components {
              * @description the stable machine-readable error code
              * @enum {string}
              */
-            code: "invalid_input" | "invalid_amount" | "idempotency_key_required" | "invalid_idempotency_key" | "missing_token" | "invalid_token" | "token_environment_mismatch" | "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope" | "mandate_required" | "aal2_required" | "quota_exceeded" | "not_found" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_grant_changed" | "resource_conflict" | "app_not_approved" | "payload_too_large" | "unsupported_media_type" | "journal_unbalanced" | "reference_not_allowed" | "period_locked" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_input" | "invalid_amount" | "idempotency_key_required" | "invalid_idempotency_key" | "missing_token" | "invalid_token" | "token_environment_mismatch" | "grant_revoked" | "grant_expired" | "app_revision_changed" | "insufficient_scope" | "mandate_required" | "aal2_required" | "quota_exceeded" | "not_found" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_grant_changed" | "resource_conflict" | "app_not_approved" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "journal_unbalanced" | "reference_not_allowed" | "period_locked" | "rate_limited" | "internal_error" | "service_unavailable";
             detail: string;
             /** @description one entry per offending field (invalid_input, invalid_amount, reference_not_allowed), in body order */
             errors?: {
@@ -2344,6 +2344,23 @@ export interface operations {
                         status?: 404;
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `request_timeout`: The request was not received in time */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
                     };
                 };
             };

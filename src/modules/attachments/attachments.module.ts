@@ -8,6 +8,7 @@ import { UPLOAD_SHARE_IN_MAX_BYTES, UploadBudget } from './api/upload-body';
 import { UploadHeadersMiddleware } from './api/upload-headers.middleware';
 import { AttachmentsService } from './application/attachments.service';
 import { AttachmentRepository } from './domain/attachment';
+import { DownloadShare } from './infrastructure/download-share';
 import { PostgresAttachmentRepository } from './infrastructure/postgres-attachment.repository';
 
 /**
@@ -18,8 +19,8 @@ import { PostgresAttachmentRepository } from './infrastructure/postgres-attachme
 /** The attachments' service without routes, for modules that read them (the owner's Connected apps, CONTRACT §18). */
 @Module({
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
-  providers: [AttachmentsService, { provide: AttachmentRepository, useClass: PostgresAttachmentRepository }],
-  exports: [AttachmentsService],
+  providers: [AttachmentsService, DownloadShare, { provide: AttachmentRepository, useClass: PostgresAttachmentRepository }],
+  exports: [AttachmentsService, DownloadShare],
 })
 export class AttachmentsCoreModule {}
 

@@ -10,7 +10,7 @@ import { WebhooksModule } from '../webhooks';
 import { JournalModule } from '../journal';
 import { DeveloperAccountController } from './api/developer-account.controller';
 import { DeveloperAppsController } from './api/developer-apps.controller';
-import { DeveloperHttp, developerPageMiddleware } from './api/developer-http';
+import { DeveloperHttp, DeveloperInFlightMiddleware, developerPageMiddleware } from './api/developer-http';
 import { DeveloperAccountService } from './application/developer-account.service';
 import { DeveloperAppsService } from './application/developer-apps.service';
 import { RequestLogRecorder } from './application/request-log.recorder';
@@ -33,7 +33,7 @@ import { DeveloperPurge, DeveloperPurgeScheduler } from './infrastructure/develo
 })
 export class DevelopersModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(developerPageMiddleware).forRoutes(DeveloperAccountController, DeveloperAppsController);
+    consumer.apply(DeveloperInFlightMiddleware, developerPageMiddleware).forRoutes(DeveloperAccountController, DeveloperAppsController);
     // CONTRACT §12: the anonymous limit per client address, before the session's look-up and any password hash
     consumer.apply(AnonymousFormLimitMiddleware).forRoutes(
       { path: 'developers/signin', method: RequestMethod.POST },

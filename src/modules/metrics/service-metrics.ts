@@ -45,6 +45,16 @@ export interface DroppedCallsSource {
   droppedCalls(): number;
 }
 
+/** What an instance holds of its per-instance shares (CONTRACT §20): read when scraped. */
+export interface CapacitySource {
+  /** requests holding a place under MAX_IN_FLIGHT_PER_TOKEN */
+  requestsInFlight(): number;
+  /** attachment reads running in the download share of the pool */
+  downloadReads(): number;
+  /** upload bytes received and held (the upload share) */
+  uploadBytes(): number;
+}
+
 /** What a webhook dispatcher reports (WebhookDispatcher.finishedDeliveries): deliveries it finished since it started. */
 export interface FinishedDeliveriesSource {
   finishedDeliveries(): { delivered: number; failed: number };
@@ -72,6 +82,7 @@ export class ServiceMetrics {
   private readonly rateLimited: Counter<'listener' | 'route'>;
   private webhookDispatcher: FinishedDeliveriesSource | null = null;
   private requestLog: DroppedCallsSource | null = null;
+  private capacity: CapacitySource | null = null;
   /** per listener: the requests counted since the last scrape (request-series.ts) */
   private readonly series: RequestSeries[] = [];
 
@@ -176,6 +187,20 @@ export class ServiceMetrics {
         droppedSeen = now;
       },
     });
+    const capacity = () => this.capacity;
+    new Gauge({
+      name: 'partner_capacity_in_use',
+      help: "This instance's per-instance shares in use (CONTRACT §20): requests holding a per-token place, attachment reads in the download share, upload bytes held",
+      labelNames: ['share'],
+      registers,
+      collect() {
+        const c = capacity();
+        if (!c) return;
+        this.set({ share: 'requests_in_flight' }, c.requestsInFlight());
+        this.set({ share: 'download_reads' }, c.downloadReads());
+        this.set({ share: 'upload_bytes' }, c.uploadBytes());
+      },
+    });
     new Gauge({
       name: 'partner_webhook_queue_age_seconds',
       help: 'Age of the oldest event not yet delivered or given up (outbox or pending delivery); 0 when none',
@@ -191,6 +216,11 @@ export class ServiceMetrics {
   /** The request log whose dropped calls partner_request_log_dropped_total counts (the partner app's). */
   countRequestLogDropsOf(source: DroppedCallsSource): void {
     this.requestLog = source;
+  }
+
+  /** The shares partner_capacity_in_use reports (the partner app's). */
+  countCapacityOf(source: CapacitySource): void {
+    this.capacity = source;
   }
 
   /** The dispatcher whose finished deliveries partner_webhook_deliveries_finished_total counts (the partner app's). */

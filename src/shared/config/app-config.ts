@@ -41,6 +41,8 @@ export interface AppConfig {
   redisKeyPrefix: string;
   /** client connections one listener holds at most (CONTRACT §3) */
   maxConnections: number;
+  /** CONTRACT §2, §20: requests of one token (or developer-console session) in flight at once on this instance (MAX_IN_FLIGHT_PER_TOKEN) */
+  maxInFlightPerToken: number;
   /** SECRETS_KEY (one or more versioned keys, see secret-box.ts); null: generated into DATA_DIR */
   secretsKey: string | null;
   /** CONTRACT §3: how long a stopping instance lets requests in flight finish (SHUTDOWN_GRACE_SECONDS). */
@@ -269,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl,
     redisKeyPrefix,
     maxConnections,
+    maxInFlightPerToken: integer(env, 'MAX_IN_FLIGHT_PER_TOKEN', 32, 1),
     secretsKey,
     shutdownGraceSeconds,
     trustProxy: trustProxy(env),

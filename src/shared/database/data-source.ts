@@ -8,6 +8,14 @@ import { poolConnectionFor } from './host-selection';
 import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { MIGRATIONS } from './migrations';
 
+/** Connections of an instance's PostgreSQL pool (PGlite has one session). */
+export const POOL_MAX_CONNECTIONS = 10;
+
+/** The connections an instance's database has at once: the pool's on PostgreSQL, PGlite's one session. */
+export function connectionsOf(database: DatabaseConfig): number {
+  return database.kind === 'postgres' ? POOL_MAX_CONNECTIONS : 1;
+}
+
 /** CONTRACT §6: how long an identical request waits for one in flight. */
 export const LOCK_TIMEOUT_MS = 10_000;
 
@@ -19,7 +27,21 @@ const NUMERIC = 1700;
 // never a Date at some time zone's midnight.
 pgTypes.setTypeParser(INT8, (v: string) => v);
 pgTypes.setTypeParser(DATE, (v: string) => v);
-const PGLITE_PARSERS = { [INT8]: (v: string) => v, [DATE]: (v: string) => v, [NUMERIC]: (v: string) => v };
+const BYTEA = 17;
+const PGLITE_PARSERS = {
+  [INT8]: (v: string) => v,
+  [DATE]: (v: string) => v,
+  [NUMERIC]: (v: string) => v,
+  // CONTRACT §20 (issue 43): PGlite's own bytea codec goes through one JS string per byte (a 10 MB upload
+  // blocked the event loop ~10 s); Node's native hex codec does the same in milliseconds
+  [BYTEA]: (v: string) => Buffer.from(v.slice(2), 'hex'),
+};
+const PGLITE_SERIALIZERS = {
+  [BYTEA]: (v: unknown) => {
+    if (!(v instanceof Uint8Array)) throw new TypeError('a bytea parameter must be a Buffer or Uint8Array');
+    return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+  },
+};
 
 /** One PGlite per process and data directory (TOOLCHAIN.md). */
 const pgliteInstances = new Map<string, Promise<PGlite>>();
@@ -32,7 +54,7 @@ function openPGlite(dataDir: string | null): Promise<PGlite> {
     // loaded only when the embedded store is used: a service on PostgreSQL never holds its code
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PGlite: Embedded } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS });
+    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS, serializers: PGLITE_SERIALIZERS });
     pgliteInstances.set(key, instance);
     instance.catch(() => pgliteInstances.delete(key));
   }
@@ -70,7 +92,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       ...common,
       url: connection.connectionString,
       extra: {
-        max: 10,
+        max: POOL_MAX_CONNECTIONS,
         connectionTimeoutMillis: 5000,
         application_name: 'partner-api',
         // parameterized statements are prepared once per connection (named-statement-client.ts); a

@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE: Record<string, { status: number; title: string }> 
   idempotency_grant_changed: { status: 409, title: 'The customer grant changed since the idempotency key was used' },
   resource_conflict: { status: 409, title: 'The resource already exists' },
   app_not_approved: { status: 409, title: 'The app has no approved revision' },
+  request_timeout: { status: 408, title: 'The request was not received in time' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The media type of the request body is not accepted' },
   journal_unbalanced: { status: 422, title: 'The journal does not balance' },

@@ -74,7 +74,12 @@ export class ProblemFilter implements ExceptionFilter {
     const { title } = ERROR_CATALOGUE[code];
     const status = (exception instanceof DomainError && code === exception.code && exception.status) || ERROR_CATALOGUE[code].status;
     (res.locals as ObservedLocals).problemCode = code; // counted by the metrics middleware
-    if (res.headersSent) return;
+    if (res.headersSent) {
+      // CONTRACT §20: the answer is already under way and cannot become a problem; the client sees a cut-off
+      // body at once, never a connection left open
+      res.destroy();
+      return;
+    }
     if (status === 401) {
       res.setHeader(
         'WWW-Authenticate',

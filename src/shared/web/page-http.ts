@@ -80,7 +80,8 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'no-referrer',
 };
 
-const parseCookies = cookieParser();
+/** The request's cookies into `req.cookies` (once: a second pass leaves them as they are). */
+export const parseCookies = cookieParser();
 // a form is a handful of fields; 64 KiB is plenty (1,000 account checkboxes of 50 bytes each)
 const parseForm = urlencoded({ extended: false, limit: 65_536, parameterLimit: 2_000 });
 

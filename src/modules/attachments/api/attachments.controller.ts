@@ -13,6 +13,7 @@ import { Idempotent, IdempotencyKey, idempotencyRecordPrefetch } from '../../ide
 import { type AttachmentAdded, AttachmentsService } from '../application/attachments.service';
 import { attachmentMediaTypeOf, filenameOf, UnsupportedAttachmentTypeError } from '../domain/attachment';
 import { ATTACHMENT_SCHEMAS, DOWNLOAD_HEADERS, DOWNLOAD_RESPONSES, UPLOAD_BODY, UPLOAD_HEADERS } from './attachments.openapi';
+import { sendAttachmentBytes } from './download-body';
 import { receiveUpload, UploadBudget } from './upload-body';
 
 /** An ETag list of If-None-Match (RFC 9110 §13.1.2, weak comparison) names this sha256, or is `*`. */
@@ -42,7 +43,7 @@ export class AttachmentsController {
     operationId: 'addJournalEntryAttachment',
     summary: 'Attach voucher documentation (bilag) to an entry the app posted',
     success: partnerJson(201, 'Attached, or a replay of the first upload with this Idempotency-Key.', ref('AttachmentAdded')),
-    errors: [...IDEMPOTENCY_ERRORS, 'invalid_input', 'not_found', 'resource_conflict', 'payload_too_large', 'unsupported_media_type', 'quota_exceeded'],
+    errors: [...IDEMPOTENCY_ERRORS, 'invalid_input', 'not_found', 'resource_conflict', 'request_timeout', 'payload_too_large', 'unsupported_media_type', 'quota_exceeded'],
     schemas: ATTACHMENT_SCHEMAS,
     headers: UPLOAD_HEADERS,
     requestBody: UPLOAD_BODY,
@@ -98,9 +99,6 @@ export class AttachmentsController {
     res.setHeader('Content-Length', String(stored.size));
     // CONTRACT §17: the RFC 8187 form only, which carries any name
     res.setHeader('Content-Disposition', `attachment; filename*=${encodeExtended(stored.filename)}`);
-    for await (const chunk of stored.chunks()) {
-      if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve));
-    }
-    res.end();
+    await sendAttachmentBytes(res, stored);
   }
 }

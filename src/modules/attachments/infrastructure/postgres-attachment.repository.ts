@@ -13,9 +13,13 @@ import {
   type StoredAttachment,
   TooManyAttachmentsError,
 } from '../domain/attachment';
+import { DownloadShare } from './download-share';
 
-/** A download reads the bytes in pieces of this size: no attachment is ever held whole to send it. */
-const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
+/**
+ * A download reads the bytes in pieces of this size, each one statement through the download share
+ * (download-share.ts) with no connection held between them: no attachment is ever held whole to send it.
+ */
+const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
 
 /**
  * The entry's verdict (the journal's part) and the attachment, in one statement; the bytes too when they
@@ -40,7 +44,10 @@ const CHUNK = `SELECT substring(content FROM $3 FOR $4) AS bytes FROM attachment
 /** The PostgreSQL adapter of the attachment port (the default; docs/scaling.md). */
 @Injectable()
 export class PostgresAttachmentRepository extends AttachmentRepository {
-  constructor(private readonly sql: Sql) {
+  constructor(
+    private readonly sql: Sql,
+    private readonly share: DownloadShare,
+  ) {
     super();
   }
 
@@ -118,17 +125,17 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
     entryId: string,
     attachmentId: string,
   ): Promise<{ entry: boolean; attachment: StoredAttachment | null }> {
-    const [row] = await this.sql.query<{
+    const [row] = await this.share.run(() => this.sql.query<{
       entry: boolean;
       filename: string | null;
       content_type: AttachmentMediaType;
       size: number;
       sha256: string;
       content: Buffer | Uint8Array | null;
-    }>(STORED, [owner.organizationId, entryId, attachmentId, owner.environment, owner.appId, DOWNLOAD_CHUNK_BYTES]);
+    }>(STORED, [owner.organizationId, entryId, attachmentId, owner.environment, owner.appId, DOWNLOAD_CHUNK_BYTES]));
     if (!row?.entry || row.filename === null) return { entry: Boolean(row?.entry), attachment: null };
     const size = Number(row.size);
-    const sql = this.sql;
+    const { sql, share } = this;
     const whole = row.content === null ? null : Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
     return { entry: true, attachment: {
       filename: row.filename,
@@ -142,8 +149,9 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
         }
         // the content row never changes (content-addressed), so reading it in pieces is consistent
         for (let from = 1; from <= size; from += DOWNLOAD_CHUNK_BYTES) {
-          const [piece] = await sql.query<{ bytes: Buffer | Uint8Array }>(CHUNK, [owner.organizationId, row.sha256, from, DOWNLOAD_CHUNK_BYTES]);
-          if (!piece) return;
+          const [piece] = await share.run(() => sql.query<{ bytes: Buffer | Uint8Array }>(CHUNK, [owner.organizationId, row.sha256, from, DOWNLOAD_CHUNK_BYTES]));
+          // gone since the download began (the operator deleted it): the answer cannot be completed
+          if (!piece) throw new Error(`attachment content ${row.sha256} is gone mid-download`);
           yield Buffer.isBuffer(piece.bytes) ? piece.bytes : Buffer.from(piece.bytes);
         }
       },

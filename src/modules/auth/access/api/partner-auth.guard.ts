@@ -5,7 +5,7 @@ import { DomainError, RateLimitedError, toInputError } from '../../../../shared/
 import { PARTNER_QUERY_NAMES } from '../../../../shared/http/openapi/partner-operation';
 import { pointerTo } from '../../../../shared/http/validation/body-validation.pipe';
 import { clientAddress } from '../../../../shared/http/client-address';
-import { AnonymousRateLimit, RateLimitService } from '../../../rate-limit';
+import { AnonymousRateLimit, InFlightLimit, RateLimitService } from '../../../rate-limit';
 import { environmentOfPath, PARTNER_BASES } from '../../../../shared/http/partner-paths';
 import type { RequestWithContext } from '../../../../shared/http/request-context';
 import { type AccessRequirement, AccessCheckService } from '../application/access-check.service';
@@ -25,6 +25,7 @@ export class PartnerAuthGuard implements CanActivate {
     private readonly access: AccessCheckService,
     private readonly rateLimit: RateLimitService,
     private readonly anonymous: AnonymousRateLimit,
+    private readonly inFlight: InFlightLimit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -40,6 +41,8 @@ export class PartnerAuthGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     try {
       req.caller = await this.access.authenticate(authorization, environmentOfPath(req.path), requirement, requirement.prefetch?.(req), async (tokenHash) => {
+        // CONTRACT §20: the token's requests in flight on this instance, before any work of this one
+        this.inFlight.enter(tokenHash, res);
         // CONTRACT §12: after the token is known, before grant and scope
         const outcome = await this.rateLimit.take(tokenHash);
         if (!outcome) return;

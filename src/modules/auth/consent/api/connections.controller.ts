@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { clientAddress } from '../../../../shared/http/client-address';
 import { isUuid } from '../../../../shared/http/validation/constraints';
 import { translate } from '../../../../shared/web';
+import { sendAttachmentBytes } from '../../../attachments';
 import { ConsentService } from '../application/consent.service';
 import type { ConsentSession } from '../domain/consent.repository';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
@@ -175,10 +176,7 @@ export class ConnectionsController {
     // RFC 8187: every byte outside attr-char percent-encoded (encodeURIComponent leaves ' ( ) * ! as they are)
     const name = encodeURIComponent(stored.filename).replace(/['()*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${name}`);
-    for await (const chunk of stored.chunks()) {
-      if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve));
-    }
-    res.end();
+    await sendAttachmentBytes(res, stored);
   }
 
   @Post('sign-out')
