@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AppService } from '../../src/modules/auth/apps';
 import { SCOPES } from '../../src/shared/domain/scopes';
 import {
   aConsentSetup,
   authorizeQuery,
   type ConsentSetup,
+  anApprovedPublisher,
   consentOverHttp,
   exchangeCode,
   nextCode,
@@ -126,7 +126,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
   describe('the consent form', () => {
     it('names who is asking, the end date in words, the scopes in words only, the accounts by number; Enter never grants', async () => {
       const s = await setup();
-      await app.apps.partner.get(AppService).setPublisher(s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
+      await anApprovedPublisher(app, s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
       const driver = new PageDriver(app);
       driver.language = null;
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
@@ -138,7 +138,9 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       }
       // 90 days from 20 November 2026 (the default duration), in words
       expect(text).toContain('90 dage – til 18. februar 2027');
-      expect(text).toContain('Adgangen gælder til 18. februar 2027');
+      // CONTRACT §21: no text beside the options names an end date a choice could contradict
+      expect(text).not.toContain('Adgangen gælder til');
+      expect(text).toContain('Adgangen slutter på datoen ved den mulighed, du vælger');
       expect(text).toContain('30 dage – til 20. december 2026');
       for (const code of SCOPES) expect(text).not.toContain(code);
       expect(text).toContain('Bogføre posteringer');

@@ -143,6 +143,7 @@ ${FIELD_ERROR('redirect_uris')}
 
 <section class="card" id="publisher" aria-labelledby="h-publisher"><h2 id="h-publisher">${T('publisher')}</h2>
 ${FLASH('publisher')}<p class="hint">${T('publisherHint')}</p>
+<p id="publisher-shown"><% if (it.view.approvedPublisher) { %><%= it.t('developers.publisherShown', { name: it.view.approvedPublisher.name || it.t('developers.publisherNotGiven') }) %> <% if (it.view.publisherVerified) { %><span class="badge ok">${T('publisherVerified')}</span><% } else { %><span class="badge bad"><%= it.t('developers.publisherNotVerified', { service: it.serviceName }) %></span><% } %><% } else { %>${T('publisherNotShownYet')}<% } %></p>
 <form method="post" action="/developers/apps/<%= it.view.id %>/publisher" novalidate>${CSRF}
 <label for="publisher_name">${T('publisherName')}</label>
 <input id="publisher_name" name="publisher_name" type="text" maxlength="200" autocomplete="organization" value="<%= it.publisher.name %>"${DESCRIBED('publisher_name')}>
@@ -155,6 +156,10 @@ ${FIELD_ERROR('website')}
 <input id="privacy_policy" name="privacy_policy" type="url" maxlength="2000" value="<%= it.publisher.privacyPolicy %>"${DESCRIBED('privacy_policy', ' privacy-help')}>
 <p class="hint" id="privacy-help">${T('httpsHelp')}</p>
 ${FIELD_ERROR('privacy_policy')}
+<label for="cvr">${T('cvr')}</label>
+<input id="cvr" name="cvr" type="text" inputmode="numeric" maxlength="8" value="<%= it.publisher.cvr %>"${DESCRIBED('cvr', ' cvr-help')}>
+<p class="hint" id="cvr-help">${T('cvrHelp')}</p>
+${FIELD_ERROR('cvr')}
 <button type="submit">${T('savePublisher')}</button>
 </form>
 </section>
