@@ -25,8 +25,8 @@ import { OAuthClientService } from './oauth-client.service';
 /** How long a consent-page session lasts from its start. */
 export const SESSION_LIFETIME_MS = 30 * 60_000;
 export const DURATION_DAYS = [90, 60, 30] as const;
-/** CONTRACT §18: the Activity of an app on Connected apps, 50 entries a page. */
-export const ACTIVITY_PAGE = 50;
+/** CONTRACT §21 (changing §18's 50): the Activity of an app on Connected apps, the latest 10 a page, with Older. */
+export const ACTIVITY_PAGE = 10;
 /** The CSV of an app's activity holds at most this many lines (a bound on one download's work). */
 export const CSV_MAX_LINES = 100_000;
 

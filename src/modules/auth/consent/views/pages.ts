@@ -89,8 +89,9 @@ definePage(
 
 /**
  * Connected apps in detail (CONTRACT §18): per organization, each app with a grant in force — scopes
- * in words, accounts, granted, expires, mandate, last activity, **Activity** (the entries it posted,
- * 50 a page, newest first), **Download CSV**, and **Revoke** (which asks first).
+ * in words, accounts, granted, expires, mandate, last activity, then what an owner acts on (CONTRACT
+ * §21): **Download CSV** and **Revoke** (which asks first), and only then **Activity** (the entries it
+ * posted, ACTIVITY_PAGE a page, newest first, with **Older**).
  */
 definePage(
   'consent-connections',
@@ -110,6 +111,10 @@ definePage(
 <dt><%= it.t('consent.mandateHeld') %></dt><dd><%= it.t(a.mandate ? 'consent.yes' : 'consent.no') %></dd>
 <dt><%= it.t('consent.lastCall') %></dt><dd><% if (a.lastCallAt) { %><time datetime="<%= a.lastCallAt.toISOString() %>"><%= it.fmt.dateTime(a.lastCallAt) %></time><% } else { %><%= it.t('consent.never') %><% } %></dd>
 </dl>
+<div class="actions">
+<a class="button quiet" href="/account/connections/activity.csv?grant_id=<%= a.grantId %>&amp;lang=<%= it.lang %>" aria-label="<%= it.t('consent.downloadCsvLabel', { app: a.appName, organization: o.name }) %>" download><%= it.t('consent.downloadCsv') %></a>
+<form method="get" action="/account/connections/revoke"><input type="hidden" name="grant_id" value="<%= a.grantId %>"><button type="submit" class="danger" aria-label="<%= it.t('consent.revokeLabel', { app: a.appName, organization: o.name }) %>"><%= it.t('consent.revoke') %></button></form>
+</div>
 <h4><%= it.t('consent.activity') %></h4>
 <% if (a.activity.entries.length === 0) { %><p><%= it.t('consent.noActivity') %></p><% } else { %>
 <div class="table"><table class="stack"><caption class="hint"><%= it.t('consent.activityCaption', { app: a.appName, organization: o.name }) %></caption>
@@ -118,10 +123,6 @@ definePage(
 <% }) %></tbody></table></div>
 <% if (a.activity.olderHref) { %><p><a href="<%= a.activity.olderHref %>"><%= it.t('consent.older') %></a></p><% } %><% } %>
 <% if (a.activity.newestHref) { %><p><a href="<%= a.activity.newestHref %>"><%= it.t('consent.newer') %></a></p><% } %>
-<div class="actions">
-<a class="button quiet" href="/account/connections/activity.csv?grant_id=<%= a.grantId %>&amp;lang=<%= it.lang %>" aria-label="<%= it.t('consent.downloadCsvLabel', { app: a.appName, organization: o.name }) %>" download><%= it.t('consent.downloadCsv') %></a>
-<form method="get" action="/account/connections/revoke"><input type="hidden" name="grant_id" value="<%= a.grantId %>"><button type="submit" class="danger" aria-label="<%= it.t('consent.revokeLabel', { app: a.appName, organization: o.name }) %>"><%= it.t('consent.revoke') %></button></form>
-</div>
 </article>
 <% }) %></section>
 <% }) %>
