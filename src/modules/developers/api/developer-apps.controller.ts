@@ -250,7 +250,7 @@ export class DeveloperAppsController {
     if (!app) return;
     const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
     if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
-    const question = this.http.t(res, 'developers.confirmDelete', { url: endpoint.url, environment: endpoint.environment });
+    const question = this.http.t(res, 'developers.confirmDelete', { url: endpoint.url, environment: this.http.t(res, `developers.${endpoint.environment}`) });
     this.confirmPage(req, res, app, 'developers.confirmDeleteTitle', question, 'webhook-endpoints/delete', { endpoint_id: endpoint.id }, 'webhooks');
   }
 
