@@ -1,10 +1,9 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
-import { type AxeFinding, axeFindings, launchChromium, SCREENSHOTS } from '../support/browser';
+import { type AxeFinding, axeFindings, launchChromium, SCREENSHOTS, servedOn } from '../support/browser';
 import { aConsentSetup, anApprovedPublisher, type ConsentSetup, consentOverHttp, PASSWORD, pkcePair, REDIRECT_URI } from '../support/consent-fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -58,14 +57,10 @@ describe('pages for everyone (CONTRACT §21)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ serviceName: 'Regnskabsporten' }, { clock });
-    await app.apps.partner.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.apps.partner.getHttpServer().address() as AddressInfo).port}`;
+    base = await servedOn(app);
     browser = await launchChromium();
   }, SLOW);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => Promise.all([browser?.close(), app?.close()]));
   afterEach(() => context?.close());
 
   /** Tab starts from the top of the page again, as on a page just loaded (an unfocusable marker before everything). */
