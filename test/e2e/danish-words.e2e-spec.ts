@@ -30,7 +30,8 @@ function wordsOf(text: string): string[] {
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/\S+@\S+/g, ' ')
     .replace(/\b\S*[_0-9]\S*\b/g, ' ');
-  return (plain.match(/[A-Za-zÆØÅæøåé]+(?:-[A-Za-zÆØÅæøåé]+)*/g) ?? []).map((w) => w.toLowerCase());
+  // each part of a compound too ("Request-id" holds the English "request")
+  return (plain.match(/[A-Za-zÆØÅæøåé]+/g) ?? []).map((w) => w.toLowerCase());
 }
 
 /** Every word the English texts use (the catalogues and the scopes' words). */
@@ -38,9 +39,13 @@ const ENGLISH = new Set<string>();
 for (const c of CATALOGUES) for (const t of Object.values(c.en)) wordsOf(readable(t)).forEach((w) => ENGLISH.add(w));
 Object.values(scopeCatalogueTexts('en')).forEach((t) => wordsOf(t).forEach((w) => ENGLISH.add(w)));
 
+/** The glossary's technical terms of more than one part ("e-mail", "redirect-URI"), taken out before the words are split. */
+const COMPOUND_TERMS = [...TECHNICAL].filter((t) => /[^a-zæøå]/.test(t)).sort((a, b) => b.length - a.length).map((t) => new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
+
 function englishIn(text: string, names: string[] = []): string[] {
   let t = text;
   for (const n of names) t = t.split(n).join(' ');
+  for (const term of COMPOUND_TERMS) t = t.replace(term, ' ');
   return [...new Set(wordsOf(t).filter((w) => ENGLISH.has(w) && !TECHNICAL.has(w) && !ALSO_DANISH.has(w) && !(w.endsWith('s') && TECHNICAL.has(w.slice(0, -1)))))];
 }
 
