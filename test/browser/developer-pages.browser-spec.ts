@@ -59,7 +59,7 @@ const NAMES = {
     saveRedirect: 'Gem redirect-URI’er',
     url: 'URL',
     environment: 'Miljø',
-    addEndpoint: 'Tilføj endpoint',
+    addEndpoint: 'Tilføj modtager',
     delete: /^Slet/,
     submit: 'Indsend til godkendelse',
     publisherName: 'Udgiverens navn',

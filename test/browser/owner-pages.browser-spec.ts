@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { AppService } from '../../src/modules/auth/apps';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { type AxeFinding, checkAtTwoWidths, launchChromium } from '../support/browser';
-import { aConsentSetup, type ConsentSetup, exchangeCode, PASSWORD, pkcePair } from '../support/consent-fixtures';
+import { aConsentSetup, anApprovedPublisher, type ConsentSetup, exchangeCode, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { aJournal, PRODUCTION } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -97,7 +96,7 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
 
   async function setup(): Promise<ConsentSetup> {
     const s = await aConsentSetup(app, { accounts: 3, redirectUris: [callbackUri] });
-    await app.apps.partner.get(AppService).setPublisher(s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
+    await anApprovedPublisher(app, s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
     return s;
   }
 

@@ -159,7 +159,7 @@ describe('developer console (CONTRACT §15)', () => {
     await app.apps.partner.get(DataSource).query(`UPDATE webhook_endpoints SET disabled_at = now() WHERE id = $1`, [endpointId]);
     const disabled = await d.driver.post(`/developers/apps/${id}/webhook-endpoints/recover`, { endpoint_id: endpointId, since: '2026-11-20 11:00' });
     expect(disabled.status).toBe(409);
-    expect(errorOf(disabled.text, `since-error-${endpointId}`)).toBe('Endpointet er deaktiveret: aktivér det først, og send så igen.');
+    expect(errorOf(disabled.text, `since-error-${endpointId}`)).toBe('Modtageren er deaktiveret: aktivér den først, og send så igen.');
     // none of the API's English details on any of these pages
     for (const page of [badUri, fragment, credentials, scheme, future, garbage, disabled]) expect(page.text).not.toMatch(/must (not )?be|must not|enable it first/);
   });

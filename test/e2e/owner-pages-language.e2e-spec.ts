@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AppService } from '../../src/modules/auth/apps';
 import { SCOPES } from '../../src/shared/domain/scopes';
 import {
   aConsentSetup,
   authorizeQuery,
   type ConsentSetup,
+  anApprovedPublisher,
   consentOverHttp,
   exchangeCode,
   nextCode,
@@ -137,7 +137,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
   describe('the consent form', () => {
     it('names who is asking, the end date in words, the scopes in words only, the accounts by number; Enter never grants', async () => {
       const s = await setup();
-      await app.apps.partner.get(AppService).setPublisher(s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
+      await anApprovedPublisher(app, s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
       const driver = new PageDriver(app);
       driver.language = null;
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
@@ -149,7 +149,9 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       }
       // 90 days from 20 November 2026 (the default duration), in words
       expect(text).toContain('90 dage – til 18. februar 2027');
-      expect(text).toContain('Adgangen gælder til 18. februar 2027');
+      // CONTRACT §21: no text beside the options names an end date a choice could contradict
+      expect(text).not.toContain('Adgangen gælder til');
+      expect(text).toContain('Adgangen slutter på datoen ved den mulighed, du vælger');
       expect(text).toContain('30 dage – til 20. december 2026');
       for (const code of SCOPES) expect(text).not.toContain(code);
       expect(text).toContain('Bogføre posteringer');
@@ -243,6 +245,12 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(text).toContain(`>${posted.body.voucher_year ?? 2026}-`);
       expect(text).toContain('>Hent CSV</a>');
       expect(text).toContain('>Tilbagekald</button>');
+      // CONTRACT §21: what an owner acts on comes first — Revoke and Download CSV before the activity
+      const card = text.slice(text.indexOf(`id="grant-${token.body.grant_id as string}"`));
+      const activityAt = card.indexOf('<h4>Aktivitet</h4>');
+      expect(activityAt).toBeGreaterThan(0);
+      expect(card.indexOf('>Hent CSV</a>')).toBeLessThan(activityAt);
+      expect(card.indexOf('>Tilbagekald</button>')).toBeLessThan(activityAt);
       const english = await driver.get('/account/connections?lang=en');
       expect(english.text).toContain('DKK 7,000.00');
       expect(english.text).toContain('>20 November 2026</time>');
@@ -311,9 +319,14 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(english.text).toContain('Rettelse <span class="hint">(reverses voucher 2026-1)</span>');
     });
 
-    it('lists the activity 50 entries a page, newest first, with a link to the older ones and back', async () => {
-      const { s, chosen, token } = await aMandatedToken();
-      for (let i = 1; i <= 51; i++) {
+    it('lists the activity 10 entries a page (CONTRACT §21, was 50), newest first, with a link to the older ones and back', async () => {
+      const s = await setup();
+      const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
+      const { verifier, challenge } = pkcePair();
+      const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
+      const token = await exchangeCode(app, s, new URL(consent.location).searchParams.get('code') as string, verifier);
+      expect(token.status).toBe(200);
+      for (let i = 1; i <= 11; i++) {
         const posted = await app
           .partner()
           .post(`${PRODUCTION}/journal`)
@@ -328,14 +341,14 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       await driver.get('/account/connections');
       const first = await postAndFollow(driver, '/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
       const descriptions = (html: string) => [...html.matchAll(/data-label="Tekst">Postering nr\. (\d+)</g)].map((m) => Number(m[1]));
-      expect(descriptions(first.text)).toEqual(Array.from({ length: 50 }, (_, i) => 51 - i));
+      expect(descriptions(first.text)).toEqual(Array.from({ length: 10 }, (_, i) => 11 - i));
       expect(first.text).toContain(`<a href="/account/connections?grant=${grantId}&amp;page=2#grant-${grantId}">Ældre posteringer</a>`);
       const second = await driver.get(`/account/connections?grant=${grantId}&page=2`);
       expect(descriptions(second.text)).toEqual([1]);
       expect(second.text).not.toContain('Ældre posteringer');
       expect(second.text).toContain(`<a href="/account/connections#grant-${grantId}">`);
       // a page number that is not one is the first page, never an error
-      for (const bad of ['0', '-1', 'x', '9999999']) expect(descriptions((await driver.get(`/account/connections?grant=${grantId}&page=${bad}`)).text)).toHaveLength(50);
+      for (const bad of ['0', '-1', 'x', '9999999']) expect(descriptions((await driver.get(`/account/connections?grant=${grantId}&page=${bad}`)).text)).toHaveLength(10);
     });
   });
 });

@@ -80,3 +80,9 @@ export async function checkAtTwoWidths(page: Page, name: string): Promise<AxeFin
   await page.setViewportSize({ width: 1280, height: 900 });
   return findings;
 }
+
+/** The partner listener on a free port of 127.0.0.1, for a browser; its base address. */
+export async function servedOn(app: { apps: { partner: { listen: (port: number, host: string) => Promise<unknown>; getHttpServer: () => { address: () => unknown } } } }): Promise<string> {
+  await app.apps.partner.listen(0, '127.0.0.1');
+  return `http://127.0.0.1:${(app.apps.partner.getHttpServer().address() as { port: number }).port}`;
+}

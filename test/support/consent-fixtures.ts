@@ -3,6 +3,7 @@ import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { SCOPES } from '../../src/shared/domain/scopes';
 import { anApprovedApp, aProductionOrganization, consolePost, type ManualClock, type ProductionOrganization } from './production-fixtures';
 import type { TestApp } from './test-app';
+import { AppService } from '../../src/modules/auth/apps';
 
 export const PASSWORD = 'korrekt hest batteri hæfteklamme';
 export const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
@@ -190,4 +191,15 @@ export function exchangeCode(app: TestApp, s: ConsentSetup, code: string, verifi
         client_secret: s.client.client_secret,
       }).toString(),
     );
+}
+
+/**
+ * CONTRACT §21: a publisher as owners see it — saved as the app's draft, then carried by a new revision
+ * the operator approves (through the console API, as the operator does). Returns the revision's id.
+ */
+export async function anApprovedPublisher(app: TestApp, appId: string, publisher: { name?: string; website?: string; privacyPolicy?: string; cvr?: string }): Promise<string> {
+  await app.apps.partner.get(AppService).setPublisher(appId, { name: '', website: '', privacyPolicy: '', cvr: '', ...publisher });
+  const revision = await ok<{ id: string }>(await consolePost(app, `/apps/${appId}/revisions`, {}), 201, 'revision');
+  await ok(await consolePost(app, `/apps/${appId}/revisions/${revision.id}/approve`, {}), 200, 'approval');
+  return revision.id;
 }

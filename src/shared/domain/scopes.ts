@@ -47,7 +47,7 @@ export const SCOPE_REGISTRY = {
   'operations:read': {
     consent: {
       en: { title: 'Read its receipts and events', text: 'look up the receipts of what it did and read the feed of their events' },
-      da: { title: 'Læse sine kvitteringer og hændelser', text: 'se kvitteringer for det, den selv har udført, og læse listen over hændelserne' },
+      da: { title: 'Læse sine bekræftelser og hændelser', text: 'se bekræftelserne på det, den selv har udført, og læse listen over hændelserne' },
     },
     openapi: 'Read operation receipts and the events feed',
   },

@@ -51,21 +51,35 @@ export function catalogueNamespaces(): string[] {
   return [...catalogues.keys()];
 }
 
-function fill(text: string, params?: Readonly<Record<string, string | number>>): string {
+const pluralRules: Record<Lang, Intl.PluralRules> = { da: new Intl.PluralRules('da'), en: new Intl.PluralRules('en') };
+
+/**
+ * `{name}` is the parameter; `{name, plural, one {# sekund} other {# sekunder}}` (ICU's form) picks the
+ * language's plural category of the number with Intl.PluralRules (`other` when the text has no form for
+ * it), `#` being the number: so "1 sekund", never "1 sekunder" (CONTRACT §21).
+ */
+function fill(lang: Lang, text: string, params?: Readonly<Record<string, string | number>>): string {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  const plural = text.replace(/\{(\w+), plural,((?:\s*[a-z]+ \{[^{}]*\})+)\s*\}/g, (whole, name: string, forms: string) => {
+    if (!(name in params)) return whole;
+    const n = Number(params[name]);
+    const byCategory = new Map([...forms.matchAll(/([a-z]+) \{([^{}]*)\}/g)].map((m) => [m[1], m[2]]));
+    const form = byCategory.get(Number.isFinite(n) ? pluralRules[lang].select(n) : 'other') ?? byCategory.get('other') ?? '';
+    return form.replace(/#/g, String(params[name]));
+  });
+  return plural.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /** The text of `key` in `lang`; a key missing in `lang` falls back to English (logged once per key and language). */
 export function translate(lang: Lang, key: string, params?: Readonly<Record<string, string | number>>): string {
   const text = registry[lang].get(key);
-  if (text !== undefined) return fill(text, params);
+  if (text !== undefined) return fill(lang, text, params);
   const tag = `${lang}:${key}`;
   if (!reported.has(tag)) {
     reported.add(tag);
     logger.warn({ lang, key }, 'page text missing from the catalogue; English shown');
   }
-  return fill(registry.en.get(key) ?? key, params);
+  return fill('en', registry.en.get(key) ?? key, params);
 }
 
 /** A translator bound to one language, as the templates receive it (`it.t('consent.allow')`). */

@@ -28,7 +28,7 @@ export const WEB_MESSAGES = defineCatalogue('web', {
     skipToContent: 'Skip to content',
     issuedOnce: 'shown this once; copy it now.',
     tooManyTitle: 'Too many requests',
-    tooMany: 'Too many attempts from your address. Try again in {seconds} seconds.',
+    tooMany: 'Too many attempts from your address. Try again in {seconds, plural, one {# second} other {# seconds}}.',
   },
   da: {
     languageSwitch: 'Sprog',
@@ -52,6 +52,6 @@ export const WEB_MESSAGES = defineCatalogue('web', {
     skipToContent: 'Gå til indhold',
     issuedOnce: 'vises kun denne ene gang; kopiér den nu.',
     tooManyTitle: 'For mange forespørgsler',
-    tooMany: 'For mange forsøg fra din adresse. Prøv igen om {seconds} sekunder.',
+    tooMany: 'For mange forsøg fra din adresse. Prøv igen om {seconds, plural, one {# sekund} other {# sekunder}}.',
   },
 });

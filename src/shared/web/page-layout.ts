@@ -13,10 +13,12 @@ const eta = new Eta({ autoEscape: true, autoTrim: false, cache: true });
 
 /**
  * The one stylesheet (CONTRACT §18), inline under the pages' CSP (`style-src 'unsafe-inline'`, no
- * script): system fonts, a readable measure, visible focus, AA contrast, one column at 390 px.
+ * script): system fonts, a readable measure, AA contrast, one column at 390 px and no sideways scrolling
+ * at 320 px (CONTRACT §21), focus indicators (--focus) of at least 3:1 against every background a page
+ * uses (white, --bg, the status and alert boxes), a skip link as the first focus stop.
  */
 export const STYLESHEET = `
-:root { --ink: #1a1d21; --muted: #4b5563; --line: #d5d9e0; --accent: #1d4ed8; --bg: #f6f7f9; --ok: #166534; --bad: #b00020; }
+:root { --ink: #1a1d21; --muted: #4b5563; --line: #d5d9e0; --accent: #1d4ed8; --bg: #f6f7f9; --ok: #166534; --bad: #b00020; --focus: #5b21b6; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--bg); }
 header.top { background: #fff; border-bottom: 1px solid var(--line); }
@@ -27,7 +29,8 @@ header.top .top-tools { display: flex; gap: .75rem; align-items: center; flex-wr
 nav.lang ul { list-style: none; display: flex; gap: .5rem; margin: 0; padding: 0; }
 nav.lang a { color: var(--accent); padding: .25rem .35rem; }
 nav.lang a[aria-current] { color: var(--ink); font-weight: 700; text-decoration: none; }
-main { max-width: 64rem; margin: 0 auto; padding: 1rem; }
+main { max-width: 64rem; margin: 0 auto; padding: 1rem; overflow-wrap: anywhere; }
+header.top .brand { overflow-wrap: anywhere; }
 main.narrow { max-width: 36rem; }
 h1 { font-size: 1.6rem; margin: 1rem 0; line-height: 1.25; }
 h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
@@ -48,7 +51,10 @@ button.small { margin-top: 0; padding: .25rem .6rem; font-size: .9rem; }
 button[hidden] { display: none; }
 .actions { display: flex; flex-wrap: wrap; align-items: center; gap: 0 .5rem; }
 .actions form { margin: 0; }
-:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+a.skip { position: absolute; left: -10000px; top: .5rem; z-index: 10; padding: .5rem .75rem; background: #fff; color: var(--accent); font-weight: 600; border-radius: 6px; }
+a.skip:focus { left: .5rem; }
+main:focus { outline: none; }
 a { color: var(--accent); }
 .hint { display: block; color: var(--muted); font-size: .9rem; margin: .25rem 0 0; }
 .error { color: var(--bad); font-weight: 600; margin: .35rem 0 0; }
@@ -122,6 +128,7 @@ eta.loadTemplate(
   `<%~ include('@document-start', it) %><style>${STYLESHEET}</style>
 </head>
 <body>
+<a class="skip" href="#main"><%= it.t('web.skipToContent') %></a>
 <header class="top"><div class="bar">
 <% if (it.homeHref) { %><a class="brand" href="<%= it.homeHref %>"><%= it.brand %></a><% } else { %><span class="brand"><%= it.brand %></span><% } %>
 <div class="top-tools">
@@ -131,7 +138,7 @@ eta.loadTemplate(
 <% if (it.signOutAction) { %><form method="post" action="<%= it.signOutAction %>"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button type="submit" class="quiet small"><%= it.t('web.signOut') %></button></form><% } %>
 </div>
 </div></header>
-<main id="main"<% if (it.narrow) { %> class="narrow"<% } %>>
+<main id="main" tabindex="-1"<% if (it.narrow) { %> class="narrow"<% } %>>
 `,
 );
 eta.loadTemplate('@foot', `</main>\n</body>\n</html>\n`);

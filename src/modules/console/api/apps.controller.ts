@@ -5,7 +5,7 @@ import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi
 import { resultOf } from './console.openapi';
 import { EmptyRequestDto } from '../../../shared/http/dto/empty.request.dto';
 import { AppService } from '../../auth/apps';
-import { CreateAppRequestDto } from './app.request.dto';
+import { CreateAppRequestDto, PublisherVerificationRequestDto } from './app.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 
 /** Apps, their numbered revisions and approval (CONTRACT §10). */
@@ -51,5 +51,23 @@ export class AppsController {
   })
   approve(@UuidParam('appId', 'app') appId: string, @UuidParam('revisionId', 'revision') revisionId: string, @Body() _body: EmptyRequestDto) {
     return this.apps.approveRevision(appId, revisionId);
+  }
+
+  /**
+   * CONTRACT §21: the operator verified who publishes the app — the publisher of its approved revision.
+   * Owners then no longer read "Not verified by <SERVICE_NAME>" on the consent page; a later revision
+   * keeps the verification only if it carries the same publisher.
+   */
+  @Post(':appId/publisher-verification')
+  @HttpCode(200)
+  @ConsoleOperation({
+    operationId: 'verifyAppPublisher',
+    summary: "Verify the publisher of the app's approved revision",
+    ...resultOf('PublisherVerified'),
+    errors: [...TRANSPORT_ERRORS, 'not_found', 'app_not_approved', 'resource_conflict'],
+    emptyBody: true,
+  })
+  verifyPublisher(@UuidParam('appId', 'app') appId: string, @Body() body: PublisherVerificationRequestDto) {
+    return this.apps.verifyPublisher(appId, { cvr: body.cvr ?? undefined });
   }
 }

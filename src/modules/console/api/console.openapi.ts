@@ -40,6 +40,7 @@ export const CONSOLE_SCHEMAS = {
   }),
   AppRevision: object({ id: uuid, number: { type: 'integer', minimum: 1 } }),
   AppRevisionApproved: object({ id: uuid, number: { type: 'integer', minimum: 1 }, approved: { const: true } }),
+  PublisherVerified: object({ app_id: uuid, publisher_verified: { const: true } }),
   GrantCreated: object({ id: uuid, expires_at: dateTime }),
   Revoked: object({ id: uuid, revoked: { const: true } }),
   TokenIssued: object({

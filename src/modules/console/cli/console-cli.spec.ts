@@ -34,6 +34,8 @@ describe('plan', () => {
     [['app', 'create', '--name', 'Kasse'], '/apps', { name: 'Kasse' }],
     [['revision', 'create', '--app', 'app-1'], '/apps/app-1/revisions', {}],
     [['revision', 'approve', '--app', 'app-1', '--revision', 'rev-1'], '/apps/app-1/revisions/rev-1/approve', {}],
+    [['publisher', 'verify', '--app', 'app-1'], '/apps/app-1/publisher-verification', {}],
+    [['publisher', 'verify', '--app', 'app-1', '--cvr', '10150817'], '/apps/app-1/publisher-verification', { cvr: '10150817' }],
     [
       ['grant', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--totp', '012345', '--accounts', 'a, b,', '--scopes', 'journal:prepare,products:create', '--duration', '3600'],
       `/organizations/${ORG}/grants`,

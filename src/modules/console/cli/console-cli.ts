@@ -191,6 +191,13 @@ const COMMANDS: Record<string, CommandSpec> = {
     required: ['app', 'revision'],
     call: (o) => ({ path: `/apps/${seg(o.app)}/revisions/${seg(o.revision)}/approve`, body: {} }),
   },
+  'publisher verify': {
+    usage: "publisher verify --app APP [--cvr CVR]   (the approved revision's publisher: owners no longer read \"Not verified\")",
+    required: ['app'],
+    optional: ['cvr'],
+    positional: 'app',
+    call: (o) => ({ path: `/apps/${seg(o.app)}/publisher-verification`, body: o.cvr !== undefined ? { cvr: o.cvr } : {} }),
+  },
   'revision pending': {
     usage: 'revision pending   (revisions submitted for review and not yet approved, oldest first)',
     required: [],

@@ -8,6 +8,7 @@ import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-app
 import { DEVELOPER_QUOTAS, HourlyQuotaError, quotaError, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
 import { SECRET_ROTATIONS, SecretRotationsExhaustedError, TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
+import type { PublisherDraft } from '../../auth/apps';
 import { LOG_FILTER_TEXT_MAX, parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
@@ -18,7 +19,7 @@ interface FormState {
   redirectText?: string;
   endpointUrl?: string;
   endpointEnvironment?: string;
-  publisher?: { name: string; website: string; privacyPolicy: string };
+  publisher?: PublisherDraft;
   /** a refused **Recover**: which endpoint's form, and the Since as typed */
   recover?: { endpointId: string; since: string };
   logFilter?: RequestLogFilter;
@@ -66,6 +67,7 @@ function publisherErrors(err: unknown): Errors | null {
     if (v.pointer === '/publisher_name') errors.publisher_name = { key: 'developers.publisherNameLength' };
     if (v.pointer === '/website') errors.website = { key: 'developers.websiteHttps' };
     if (v.pointer === '/privacy_policy') errors.privacy_policy = { key: 'developers.privacyHttps' };
+    if (v.pointer === '/cvr') errors.cvr = { key: 'developers.cvrCheck' };
   }
   return Object.keys(errors).length > 0 ? errors : null;
 }
@@ -206,7 +208,7 @@ export class DeveloperAppsController {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     const body = req.body as Record<string, unknown>;
-    const publisher = { name: text(body.publisher_name, 300), website: text(body.website, 2100), privacyPolicy: text(body.privacy_policy, 2100) };
+    const publisher = { name: text(body.publisher_name, 300), website: text(body.website, 2100), privacyPolicy: text(body.privacy_policy, 2100), cvr: text(body.cvr, 40) };
     try {
       await this.apps.setPublisher(app, publisher);
     } catch (err) {
@@ -248,7 +250,7 @@ export class DeveloperAppsController {
     if (!app) return;
     const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
     if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
-    const question = this.http.t(res, 'developers.confirmDelete', { url: endpoint.url, environment: endpoint.environment });
+    const question = this.http.t(res, 'developers.confirmDelete', { url: endpoint.url, environment: this.http.t(res, `developers.${endpoint.environment}`) });
     this.confirmPage(req, res, app, 'developers.confirmDeleteTitle', question, 'webhook-endpoints/delete', { endpoint_id: endpoint.id }, 'webhooks');
   }
 
@@ -410,7 +412,7 @@ export class DeveloperAppsController {
             secret: flash.secret ? { label: translate(lang, flash.secret.labelKey), value: flash.secret.value } : null,
           }
         : null,
-      publisher: state.publisher ?? { name: view.publisher.name ?? '', website: view.publisher.website ?? '', privacyPolicy: view.publisher.privacyPolicy ?? '' },
+      publisher: state.publisher ?? { name: view.publisher.name ?? '', website: view.publisher.website ?? '', privacyPolicy: view.publisher.privacyPolicy ?? '', cvr: view.publisher.cvr ?? '' },
       redirectText: state.redirectText ?? view.redirectUris.join('\n'),
       endpointUrl: state.endpointUrl ?? '',
       endpointEnvironment: state.endpointEnvironment ?? 'sandbox',

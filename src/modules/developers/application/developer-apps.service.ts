@@ -9,7 +9,7 @@ import { Clock } from '../../../shared/domain/clock';
 import type { Environment } from '../../../shared/domain/caller-context';
 import { baseUrl } from '../../../shared/http/partner-paths';
 import { isUuid } from '../../../shared/http/validation/constraints';
-import { type AppPublisher, AppReadRepository, AppService } from '../../auth/apps';
+import { type AppPublisher, AppReadRepository, AppService, NO_PUBLISHER, type PublisherDraft } from '../../auth/apps';
 import { OAuthClientService } from '../../auth/consent';
 import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
@@ -45,8 +45,11 @@ export interface AppPageView {
   baseUrls: { sandbox: string; production: string };
   sandbox: { projectId: string; organizationId: string; accounts: Array<{ id: string; number: string; name: string }>; storage: StorageUse };
   redirectUris: string[];
-  /** CONTRACT §18: who publishes the app, as the consent form shows it */
+  /** CONTRACT §18, §21: the publisher as the developer last saved it (owners see it once a revision carrying it is approved) */
   publisher: AppPublisher;
+  /** CONTRACT §21: the publisher owners see now (the approved revision's), and whether the operator verified it */
+  approvedPublisher: AppPublisher | null;
+  publisherVerified: boolean;
   revisions: Array<{ id: string; number: number; approved: boolean }>;
   endpoints: Array<{ id: string; url: string; environment: Environment; disabled: boolean }>;
   /** the latest deliveries of both environments, with their attempts (CONTRACT §15 "What happened to a delivery") */
@@ -184,7 +187,9 @@ export class DeveloperAppsService {
         storage: { used: sandboxUse, max },
       },
       redirectUris: read.redirect_uris,
-      publisher: summary?.publisher ?? { name: null, website: null, privacyPolicy: null },
+      publisher: summary?.draftPublisher ?? NO_PUBLISHER,
+      approvedPublisher: summary?.approvedRevisionId ? summary.publisher : null,
+      publisherVerified: summary?.publisherVerified ?? false,
       revisions: read.revisions,
       endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, environment: e.environment as Environment, disabled: e.disabled })),
       deliveries,
@@ -266,8 +271,8 @@ export class DeveloperAppsService {
     return { url: endpoint.url };
   }
 
-  /** The publisher fields of the app page (CONTRACT §18); invalid_input names the field (`/publisher_name`, `/website`, `/privacy_policy`). */
-  setPublisher(app: DeveloperApp, input: { name: string; website: string; privacyPolicy: string }): Promise<void> {
+  /** The publisher fields of the app page (CONTRACT §18, §21); invalid_input names the field (`/publisher_name`, `/website`, `/privacy_policy`, `/cvr`). */
+  setPublisher(app: DeveloperApp, input: PublisherDraft): Promise<void> {
     return this.apps.setPublisher(app.appId, input);
   }
 

@@ -147,6 +147,7 @@ ${FIELD_ERROR('redirect_uris')}
 
 <section class="card" id="publisher" aria-labelledby="h-publisher"><h2 id="h-publisher">${T('publisher')}</h2>
 ${FLASH('publisher')}<p class="hint">${T('publisherHint')}</p>
+<p id="publisher-shown"><% if (it.view.approvedPublisher) { %><%= it.t('developers.publisherShown', { name: it.view.approvedPublisher.name || it.t('developers.publisherNotGiven') }) %> <% if (it.view.publisherVerified) { %><span class="badge ok">${T('publisherVerified')}</span><% } else { %><span class="badge bad"><%= it.t('developers.publisherNotVerified', { service: it.serviceName }) %></span><% } %><% } else { %>${T('publisherNotShownYet')}<% } %></p>
 <form method="post" action="/developers/apps/<%= it.view.id %>/publisher" novalidate>${CSRF}
 <label for="publisher_name">${T('publisherName')}</label>
 <input id="publisher_name" name="publisher_name" type="text" maxlength="200" autocomplete="organization" value="<%= it.publisher.name %>"${DESCRIBED('publisher_name')}>
@@ -159,6 +160,10 @@ ${FIELD_ERROR('website')}
 <input id="privacy_policy" name="privacy_policy" type="url" maxlength="2000" value="<%= it.publisher.privacyPolicy %>"${DESCRIBED('privacy_policy', ' privacy-help')}>
 <p class="hint" id="privacy-help">${T('httpsHelp')}</p>
 ${FIELD_ERROR('privacy_policy')}
+<label for="cvr">${T('cvr')}</label>
+<input id="cvr" name="cvr" type="text" inputmode="numeric" maxlength="8" value="<%= it.publisher.cvr %>"${DESCRIBED('cvr', ' cvr-help')}>
+<p class="hint" id="cvr-help">${T('cvrHelp')}</p>
+${FIELD_ERROR('cvr')}
 <button type="submit">${T('savePublisher')}</button>
 </form>
 </section>
@@ -166,21 +171,21 @@ ${FIELD_ERROR('privacy_policy')}
 <section class="card" id="webhooks" aria-labelledby="h-webhooks"><h2 id="h-webhooks">${T('webhooks')}</h2>
 ${FLASH('webhooks')}${FIELD_ERROR('resends')}${FIELD_ERROR('rotations')}<% if (it.view.endpoints.length === 0) { %><p>${T('noEndpoints')}</p><% } %>
 <% it.view.endpoints.forEach(function (e) { %><div class="endpoint" id="endpoint-<%= e.id %>">
-<h3><code><%= e.url %></code> · <%= e.environment %> · <% if (e.disabled) { %><span class="badge bad">${T('disabled')}</span><% } else { %><span class="badge ok">${T('active')}</span><% } %></h3>
+<h3><code><%= e.url %></code> · <%= it.t('developers.' + e.environment) %> · <% if (e.disabled) { %><span class="badge bad">${T('disabled')}</span><% } else { %><span class="badge ok">${T('active')}</span><% } %></h3>
 <p class="hint">${T('endpointIdLabel')} <code><%= e.id %></code></p>
 <% if (e.disabled) { %><p class="alert">${T('disabledAlert')}</p>
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/enable">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" aria-label="<%= it.t('developers.enableLabel', { url: e.url, environment: e.environment }) %>">${T('enable')}</button></form><% } %>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/enable">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" aria-label="<%= it.t('developers.enableLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('enable')}</button></form><% } %>
 <div class="tools">
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/test">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.sendTestLabel', { url: e.url, environment: e.environment }) %>">${T('sendTestEvent')}</button></form>
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.rotateLabel', { url: e.url, environment: e.environment }) %>">${T('rotateSecret')}</button></form>
-<form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.deleteLabel', { url: e.url, environment: e.environment }) %>">${T('delete')}</button></form>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/test">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.sendTestLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('sendTestEvent')}</button></form>
+<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.rotateLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('rotateSecret')}</button></form>
+<form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.deleteLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('delete')}</button></form>
 </div>
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/recover" class="recover" novalidate>${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>">
 <label for="since-<%= e.id %>">${T('since')}</label>
 <input id="since-<%= e.id %>" name="since" type="text" required maxlength="64" value="<%= it.recover && it.recover.endpointId === e.id ? it.recover.since : '' %>" aria-describedby="since-help-<%= e.id %><% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> since-error-<%= e.id %><% } %>"<% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> aria-invalid="true"<% } %>>
 <p class="hint" id="since-help-<%= e.id %>"><%= it.t('developers.sinceHelp', { days: it.view.webhookRetentionDays }) %></p>
 <% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %><p class="error" id="since-error-<%= e.id %>"><%= it.t(it.errors.since.key, it.errors.since.params) %></p><% } %>
-<button type="submit" class="quiet small" aria-label="<%= it.t('developers.recoverLabel', { url: e.url, environment: e.environment }) %>">${T('recover')}</button>
+<button type="submit" class="quiet small" aria-label="<%= it.t('developers.recoverLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('recover')}</button>
 </form>
 </div>
 <% }) %>
@@ -191,7 +196,7 @@ ${FLASH('webhooks')}${FIELD_ERROR('resends')}${FIELD_ERROR('rotations')}<% if (i
 ${FIELD_ERROR('url')}
 <label for="environment">${T('environment')}</label>
 <select id="environment" name="environment"${DESCRIBED('environment')}>
-<% ['sandbox', 'production'].forEach(function (e) { %><option value="<%= e %>"<% if (e === it.endpointEnvironment) { %> selected<% } %>><%= e %></option><% }) %>
+<% ['sandbox', 'production'].forEach(function (e) { %><option value="<%= e %>"<% if (e === it.endpointEnvironment) { %> selected<% } %>><%= it.t('developers.' + e) %></option><% }) %>
 </select>
 ${FIELD_ERROR('environment')}
 <button type="submit">${T('addEndpoint')}</button>
@@ -199,7 +204,7 @@ ${FIELD_ERROR('environment')}
 <h3>${T('latestDeliveries')}</h3>
 <% if (it.view.deliveries.length === 0) { %><p>${T('noDeliveries')}</p><% } else { %>
 <div class="table"><table class="stack"><thead><tr><th>${T('event')}</th><th>${T('operation')}</th><th>${T('environment')}</th><th>${T('status')}</th><th>${T('attempts')}</th><th>${T('lastCode')}</th><th>${T('nextAttempt')}</th><th><span class="hint">${T('action')}</span></th></tr></thead><tbody>
-<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="${T('event')}"><code><%= d.event_id %></code><% if (d.eventType !== 'operation.completed') { %> <span class="badge"><%= d.eventType %></span><% } %></td><td data-label="${T('operation')}"><% if (d.operation_id) { %><code><%= d.operation_id %></code><% } else { %>–<% } %></td><td data-label="${T('environment')}"><%= d.environment %></td><td data-label="${T('status')}"><%= d.status %></td>
+<% it.view.deliveries.forEach(function (d) { %><tr><td data-label="${T('event')}"><code><%= d.event_id %></code><% if (d.eventType !== 'operation.completed') { %> <span class="badge"><%= d.eventType %></span><% } %></td><td data-label="${T('operation')}"><% if (d.operation_id) { %><code><%= d.operation_id %></code><% } else { %>–<% } %></td><td data-label="${T('environment')}"><%= it.t('developers.' + d.environment) %></td><td data-label="${T('status')}"><%= d.status %></td>
 <td data-label="${T('attempts')}"><%= d.attempts %><% if (d.attemptLog.length > 0) { %><details><summary><%= it.t('developers.attemptsOf', { event: d.event_id.slice(0, 8) }) %></summary><ol class="attempts">
 <% d.attemptLog.forEach(function (a) { %><li><time datetime="<%= a.at.toISOString() %>"><%= a.at.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time> — <%= a.statusCode === null ? '' : a.statusCode + ' ' %><%= a.failure === null ? it.t('developers.deliveredWord') : a.failure %>, <%= a.durationMs %> ms</li>
 <% }) %></ol></details><% } %></td>
@@ -233,7 +238,7 @@ ${FIELD_ERROR('revisions')}
 <form method="get" action="/developers/apps/<%= it.view.id %>#request-log" class="filters">
 <label for="log-environment">${T('environment')}</label>
 <select id="log-environment" name="environment">
-<% [['all', it.t('developers.all')], ['sandbox', 'sandbox'], ['production', 'production']].forEach(function (o) { %><option value="<%= o[0] %>"<% if ((it.view.requestLog.filter.environment || 'all') === o[0]) { %> selected<% } %>><%= o[1] %></option><% }) %>
+<% [['all', it.t('developers.all')], ['sandbox', it.t('developers.sandbox')], ['production', it.t('developers.production')]].forEach(function (o) { %><option value="<%= o[0] %>"<% if ((it.view.requestLog.filter.environment || 'all') === o[0]) { %> selected<% } %>><%= o[1] %></option><% }) %>
 </select>
 <label for="log-status">${T('status')}</label>
 <select id="log-status" name="status">
@@ -247,7 +252,7 @@ ${FIELD_ERROR('revisions')}
 </form>
 <% if (it.view.requestLog.calls.length === 0) { %><p>${T('noCalls')}</p><% } else { %>
 <div class="table"><table class="stack"><thead><tr><th>${T('time')}</th><th>${T('environment')}</th><th>${T('call')}</th><th>${T('status')}</th><th>${T('code')}</th><th>${T('pointers')}</th><th>${T('duration')}</th><th>${T('requestId')}</th><th>${T('client')}</th><th>${T('idempotencyKey')}</th></tr></thead><tbody>
-<% it.view.requestLog.calls.forEach(function (c) { %><tr><td data-label="${T('time')}"><time datetime="<%= c.at.toISOString() %>"><%= c.at.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time></td><td data-label="${T('environment')}"><%= c.environment %></td><td data-label="${T('call')}"><code><%= c.method %> <%= c.path %></code></td><td data-label="${T('status')}"><%= c.status %></td><td data-label="${T('code')}"><% if (c.code) { %><code><%= c.code %></code><% } else { %>–<% } %></td><td data-label="${T('pointers')}"><%= c.pointers.join(', ') %></td><td data-label="${T('duration')}"><%= c.durationMs %> ms</td><td data-label="${T('requestId')}"><code><%= c.requestId %></code></td><td data-label="${T('client')}"><%= c.clientAddress %></td><td data-label="${T('idempotencyKey')}"><% if (c.idempotencyKeyPrefix) { %><code><%= c.idempotencyKeyPrefix %>…</code><% } else { %>–<% } %></td></tr>
+<% it.view.requestLog.calls.forEach(function (c) { %><tr><td data-label="${T('time')}"><time datetime="<%= c.at.toISOString() %>"><%= c.at.toISOString().slice(0, 19).replace('T', ' ') %> UTC</time></td><td data-label="${T('environment')}"><%= it.t('developers.' + c.environment) %></td><td data-label="${T('call')}"><code><%= c.method %> <%= c.path %></code></td><td data-label="${T('status')}"><%= c.status %></td><td data-label="${T('code')}"><% if (c.code) { %><code><%= c.code %></code><% } else { %>–<% } %></td><td data-label="${T('pointers')}"><%= c.pointers.join(', ') %></td><td data-label="${T('duration')}"><%= c.durationMs %> ms</td><td data-label="${T('requestId')}"><code><%= c.requestId %></code></td><td data-label="${T('client')}"><%= c.clientAddress %></td><td data-label="${T('idempotencyKey')}"><% if (c.idempotencyKeyPrefix) { %><code><%= c.idempotencyKeyPrefix %>…</code><% } else { %>–<% } %></td></tr>
 <% }) %></tbody></table></div><% } %>
 <% if (it.view.requestLog.scanStoppedAfter) { %><p class="hint"><%= it.t('developers.logScanStopped', { count: it.view.requestLog.scanStoppedAfter.toLocaleString('en-US') }) %></p><% } %>
 <% if (it.view.requestLog.older) { %><p><a href="<%= it.olderHref %>">${T('older')}</a></p><% } %>

@@ -23,6 +23,7 @@ import { DemoCompany1766500000000 } from './1766500000000-demo-company';
 import { SignupPasswordAtLink1766630000000 } from './1766630000000-signup-password-at-link';
 import { AttachmentStorage1766620000000 } from './1766620000000-attachment-storage';
 import { CorrectionsRegisteredBy1766640000000 } from './1766640000000-corrections-registered-by';
+import { PublisherApproved1766670000000 } from './1766670000000-publisher-approved';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   AttachmentStorage1766620000000,
   SignupPasswordAtLink1766630000000,
   CorrectionsRegisteredBy1766640000000,
+  PublisherApproved1766670000000,
 ];

@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../../shared/domain/clock';
 import { Transactions } from '../../../../shared/database/transactions';
 import { AppRepository, type PendingRevision } from '../domain/app.repository';
-import { NotFoundError, toInputError } from '../../../../shared/domain/errors';
-import { publisherProblems, publisherViolations } from '../domain/app-publisher';
+import { AppNotApprovedError, NotFoundError, ResourceConflictError, toInputError } from '../../../../shared/domain/errors';
+import { type PublisherDraft, publisherProblems, publisherViolations } from '../domain/app-publisher';
 
 /** Console: apps, their numbered revisions and approval (CONTRACT §8 "Production", §10). */
 @Injectable()
@@ -58,14 +58,32 @@ export class AppService {
    * The developer console's publisher fields (CONTRACT §18): name, website and privacy policy, the
    * addresses https only; an empty field clears it. A bad field is an invalid_input naming it.
    */
-  async setPublisher(appId: string, input: { name: string; website: string; privacyPolicy: string }): Promise<void> {
-    const clean = { name: input.name.trim(), website: input.website.trim(), privacyPolicy: input.privacyPolicy.trim() };
+  async setPublisher(appId: string, input: PublisherDraft): Promise<void> {
+    const clean = { name: input.name.trim(), website: input.website.trim(), privacyPolicy: input.privacyPolicy.trim(), cvr: input.cvr.replace(/\s/g, '') };
     const problems = publisherProblems(clean);
     if (Object.keys(problems).length > 0) throw toInputError(publisherViolations(problems));
     const found = await this.transactions.run((m) =>
-      this.apps.setPublisher(m, appId, { name: clean.name || null, website: clean.website || null, privacyPolicy: clean.privacyPolicy || null }),
+      this.apps.setPublisher(m, appId, { name: clean.name || null, website: clean.website || null, privacyPolicy: clean.privacyPolicy || null, cvr: clean.cvr || null }),
     );
     if (!found) throw new NotFoundError('app');
+  }
+
+  /**
+   * CONTRACT §21: the operator verified the publisher of the app's approved revision (owners no longer
+   * read "Not verified"). With `cvr`, the operator states the CVR number checked: it must be the one the
+   * approved revision carries (409 otherwise: the publisher changed under the operator). 409
+   * app_not_approved while no revision is approved.
+   */
+  async verifyPublisher(appId: string, checked: { cvr?: string }): Promise<{ app_id: string; publisher_verified: true }> {
+    await this.transactions.run(async (m) => {
+      if (!(await this.apps.find(m, appId, { lock: true }))) throw new NotFoundError('app');
+      const publisher = await this.apps.verifyApprovedPublisher(m, appId, this.clock.now());
+      if (!publisher) throw new AppNotApprovedError();
+      if (checked.cvr !== undefined && checked.cvr !== publisher.cvr) {
+        throw new ResourceConflictError("The approved revision's publisher has another CVR number; nothing was verified");
+      }
+    });
+    return { app_id: appId, publisher_verified: true };
   }
 
   /** Revisions submitted and not yet approved, oldest first (the operator's review queue). */

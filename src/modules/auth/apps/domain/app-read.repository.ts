@@ -6,16 +6,27 @@ export interface AppSummary {
   name: string;
   /** null while no revision is approved */
   approvedRevisionId: string | null;
-  /** CONTRACT §18: who publishes the app, as its developer states it (null where not given) */
+  /**
+   * CONTRACT §21: who publishes the app, as its APPROVED revision states it (what an owner is shown);
+   * all null while no revision is approved
+   */
   publisher: AppPublisher;
+  /** CONTRACT §21: whether the operator verified the approved revision's publisher */
+  publisherVerified: boolean;
+  /** the developer's draft (the app page), which a revision copies when it is made */
+  draftPublisher: AppPublisher;
 }
 
-/** CONTRACT §18: the publisher's name, website and privacy policy (https addresses), each null when not given. */
+/** CONTRACT §18, §21: the publisher's name, website, privacy policy (https addresses) and CVR number, each null when not given. */
 export interface AppPublisher {
   name: string | null;
   website: string | null;
   privacyPolicy: string | null;
+  cvr: string | null;
 }
+
+/** A publisher nobody stated. */
+export const NO_PUBLISHER: AppPublisher = Object.freeze({ name: null, website: null, privacyPolicy: null, cvr: null });
 
 /**
  * Port (reads for other modules, e.g. consent): apps by id, inside the caller's transaction. Ids are

@@ -26,7 +26,7 @@ function csvAmount(lang: 'da' | 'en', minor: string): string {
 
 /**
  * CONTRACT §11 "Connected apps" and §18 in detail: the owner signs in, sees each app with a grant in
- * force (scopes in words, accounts, granted, expires, mandate, last activity, Activity 50 a page,
+ * force (scopes in words, accounts, granted, expires, mandate, last activity, Revoke and Download CSV, then Activity 10 a page,
  * Download CSV), and can revoke it after confirming. Every POST that succeeds answers 303.
  */
 @ApiExcludeController()

@@ -14,7 +14,7 @@ import { OrganizationReadRepository, verifyPassword } from '../../organizations'
 import { isScope, SCOPES, type Scope } from '../../../../shared/domain/scopes';
 import { type AuthorizationRequest, type ConnectionRow, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
 import { isPkceValue } from '../domain/pkce';
-import { type AppPublisher } from '../../apps';
+import { type AppPublisher, NO_PUBLISHER } from '../../apps';
 import { JournalActivityRepository, type ActivityEntry, type ActivityLine } from '../../../journal';
 import { ReceiptsService } from '../../../receipts';
 import { AttachmentsService } from '../../../attachments';
@@ -25,8 +25,8 @@ import { OAuthClientService } from './oauth-client.service';
 /** How long a consent-page session lasts from its start. */
 export const SESSION_LIFETIME_MS = 30 * 60_000;
 export const DURATION_DAYS = [90, 60, 30] as const;
-/** CONTRACT §18: the Activity of an app on Connected apps, 50 entries a page. */
-export const ACTIVITY_PAGE = 50;
+/** CONTRACT §21 (changing §18's 50): the Activity of an app on Connected apps, the latest 10 a page, with Older. */
+export const ACTIVITY_PAGE = 10;
 /** The CSV of an app's activity holds at most this many lines (a bound on one download's work). */
 export const CSV_MAX_LINES = 100_000;
 
@@ -72,7 +72,9 @@ export type SignInResult =
 /** What the consent form shows (CONTRACT §18): who is asking, for what, for how long. */
 export interface ConsentView {
   appName: string;
+  /** CONTRACT §21: the approved revision's publisher, and whether the operator verified it */
   publisher: AppPublisher;
+  publisherVerified: boolean;
   /** the host (and port) of the redirect URI the owner returns to */
   redirectHost: string;
   /** the signed-in owner's email */
@@ -431,7 +433,8 @@ export class ConsentService {
     }
     return {
       appName: app?.name ?? '',
-      publisher: app?.publisher ?? { name: null, website: null, privacyPolicy: null },
+      publisher: app?.publisher ?? NO_PUBLISHER,
+      publisherVerified: app?.publisherVerified ?? false,
       redirectHost,
       email: (await this.repo.userEmail(m, userId)) ?? '',
       organizationName,

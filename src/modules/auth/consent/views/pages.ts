@@ -34,9 +34,10 @@ definePage(
 );
 
 /**
- * The consent form (CONTRACT §18): who is asking (service, app, publisher, website, privacy policy,
+ * The consent form (CONTRACT §18): who is asking (service, app, the approved revision's publisher with its CVR number and whether the operator verified it (§21), website, privacy policy,
  * the redirect URI's host, the signed-in owner, the organization and its CVR number when known), the
- * scopes in words only, the accounts by number, the duration with its end date in words, the
+ * scopes in words only, the accounts by number, each duration option with its own end date (CONTRACT
+ * §21: no other text names an end date a choice could contradict — the page runs no script), the
  * mandate's meaning, the way to withdraw later. Pressing Enter never grants: the form's first submit
  * button — its default button, which implicit submission (Enter in a field or on a checkbox) presses —
  * is a hidden, harmless `decision=review`, which shows the form again as it was (422, nothing granted).
@@ -50,7 +51,8 @@ definePage(
 <dl class="facts">
 <dt><%= it.t('consent.service') %></dt><dd><%= it.serviceName %></dd>
 <dt><%= it.t('consent.app') %></dt><dd><strong><%= it.view.appName %></strong></dd>
-<dt><%= it.t('consent.publisher') %></dt><dd><%= it.view.publisher.name || it.t('consent.notGiven') %></dd>
+<dt><%= it.t('consent.publisher') %></dt><dd id="publisher"><%= it.view.publisher.name || it.t('consent.notGiven') %><% if (it.view.publisher.cvr) { %> (<%= it.t('consent.cvr', { cvr: it.view.publisher.cvr }) %>)<% } %>
+<% if (it.view.publisherVerified) { %><span class="badge ok" id="publisher-verification"><%= it.t('consent.publisherVerified', { service: it.serviceName }) %></span><% } else { %><strong class="badge bad" id="publisher-verification"><%= it.t('consent.publisherNotVerified', { service: it.serviceName }) %></strong><% } %></dd>
 <dt><%= it.t('consent.website') %></dt><dd><% if (it.view.publisher.website) { %><a href="<%= it.view.publisher.website %>" rel="noopener noreferrer"><%= it.view.publisher.website %></a><% } else { %><%= it.t('consent.notGiven') %><% } %></dd>
 <dt><%= it.t('consent.privacyPolicy') %></dt><dd><% if (it.view.publisher.privacyPolicy) { %><a href="<%= it.view.publisher.privacyPolicy %>" rel="noopener noreferrer"><%= it.view.publisher.privacyPolicy %></a><% } else { %><%= it.t('consent.notGiven') %><% } %></dd>
 <dt><%= it.t('consent.returnsTo') %></dt><dd><code id="redirect-host"><%= it.view.redirectHost %></code></dd>
@@ -72,10 +74,10 @@ definePage(
 <% it.view.accounts.forEach(function (a, i) { %><div class="check"><input type="checkbox" id="account-<%= i %>" name="account_ids" value="<%= a.id %>"<% if (it.checked.includes(a.id)) { %> checked<% } %>><label for="account-<%= i %>"><%= a.number %> <%= a.name %></label></div>
 <% }) %></fieldset>
 <label for="duration"><%= it.t('consent.duration') %></label>
-<select id="duration" name="duration_days" aria-describedby="duration-until">
+<select id="duration" name="duration_days" aria-describedby="duration-help">
 <% it.view.durations.forEach(function (d) { %><option value="<%= d.days %>"<% if (d.days === it.durationDays) { %> selected<% } %>><%= it.t('consent.durationOption', { days: d.days, date: it.fmt.date(d.until) }) %></option>
 <% }) %></select>
-<p class="hint" id="duration-until"><%= it.t('consent.until', { date: it.fmt.date(it.view.durations.find(function (d) { return d.days === it.durationDays; }).until) }) %></p>
+<p class="hint" id="duration-help"><%= it.t('consent.durationHelp') %></p>
 <% if (it.view.mandateOffered) { %><div class="check"><input type="checkbox" id="mandate" name="mandate" value="yes" aria-describedby="mandate-help"<% if (it.mandate) { %> checked<% } %>><label for="mandate"><%= it.t('consent.mandate') %></label></div>
 <p class="hint" id="mandate-help"><%= it.t('consent.mandateHelp') %></p><% } %>
 <p class="hint"><%= it.t('consent.enterNote') %></p>
@@ -87,8 +89,9 @@ definePage(
 
 /**
  * Connected apps in detail (CONTRACT §18): per organization, each app with a grant in force — scopes
- * in words, accounts, granted, expires, mandate, last activity, **Activity** (the entries it posted,
- * 50 a page, newest first), **Download CSV**, and **Revoke** (which asks first).
+ * in words, accounts, granted, expires, mandate, last activity, then what an owner acts on (CONTRACT
+ * §21): **Download CSV** and **Revoke** (which asks first), and only then **Activity** (the entries it
+ * posted, ACTIVITY_PAGE a page, newest first, with **Older**).
  */
 definePage(
   'consent-connections',
@@ -108,6 +111,10 @@ definePage(
 <dt><%= it.t('consent.mandateHeld') %></dt><dd><%= it.t(a.mandate ? 'consent.yes' : 'consent.no') %></dd>
 <dt><%= it.t('consent.lastCall') %></dt><dd><% if (a.lastCallAt) { %><time datetime="<%= a.lastCallAt.toISOString() %>"><%= it.fmt.dateTime(a.lastCallAt) %></time><% } else { %><%= it.t('consent.never') %><% } %></dd>
 </dl>
+<div class="actions">
+<a class="button quiet" href="/account/connections/activity.csv?grant_id=<%= a.grantId %>&amp;lang=<%= it.lang %>" aria-label="<%= it.t('consent.downloadCsvLabel', { app: a.appName, organization: o.name }) %>" download><%= it.t('consent.downloadCsv') %></a>
+<form method="get" action="/account/connections/revoke"><input type="hidden" name="grant_id" value="<%= a.grantId %>"><button type="submit" class="danger" aria-label="<%= it.t('consent.revokeLabel', { app: a.appName, organization: o.name }) %>"><%= it.t('consent.revoke') %></button></form>
+</div>
 <h4><%= it.t('consent.activity') %></h4>
 <% if (a.activity.entries.length === 0) { %><p><%= it.t('consent.noActivity') %></p><% } else { %>
 <div class="table"><table class="stack"><caption class="hint"><%= it.t('consent.activityCaption', { app: a.appName, organization: o.name }) %></caption>
@@ -116,10 +123,6 @@ definePage(
 <% }) %></tbody></table></div>
 <% if (a.activity.olderHref) { %><p><a href="<%= a.activity.olderHref %>"><%= it.t('consent.older') %></a></p><% } %><% } %>
 <% if (a.activity.newestHref) { %><p><a href="<%= a.activity.newestHref %>"><%= it.t('consent.newer') %></a></p><% } %>
-<div class="actions">
-<a class="button quiet" href="/account/connections/activity.csv?grant_id=<%= a.grantId %>&amp;lang=<%= it.lang %>" aria-label="<%= it.t('consent.downloadCsvLabel', { app: a.appName, organization: o.name }) %>" download><%= it.t('consent.downloadCsv') %></a>
-<form method="get" action="/account/connections/revoke"><input type="hidden" name="grant_id" value="<%= a.grantId %>"><button type="submit" class="danger" aria-label="<%= it.t('consent.revokeLabel', { app: a.appName, organization: o.name }) %>"><%= it.t('consent.revoke') %></button></form>
-</div>
 </article>
 <% }) %></section>
 <% }) %>
