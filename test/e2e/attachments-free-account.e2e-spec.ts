@@ -301,6 +301,6 @@ describe('the storage quota of sandbox projects and demo companies (CONTRACT §2
     page = (await d.driver.get(`/developers/apps/${appId}`)).text;
     expect(/id="sandbox-storage">([^<]*)</.exec(page)?.[1]).toBe('640 of 1,000 bytes used by attachments');
     const danish = (await d.driver.get(`/developers/apps/${appId}?lang=da`)).text;
-    expect(/id="sandbox-storage">([^<]*)</.exec(danish)?.[1]).toBe('Bilag fylder 640 af 1.000 bytes');
+    expect(/id="sandbox-storage">([^<]*)</.exec(danish)?.[1]).toBe('Bilag fylder 640 af 1.000 byte');
   });
 });

@@ -391,8 +391,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     sandboxTokensHint: 'Højst {max} nye tokens i timen.',
     quota_secretRotations: 'Endepunktets hemmelighed er skiftet {max} gange inden for {hours} timer, og flere gange må der ikke være. Prøv igen efter {time}.',
     attachmentStorage: 'Plads til bilag',
-    storageUse: 'Bilag fylder {used} af {max} bytes',
-    storageUseNoLimit: 'Bilag fylder {used} bytes (ingen grænse)',
+    storageUse: 'Bilag fylder {used} af {max} byte',
+    storageUseNoLimit: 'Bilag fylder {used} byte (ingen grænse)',
     revisionPending: 'En version af denne app venter på godkendelse. Indsend den næste, når operatøren har godkendt den.',
     signInFailed: 'Du kunne ikke logges ind. Tjek, hvad du har indtastet, og prøv igen. Efter 5 forkerte koder fra godkendelsesappen sættes login til kontoen på pause i 15 minutter.',
     // the webhook tools and the sandbox entries (CONTRACT §15, §17)
