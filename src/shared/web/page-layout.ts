@@ -176,6 +176,16 @@ eta.loadTemplate(
 );
 
 /**
+ * A refused form's message at its top (CONTRACT §21): an alert that takes focus when the page loads
+ * (`autofocus`, no script), the form's `#form-error`; `it.error` is a catalogue key.
+ */
+eta.loadTemplate(
+  '@form-error',
+  `<% if (it.error) { %><p class="error alert" role="alert" id="form-error" tabindex="-1" autofocus><%= it.t(it.error) %></p><% } %>
+`,
+);
+
+/**
  * The sign-in fields every sign-in form shares (CONTRACT §11, §15: **Email**, **Password**,
  * **Authenticator code**); `it.email` refills the email, `it.error` (the form's `#form-error`) describes it.
  */

@@ -60,8 +60,7 @@ definePage(
   'developer-signin',
   `<%~ include('@head', { ...it, narrow: true }) %><h1><%= it.t('web.signIn') %></h1>
 <% if (it.notice) { %><p class="status" role="status"><%= it.t(it.notice) %></p><% } %>
-<% if (it.error) { %><p class="error alert" role="alert" id="form-error"><%= it.t(it.error) %></p><% } %>
-<form method="post" action="/developers/signin" novalidate>
+<%~ include('@form-error', it) %><form method="post" action="/developers/signin" novalidate>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <%~ include('@sign-in-fields', it) %><button type="submit"><%= it.t('web.signIn') %></button>
 </form>

@@ -2,10 +2,12 @@ import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { clientAddress } from '../../../../shared/http/client-address';
-import { firstSupportedTag } from '../../../../shared/web';
+import { firstSupportedTag, refusedSignIn } from '../../../../shared/web';
 import { ConsentService, DURATION_DAYS } from '../application/consent.service';
 import type { AuthorizationRequest, ConsentSession } from '../domain/consent.repository';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
+
+const SIGN_IN = '/oauth/authorize/sign-in';
 
 /** The authorization request as a URL again (the language switch of a page answering a POST leads there). */
 function authorizeUrl(r: AuthorizationRequest): string {
@@ -27,7 +29,8 @@ function authorizeUrl(r: AuthorizationRequest): string {
  * The owner's pages of CONTRACT §11 and §18: `/oauth/authorize` (the request's checks, then sign-in),
  * the organization choice and the consent form. Each step after the first is a POST with the session's
  * CSRF token; a POST that succeeds answers 303 (to the next page, GET /oauth/authorize/continue, or to
- * the app), so a reload or Back never posts twice; a refused one shows its form again (401, 422, 429).
+ * the app), so a reload or Back never posts twice; a refused sign-in answers 303 back to its form
+ * (CONTRACT §21), the consent form's refusal (nothing done) keeps its 422.
  */
 @ApiExcludeController()
 @Controller('oauth/authorize')
@@ -57,15 +60,23 @@ export class AuthorizeController {
     if (session.request) res.locals.switchPath = authorizeUrl(session.request);
     const body = req.body as Record<string, unknown>;
     const result = await this.consent.signIn(session, body.email, body.password, body.code, clientAddress(req));
-    const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
-    const appName = await this.consent.appName(session.request?.clientId ?? '');
-    if (result.kind === 'locked') {
-      res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      return this.signInPage(req, res, 429, appName, email, 'web.signInLocked');
+    if (result.kind !== 'ok') {
+      // CONTRACT §21: 303 back to the form, so that a reload shows it again and counts nothing
+      const cookie = await this.consent.leaveFlash(session, refusedSignIn(result, body.email));
+      return this.http.backToForm(res, SIGN_IN, cookie);
     }
-    if (result.kind === 'failed') return this.signInPage(req, res, 401, appName, email, 'web.signInFailed');
     this.http.setSession(res, result.cookie);
     this.http.seeOther(res, '/oauth/authorize/continue');
+  }
+
+  /** The sign-in form of the request in progress, where a refused sign-in leads (its message, the email typed). */
+  @Get('sign-in')
+  async signInAgain(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+    const session = await this.authorizeSession(req, res);
+    if (!session?.request) return this.http.message(res, 400, 'consent.signInNeededTitle', 'consent.signInExpired');
+    if (session.userId !== null) return this.http.seeOther(res, '/oauth/authorize/continue');
+    const [flash, appName] = await Promise.all([this.consent.takeFlash(session), this.consent.appName(session.request.clientId)]);
+    this.signInPage(req, res, 200, appName, flash?.fields?.email ?? '', flash?.status?.key ?? null);
   }
 
   @Get('continue')
@@ -159,6 +170,6 @@ export class AuthorizeController {
   private signInPage(req: ConsentRequest, res: Response, status: number, appName: string, email: string, error: string | null): void {
     const csrf = this.http.csrfToken(req, res);
     this.formsLeadTo(res, req.webSession);
-    this.http.page(res, status, 'sign-in', { titleKey: 'consent.signInTitle', appName, email, error, csrf, action: '/oauth/authorize/sign-in' });
+    this.http.page(res, status, 'sign-in', { titleKey: 'consent.signInTitle', appName, email, error, csrf, action: SIGN_IN });
   }
 }

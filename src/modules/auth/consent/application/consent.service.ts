@@ -522,6 +522,11 @@ export class ConsentService {
   }
 
   /** The status message (or a secret) for the next page of this signed-in session (CONTRACT §18 post-redirect-get). */
+  /** A refused form's message for the GET its 303 leads to (CONTRACT §21); a new cookie to set, or null. */
+  leaveFlash(session: ConsentSession, flash: Flash): Promise<string | null> {
+    return this.sessions.leaveFlash(webSession(session), flash);
+  }
+
   setFlash(session: ConsentSession, flash: Flash): Promise<void> {
     return this.transactions.run((m) => this.sessions.setFlash(m, session.idHash, flash));
   }
