@@ -141,8 +141,7 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
-    this.confirmPage(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', { confirmation }, 'sandbox');
+    await this.askFirst(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', {}, 'sandbox');
   }
 
   @Post(':app/sandbox-token')
@@ -185,8 +184,7 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
-    this.confirmPage(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', { confirmation }, 'oauth');
+    await this.askFirst(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', {}, 'oauth');
   }
 
   @Post(':app/client-secret')
@@ -273,11 +271,25 @@ export class DeveloperAppsController {
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.testSent' } });
   }
 
+  /** CONTRACT §21: Recover asks first (the Since typed goes along to the confirmation's form). */
+  @Get(':app/webhook-endpoints/recover')
+  async confirmRecover(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return;
+    const query = req.query as Record<string, unknown>;
+    const endpoint = await this.apps.endpointOf(app, query.endpoint_id);
+    if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+    const since = typeof query.since === 'string' ? query.since.slice(0, 64) : '';
+    const question = this.http.t(res, 'developers.confirmRecover', { url: endpoint.url, environment: endpoint.environment, since });
+    await this.askFirst(req, res, app, 'developers.confirmRecoverTitle', question, 'webhook-endpoints/recover', { endpoint_id: endpoint.id, since }, 'webhooks');
+  }
+
   @Post(':app/webhook-endpoints/recover')
   @HttpCode(303)
   async recover(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.confirmationUsed' } });
     const body = req.body as Record<string, unknown>;
     try {
       if (!(await this.byHand(req, res, app, () => this.apps.recover(app, body.endpoint_id, sinceOfForm(body.since))))) return;
@@ -291,11 +303,23 @@ export class DeveloperAppsController {
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.recovered' } });
   }
 
+  /** CONTRACT §21: Rotate secret asks first. */
+  @Get(':app/webhook-endpoints/rotate-secret')
+  async confirmRotate(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return;
+    const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
+    if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+    const question = this.http.t(res, 'developers.confirmRotate', { url: endpoint.url, environment: endpoint.environment });
+    await this.askFirst(req, res, app, 'developers.confirmRotateTitle', question, 'webhook-endpoints/rotate-secret', { endpoint_id: endpoint.id }, 'webhooks');
+  }
+
   @Post(':app/webhook-endpoints/rotate-secret')
   @HttpCode(303)
   async rotateSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.confirmationUsed' } });
     const { secret } = await this.apps.rotateSecret(app, (req.body as Record<string, unknown>).endpoint_id);
     await this.done(req, res, app, 'webhooks', { secret: { labelKey: 'developers.rotatedSecret', value: secret } });
   }
@@ -335,11 +359,21 @@ export class DeveloperAppsController {
     }
   }
 
+  /** CONTRACT §21: Submit for review asks first, and says that approval asks every owner to consent again. */
+  @Get(':app/revisions')
+  async confirmSubmit(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return;
+    const name = (await this.apps.page(app)).name;
+    await this.askFirst(req, res, app, 'developers.confirmSubmitTitle', this.http.t(res, 'developers.confirmSubmit', { app: name }), 'revisions', {}, 'revisions');
+  }
+
   @Post(':app/revisions')
   @HttpCode(303)
   async submit(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'revisions', { status: { key: 'developers.confirmationUsed' } });
     try {
       await this.apps.submitRevision(app);
     } catch (err) {
@@ -363,6 +397,12 @@ export class DeveloperAppsController {
   private async confirmedOnce(req: DeveloperRequest): Promise<boolean> {
     const token = (req.body as Record<string, unknown>).confirmation;
     return token === undefined || (await this.accounts.takeConfirmation(req.webSession as DeveloperSession, token));
+  }
+
+  /** An action that asks first (CONTRACT §18, §21): its confirmation page, whose form carries a token that works once. */
+  private async askFirst(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string): Promise<void> {
+    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
+    this.confirmPage(req, res, app, titleKey, question, action, { ...fields, confirmation }, section);
   }
 
   /** A destructive action's confirmation page: Confirm posts `action`, Cancel returns to the section. */

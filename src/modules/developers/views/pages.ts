@@ -167,10 +167,10 @@ ${FLASH('webhooks')}${FIELD_ERROR('resends')}<% if (it.view.endpoints.length ===
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/enable">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" aria-label="<%= it.t('developers.enableLabel', { url: e.url, environment: e.environment }) %>">${T('enable')}</button></form><% } %>
 <div class="tools">
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/test">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.sendTestLabel', { url: e.url, environment: e.environment }) %>">${T('sendTestEvent')}</button></form>
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.rotateLabel', { url: e.url, environment: e.environment }) %>">${T('rotateSecret')}</button></form>
+<form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.rotateLabel', { url: e.url, environment: e.environment }) %>">${T('rotateSecret')}</button></form>
 <form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.deleteLabel', { url: e.url, environment: e.environment }) %>">${T('delete')}</button></form>
 </div>
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/recover" class="recover" novalidate>${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>">
+<form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/recover" class="recover" novalidate><input type="hidden" name="endpoint_id" value="<%= e.id %>">
 <label for="since-<%= e.id %>">${T('since')}</label>
 <input id="since-<%= e.id %>" name="since" type="text" required maxlength="64" value="<%= it.recover && it.recover.endpointId === e.id ? it.recover.since : '' %>" aria-describedby="since-help-<%= e.id %><% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> since-error-<%= e.id %><% } %>"<% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> aria-invalid="true"<% } %>>
 <p class="hint" id="since-help-<%= e.id %>"><%= it.t('developers.sinceHelp', { days: it.view.webhookRetentionDays }) %></p>
@@ -211,7 +211,7 @@ ${FLASH('revisions')}<p class="hint">${T('revisionsHint')}</p>
 <% it.view.revisions.forEach(function (r) { %><tr><td><%= r.number %></td><td><% if (r.approved) { %><span class="badge ok">${T('approved')}</span><% } else { %><span class="badge wait">${T('notApproved')}</span><% } %></td></tr>
 <% }) %></tbody></table><% } %>
 ${FIELD_ERROR('revisions')}
-<form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit"<% if (it.errors && it.errors.revisions) { %> aria-describedby="revisions-error"<% } %>>${T('submitForReview')}</button></form>
+<form method="get" action="/developers/apps/<%= it.view.id %>/revisions"><button type="submit"<% if (it.errors && it.errors.revisions) { %> aria-describedby="revisions-error"<% } %>>${T('submitForReview')}</button></form>
 </section>
 
 <section class="card" id="sandbox-entries" aria-labelledby="h-sandbox-entries"><h2 id="h-sandbox-entries">${T('sandboxEntries')}</h2>

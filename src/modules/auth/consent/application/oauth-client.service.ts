@@ -7,7 +7,7 @@ import { NotFoundError } from '../../../../shared/domain/errors';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { AppReadRepository } from '../../apps';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
-import { redirectUrisError } from '../domain/redirect-uri';
+import { noRedirectUrisError, redirectUrisError } from '../domain/redirect-uri';
 import { SecretBox } from '../../../../shared/crypto/secret-box';
 import { generateClientSecret, isIssuedClientSecret, sha256Hex } from '../domain/secrets';
 
@@ -43,9 +43,11 @@ export class OAuthClientService {
 
   /**
    * The developer console's **Save redirect URIs** (CONTRACT §15): replaces the URIs and keeps the
-   * secret. An app without a registration gets one whose secret nobody knows until **New client secret**.
+   * secret (at least one URI: CONTRACT §21). An app without a registration gets one whose secret nobody
+   * knows until **New client secret**.
    */
   async setRedirectUris(appId: string, redirectUris: unknown[]): Promise<string[]> {
+    if (redirectUris.length === 0) throw noRedirectUrisError();
     const refused = redirectUrisError(redirectUris);
     if (refused) throw refused;
     const uris = redirectUris as string[];
