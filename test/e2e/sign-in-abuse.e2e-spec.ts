@@ -55,7 +55,7 @@ describe('sign-in lockout per email and client address (CONTRACT §11)', () => {
     fromA.headers = { 'X-Forwarded-For': '198.51.100.7' };
     await fromA.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
     for (let i = 0; i < 5; i++) {
-      expect((await fromA.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `stranger ${i}`, code: '000000' })).status).toBe(401);
+      expect((await signInTry(fromA, '/oauth/authorize/sign-in', { email: s.owner.email, password: `stranger ${i}`, code: '000000' })).answer).toBe('refused');
     }
     const lockedA = await signInTry(fromA, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
     expect(lockedA.answer).toBe('locked');
@@ -82,7 +82,7 @@ describe('sign-in lockout per email and client address (CONTRACT §11)', () => {
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
     for (let i = 0; i < 5; i++) {
       driver.headers = { 'X-Forwarded-For': `10.9.9.${i}, 203.0.113.99` };
-      expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `chain ${i}`, code: '000000' })).status).toBe(401);
+      expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `chain ${i}`, code: '000000' })).answer).toBe('refused');
     }
     driver.headers = { 'X-Forwarded-For': '10.9.9.200, 203.0.113.99' };
     expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).answer).toBe('locked');
@@ -104,7 +104,7 @@ describe('without TRUST_PROXY the peer is the client address (CONTRACT §2)', ()
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
     for (let i = 0; i < 5; i++) {
       driver.headers = { 'X-Forwarded-For': `198.51.100.${i}` };
-      expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' })).status).toBe(401);
+      expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' })).answer).toBe('refused');
     }
     driver.headers = { 'X-Forwarded-For': '192.0.2.1' };
     expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).answer).toBe('locked');
@@ -352,7 +352,7 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
     const driver = new PageDriver(app);
     driver.headers = { 'X-Forwarded-For': address };
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    for (let i = 0; i < 5; i++) await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' });
+    for (let i = 0; i < 5; i++) expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' })).answer).toBe('refused');
     // a signed-in session from elsewhere, and 600 expired sessions (more than one batch)
     const owner = new PageDriver(app);
     await owner.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);

@@ -21,6 +21,7 @@ import { RequestLog1766470000000 } from './1766470000000-request-log';
 import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-endpoints';
 import { DemoCompany1766500000000 } from './1766500000000-demo-company';
 import { SignupPasswordAtLink1766630000000 } from './1766630000000-signup-password-at-link';
+import { WebhookOlderSecret1766660000000 } from './1766660000000-webhook-older-secret';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   DemoCompany1766500000000,
   RequestLogFilters1766610000000,
   SignupPasswordAtLink1766630000000,
+  WebhookOlderSecret1766660000000,
 ];
