@@ -192,7 +192,7 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     expect((await post(withMandate.access_token, 'b-2')).status).toBe(201);
   });
 
-  it('a wrong password shows a generic failure (401); 5 failures lock the email (429 page)', async () => {
+  it('a wrong password shows a generic failure; 5 failures lock the email (each a 303 back to the form: CONTRACT §21)', async () => {
     const s = await setup();
     await page.goto(authorizeUrl(s, pkcePair().challenge));
     const statuses: number[] = [];
@@ -207,7 +207,7 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await signIn(s);
     await page.getByText('Too many failed sign-ins').waitFor();
     await shot('06-locked');
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(statuses).toEqual([303, 303, 303, 303, 303, 303]);
   });
 
   it('a form whose CSRF token was tampered with is refused (403) and nothing happens', async () => {
