@@ -208,7 +208,12 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     // a reload of the page the 303 led to shows the token no more, and makes no new one
     await page.reload();
     expect(await page.locator('#issued-value').count()).toBe(0);
-    await confirmed('New sandbox token', 'sandbox');
+    // CONTRACT §21: the previous token may stop at once (24 hours is the choice already made)
+    await page.getByRole('button', { name: 'New sandbox token' }).first().click();
+    expect(await page.getByLabel('24 hours').isChecked()).toBe(true);
+    await page.getByLabel('No time: it stops now').check();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/#sandbox$/);
     const second = await issued();
     expect((await prepare(first)).status).toBe(401);
     expect((await prepare(second)).status).toBe(200);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { postAndFollow } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, type Developer } from '../support/developer-fixtures';
+import { aJournal, SANDBOX } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -118,5 +119,75 @@ describe('developer console at the edges (CONTRACT §21)', () => {
     const replay = await postAndFollow(d.driver, `/developers/apps/${appId}/revisions`, form);
     expect(replay.text).toContain('Der skete ikke noget: den bekræftelse er allerede brugt.');
     expect(await revisions()).toBe(1);
+  });
+
+  /** The account ids of the Sandbox section's table. */
+  const accountIds = (html: string) => {
+    const section = html.slice(html.indexOf('id="sandbox"'), html.indexOf('id="oauth"'));
+    return [...section.matchAll(/data-label="Account id"><code>([0-9a-f-]{36})<\/code>/g)].map((m) => m[1]);
+  };
+  const statusOf = (html: string) => /<p class="status" role="status" id="status">([^<]*)</.exec(html)?.[1];
+
+  it('New sandbox token keeps the previous one working 24 hours by default, 1 hour, or not at all, and says until when', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    const accounts = accountIds((await d.driver.get(`/developers/apps/${id}`)).text);
+    const prepare = async (t: string) => (await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${t}`).send(aJournal(accounts))).status;
+    const project = (await db.query(`SELECT sandbox_project_id AS p FROM developer_apps WHERE app_id = $1`, [id]))[0].p as string;
+    const hoursLeft = async () =>
+      Number((await db.query(`SELECT EXTRACT(EPOCH FROM (previous_generation_until - now())) / 3600 AS h FROM sandbox_projects WHERE id = $1`, [project]))[0].h);
+    const ask = await d.driver.get(`/developers/apps/${id}/sandbox-token`);
+    // the choice, 24 hours already made
+    expect(ask.text).toMatch(/<input type="radio" id="keep_previous-24h" name="keep_previous" value="24h" checked>/);
+    expect(ask.text).toContain('value="1h"');
+    expect(ask.text).toContain('value="now"');
+    const first = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, { confirmation: confirmationOf(ask.text) })).text) as string;
+
+    // the default: 24 hours, and the page says until when
+    const made = await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {});
+    const second = issued(made.text) as string;
+    expect(statusOf(made.text)).toMatch(/^The previous sandbox token works until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/);
+    expect(await hoursLeft()).toBeGreaterThan(23.9);
+    expect(await hoursLeft()).toBeLessThanOrEqual(24);
+    expect([await prepare(first), await prepare(second)]).toEqual([200, 200]);
+
+    // 1 hour
+    const third = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, { keep_previous: '1h' })).text) as string;
+    expect(await hoursLeft()).toBeGreaterThan(0.99);
+    expect(await hoursLeft()).toBeLessThanOrEqual(1);
+    expect([await prepare(first), await prepare(second), await prepare(third)]).toEqual([401, 200, 200]);
+    // its hour over (the database's clock), the previous token stops
+    await db.query(`UPDATE sandbox_projects SET previous_generation_until = now() - interval '1 second' WHERE id = $1`, [project]);
+    expect([await prepare(second), await prepare(third)]).toEqual([401, 200]);
+
+    // not at all
+    const ended = await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, { keep_previous: 'now' });
+    expect(statusOf(ended.text)).toBe('The previous sandbox token has stopped working.');
+    expect([await prepare(third), await prepare(issued(ended.text) as string)]).toEqual([401, 200]);
+
+    // anything else: 400, no token made
+    const generations = async () => Number((await db.query(`SELECT count(*)::int AS n FROM sandbox_generations WHERE project_id = $1`, [project]))[0].n);
+    const before = await generations();
+    expect((await d.driver.post(`/developers/apps/${id}/sandbox-token`, { keep_previous: 'forever' })).status).toBe(400);
+    expect(await generations()).toBe(before);
+  });
+
+  it('New client secret keeps the previous one working as chosen (the token endpoint takes both), in Danish too', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    await d.driver.get(`/developers/apps/${id}`);
+    await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: 'https://app.example/cb' });
+    // a client authenticated: 400 invalid_grant for a made-up code; a wrong secret: 401 invalid_client
+    const tokenCall = async (secret: string) =>
+      (await app.partner().post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code: 'made-up', redirect_uri: 'https://app.example/cb', code_verifier: 'x'.repeat(43), client_id: id, client_secret: secret })).status;
+    const a = issued((await postAndFollow(d.driver, `/developers/apps/${id}/client-secret`, { keep_previous: 'now' })).text) as string;
+    d.driver.language = 'da';
+    await d.driver.get(`/developers/apps/${id}/client-secret`);
+    const madeB = await postAndFollow(d.driver, `/developers/apps/${id}/client-secret`, { keep_previous: '24h' });
+    const b = issued(madeB.text) as string;
+    expect(statusOf(madeB.text)).toMatch(/^Den forrige klienthemmelighed virker indtil \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/);
+    expect([await tokenCall(a), await tokenCall(b)]).toEqual([400, 400]);
+    const c = issued((await postAndFollow(d.driver, `/developers/apps/${id}/client-secret`, { keep_previous: 'now' })).text) as string;
+    expect([await tokenCall(a), await tokenCall(b), await tokenCall(c)]).toEqual([401, 401, 400]);
   });
 });

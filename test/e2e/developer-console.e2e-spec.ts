@@ -195,7 +195,7 @@ describe('developer console (CONTRACT §15)', () => {
     expect(token).toMatch(/^hsk_/);
     const prepare = (t: string) => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${t}`).send(aJournal(accounts));
     expect((await prepare(token)).status).toBe(200);
-    const second = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
+    const second = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, { keep_previous: 'now' })).text);
     expect((await prepare(token)).status).toBe(401);
     expect((await prepare(second)).status).toBe(200);
     expect((await d.driver.get(`/developers/apps/${id}`)).text).not.toContain(second);

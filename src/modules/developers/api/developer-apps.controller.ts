@@ -2,17 +2,29 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
-import { type Flash, translate } from '../../../shared/web';
+import { badFormPage, type Flash, formatUtc, translate } from '../../../shared/web';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-apps.service';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, quotaError, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
 import { TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
+import { KEEP_PREVIOUS_DEFAULT, KEEP_PREVIOUS_FIELD, KEEP_PREVIOUS_SECONDS, type KeepPrevious, keepPreviousSeconds } from '../domain/keep-previous';
 import { LOG_FILTER_TEXT_MAX, parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
 /** A field's error: a catalogue key and its parameters (the page says it in its language). */
 type Errors = Record<string, { key: string; params?: Record<string, string | number> }>;
+/** A confirmation page's one choice (radio buttons in its Confirm form). */
+interface Choice {
+  name: string;
+  legend: string;
+  options: Array<{ value: string; label: string; checked: boolean }>;
+}
+
+/** CONTRACT §21: what the page says of the previous token or secret — until when it works, or that it stopped. */
+function previousStatus(key: string, until: Date | null): NonNullable<Flash['status']> {
+  return until ? { key: `${key}Until`, params: { until: formatUtc(until) } } : { key: `${key}Ended` };
+}
 interface FormState {
   errors?: Errors;
   redirectText?: string;
@@ -141,7 +153,7 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    await this.askFirst(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', {}, 'sandbox');
+    await this.askFirst(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', {}, 'sandbox', this.keepChoice(res, 'developers.keepPreviousToken'));
   }
 
   @Post(':app/sandbox-token')
@@ -149,17 +161,19 @@ export class DeveloperAppsController {
   async sandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    const keep = keepPreviousSeconds((req.body as Record<string, unknown>)[KEEP_PREVIOUS_FIELD]);
+    if (keep === null) return badFormPage(req, res);
     if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'sandbox', { status: { key: 'developers.confirmationUsed' } });
-    let token: string;
+    let made: { token: string; previous_until: Date | null };
     try {
-      ({ token } = await this.apps.newSandboxToken(app));
+      made = await this.apps.newSandboxToken(app, keep);
     } catch (err) {
       if (!(err instanceof HourlyQuotaError)) throw err;
       // a refused POST keeps its status on the page it shows again (CONTRACT §18)
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
       return this.appPage(req, res, 429, app, { errors: { sandbox: quotaError(err) } });
     }
-    await this.done(req, res, app, 'sandbox', { secret: { labelKey: 'developers.sandboxToken', value: token } });
+    await this.done(req, res, app, 'sandbox', { secret: { labelKey: 'developers.sandboxToken', value: made.token }, status: previousStatus('developers.previousToken', made.previous_until) });
   }
 
   @Post(':app/redirect-uris')
@@ -184,7 +198,7 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    await this.askFirst(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', {}, 'oauth');
+    await this.askFirst(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', {}, 'oauth', this.keepChoice(res, 'developers.keepPreviousSecret'));
   }
 
   @Post(':app/client-secret')
@@ -192,9 +206,11 @@ export class DeveloperAppsController {
   async clientSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    const keep = keepPreviousSeconds((req.body as Record<string, unknown>)[KEEP_PREVIOUS_FIELD]);
+    if (keep === null) return badFormPage(req, res);
     if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'oauth', { status: { key: 'developers.confirmationUsed' } });
-    const { client_secret } = await this.apps.newClientSecret(app);
-    await this.done(req, res, app, 'oauth', { secret: { labelKey: 'developers.clientSecret', value: client_secret } });
+    const { client_secret, previous_until } = await this.apps.newClientSecret(app, keep);
+    await this.done(req, res, app, 'oauth', { secret: { labelKey: 'developers.clientSecret', value: client_secret }, status: previousStatus('developers.previousSecret', previous_until) });
   }
 
   /** CONTRACT §18: the publisher an owner sees on the consent form (https addresses only). */
@@ -399,14 +415,23 @@ export class DeveloperAppsController {
     return token === undefined || (await this.accounts.takeConfirmation(req.webSession as DeveloperSession, token));
   }
 
-  /** An action that asks first (CONTRACT §18, §21): its confirmation page, whose form carries a token that works once. */
-  private async askFirst(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string): Promise<void> {
+  /** An action that asks first (CONTRACT §18, §21): its confirmation page, whose form carries a token that works once (and `choice`, if any). */
+  private async askFirst(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string, choice?: Choice): Promise<void> {
     const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
-    this.confirmPage(req, res, app, titleKey, question, action, { ...fields, confirmation }, section);
+    this.confirmPage(req, res, app, titleKey, question, action, { ...fields, confirmation }, section, choice);
+  }
+
+  /** CONTRACT §21: how long the previous token or secret keeps working — 24 hours (checked), 1 hour, or not at all. */
+  private keepChoice(res: Response, legendKey: string): Choice {
+    return {
+      name: KEEP_PREVIOUS_FIELD,
+      legend: this.http.t(res, legendKey),
+      options: (Object.keys(KEEP_PREVIOUS_SECONDS) as KeepPrevious[]).map((k) => ({ value: k, label: this.http.t(res, `developers.keep.${k}`), checked: k === KEEP_PREVIOUS_DEFAULT })),
+    };
   }
 
   /** A destructive action's confirmation page: Confirm posts `action`, Cancel returns to the section. */
-  private confirmPage(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string): void {
+  private confirmPage(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string, choice?: Choice): void {
     res.locals.switchPath = `/developers/apps/${app.appId}`;
     this.http.page(res, 200, 'confirm', {
       titleKey,
@@ -414,6 +439,7 @@ export class DeveloperAppsController {
       question,
       action: `/developers/apps/${app.appId}/${action}`,
       fields,
+      choice,
       cancelPath: `/developers/apps/${app.appId}#${section}`,
       cancelQuery: {},
       signedIn: true,

@@ -22,6 +22,7 @@ import { SelfServiceEndpoints1766480000000 } from './1766480000000-self-service-
 import { DemoCompany1766500000000 } from './1766500000000-demo-company';
 import { SignupPasswordAtLink1766630000000 } from './1766630000000-signup-password-at-link';
 import { WebhookOlderSecret1766660000000 } from './1766660000000-webhook-older-secret';
+import { PreviousCredentials1766660000001 } from './1766660000001-previous-credentials';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   RequestLogFilters1766610000000,
   SignupPasswordAtLink1766630000000,
   WebhookOlderSecret1766660000000,
+  PreviousCredentials1766660000001,
 ];
