@@ -197,7 +197,7 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await page.goto(authorizeUrl(s, pkcePair().challenge));
     const statuses: number[] = [];
     page.on('response', (r) => {
-      if (r.url().endsWith('/oauth/authorize/sign-in')) statuses.push(r.status());
+      if (r.request().method() === 'POST' && r.url().endsWith('/oauth/authorize/sign-in')) statuses.push(r.status());
     });
     for (let i = 0; i < 5; i++) {
       await signIn(s, `wrong password ${i}`);

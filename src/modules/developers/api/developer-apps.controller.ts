@@ -258,10 +258,9 @@ export class DeveloperAppsController {
   /** CONTRACT §18: Delete asks first. */
   @Get(':app/webhook-endpoints/delete')
   async confirmDeleteEndpoint(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
-    const app = await this.ownGet(req, res, appId);
-    if (!app) return;
-    const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
-    if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+    const asked = await this.askedEndpoint(req, res, appId);
+    if (!asked) return;
+    const { app, endpoint } = asked;
     const question = this.http.t(res, 'developers.confirmDelete', { url: endpoint.url, environment: endpoint.environment });
     this.confirmPage(req, res, app, 'developers.confirmDeleteTitle', question, 'webhook-endpoints/delete', { endpoint_id: endpoint.id }, 'webhooks');
   }
@@ -290,11 +289,10 @@ export class DeveloperAppsController {
   /** CONTRACT §21: Recover asks first (the Since typed goes along to the confirmation's form). */
   @Get(':app/webhook-endpoints/recover')
   async confirmRecover(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
-    const app = await this.ownGet(req, res, appId);
-    if (!app) return;
+    const asked = await this.askedEndpoint(req, res, appId);
+    if (!asked) return;
+    const { app, endpoint } = asked;
     const query = req.query as Record<string, unknown>;
-    const endpoint = await this.apps.endpointOf(app, query.endpoint_id);
-    if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
     const since = typeof query.since === 'string' ? query.since.slice(0, 64) : '';
     const question = this.http.t(res, 'developers.confirmRecover', { url: endpoint.url, environment: endpoint.environment, since });
     await this.askFirst(req, res, app, 'developers.confirmRecoverTitle', question, 'webhook-endpoints/recover', { endpoint_id: endpoint.id, since }, 'webhooks');
@@ -322,10 +320,9 @@ export class DeveloperAppsController {
   /** CONTRACT §21: Rotate secret asks first. */
   @Get(':app/webhook-endpoints/rotate-secret')
   async confirmRotate(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
-    const app = await this.ownGet(req, res, appId);
-    if (!app) return;
-    const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
-    if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+    const asked = await this.askedEndpoint(req, res, appId);
+    if (!asked) return;
+    const { app, endpoint } = asked;
     const question = this.http.t(res, 'developers.confirmRotate', { url: endpoint.url, environment: endpoint.environment });
     await this.askFirst(req, res, app, 'developers.confirmRotateTitle', question, 'webhook-endpoints/rotate-secret', { endpoint_id: endpoint.id }, 'webhooks');
   }
@@ -413,6 +410,18 @@ export class DeveloperAppsController {
   private async confirmedOnce(req: DeveloperRequest): Promise<boolean> {
     const token = (req.body as Record<string, unknown>).confirmation;
     return token === undefined || (await this.accounts.takeConfirmation(req.webSession as DeveloperSession, token));
+  }
+
+  /** The app and the endpoint (`?endpoint_id=`) a confirmation page names, or null once answered (404, or 303 saying it is gone). */
+  private async askedEndpoint(req: DeveloperRequest, res: Response, appId: string): Promise<{ app: DeveloperApp; endpoint: { id: string; url: string; environment: string } } | null> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return null;
+    const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
+    if (!endpoint) {
+      await this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+      return null;
+    }
+    return { app, endpoint };
   }
 
   /** An action that asks first (CONTRACT §18, §21): its confirmation page, whose form carries a token that works once (and `choice`, if any). */
