@@ -42,7 +42,8 @@ describe('developer console at the edges (CONTRACT §21)', () => {
     await d.driver.get(`/developers/apps/${id}`);
     const empty = await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: ' \r\n \r\n' });
     expect(empty.status).toBe(422);
-    expect(empty.text).toMatch(/id="redirect_uris-error">Redirect URIs: at least one is required/);
+    // the reason in an alert that takes focus (CONTRACT §21)
+    expect(empty.text).toMatch(/<p class="error" role="alert" tabindex="-1" autofocus id="redirect_uris-error">Redirect URIs: at least one is required/);
     expect((await db.query(`SELECT redirect_uris FROM oauth_clients WHERE app_id = $1`, [id]))[0].redirect_uris).toEqual(['https://app.example/cb']);
     // in Danish too
     d.driver.language = 'da';

@@ -8,8 +8,9 @@ import './messages';
  * message or a secret shown once (`it.flash`) appears in the section it concerns (`it.flash.section`),
  * which the 303 that led here names as its fragment.
  */
+/** A refused field's reason (CONTRACT §21: an alert that takes focus — the first on the page, when several). */
 const FIELD_ERROR = (field: string) =>
-  `<% if (it.errors && it.errors.${field}) { %><p class="error" id="${field}-error"><%= it.t(it.errors.${field}.key, it.errors.${field}.params) %></p><% } %>`;
+  `<% if (it.errors && it.errors.${field}) { %><p class="error" role="alert" tabindex="-1" autofocus id="${field}-error"><%= it.t(it.errors.${field}.key, it.errors.${field}.params) %></p><% } %>`;
 const DESCRIBED = (field: string, extra = '') =>
   `<% if (it.errors && it.errors.${field}) { %> aria-invalid="true" aria-describedby="${field}-error${extra}"<% } else { %>${extra ? ` aria-describedby="${extra.trim()}"` : ''}<% } %>`;
 /** The flash of one section: its status message and the secret issued there, once. */
