@@ -8,6 +8,7 @@ import type { AuthorizationRequest, ConsentSession } from '../domain/consent.rep
 import { ConsentHttp, type ConsentRequest } from './consent-http';
 
 const SIGN_IN = '/oauth/authorize/sign-in';
+const SIGN_OUT = '/oauth/authorize/sign-out';
 
 /** The authorization request as a URL again (the language switch of a page answering a POST leads there). */
 function authorizeUrl(r: AuthorizationRequest): string {
@@ -46,6 +47,13 @@ export class AuthorizeController {
     const check = await this.consent.checkAuthorize(req.query as Record<string, unknown>);
     if (check.kind === 'page') return this.http.message(res, 400, 'consent.invalidRequestTitle', check.messageKey);
     if (check.kind === 'redirect') return this.http.seeOther(res, check.location);
+    // CONTRACT §21 "one sign-in": an owner signed in (Connected apps, an earlier consent) goes on signed in
+    const signedIn = await this.consent.loadSession(this.http.sessionCookieValue(req));
+    if (signedIn?.userId) {
+      const carried = await this.consent.continueSignedIn(signedIn, check.request);
+      this.http.setSession(res, carried.cookie);
+      return this.http.seeOther(res, '/oauth/authorize/continue');
+    }
     const { cookie, session } = await this.consent.startSession('authorize', check.request);
     this.http.setSession(res, cookie);
     req.webSession = session;
@@ -83,6 +91,8 @@ export class AuthorizeController {
   async continue(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
     const session = await this.authorizeSession(req, res);
     if (!session || session.userId === null) return this.http.message(res, 400, 'consent.signInNeededTitle', 'consent.signInExpired');
+    // the request was answered (Back after the decision): still signed in, nothing to decide again
+    if (!session.request) return this.http.message(res, 200, 'consent.answeredTitle', 'consent.answered', { backHref: '/account/connections', backLabel: this.http.t(res, 'consent.connectedApps') });
     await this.consent.keepLanguage(session, (req.query as Record<string, unknown>).lang);
     res.locals.uiLocales = session.request?.uiLocales ?? null;
     await this.nextPage(req, res, session);
@@ -92,7 +102,7 @@ export class AuthorizeController {
   private async nextPage(req: ConsentRequest, res: Response, session: ConsentSession): Promise<void> {
     const step = await this.consent.nextStep(session);
     if (step.kind === 'redirect') {
-      this.http.clearSession(res);
+      await this.consent.dropRequest(session);
       return this.http.seeOther(res, step.location);
     }
     const csrf = this.http.csrfToken(req, res);
@@ -103,6 +113,7 @@ export class AuthorizeController {
     this.http.page(res, 200, 'consent', {
       titleKey: 'consent.consentTitle',
       titleParams: { app: step.view.appName },
+      signOutAction: SIGN_OUT,
       view: step.view,
       csrf,
       error: null,
@@ -140,6 +151,7 @@ export class AuthorizeController {
       return this.http.page(res, 422, 'consent', {
         titleKey: 'consent.consentTitle',
         titleParams: { app: result.view.appName },
+        signOutAction: SIGN_OUT,
         view: result.view,
         csrf: this.http.csrfToken(req, res),
         error: result.error,
@@ -148,8 +160,19 @@ export class AuthorizeController {
         mandate: result.mandate,
       });
     }
-    this.http.clearSession(res);
+    // CONTRACT §21: the owner stays signed in (the session holds no request now)
     this.http.seeOther(res, result.location);
+  }
+
+  /** CONTRACT §21: the consent page's **Sign out** ends the session and starts the same request again (its sign-in page). */
+  @Post('sign-out')
+  @HttpCode(303)
+  async signOut(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+    const session = await this.authorizeSession(req, res);
+    if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
+    await this.consent.signOut(session);
+    this.http.clearSession(res);
+    this.http.seeOther(res, session.request ? authorizeUrl(session.request) : '/account/connections');
   }
 
   private async authorizeSession(req: ConsentRequest, res: Response): Promise<ConsentSession | null> {

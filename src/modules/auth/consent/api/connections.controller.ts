@@ -193,7 +193,8 @@ export class ConnectionsController {
 
   private async connectionsSession(req: ConsentRequest): Promise<ConsentSession | null> {
     const session = await this.consent.loadSession(this.http.sessionCookieValue(req));
-    req.webSession = session && session.purpose === 'connections' ? session : null;
+    // CONTRACT §21 "one sign-in": an owner signed in on a consent is signed in here too
+    req.webSession = session && (session.purpose === 'connections' || session.userId !== null) ? session : null;
     return req.webSession;
   }
 
