@@ -3,13 +3,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { signInKey } from '../../src/shared/web';
 import { type AxeFinding, axeFindings, checkAtTwoWidths, launchChromium } from '../support/browser';
-import { aConsentSetup, PASSWORD } from '../support/consent-fixtures';
+import { aConsentSetup, authorizeQuery, PASSWORD, pkcePair } from '../support/consent-fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const NAMES = {
-  da: { locale: 'da-DK', email: 'E-mail', password: 'Adgangskode', code: 'Kode fra godkendelsesapp', signIn: 'Log ind', failed: 'Du kunne ikke logges ind', connections: 'Tilknyttede apps' },
-  en: { locale: 'en-GB', email: 'Email', password: 'Password', code: 'Authenticator code', signIn: 'Sign in', failed: 'Sign-in failed', connections: 'Connected apps' },
+  da: { locale: 'da-DK', email: 'E-mail', password: 'Adgangskode', code: 'Kode fra godkendelsesapp', signIn: 'Log ind', failed: 'Du kunne ikke logges ind', connections: 'Tilknyttede apps', allow: 'Tillad', signOut: 'Log ud' },
+  en: { locale: 'en-GB', email: 'Email', password: 'Password', code: 'Authenticator code', signIn: 'Sign in', failed: 'Sign-in failed', connections: 'Connected apps', allow: 'Allow access', signOut: 'Sign out' },
 } as const;
 
 /**
@@ -92,6 +92,51 @@ describe('a reload after a refused sign-in repeats nothing (CONTRACT §21)', () 
       await page.getByLabel(n.code).fill(totpCodeAt(s.owner.totp_secret, clock.nowMs()));
       await page.getByRole('button', { name: n.signIn }).click();
       await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
+    });
+  }
+
+  for (const lang of ['da', 'en'] as const) {
+    const n = NAMES[lang];
+
+    it(`${lang}: one sign-in — Connected apps, then the consent form without signing in again, through its Connected apps link, Back and a second tab; Sign out keeps the request`, async () => {
+      const s = await aConsentSetup(app);
+      context = await browser.newContext({ locale: n.locale });
+      page = await context.newPage();
+      await page.goto(`${base}/account/connections`);
+      clock.advance(30_000);
+      await page.getByLabel(n.email).fill(s.owner.email);
+      await page.getByLabel(n.password).fill(PASSWORD);
+      await page.getByLabel(n.code).fill(totpCodeAt(s.owner.totp_secret, clock.nowMs()));
+      await page.getByRole('button', { name: n.signIn }).click();
+      await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
+      const request = `${base}/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { state: `one-${lang}` })}`;
+      await page.goto(request);
+      await page.getByRole('button', { name: n.allow }).waitFor();
+      expect(await page.getByLabel(n.password).count()).toBe(0);
+      findings.push(...(await checkAtTwoWidths(page, `${lang}-one-sign-in-consent`)));
+      await page.setViewportSize({ width: 320, height: 800 });
+      findings.push(...(await axeFindings(page, `${lang}-one-sign-in-consent`)));
+      await page.setViewportSize({ width: 1280, height: 900 });
+      // the link to Connected apps, and Back to the same request
+      await page.getByRole('main').getByRole('link', { name: n.connections }).click();
+      await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
+      await page.goBack();
+      await page.getByRole('button', { name: n.allow }).waitFor();
+      // Sign out: the same request's sign-in page
+      await page.getByRole('button', { name: n.signOut }).click();
+      await page.getByLabel(n.password).waitFor();
+      expect(page.url()).toContain(`state=one-${lang}`);
+      clock.advance(30_000);
+      await page.getByLabel(n.email).fill(s.owner.email);
+      await page.getByLabel(n.password).fill(PASSWORD);
+      await page.getByLabel(n.code).fill(totpCodeAt(s.owner.totp_secret, clock.nowMs()));
+      await page.getByRole('button', { name: n.signIn }).click();
+      await page.getByRole('button', { name: n.allow }).waitFor();
+      // a second tab: signed in there too
+      const second = await context.newPage();
+      await second.goto(`${base}/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { state: `two-${lang}` })}`);
+      await second.getByRole('button', { name: n.allow }).waitFor();
+      expect(await second.getByLabel(n.password).count()).toBe(0);
     });
   }
 
