@@ -184,7 +184,8 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByLabel('Authenticator code').fill(nextCode(secret));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Too many failed sign-ins').waitFor();
-    expect(statuses).toEqual([303, 401, 401, 401, 401, 401, 429]);
+    // CONTRACT §21: a refused sign-in answers 303 back to its form, as a successful one 303 onwards
+    expect(statuses).toEqual([303, 303, 303, 303, 303, 303, 303]);
   }, SLOW);
 
   it('a new app shows both base addresses; its sandbox token prepares, and a new token supersedes it; another developer gets 404', async () => {
@@ -207,7 +208,12 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     // a reload of the page the 303 led to shows the token no more, and makes no new one
     await page.reload();
     expect(await page.locator('#issued-value').count()).toBe(0);
-    await confirmed('New sandbox token', 'sandbox');
+    // CONTRACT §21: the previous token may stop at once (24 hours is the choice already made)
+    await page.getByRole('button', { name: 'New sandbox token' }).first().click();
+    expect(await page.getByLabel('24 hours').isChecked()).toBe(true);
+    await page.getByLabel('No time: it stops now').check();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/#sandbox$/);
     const second = await issued();
     expect((await prepare(first)).status).toBe(401);
     expect((await prepare(second)).status).toBe(200);
@@ -255,7 +261,10 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await confirmed('New client secret', 'oauth');
     const clientSecret = await issued();
     expect(clientSecret).toMatch(/^hcs_/);
+    // CONTRACT §21: Submit for review asks first, and says that approval asks every owner to consent again
     await page.getByRole('button', { name: 'Submit for review' }).click();
+    await expect(page.locator('#confirm-question').textContent()).resolves.toContain('is asked to consent again');
+    await page.getByRole('button', { name: 'Confirm' }).click();
     await page.waitForURL(/#revisions$/);
     await expect(page.locator('#revisions').textContent()).resolves.toContain('not approved');
 
@@ -334,7 +343,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     await page.getByRole('button', { name: /^Send test event/ }).first().click();
     await page.waitForURL(/#webhooks$/);
     await eventually(() => received.some((r) => JSON.parse(r.body).type === 'webhook.test'), 'the test event', 10_000);
-    await page.getByRole('button', { name: /^Rotate secret/ }).first().click();
+    await confirmed(/^Rotate secret/, 'webhooks');
     const rotated = await issued();
     expect(rotated).toMatch(/^whsec_/);
     await shots('10-webhook-secret-rotated');
@@ -347,8 +356,7 @@ describe('developer console in a real browser (CONTRACT §15)', () => {
     for (const s of [rotated, whsec]) expect(() => new Webhook(s).verify(signed.body, signed.headers as Record<string, string>)).not.toThrow();
     await page.goto(`${base}/developers/apps/${appId}#webhooks`);
     await page.getByLabel('Since').first().fill(new Date(clock.nowMs() - 3_600_000).toISOString().slice(0, 16).replace('T', ' '));
-    await page.getByRole('button', { name: /^Recover/ }).first().click();
-    await page.waitForURL(/#webhooks$/);
+    await confirmed(/^Recover/, 'webhooks');
     await eventually(() => ofAgain().length >= 2, 'the recovered delivery', 10_000);
     expect(ofAgain()[1].body).toBe(signed.body);
     expect(ofAgain()[1].headers['webhook-id']).toBe(signed.headers['webhook-id']);

@@ -236,7 +236,11 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
       await page.locator('#webhooks [role=status]').waitFor();
 
       const revisions = () => count(`SELECT count(*)::int AS n FROM app_revisions WHERE app_id = $1`, [appId]);
+      // CONTRACT §21: Submit for review asks first
       await page.getByRole('button', { name: n.submit }).click();
+      await page.getByRole('button', { name: n.cancel }).waitFor();
+      findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-09b-confirm-submit`)));
+      await page.getByRole('button', { name: n.confirm }).click();
       await page.waitForURL(/#revisions$/);
       expect(await revisions()).toBe(1);
       await reloadMakesNothing(revisions);
@@ -250,12 +254,14 @@ describe('developer console in Danish and English (CONTRACT §15, §18)', () => 
       await page.getByLabel(n.password).fill(DEV_PASSWORD);
       await page.getByLabel(n.code).fill('000000');
       const [refusedSignIn] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: n.signIn }).click()]);
-      expect(refusedSignIn.status()).toBe(401);
+      // CONTRACT §21: 303 back to the form, whose message at its top takes focus
+      expect(refusedSignIn.status()).toBe(303);
       await page.getByRole('alert').waitFor();
+      await expect(page.locator('#form-error:focus').count()).resolves.toBe(1);
       findings.push(...(await checkAtTwoWidths(page, `dev-${lang}-12-sign-in-failed`)));
 
-      // every POST that succeeded answered 303; the refused ones 422 (401 for the wrong code)
-      expect(posts.filter((p) => p.status !== 303 && p.status !== 422 && !(p.status === 401 && p.url.endsWith('/developers/signin')))).toEqual([]);
+      // every POST that succeeded answered 303, and so did the refused sign-in (CONTRACT §21); the other refused ones 422
+      expect(posts.filter((p) => p.status !== 303 && p.status !== 422)).toEqual([]);
     }, SLOW);
   }
 

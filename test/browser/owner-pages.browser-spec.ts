@@ -30,6 +30,7 @@ const NAMES = {
     continue: 'Fortsæt',
     signOut: 'Log ud',
     amount: '7.000,00 kr.',
+    locked: 'For mange mislykkede login',
   },
   en: {
     locale: 'en-GB',
@@ -51,6 +52,7 @@ const NAMES = {
     continue: 'Continue',
     signOut: 'Sign out',
     amount: 'DKK 7,000.00',
+    locked: 'Too many failed sign-ins',
   },
 } as const;
 
@@ -200,8 +202,8 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
         .set('Content-Disposition', 'attachment; filename="faktura-1042.pdf"')
         .send(Buffer.from('%PDF-1.4\n%%EOF\n'));
       expect(attached.status).toBe(201);
+      // CONTRACT §21 "one sign-in": still signed in after the consent
       await page.goto(`${base}/account/connections`);
-      await signIn(s, n);
       await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
       await expect(page.locator('main').textContent()).resolves.toContain(n.amount);
       await page.getByRole('link', { name: 'faktura-1042.pdf' }).waitFor();
@@ -230,7 +232,7 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
   for (const lang of ['da', 'en'] as const) {
     const n = NAMES[lang];
 
-    it(`${lang}: the organization choice, Connected apps' sign-in and sign-out, and the 429 lock page; axe on every page`, async () => {
+    it(`${lang}: the organization choice, Connected apps' sign-in and sign-out, and the lock message; axe on every page`, async () => {
       await open(n.locale);
       const s = await setup();
       const other = await aProductionOrganization(app, { accounts: 1, name: 'Smørrebrød & Co ApS' });
@@ -242,20 +244,23 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
       await page.getByLabel(n.organization).selectOption({ label: 'Smørrebrød & Co ApS' });
       await page.getByRole('button', { name: n.continue }).click();
       await page.getByRole('button', { name: n.allow }).waitFor();
-      // Connected apps: its own sign-in page, then Sign out leads back to it
+      // Connected apps: signed in by the consent (CONTRACT §21 "one sign-in"); Sign out leads to its own sign-in page
       await page.goto(`${base}/account/connections`);
+      await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
+      await page.getByRole('button', { name: n.signOut }).click();
       await page.getByLabel(n.email).waitFor();
+      expect(page.url()).toBe(`${base}/account/connections`);
       findings.push(...(await checkAtTwoWidths(page, `${lang}-09-connections-sign-in`)));
       await signIn(s, n);
       await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
       await page.getByRole('button', { name: n.signOut }).click();
       await page.getByLabel(n.email).waitFor();
-      expect(page.url()).toBe(`${base}/account/connections`);
-      // five wrong passwords lock the email: the sixth answer is the 429 page, in the language
+      // five wrong passwords lock the email: the sixth answer leads back to the form (303, CONTRACT §21), which says so in the language
       for (let i = 0; i < 5; i++) await signIn(s, n, `wrong password ${i}`);
       const [locked] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/account/connections/sign-in')), signIn(s, n)]);
-      expect(locked.status()).toBe(429);
+      expect(locked.status()).toBe(303);
       await page.getByRole('alert').waitFor();
+      await expect(page.locator('#form-error').textContent()).resolves.toContain(n.locked);
       findings.push(...(await checkAtTwoWidths(page, `${lang}-10-locked`)));
     });
   }

@@ -1,6 +1,6 @@
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { DeveloperPurge } from '../../src/modules/developers/infrastructure/developer-purge';
-import { aConsentSetup, authorizeQuery, nextCode, PageDriver, PASSWORD, pkcePair, postAndFollow, REDIRECT_URI } from '../support/consent-fixtures';
+import { aConsentSetup, authorizeQuery, nextCode, PageDriver, PASSWORD, pkcePair, postAndFollow, REDIRECT_URI, signInTry } from '../support/consent-fixtures';
 import { aDeveloper, anAppOnThePage, DEV_PASSWORD, type Developer } from '../support/developer-fixtures';
 import { PRODUCTION, SANDBOX } from '../support/fixtures';
 import { consolePost, ManualClock } from '../support/production-fixtures';
@@ -254,11 +254,11 @@ describe('the demo company (CONTRACT §15)', () => {
     expect((await console.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code })).status).toBe(303);
     const driver = new PageDriver(app);
     expect((await driver.get(connectHref(page))).status).toBe(200);
-    const reused = await driver.post('/oauth/authorize/sign-in', { email: d.email, password: DEV_PASSWORD, code });
-    expect(reused.status).toBe(401);
+    const reused = await signInTry(driver, '/oauth/authorize/sign-in', { email: d.email, password: DEV_PASSWORD, code });
+    expect(reused.answer).toBe('refused');
     clock.advance(30_000);
-    const wrongPassword = await driver.post('/oauth/authorize/sign-in', { email: d.email, password: 'not the password at all', code: totpCodeAt(d.secret, clock.nowMs()) });
-    expect(wrongPassword.status).toBe(401);
+    const wrongPassword = await signInTry(driver, '/oauth/authorize/sign-in', { email: d.email, password: 'not the password at all', code: totpCodeAt(d.secret, clock.nowMs()) });
+    expect(wrongPassword.answer).toBe('refused');
   });
   it('goes with its developer: a developer gone 90 days is purged with the demo company, its grant, what its token wrote and its owner; the grant never counts as a customer', async () => {
     const d = await aDeveloper(app, clock);

@@ -16,6 +16,7 @@ import {
   REDIRECT_URI,
   SEEN,
   postAndFollow,
+  signInTry,
 } from '../support/consent-fixtures';
 import { anApprovedApp, aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, describeNothing, onPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -575,7 +576,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(ok.status).toBe(303);
     });
 
-    it('a failed sign-in is 401 and does not say which factor failed', async () => {
+    it('a failed sign-in leads back to its form (CONTRACT §21) and does not say which factor failed', async () => {
       const s = await setup();
       const pages: string[] = [];
       for (const [password, good] of [
@@ -585,8 +586,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         const driver = new PageDriver(app);
         await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
         const code = nextCode(clock, s);
-        const res = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password, code: good ? code : code === '000000' ? '111111' : '000000' });
-        expect(res.status).toBe(401);
+        const res = await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password, code: good ? code : code === '000000' ? '111111' : '000000' });
+        expect(res.answer).toBe('refused');
         expect(res.text).toContain(SIGN_IN_FAILED);
         // the language switch leads back to each request's own authorization URL (its own code_challenge)
         pages.push(res.text.replace(/value="[^"]*"/g, '').replace(/href="\/oauth\/authorize\?[^"]*"/g, ''));
@@ -594,23 +595,21 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(pages[0]).toBe(pages[1]);
       const unknown = new PageDriver(app);
       await unknown.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-      const res = await unknown.post('/oauth/authorize/sign-in', { email: `nobody-${Date.now()}@example.dk`, password: PASSWORD, code: '123456' });
-      expect(res.status).toBe(401);
+      const res = await signInTry(unknown, '/oauth/authorize/sign-in', { email: `nobody-${Date.now()}@example.dk`, password: PASSWORD, code: '123456' });
+      expect(res.answer).toBe('refused');
       expect(res.text).toContain(SIGN_IN_FAILED);
     });
 
-    it('5 failed sign-ins for one email in 15 minutes lock it for 15 minutes (429), right code or not', async () => {
+    it('5 failed sign-ins for one email in 15 minutes lock it for 15 minutes, right code or not', async () => {
       const s = await setup();
       const driver = new PageDriver(app);
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
       for (let i = 0; i < 5; i++) {
-        const res = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong password ${i}`, code: nextCode(clock, s) });
-        expect(res.status).toBe(401);
+        const res = await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong password ${i}`, code: nextCode(clock, s) });
+        expect(res.answer).toBe('refused');
       }
-      const locked = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email.toUpperCase(), password: PASSWORD, code: nextCode(clock, s) });
-      expect(locked.status).toBe(429);
-      expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(900);
+      const locked = await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email.toUpperCase(), password: PASSWORD, code: nextCode(clock, s) });
+      expect(locked.answer).toBe('locked');
       clock.advance(15 * 60_000);
       const again = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
       expect([again.postStatus, again.status]).toEqual([303, 200]);
@@ -784,12 +783,12 @@ describe('consent cookies when PUBLIC_ORIGIN is https (CONTRACT §11)', () => {
       const app = i % 2 === 0 ? a : b;
       const d = new PageDriver(app);
       await d.get(`/oauth/authorize?${authorizeQuery(x, challenge)}`);
-      expect((await d.post('/oauth/authorize/sign-in', { email: x.owner.email, password: 'wrong password!', code: '000000' })).status).toBe(401);
+      expect((await signInTry(d, '/oauth/authorize/sign-in', { email: x.owner.email, password: 'wrong password!', code: '000000' })).answer).toBe('refused');
     }
     for (const app of [a, b]) {
       const d = new PageDriver(app);
       await d.get(`/oauth/authorize?${authorizeQuery(x, challenge)}`);
-      expect((await d.post('/oauth/authorize/sign-in', { email: x.owner.email, password: PASSWORD, code: nextCode(clock, x) })).status).toBe(429);
+      expect((await signInTry(d, '/oauth/authorize/sign-in', { email: x.owner.email, password: PASSWORD, code: nextCode(clock, x) })).answer).toBe('locked');
     }
   });
 });

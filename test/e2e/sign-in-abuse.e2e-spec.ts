@@ -5,7 +5,7 @@ import { ConsentService } from '../../src/modules/auth/consent/application/conse
 import { OAuthClientService } from '../../src/modules/auth/consent/application/oauth-client.service';
 import { sessionIdHash, signInKey, WebPurge, WebSessions } from '../../src/shared/web';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
-import { aConsentSetup, authorizeQuery, consentOverHttp, nextCode, PageDriver, PASSWORD, pkcePair, postAndFollow } from '../support/consent-fixtures';
+import { aConsentSetup, authorizeQuery, consentOverHttp, nextCode, PageDriver, PASSWORD, answerOf, pkcePair, postAndFollow, signInTry } from '../support/consent-fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -36,14 +36,17 @@ describe('sign-in lockout per email and client address (CONTRACT §11)', () => {
       burst.push(driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password, code }));
     }
     const answers = await Promise.all(burst);
-    const checked = answers.filter((r) => r.status !== 429);
+    // CONTRACT §21: each refusal leads back to the form, whose page says why
+    const outcomes = await Promise.all(answers.map((r) => answerOf(app, driver, r, driver.headers)));
+    const checked = outcomes.filter((o) => o !== 'locked');
     expect(checked.length).toBeLessThanOrEqual(5);
-    expect(answers.every((r) => [401, 429].includes(r.status))).toBe(true);
-    expect(answers[20].status).toBe(429);
-    expect(answers[20].text).not.toContain('Allow access');
-    // and it stays locked from that address, right password and code or not
-    const after = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-    expect(after.status).toBe(429);
+    expect(outcomes.every((o) => o === 'refused' || o === 'locked')).toBe(true);
+    expect(outcomes[20]).toBe('locked');
+    expect(answers[20].headers.location).toBe('/oauth/authorize/sign-in');
+    // and it stays locked from that address, right password and code or not (the form shown again first, as a browser does)
+    await driver.get('/oauth/authorize/sign-in');
+    const after = await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect(after.answer).toBe('locked');
   });
 
   it('finding 4: 5 failures from address A lock A, not B: the owner signs in from B', async () => {
@@ -52,11 +55,10 @@ describe('sign-in lockout per email and client address (CONTRACT §11)', () => {
     fromA.headers = { 'X-Forwarded-For': '198.51.100.7' };
     await fromA.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
     for (let i = 0; i < 5; i++) {
-      expect((await fromA.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `stranger ${i}`, code: '000000' })).status).toBe(401);
+      expect((await signInTry(fromA, '/oauth/authorize/sign-in', { email: s.owner.email, password: `stranger ${i}`, code: '000000' })).answer).toBe('refused');
     }
-    const lockedA = await fromA.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
-    expect(lockedA.status).toBe(429);
-    expect(Number(lockedA.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const lockedA = await signInTry(fromA, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
+    expect(lockedA.answer).toBe('locked');
 
     const fromB = new PageDriver(app);
     fromB.headers = { 'X-Forwarded-For': '192.0.2.44' };
@@ -70,7 +72,7 @@ describe('sign-in lockout per email and client address (CONTRACT §11)', () => {
     await connections.get('/account/connections');
     expect((await connections.post('/account/connections/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(303);
     fromA.headers = { 'X-Forwarded-For': '198.51.100.7' };
-    expect((await fromA.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(429);
+    expect((await signInTry(fromA, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).answer).toBe('locked');
   });
 
   it('the proxy chain: only the address the trusted proxy appended counts (a client cannot pick its own)', async () => {
@@ -80,10 +82,10 @@ describe('sign-in lockout per email and client address (CONTRACT §11)', () => {
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
     for (let i = 0; i < 5; i++) {
       driver.headers = { 'X-Forwarded-For': `10.9.9.${i}, 203.0.113.99` };
-      expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `chain ${i}`, code: '000000' })).status).toBe(401);
+      expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `chain ${i}`, code: '000000' })).answer).toBe('refused');
     }
     driver.headers = { 'X-Forwarded-For': '10.9.9.200, 203.0.113.99' };
-    expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(429);
+    expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).answer).toBe('locked');
   });
 });
 
@@ -102,10 +104,10 @@ describe('without TRUST_PROXY the peer is the client address (CONTRACT §2)', ()
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
     for (let i = 0; i < 5; i++) {
       driver.headers = { 'X-Forwarded-For': `198.51.100.${i}` };
-      expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' })).status).toBe(401);
+      expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' })).answer).toBe('refused');
     }
     driver.headers = { 'X-Forwarded-For': '192.0.2.1' };
-    expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).status).toBe(429);
+    expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) })).answer).toBe('locked');
   });
 });
 
@@ -141,7 +143,7 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
     for (let i = 0; i < LIMIT; i++) {
       const driver = i % 2 === 0 ? authorize : connections;
       const path = i % 2 === 0 ? '/oauth/authorize/sign-in' : '/account/connections/sign-in';
-      expect((await driver.post(path, { email: strangerEmail(), password: 'guess', code: '000000' })).status).toBe(401);
+      expect((await signInTry(driver, path, { email: strangerEmail(), password: 'guess', code: '000000' })).answer).toBe('refused');
     }
     const load = jest.spyOn(app.apps.partner.get(WebSessions), 'load');
     const signIn = jest.spyOn(app.apps.partner.get(ConsentService), 'signIn');
@@ -288,7 +290,7 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
   });
   afterAll(() => app.close());
 
-  it('cookieless page views and failed sign-ins write no session row; a successful sign-in writes one and the flow completes', async () => {
+  it('cookieless page views write no session row; a failed sign-in writes one (its message), a successful sign-in replaces it and the flow completes', async () => {
     const s = await aConsentSetup(app);
     const before = await sessions();
     for (let i = 0; i < 5; i++) {
@@ -304,8 +306,12 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
 
     const driver = new PageDriver(app);
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    expect((await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: 'wrong', code: '000000' })).status).toBe(401);
-    expect(await sessions()).toBe(before);
+    expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: 'wrong', code: '000000' })).answer).toBe('refused');
+    // CONTRACT §21: the refusal's message waits for the form's GET in the session, a row from now on (a
+    // form was posted: §12 allows it); a second refusal adds none, and sign-in replaces it
+    expect(await sessions()).toBe(before + 1);
+    expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: 'wrong again', code: '000000' })).answer).toBe('refused');
+    expect(await sessions()).toBe(before + 1);
     const signedIn = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
     expect(signedIn.status).toBe(303);
     expect(await sessions()).toBe(before + 1);
@@ -346,7 +352,7 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
     const driver = new PageDriver(app);
     driver.headers = { 'X-Forwarded-For': address };
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    for (let i = 0; i < 5; i++) await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' });
+    for (let i = 0; i < 5; i++) expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' })).answer).toBe('refused');
     // a signed-in session from elsewhere, and 600 expired sessions (more than one batch)
     const owner = new PageDriver(app);
     await owner.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);

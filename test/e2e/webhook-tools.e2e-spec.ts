@@ -99,7 +99,7 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
     return res.body as Array<{ event_id: string; endpoint_id: string; operation_id: string | null; attempts: number; status: string }>;
   };
 
-  it('rotate-secret: 200 {id, secret}; every delivery then carries v1,<new> v1,<old> (both verify), a second rotation signs with the newest and the previous only, and after 24 h only the new one signs', async () => {
+  it('rotate-secret: 200 {id, secret}; every delivery then carries v1,<new> v1,<old> (both verify), a second rotation within 24 h signs with the newest, the previous and the original until 24 h after the first (CONTRACT §21), and after 24 h only the new one signs', async () => {
     const p = await aSandboxProject(app);
     const r = await receiver();
     const { id, secret: original } = await register(p.app_id, r.url);
@@ -124,25 +124,40 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
     expect(verifies(first, during, newSig)).toBe(true); // the new one first
     expect(verifies(original, during, oldSig)).toBe(true);
 
+    // CONTRACT §21: the first rotation was 14 h ago (its previous secret signs 10 h more); a second rotation
+    // now keeps the original signing until then, 24 h after the first rotation: three signatures, newest first
+    await db.query(`UPDATE webhook_endpoints SET previous_secret_until = now() + interval '10 hours' WHERE id = $1`, [id]);
     const again = await consolePost(app, `/webhook-endpoints/${id}/rotate-secret`, {});
     expect(again.status).toBe(200);
     const second = again.body.secret as string;
     const twice = await deliveryOf(r, (await postJournal(p)).operation_id);
-    expect(signatures(twice)).toHaveLength(2);
+    expect(signatures(twice)).toHaveLength(3);
     expect(verifies(second, twice, signatures(twice)[0])).toBe(true);
     expect(verifies(first, twice, signatures(twice)[1])).toBe(true);
-    expect(verifies(original, twice)).toBe(false); // never three
+    expect(verifies(original, twice, signatures(twice)[2])).toBe(true);
 
-    // the previous secret signs for 24 h of the database's clock, the one the dispatcher reads
-    const [{ hours }] = await db.query(
-      `SELECT EXTRACT(EPOCH FROM (previous_secret_until - now())) / 3600 AS hours FROM webhook_endpoints WHERE id = $1`, [id]);
+    // the first secret signs for 24 h of the database's clock (the one the dispatcher reads), the original
+    // until 24 h after the first rotation
+    const [{ hours, olderHours }] = await db.query(
+      `SELECT EXTRACT(EPOCH FROM (previous_secret_until - now())) / 3600 AS hours, EXTRACT(EPOCH FROM (older_secret_until - now())) / 3600 AS "olderHours"
+         FROM webhook_endpoints WHERE id = $1`, [id]);
     expect(Number(hours)).toBeGreaterThan(23.9);
     expect(Number(hours)).toBeLessThanOrEqual(24);
+    expect(Number(olderHours)).toBeGreaterThan(9.9);
+    expect(Number(olderHours)).toBeLessThanOrEqual(10);
+    await db.query(`UPDATE webhook_endpoints SET older_secret_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    const two = await deliveryOf(r, (await postJournal(p)).operation_id);
+    expect(signatures(two)).toHaveLength(2);
+    expect(verifies(original, two)).toBe(false);
     await db.query(`UPDATE webhook_endpoints SET previous_secret_until = now() - interval '1 second' WHERE id = $1`, [id]);
     const after = await deliveryOf(r, (await postJournal(p)).operation_id);
     expect(signatures(after)).toHaveLength(1);
     expect(verifies(second, after)).toBe(true);
     expect(verifies(first, after)).toBe(false);
+
+    // a rotation after every overlap ended keeps only the secret it replaced
+    expect((await consolePost(app, `/webhook-endpoints/${id}/rotate-secret`, {})).status).toBe(200);
+    expect(signatures(await deliveryOf(r, (await postJournal(p)).operation_id))).toHaveLength(2);
 
     // no read shows a secret
     const read = await app.console().get(`/console/v1/apps/${p.app_id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);

@@ -203,3 +203,40 @@ export async function anApprovedPublisher(app: TestApp, appId: string, publisher
   await ok(await consolePost(app, `/apps/${appId}/revisions/${revision.id}/approve`, {}), 200, 'approval');
   return revision.id;
 }
+
+/** How a sign-in form answered (CONTRACT §21): signed in, refused or locked (the words at the top of the form a refusal leads back to), or another status. */
+export type SignInAnswer = 'signed in' | 'refused' | 'locked' | number;
+
+/** The answer a refused sign-in's form shows at its top, by its words (English or Danish). */
+function answerOfPage(status: number, text: string): SignInAnswer {
+  const alert = /id="form-error"[^>]*>([^<]*)</.exec(text)?.[1];
+  if (alert === undefined) return status === 200 ? 'signed in' : status;
+  if (/Too many failed sign-ins|For mange mislykkede login/.test(alert)) return 'locked';
+  if (/Sign-in failed|Du kunne ikke logges ind/.test(alert)) return 'refused';
+  return status;
+}
+
+/**
+ * A sign-in form posted as a browser does: a 303 is followed (CONTRACT §21: a refusal leads back to
+ * the form, whose page says why), and the page is answered with its `answer`.
+ */
+export async function signInTry(driver: PageDriver, path: string, form: Record<string, string>) {
+  const page = await postAndFollow(driver, path, form);
+  return Object.assign(page, { answer: page.postStatus === 303 ? answerOfPage(page.status, page.text) : page.postStatus });
+}
+
+/** The answer of a sign-in POST sent beside others (a burst): its 303 followed with its own cookies, the driver left as it was. */
+export async function answerOf(app: TestApp, driver: PageDriver, posted: { status: number; headers: Record<string, unknown> }, headers: Record<string, string> = {}): Promise<SignInAnswer> {
+  if (posted.status !== 303) return posted.status;
+  const cookies = new Map(driver.cookies);
+  for (const c of (posted.headers['set-cookie'] as string[] | undefined) ?? []) {
+    const pair = c.split(';')[0];
+    cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+  }
+  const page = await app
+    .partner()
+    .get(String(posted.headers.location).split('#')[0])
+    .set({ 'Accept-Language': 'en', ...headers })
+    .set('Cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+  return answerOfPage(page.status, page.text);
+}

@@ -240,5 +240,7 @@ export const STORED_SECRET_COLUMNS = [
   { table: 'webhook_endpoints', column: 'secret', context: SECRET_CONTEXT.webhook },
   // the secret a rotation replaced (CONTRACT §9), copied sealed as it was: the same context
   { table: 'webhook_endpoints', column: 'previous_secret', context: SECRET_CONTEXT.webhook },
+  // the secret before a first rotation, kept by a second within 24 h (CONTRACT §21)
+  { table: 'webhook_endpoints', column: 'older_secret', context: SECRET_CONTEXT.webhook },
   { table: 'developers', column: 'totp_secret', context: SECRET_CONTEXT.developerTotp },
 ] as const;

@@ -5,7 +5,7 @@ export { isLocked, normalizeEmail, retryAfterSeconds, SIGN_IN_LOCKOUT_MS, SIGN_I
 export { type SignInAttempt, SignInLockouts, signInKey } from './sign-in-lockouts';
 export { WebPurge } from './web-purge';
 export { WebKernelModule, WebPurgeModule } from './web.module';
-export { type Flash, sessionIdHash, type WebSession, WebSessions } from './web-sessions';
+export { type Flash, refusedSignIn, sessionIdHash, type WebSession, WebSessions } from './web-sessions';
 export { catalogueGaps, catalogueNamespaces, chooseLanguage, defineCatalogue, firstSupportedTag, fromAcceptLanguage, isLang, type Lang, LANGUAGES, translate, type Translate, translator } from './i18n';
 export { formatAmount, formatDate, formatDateTime, formatters, formatUtc, OWNER_TIME_ZONE } from './format';
 export { STYLESHEET } from './page-layout';

@@ -202,6 +202,15 @@ export class PageHttp<Page extends string = string> {
     res.end();
   }
 
+  /**
+   * CONTRACT §21: a refused form's answer — 303 back to the form (GET), whose message waits in the
+   * session (WebSessions.leaveFlash); `cookie` is the session's new cookie when it became a row.
+   */
+  backToForm(res: Response, location: string, cookie: string | null): void {
+    if (cookie) this.setSession(res, cookie);
+    this.seeOther(res, location);
+  }
+
   /** The page's language (see pageLanguage); a page answering `?lang=` also keeps the choice in the `lang` cookie. */
   language(res: Response): Lang {
     const req = res.req as Request;

@@ -37,6 +37,7 @@ h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
 h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
 section.card, article.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin: 0 0 1rem; }
 label { display: block; margin-top: .9rem; font-weight: 600; }
+label.inline { display: inline; margin-top: 0; font-weight: 400; }
 input[type=email], input[type=password], input[type=text], input[type=url], input[type=datetime-local], select, textarea { display: block; width: 100%; margin-top: .25rem; padding: .55rem .6rem; font: inherit; color: var(--ink); background: #fff; border: 1px solid #8a919c; border-radius: 6px; }
 textarea { min-height: 6rem; font-family: ui-monospace, monospace; font-size: .9rem; }
 fieldset { margin: 1rem 0 0; border: 1px solid var(--line); border-radius: 6px; padding: .5rem 1rem 1rem; }
@@ -176,10 +177,22 @@ eta.loadTemplate(
 <div class="actions">
 <form method="post" action="<%= it.action %>"><input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <% Object.entries(it.fields || {}).forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>">
-<% }) %><button type="submit" class="danger" aria-describedby="confirm-question"><%= it.t('web.confirm') %></button></form>
+<% }) %><% if (it.choice) { %><fieldset><legend><%= it.choice.legend %></legend>
+<% it.choice.options.forEach(function (o) { %><div><input type="radio" id="<%= it.choice.name %>-<%= o.value %>" name="<%= it.choice.name %>" value="<%= o.value %>"<% if (o.checked) { %> checked<% } %>> <label for="<%= it.choice.name %>-<%= o.value %>" class="inline"><%= o.label %></label></div>
+<% }) %></fieldset><% } %><button type="submit" class="danger" aria-describedby="confirm-question"><%= it.t('web.confirm') %></button></form>
 <form method="get" action="<%= it.cancelPath %>"><% Object.entries(it.cancelQuery || {}).forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>"><% }) %><button type="submit" class="quiet"><%= it.t('web.cancel') %></button></form>
 </div>
 <%~ include('@foot', it) %>`,
+);
+
+/**
+ * A refused form's message at its top (CONTRACT §21): an alert that takes focus when the page loads
+ * (`autofocus`, no script), the form's `#form-error`; `it.error` is a catalogue key.
+ */
+eta.loadTemplate(
+  '@form-error',
+  `<% if (it.error) { %><p class="error alert" role="alert" id="form-error" tabindex="-1" autofocus><%= it.t(it.error) %></p><% } %>
+`,
 );
 
 /**

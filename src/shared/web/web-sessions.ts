@@ -44,7 +44,18 @@ export interface Flash {
   secret?: { labelKey: string; value: string };
   /** the id of the page's section it concerns (the 303's fragment) */
   section?: string;
+  /** what a refused form's fields held (CONTRACT §21: kept, except passwords and codes, which never go here) */
+  fields?: Record<string, string>;
 }
+/**
+ * What a refused sign-in leaves for its form (CONTRACT §21): the reason and the email typed (never the
+ * password or the code). Owners and developers share it.
+ */
+export function refusedSignIn(result: { kind: 'failed' } | { kind: 'locked' }, emailRaw: unknown, failedKey = 'web.signInFailed'): Flash {
+  const email = typeof emailRaw === 'string' ? emailRaw.slice(0, 254) : '';
+  return { status: { key: result.kind === 'locked' ? 'web.signInLocked' : failedKey }, fields: { email } };
+}
+
 const FLASH_CONTEXT = 'web_sessions.flash';
 
 /** A session before sign-in lives in its cookie, sealed with SECRETS_KEY (every instance has the same keys). */
@@ -190,6 +201,27 @@ export class WebSessions {
   async setFlash(tx: Transaction, idHash: string, flash: Flash): Promise<void> {
     const sealed = this.secrets.seal(JSON.stringify(flash), FLASH_CONTEXT);
     await managerOf(tx).query(`UPDATE web_sessions SET data = jsonb_set(data, '{_flash}', to_jsonb($2::text)) WHERE id_hash = $1`, [idHash, sealed]);
+  }
+
+  /**
+   * CONTRACT §21 "a reload repeats nothing": a refused form answers 303 back to itself, and what it says
+   * (and what was typed) waits here for that GET. A session before sign-in becomes a row now (a form was
+   * posted: CONTRACT §12 allows it), under a new id: the returned cookie, which the answer must set;
+   * null when the session already was a row.
+   */
+  async leaveFlash(session: WebSession<object>, flash: Flash): Promise<string | null> {
+    return this.transactions.run(async (tx) => {
+      const rows: unknown[] = await managerOf(tx).query(`SELECT 1 FROM web_sessions WHERE id_hash = $1 FOR UPDATE`, [session.idHash]);
+      let cookie: string | null = null;
+      let idHash = session.idHash;
+      if (rows.length === 0) {
+        const kept = await this.persist(tx, session, session.data);
+        cookie = kept.cookie;
+        idHash = kept.session.idHash;
+      }
+      await this.setFlash(tx, idHash, flash);
+      return cookie;
+    });
   }
 
   /** The flash of the session, once: read and removed in one statement (two tabs reloading at once: one gets it). */

@@ -4,13 +4,24 @@ import type { PurgeParts } from '../../../shared/database/purge-parts';
  * that other modules compose (one round trip): the owner writes every word about its tables, the
  * composer only combines the parts. Imports nothing but src/shared (docs/architecture.md).
  */
+/**
+ * The generation `sg` works for project `p`: it is the current one, or the previous one while the
+ * developer chose to keep it working (CONTRACT §21: 1 hour or 24 hours after **New sandbox token**).
+ */
+const generationWorks = (p: string): string =>
+  `(${p}.current_generation_id = sg.id OR (${p}.previous_generation_id = sg.id AND ${p}.previous_generation_until > now()))`;
+
 export const SandboxSql = {
   /** Left-joins the generation `generationId` and its project as `projectAlias`. */
   leftJoinProjectOfGeneration: (projectAlias: string, generationId: string): string =>
     `LEFT JOIN sandbox_generations sg ON sg.id = ${generationId}
     LEFT JOIN sandbox_projects ${projectAlias} ON ${projectAlias}.id = sg.project_id`,
-  /** The joined project's current generation. */
-  currentGenerationId: (projectAlias: string): string => `${projectAlias}.current_generation_id`,
+  /**
+   * The joined project's current generation — or the joined generation itself while it is the previous
+   * one still working (CONTRACT §21), which a token of it is then as good as.
+   */
+  currentGenerationId: (projectAlias: string): string =>
+    `CASE WHEN ${generationWorks(projectAlias)} THEN sg.id ELSE ${projectAlias}.current_generation_id END AS current_generation_id`,
   /**
    * One row while the generation `generationId` (an expression of the composing statement) is its
    * project's current one and `condition` holds, the project row locked FOR SHARE: a new generation
@@ -18,10 +29,10 @@ export const SandboxSql = {
    */
   lockCurrentGeneration: (generationId: string, condition: string): string =>
     `SELECT 1 FROM sandbox_generations sg JOIN sandbox_projects sp ON sp.id = sg.project_id
-      WHERE sg.id = ${generationId} AND sp.current_generation_id = sg.id AND ${condition} FOR SHARE OF sp`,
-  /** One row while the generation $1 is its project's current one. */
+      WHERE sg.id = ${generationId} AND ${generationWorks('sp')} AND ${condition} FOR SHARE OF sp`,
+  /** One row while the generation $1 is its project's current one (or the previous one still working). */
   generationIsCurrent: `SELECT 1 FROM sandbox_generations sg JOIN sandbox_projects sp ON sp.id = sg.project_id
-      WHERE sg.id = $1 AND sp.current_generation_id = sg.id`,
+      WHERE sg.id = $1 AND ${generationWorks('sp')}`,
   /** One row when the sandbox project $1 exists. */
   projectExists: `SELECT 1 FROM sandbox_projects WHERE id = $1`,
 } as const;

@@ -43,7 +43,9 @@ export class SandboxProjectsController {
     errors: [...TRANSPORT_ERRORS, 'not_found'],
     emptyBody: true,
   })
-  createGeneration(@UuidParam('projectId', 'sandbox project') projectId: string, @Body() _body: EmptyRequestDto) {
-    return this.sandbox.provisionGeneration(projectId);
+  async createGeneration(@UuidParam('projectId', 'sandbox project') projectId: string, @Body() _body: EmptyRequestDto) {
+    // the operator's call supersedes at once (the previous generation's tokens stop)
+    const { generation_id, token } = await this.sandbox.provisionGeneration(projectId);
+    return { generation_id, token };
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { clientAddress } from '../../../shared/http/client-address';
-import { oneTimeCode } from '../../../shared/web';
+import { oneTimeCode, refusedSignIn } from '../../../shared/web';
 import QRCode from 'qrcode';
 import { DeveloperAccountService, type DeveloperSession, type FieldErrors, type SignupResult } from '../application/developer-account.service';
 import { HourlyQuotaError, quotaError, SIGNUP_LINK_TTL_MS } from '../domain/developer-quotas';
@@ -10,7 +10,6 @@ import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
 /** the developers' own wording: it names the per-account code lockout (issue 35) */
 const SIGN_IN_FAILED = 'developers.signInFailed';
-const LOCKED = 'web.signInLocked';
 /** A field error of the account forms: a catalogue key, or a key with its parameters. */
 type FormErrors = Partial<Record<keyof FieldErrors, string | { key: string; params?: Record<string, string | number> }>>;
 const keyed = (errors: FormErrors) => Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, typeof v === 'string' ? { key: v } : v]));
@@ -126,7 +125,9 @@ export class DeveloperAccountController {
   async signInPage(@Req() req: DeveloperRequest, @Res() res: Response): Promise<void> {
     const session = await this.anonymous(req, res);
     if (session.subjectId) return this.http.seeOther(res, '/developers/apps');
-    this.signInForm(req, res, 200, '', null, (req.query as Record<string, unknown>).notice === 'existing' ? 'developers.existingNotice' : null);
+    const refused = await this.accounts.takeFlash(session);
+    const notice = (req.query as Record<string, unknown>).notice === 'existing' ? 'developers.existingNotice' : null;
+    this.signInForm(req, res, refused?.fields?.email ?? '', refused?.status?.key ?? null, notice);
   }
 
   @Post('signin')
@@ -135,13 +136,12 @@ export class DeveloperAccountController {
     const session = await this.session(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     const body = req.body as Record<string, unknown>;
-    const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
     const result = await this.accounts.signIn(session, body.email, body.password, oneTimeCode(body.code), clientAddress(req));
-    if (result.kind === 'locked') {
-      res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      return this.signInForm(req, res, 429, email, LOCKED, null);
+    if (result.kind !== 'ok') {
+      // CONTRACT §21: 303 back to the form, so that a reload shows it again and counts nothing
+      const cookie = await this.accounts.leaveFlash(session, refusedSignIn(result, body.email, SIGN_IN_FAILED));
+      return this.http.backToForm(res, '/developers/signin', cookie);
     }
-    if (result.kind === 'failed') return this.signInForm(req, res, 401, email, SIGN_IN_FAILED, null);
     this.http.setSession(res, result.cookie);
     this.http.seeOther(res, '/developers/apps');
   }
@@ -198,10 +198,10 @@ export class DeveloperAccountController {
     });
   }
 
-  private signInForm(req: DeveloperRequest, res: Response, status: number, email: string, error: string | null, notice: string | null): void {
+  private signInForm(req: DeveloperRequest, res: Response, email: string, error: string | null, notice: string | null): void {
     const csrf = this.http.csrfToken(req, res);
     res.locals.switchPath = '/developers/signin';
-    this.http.page(res, status, 'signin', { titleKey: 'web.signIn', narrow: true, email, error, notice, csrf, signupOpen: this.accounts.signupOpen });
+    this.http.page(res, 200, 'signin', { titleKey: 'web.signIn', narrow: true, email, error, notice, csrf, signupOpen: this.accounts.signupOpen });
   }
 
   private closed(res: Response): void {

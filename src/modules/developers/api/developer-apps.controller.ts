@@ -2,18 +2,30 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../../shared/domain/errors';
-import { type Flash, formatUtc, translate } from '../../../shared/web';
+import { badFormPage, type Flash, formatUtc, translate } from '../../../shared/web';
 import { DeveloperAccountService, type DeveloperSession } from '../application/developer-account.service';
 import { APP_NAME_MAX, DeveloperAppsService } from '../application/developer-apps.service';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, quotaError, RevisionPendingError, TooManyAppsError } from '../domain/developer-quotas';
 import { SECRET_ROTATIONS, SecretRotationsExhaustedError, TooManyEndpointsError, TooManyEndpointsOnHostError } from '../../webhooks';
 import type { DeveloperApp, RequestLogFilter } from '../domain/developer.repository';
 import type { PublisherDraft } from '../../auth/apps';
+import { KEEP_PREVIOUS_DEFAULT, KEEP_PREVIOUS_FIELD, KEEP_PREVIOUS_SECONDS, type KeepPrevious, keepPreviousSeconds } from '../domain/keep-previous';
 import { LOG_FILTER_TEXT_MAX, parseRequestLogFilter } from '../domain/request-log-filter';
 import { DeveloperHttp, type DeveloperRequest } from './developer-http';
 
 /** A field's error: a catalogue key and its parameters (the page says it in its language). */
 type Errors = Record<string, { key: string; params?: Record<string, string | number> }>;
+/** A confirmation page's one choice (radio buttons in its Confirm form). */
+interface Choice {
+  name: string;
+  legend: string;
+  options: Array<{ value: string; label: string; checked: boolean }>;
+}
+
+/** CONTRACT §21: what the page says of the previous token or secret — until when it works, or that it stopped. */
+function previousStatus(key: string, until: Date | null): NonNullable<Flash['status']> {
+  return until ? { key: `${key}Until`, params: { until: formatUtc(until) } } : { key: `${key}Ended` };
+}
 interface FormState {
   errors?: Errors;
   redirectText?: string;
@@ -143,8 +155,7 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
-    this.confirmPage(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', { confirmation }, 'sandbox');
+    await this.askFirst(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', {}, 'sandbox', this.keepChoice(res, 'developers.keepPreviousToken'));
   }
 
   @Post(':app/sandbox-token')
@@ -152,17 +163,19 @@ export class DeveloperAppsController {
   async sandboxToken(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    const keep = keepPreviousSeconds((req.body as Record<string, unknown>)[KEEP_PREVIOUS_FIELD]);
+    if (keep === null) return badFormPage(req, res);
     if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'sandbox', { status: { key: 'developers.confirmationUsed' } });
-    let token: string;
+    let made: { token: string; previous_until: Date | null };
     try {
-      ({ token } = await this.apps.newSandboxToken(app));
+      made = await this.apps.newSandboxToken(app, keep);
     } catch (err) {
       if (!(err instanceof HourlyQuotaError)) throw err;
       // a refused POST keeps its status on the page it shows again (CONTRACT §18)
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
       return this.appPage(req, res, 429, app, { errors: { sandbox: quotaError(err) } });
     }
-    await this.done(req, res, app, 'sandbox', { secret: { labelKey: 'developers.sandboxToken', value: token } });
+    await this.done(req, res, app, 'sandbox', { secret: { labelKey: 'developers.sandboxToken', value: made.token }, status: previousStatus('developers.previousToken', made.previous_until) });
   }
 
   @Post(':app/redirect-uris')
@@ -187,8 +200,7 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
-    this.confirmPage(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', { confirmation }, 'oauth');
+    await this.askFirst(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', {}, 'oauth', this.keepChoice(res, 'developers.keepPreviousSecret'));
   }
 
   @Post(':app/client-secret')
@@ -196,9 +208,11 @@ export class DeveloperAppsController {
   async clientSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    const keep = keepPreviousSeconds((req.body as Record<string, unknown>)[KEEP_PREVIOUS_FIELD]);
+    if (keep === null) return badFormPage(req, res);
     if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'oauth', { status: { key: 'developers.confirmationUsed' } });
-    const { client_secret } = await this.apps.newClientSecret(app);
-    await this.done(req, res, app, 'oauth', { secret: { labelKey: 'developers.clientSecret', value: client_secret } });
+    const { client_secret, previous_until } = await this.apps.newClientSecret(app, keep);
+    await this.done(req, res, app, 'oauth', { secret: { labelKey: 'developers.clientSecret', value: client_secret }, status: previousStatus('developers.previousSecret', previous_until) });
   }
 
   /** CONTRACT §18: the publisher an owner sees on the consent form (https addresses only). */
@@ -246,10 +260,9 @@ export class DeveloperAppsController {
   /** CONTRACT §18: Delete asks first. */
   @Get(':app/webhook-endpoints/delete')
   async confirmDeleteEndpoint(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
-    const app = await this.ownGet(req, res, appId);
-    if (!app) return;
-    const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
-    if (!endpoint) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+    const asked = await this.askedEndpoint(req, res, appId);
+    if (!asked) return;
+    const { app, endpoint } = asked;
     const question = this.http.t(res, 'developers.confirmDelete', { url: endpoint.url, environment: this.http.t(res, `developers.${endpoint.environment}`) });
     this.confirmPage(req, res, app, 'developers.confirmDeleteTitle', question, 'webhook-endpoints/delete', { endpoint_id: endpoint.id }, 'webhooks');
   }
@@ -275,11 +288,24 @@ export class DeveloperAppsController {
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.testSent' } });
   }
 
+  /** CONTRACT §21: Recover asks first (the Since typed goes along to the confirmation's form). */
+  @Get(':app/webhook-endpoints/recover')
+  async confirmRecover(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const asked = await this.askedEndpoint(req, res, appId);
+    if (!asked) return;
+    const { app, endpoint } = asked;
+    const query = req.query as Record<string, unknown>;
+    const since = typeof query.since === 'string' ? query.since.slice(0, 64) : '';
+    const question = this.http.t(res, 'developers.confirmRecover', { url: endpoint.url, environment: endpoint.environment, since });
+    await this.askFirst(req, res, app, 'developers.confirmRecoverTitle', question, 'webhook-endpoints/recover', { endpoint_id: endpoint.id, since }, 'webhooks');
+  }
+
   @Post(':app/webhook-endpoints/recover')
   @HttpCode(303)
   async recover(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.confirmationUsed' } });
     const body = req.body as Record<string, unknown>;
     try {
       if (!(await this.byHand(req, res, app, () => this.apps.recover(app, body.endpoint_id, sinceOfForm(body.since))))) return;
@@ -293,11 +319,22 @@ export class DeveloperAppsController {
     await this.done(req, res, app, 'webhooks', { status: { key: 'developers.recovered' } });
   }
 
+  /** CONTRACT §21: Rotate secret asks first. */
+  @Get(':app/webhook-endpoints/rotate-secret')
+  async confirmRotate(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const asked = await this.askedEndpoint(req, res, appId);
+    if (!asked) return;
+    const { app, endpoint } = asked;
+    const question = this.http.t(res, 'developers.confirmRotate', { url: endpoint.url, environment: endpoint.environment });
+    await this.askFirst(req, res, app, 'developers.confirmRotateTitle', question, 'webhook-endpoints/rotate-secret', { endpoint_id: endpoint.id }, 'webhooks');
+  }
+
   @Post(':app/webhook-endpoints/rotate-secret')
   @HttpCode(303)
   async rotateSecret(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'webhooks', { status: { key: 'developers.confirmationUsed' } });
     let secret: string;
     try {
       ({ secret } = await this.apps.rotateSecret(app, (req.body as Record<string, unknown>).endpoint_id));
@@ -346,11 +383,21 @@ export class DeveloperAppsController {
     }
   }
 
+  /** CONTRACT §21: Submit for review asks first, and says that approval asks every owner to consent again. */
+  @Get(':app/revisions')
+  async confirmSubmit(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return;
+    const name = (await this.apps.page(app)).name;
+    await this.askFirst(req, res, app, 'developers.confirmSubmitTitle', this.http.t(res, 'developers.confirmSubmit', { app: name }), 'revisions', {}, 'revisions');
+  }
+
   @Post(':app/revisions')
   @HttpCode(303)
   async submit(@Req() req: DeveloperRequest, @Res() res: Response, @Param('app') appId: string): Promise<void> {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
+    if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'revisions', { status: { key: 'developers.confirmationUsed' } });
     try {
       await this.apps.submitRevision(app);
     } catch (err) {
@@ -376,8 +423,35 @@ export class DeveloperAppsController {
     return token === undefined || (await this.accounts.takeConfirmation(req.webSession as DeveloperSession, token));
   }
 
+  /** The app and the endpoint (`?endpoint_id=`) a confirmation page names, or null once answered (404, or 303 saying it is gone). */
+  private async askedEndpoint(req: DeveloperRequest, res: Response, appId: string): Promise<{ app: DeveloperApp; endpoint: { id: string; url: string; environment: string } } | null> {
+    const app = await this.ownGet(req, res, appId);
+    if (!app) return null;
+    const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
+    if (!endpoint) {
+      await this.done(req, res, app, 'webhooks', { status: { key: 'developers.endpointGone' } });
+      return null;
+    }
+    return { app, endpoint };
+  }
+
+  /** An action that asks first (CONTRACT §18, §21): its confirmation page, whose form carries a token that works once (and `choice`, if any). */
+  private async askFirst(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string, choice?: Choice): Promise<void> {
+    const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
+    this.confirmPage(req, res, app, titleKey, question, action, { ...fields, confirmation }, section, choice);
+  }
+
+  /** CONTRACT §21: how long the previous token or secret keeps working — 24 hours (checked), 1 hour, or not at all. */
+  private keepChoice(res: Response, legendKey: string): Choice {
+    return {
+      name: KEEP_PREVIOUS_FIELD,
+      legend: this.http.t(res, legendKey),
+      options: (Object.keys(KEEP_PREVIOUS_SECONDS) as KeepPrevious[]).map((k) => ({ value: k, label: this.http.t(res, `developers.keep.${k}`), checked: k === KEEP_PREVIOUS_DEFAULT })),
+    };
+  }
+
   /** A destructive action's confirmation page: Confirm posts `action`, Cancel returns to the section. */
-  private confirmPage(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string): void {
+  private confirmPage(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string, choice?: Choice): void {
     res.locals.switchPath = `/developers/apps/${app.appId}`;
     this.http.page(res, 200, 'confirm', {
       titleKey,
@@ -385,6 +459,7 @@ export class DeveloperAppsController {
       question,
       action: `/developers/apps/${app.appId}/${action}`,
       fields,
+      choice,
       cancelPath: `/developers/apps/${app.appId}#${section}`,
       cancelQuery: {},
       signedIn: true,

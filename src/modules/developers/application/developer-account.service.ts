@@ -326,6 +326,11 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
   }
 
   /** What an action leaves for the page its 303 leads to, in this signed-in session (CONTRACT §18). */
+  /** A refused form's message for the GET its 303 leads to (CONTRACT §21); a new cookie to set, or null. */
+  leaveFlash(session: DeveloperSession, flash: Flash): Promise<string | null> {
+    return this.sessions.leaveFlash(session, flash);
+  }
+
   setFlash(session: DeveloperSession, flash: Flash & { section?: string }): Promise<void> {
     return this.transactions.run((m) => this.sessions.setFlash(m, session.idHash, flash));
   }

@@ -210,9 +210,10 @@ export class DeveloperAppsService {
    * working. At most DEVELOPER_QUOTAS.sandboxTokensPerHour per developer (all apps), counted under the
    * developer's row lock (429 past it).
    */
-  async newSandboxToken(app: DeveloperApp): Promise<{ token: string }> {
+  /** **New sandbox token**; the previous one works `keepPreviousSeconds` more (CONTRACT §21), until `previous_until`. */
+  async newSandboxToken(app: DeveloperApp, keepPreviousSeconds = 0): Promise<{ token: string; previous_until: Date | null }> {
     await this.useHourlyQuota(app.developerId, 'sandbox_token', 'sandboxTokensPerHour', (n) => `You made ${n} sandbox tokens within the hour, the most there may be`);
-    return this.sandbox.provisionGeneration(app.sandboxProjectId);
+    return this.sandbox.provisionGeneration(app.sandboxProjectId, keepPreviousSeconds);
   }
 
   /** One use of a developer's hourly quota, counted and recorded under the developer's row lock; 429 past it. */
@@ -240,8 +241,8 @@ export class DeveloperAppsService {
     return this.oauth.setRedirectUris(app.appId, uris);
   }
 
-  newClientSecret(app: DeveloperApp): Promise<{ client_id: string; client_secret: string }> {
-    return this.oauth.newClientSecret(app.appId);
+  newClientSecret(app: DeveloperApp, keepPreviousSeconds = 0): Promise<{ client_id: string; client_secret: string; previous_until: Date | null }> {
+    return this.oauth.newClientSecret(app.appId, keepPreviousSeconds);
   }
 
   /**

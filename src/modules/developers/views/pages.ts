@@ -8,8 +8,9 @@ import './messages';
  * message or a secret shown once (`it.flash`) appears in the section it concerns (`it.flash.section`),
  * which the 303 that led here names as its fragment.
  */
+/** A refused field's reason (CONTRACT §21: an alert that takes focus — the first on the page, when several). */
 const FIELD_ERROR = (field: string) =>
-  `<% if (it.errors && it.errors.${field}) { %><p class="error" id="${field}-error"><%= it.t(it.errors.${field}.key, it.errors.${field}.params) %></p><% } %>`;
+  `<% if (it.errors && it.errors.${field}) { %><p class="error" role="alert" tabindex="-1" autofocus id="${field}-error"><%= it.t(it.errors.${field}.key, it.errors.${field}.params) %></p><% } %>`;
 const DESCRIBED = (field: string, extra = '') =>
   `<% if (it.errors && it.errors.${field}) { %> aria-invalid="true" aria-describedby="${field}-error${extra}"<% } else { %>${extra ? ` aria-describedby="${extra.trim()}"` : ''}<% } %>`;
 /** The flash of one section: its status message and the secret issued there, once. */
@@ -60,8 +61,7 @@ definePage(
   'developer-signin',
   `<%~ include('@head', { ...it, narrow: true }) %><h1><%= it.t('web.signIn') %></h1>
 <% if (it.notice) { %><p class="status" role="status"><%= it.t(it.notice) %></p><% } %>
-<% if (it.error) { %><p class="error alert" role="alert" id="form-error"><%= it.t(it.error) %></p><% } %>
-<form method="post" action="/developers/signin" novalidate>
+<%~ include('@form-error', it) %><form method="post" action="/developers/signin" novalidate>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <%~ include('@sign-in-fields', it) %><button type="submit"><%= it.t('web.signIn') %></button>
 </form>
@@ -177,10 +177,10 @@ ${FLASH('webhooks')}${FIELD_ERROR('resends')}${FIELD_ERROR('rotations')}<% if (i
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/enable">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" aria-label="<%= it.t('developers.enableLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('enable')}</button></form><% } %>
 <div class="tools">
 <form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/test">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.sendTestLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('sendTestEvent')}</button></form>
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret">${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.rotateLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('rotateSecret')}</button></form>
+<form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/rotate-secret"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.rotateLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('rotateSecret')}</button></form>
 <form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/delete"><input type="hidden" name="endpoint_id" value="<%= e.id %>"><button type="submit" class="quiet small" aria-label="<%= it.t('developers.deleteLabel', { url: e.url, environment: it.t('developers.' + e.environment) }) %>">${T('delete')}</button></form>
 </div>
-<form method="post" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/recover" class="recover" novalidate>${CSRF}<input type="hidden" name="endpoint_id" value="<%= e.id %>">
+<form method="get" action="/developers/apps/<%= it.view.id %>/webhook-endpoints/recover" class="recover" novalidate><input type="hidden" name="endpoint_id" value="<%= e.id %>">
 <label for="since-<%= e.id %>">${T('since')}</label>
 <input id="since-<%= e.id %>" name="since" type="text" required maxlength="64" value="<%= it.recover && it.recover.endpointId === e.id ? it.recover.since : '' %>" aria-describedby="since-help-<%= e.id %><% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> since-error-<%= e.id %><% } %>"<% if (it.recover && it.recover.endpointId === e.id && it.errors.since) { %> aria-invalid="true"<% } %>>
 <p class="hint" id="since-help-<%= e.id %>"><%= it.t('developers.sinceHelp', { days: it.view.webhookRetentionDays }) %></p>
@@ -221,7 +221,7 @@ ${FLASH('revisions')}<p class="hint">${T('revisionsHint')}</p>
 <% it.view.revisions.forEach(function (r) { %><tr><td><%= r.number %></td><td><% if (r.approved) { %><span class="badge ok">${T('approved')}</span><% } else { %><span class="badge wait">${T('notApproved')}</span><% } %></td></tr>
 <% }) %></tbody></table><% } %>
 ${FIELD_ERROR('revisions')}
-<form method="post" action="/developers/apps/<%= it.view.id %>/revisions">${CSRF}<button type="submit"<% if (it.errors && it.errors.revisions) { %> aria-describedby="revisions-error"<% } %>>${T('submitForReview')}</button></form>
+<form method="get" action="/developers/apps/<%= it.view.id %>/revisions"><button type="submit"<% if (it.errors && it.errors.revisions) { %> aria-describedby="revisions-error"<% } %>>${T('submitForReview')}</button></form>
 </section>
 
 <section class="card" id="sandbox-entries" aria-labelledby="h-sandbox-entries"><h2 id="h-sandbox-entries">${T('sandboxEntries')}</h2>

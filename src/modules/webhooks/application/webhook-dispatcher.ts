@@ -223,7 +223,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     });
     try {
       const attemptedAt = this.clock.now();
-      const result = await this.sender.send({ url: d.url, secret: d.secret, previousSecret: d.previousSecret, msgId: d.eventId, timestamp: attemptedAt, body: d.body });
+      const result = await this.sender.send({ url: d.url, secret: d.secret, previousSecrets: d.previousSecrets, msgId: d.eventId, timestamp: attemptedAt, body: d.body });
       const retryInMs = result.ok ? null : this.retryDelayMs(d.attempt);
       if (!result.ok) {
         this.logger.warn({ deliveryId: d.id, attempt: d.attempt, status: result.status, error: result.error }, 'webhook attempt failed');

@@ -3,10 +3,11 @@ export interface SendInput {
   /** `whsec_…` */
   secret: string;
   /**
-   * The secret before the last rotation while it still signs (CONTRACT §9: 24 h after a rotation): its
-   * signature follows the new one's in `webhook-signature`, space-separated. Absent otherwise.
+   * The secrets before the last rotations while they still sign, newest first (CONTRACT §9: 24 h after a
+   * rotation; §21: a second rotation within 24 h keeps the one before the first until 24 h after it):
+   * their signatures follow the new one's in `webhook-signature`, space-separated (up to three in all).
    */
-  previousSecret?: string | null;
+  previousSecrets?: readonly string[];
   /** `webhook-id`: the same on every attempt of one event. */
   msgId: string;
   timestamp: Date;

@@ -12,8 +12,8 @@ export interface ClaimedDelivery {
   body: string;
   url: string;
   secret: string;
-  /** The endpoint's secret before its last rotation, while it still signs (CONTRACT §9), else null. */
-  previousSecret?: string | null;
+  /** The endpoint's secrets before its last rotations while they still sign, newest first (CONTRACT §9, §21). */
+  previousSecrets?: readonly string[];
 }
 
 /** An attempt's outcome: delivered, retry in `retryInMs`, or given up (`retryInMs` null). */

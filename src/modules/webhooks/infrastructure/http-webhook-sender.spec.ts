@@ -97,7 +97,7 @@ describe('HttpWebhookSender', () => {
     it('after a rotation, signs with the new and the previous secret, new first, space-separated; each verifies alone', async () => {
       const r = await receiver();
       const previous = generateWebhookSecret();
-      await permissive().send({ ...anInput(r.url), previousSecret: previous });
+      await permissive().send({ ...anInput(r.url), previousSecrets: [previous] });
       const headers = r.hits[0].headers as Record<string, string>;
       const [first, second, ...more] = headers['webhook-signature'].split(' ');
       expect(more).toEqual([]);

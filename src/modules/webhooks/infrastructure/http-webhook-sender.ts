@@ -74,8 +74,8 @@ export class HttpWebhookSender extends WebhookSender {
       try {
         if (Number.isNaN(input.timestamp.getTime())) return done({ ok: false, error: 'invalid_timestamp' });
         signature = new Webhook(input.secret).sign(input.msgId, input.timestamp, input.body);
-        // CONTRACT §9: for 24 h after a rotation, `v1,<new> v1,<old>` (Standard Webhooks' space-separated list)
-        if (input.previousSecret) signature += ` ${new Webhook(input.previousSecret).sign(input.msgId, input.timestamp, input.body)}`;
+        // CONTRACT §9, §21: for 24 h after a rotation, `v1,<new> v1,<old>` (Standard Webhooks' space-separated list), newest first
+        for (const previous of input.previousSecrets ?? []) signature += ` ${new Webhook(previous).sign(input.msgId, input.timestamp, input.body)}`;
       } catch {
         return done({ ok: false, error: 'signing_failed' }); // the library's message is not passed on
       }

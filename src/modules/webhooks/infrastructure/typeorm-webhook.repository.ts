@@ -81,12 +81,12 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
   }
 
   async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit, perApp: number = limit): Promise<ClaimedDelivery[]> {
-    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string; previous_secret: string | null }> =
+    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string; previous_secret: string | null; older_secret: string | null }> =
       await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint, perApp]);
     return rows.map((r) => ({
       organizationId: r.organization_id, id: r.id, eventId: r.event_id, endpointId: r.endpoint_id, attempt: r.attempts, body: r.body, url: r.url,
       secret: this.openSecret(r.secret),
-      previousSecret: r.previous_secret === null ? null : this.openSecret(r.previous_secret) || null,
+      previousSecrets: [r.previous_secret, r.older_secret].filter((x): x is string => x !== null).map((x) => this.openSecret(x)).filter((x) => x !== ''),
     }));
   }
 
@@ -170,7 +170,11 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     const recent = (column: string) => `ARRAY(SELECT t FROM unnest(${column}) t WHERE t > now() - make_interval(hours => $4::int) ORDER BY t)`;
     const rows: Array<{ rotated: boolean; retry_after: string | number | null }> = await this.dataSource.query(
       `WITH rotated AS (
-         UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = now() + make_interval(hours => $3::int), secret = $2,
+         -- CONTRACT §21: a rotation while the previous secret still signs keeps that one too, until its own end
+         UPDATE webhook_endpoints
+            SET older_secret = CASE WHEN previous_secret_until > now() THEN previous_secret END,
+                older_secret_until = CASE WHEN previous_secret_until > now() THEN previous_secret_until END,
+                previous_secret = secret, previous_secret_until = now() + make_interval(hours => $3::int), secret = $2,
                 secret_rotations = ${recent('secret_rotations')} || now()
           WHERE id = $1 AND active AND cardinality(${recent('secret_rotations')}) < $5::int RETURNING id)
        SELECT EXISTS (SELECT 1 FROM rotated) AS rotated,
@@ -309,7 +313,8 @@ const CLAIM_DUE_SQL = `WITH RECURSIVE pending AS (
        FROM due WHERE d.organization_id = due.organization_id AND d.id = due.id
      RETURNING d.organization_id, d.id, d.event_id, d.endpoint_id, d.attempts)
    SELECT c.organization_id, c.id, c.event_id, c.endpoint_id, c.attempts, o.body, e.url, e.secret,
-          CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret
+          CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret,
+          CASE WHEN e.older_secret_until > now() THEN e.older_secret END AS older_secret
      FROM claimed c
      JOIN webhook_outbox o ON o.organization_id = c.organization_id AND o.id = c.event_id
      JOIN webhook_endpoints e ON e.id = c.endpoint_id`;

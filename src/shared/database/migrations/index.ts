@@ -24,6 +24,8 @@ import { SignupPasswordAtLink1766630000000 } from './1766630000000-signup-passwo
 import { AttachmentStorage1766620000000 } from './1766620000000-attachment-storage';
 import { CorrectionsRegisteredBy1766640000000 } from './1766640000000-corrections-registered-by';
 import { PublisherApproved1766670000000 } from './1766670000000-publisher-approved';
+import { WebhookOlderSecret1766660000000 } from './1766660000000-webhook-older-secret';
+import { PreviousCredentials1766660000001 } from './1766660000001-previous-credentials';
 
 /** Every migration, in order. A new migration is appended here (no glob: the build stays explicit). */
 export const MIGRATIONS = [
@@ -52,5 +54,7 @@ export const MIGRATIONS = [
   AttachmentStorage1766620000000,
   SignupPasswordAtLink1766630000000,
   CorrectionsRegisteredBy1766640000000,
+  WebhookOlderSecret1766660000000,
+  PreviousCredentials1766660000001,
   PublisherApproved1766670000000,
 ];

@@ -2,10 +2,13 @@ import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { clientAddress } from '../../../../shared/http/client-address';
-import { firstSupportedTag } from '../../../../shared/web';
+import { firstSupportedTag, refusedSignIn } from '../../../../shared/web';
 import { ConsentService, DURATION_DAYS } from '../application/consent.service';
 import type { AuthorizationRequest, ConsentSession } from '../domain/consent.repository';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
+
+const SIGN_IN = '/oauth/authorize/sign-in';
+const SIGN_OUT = '/oauth/authorize/sign-out';
 
 /** The authorization request as a URL again (the language switch of a page answering a POST leads there). */
 function authorizeUrl(r: AuthorizationRequest): string {
@@ -27,7 +30,8 @@ function authorizeUrl(r: AuthorizationRequest): string {
  * The owner's pages of CONTRACT §11 and §18: `/oauth/authorize` (the request's checks, then sign-in),
  * the organization choice and the consent form. Each step after the first is a POST with the session's
  * CSRF token; a POST that succeeds answers 303 (to the next page, GET /oauth/authorize/continue, or to
- * the app), so a reload or Back never posts twice; a refused one shows its form again (401, 422, 429).
+ * the app), so a reload or Back never posts twice; a refused sign-in answers 303 back to its form
+ * (CONTRACT §21), the consent form's refusal (nothing done) keeps its 422.
  */
 @ApiExcludeController()
 @Controller('oauth/authorize')
@@ -43,6 +47,13 @@ export class AuthorizeController {
     const check = await this.consent.checkAuthorize(req.query as Record<string, unknown>);
     if (check.kind === 'page') return this.http.message(res, 400, 'consent.invalidRequestTitle', check.messageKey);
     if (check.kind === 'redirect') return this.http.seeOther(res, check.location);
+    // CONTRACT §21 "one sign-in": an owner signed in (Connected apps, an earlier consent) goes on signed in
+    const signedIn = await this.consent.loadSession(this.http.sessionCookieValue(req));
+    if (signedIn?.userId) {
+      const carried = await this.consent.continueSignedIn(signedIn, check.request);
+      this.http.setSession(res, carried.cookie);
+      return this.http.seeOther(res, '/oauth/authorize/continue');
+    }
     const { cookie, session } = await this.consent.startSession('authorize', check.request);
     this.http.setSession(res, cookie);
     req.webSession = session;
@@ -57,21 +68,31 @@ export class AuthorizeController {
     if (session.request) res.locals.switchPath = authorizeUrl(session.request);
     const body = req.body as Record<string, unknown>;
     const result = await this.consent.signIn(session, body.email, body.password, body.code, clientAddress(req));
-    const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
-    const appName = await this.consent.appName(session.request?.clientId ?? '');
-    if (result.kind === 'locked') {
-      res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      return this.signInPage(req, res, 429, appName, email, 'web.signInLocked');
+    if (result.kind !== 'ok') {
+      // CONTRACT §21: 303 back to the form, so that a reload shows it again and counts nothing
+      const cookie = await this.consent.leaveFlash(session, refusedSignIn(result, body.email));
+      return this.http.backToForm(res, SIGN_IN, cookie);
     }
-    if (result.kind === 'failed') return this.signInPage(req, res, 401, appName, email, 'web.signInFailed');
     this.http.setSession(res, result.cookie);
     this.http.seeOther(res, '/oauth/authorize/continue');
+  }
+
+  /** The sign-in form of the request in progress, where a refused sign-in leads (its message, the email typed). */
+  @Get('sign-in')
+  async signInAgain(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+    const session = await this.authorizeSession(req, res);
+    if (!session?.request) return this.http.message(res, 400, 'consent.signInNeededTitle', 'consent.signInExpired');
+    if (session.userId !== null) return this.http.seeOther(res, '/oauth/authorize/continue');
+    const [flash, appName] = await Promise.all([this.consent.takeFlash(session), this.consent.appName(session.request.clientId)]);
+    this.signInPage(req, res, 200, appName, flash?.fields?.email ?? '', flash?.status?.key ?? null);
   }
 
   @Get('continue')
   async continue(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
     const session = await this.authorizeSession(req, res);
     if (!session || session.userId === null) return this.http.message(res, 400, 'consent.signInNeededTitle', 'consent.signInExpired');
+    // the request was answered (Back after the decision): still signed in, nothing to decide again
+    if (!session.request) return this.http.message(res, 200, 'consent.answeredTitle', 'consent.answered', { backHref: '/account/connections', backLabel: this.http.t(res, 'consent.connectedApps') });
     await this.consent.keepLanguage(session, (req.query as Record<string, unknown>).lang);
     res.locals.uiLocales = session.request?.uiLocales ?? null;
     await this.nextPage(req, res, session);
@@ -81,7 +102,7 @@ export class AuthorizeController {
   private async nextPage(req: ConsentRequest, res: Response, session: ConsentSession): Promise<void> {
     const step = await this.consent.nextStep(session);
     if (step.kind === 'redirect') {
-      this.http.clearSession(res);
+      await this.consent.dropRequest(session);
       return this.http.seeOther(res, step.location);
     }
     const csrf = this.http.csrfToken(req, res);
@@ -92,6 +113,7 @@ export class AuthorizeController {
     this.http.page(res, 200, 'consent', {
       titleKey: 'consent.consentTitle',
       titleParams: { app: step.view.appName },
+      signOutAction: SIGN_OUT,
       view: step.view,
       csrf,
       error: null,
@@ -129,6 +151,7 @@ export class AuthorizeController {
       return this.http.page(res, 422, 'consent', {
         titleKey: 'consent.consentTitle',
         titleParams: { app: result.view.appName },
+        signOutAction: SIGN_OUT,
         view: result.view,
         csrf: this.http.csrfToken(req, res),
         error: result.error,
@@ -137,8 +160,19 @@ export class AuthorizeController {
         mandate: result.mandate,
       });
     }
-    this.http.clearSession(res);
+    // CONTRACT §21: the owner stays signed in (the session holds no request now)
     this.http.seeOther(res, result.location);
+  }
+
+  /** CONTRACT §21: the consent page's **Sign out** ends the session and starts the same request again (its sign-in page). */
+  @Post('sign-out')
+  @HttpCode(303)
+  async signOut(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+    const session = await this.authorizeSession(req, res);
+    if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
+    await this.consent.signOut(session);
+    this.http.clearSession(res);
+    this.http.seeOther(res, session.request ? authorizeUrl(session.request) : '/account/connections');
   }
 
   private async authorizeSession(req: ConsentRequest, res: Response): Promise<ConsentSession | null> {
@@ -159,6 +193,6 @@ export class AuthorizeController {
   private signInPage(req: ConsentRequest, res: Response, status: number, appName: string, email: string, error: string | null): void {
     const csrf = this.http.csrfToken(req, res);
     this.formsLeadTo(res, req.webSession);
-    this.http.page(res, status, 'sign-in', { titleKey: 'consent.signInTitle', appName, email, error, csrf, action: '/oauth/authorize/sign-in' });
+    this.http.page(res, status, 'sign-in', { titleKey: 'consent.signInTitle', appName, email, error, csrf, action: SIGN_IN });
   }
 }

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { clientAddress } from '../../../../shared/http/client-address';
 import { isUuid } from '../../../../shared/http/validation/constraints';
-import { translate } from '../../../../shared/web';
+import { refusedSignIn, translate } from '../../../../shared/web';
 import { sendAttachmentBytes } from '../../../attachments';
 import { ConsentService } from '../application/consent.service';
 import type { ConsentSession } from '../domain/consent.repository';
@@ -47,7 +47,8 @@ export class ConnectionsController {
         session = started.session;
       }
       req.webSession = session;
-      return this.signInPage(req, res, 200, '', null);
+      const refused = await this.consent.takeFlash(session);
+      return this.signInPage(req, res, 200, refused?.fields?.email ?? '', refused?.status?.key ?? null);
     }
     const query = req.query as Record<string, unknown>;
     const pages = new Map<string, number>();
@@ -77,12 +78,11 @@ export class ConnectionsController {
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     const body = req.body as Record<string, unknown>;
     const result = await this.consent.signIn(session, body.email, body.password, body.code, clientAddress(req));
-    const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
-    if (result.kind === 'locked') {
-      res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      return this.signInPage(req, res, 429, email, 'web.signInLocked');
+    if (result.kind !== 'ok') {
+      // CONTRACT §21: 303 back to the form, so that a reload shows it again and counts nothing
+      const cookie = await this.consent.leaveFlash(session, refusedSignIn(result, body.email));
+      return this.http.backToForm(res, HOME, cookie);
     }
-    if (result.kind === 'failed') return this.signInPage(req, res, 401, email, 'web.signInFailed');
     this.http.setSession(res, result.cookie);
     this.http.seeOther(res, HOME);
   }
@@ -191,7 +191,8 @@ export class ConnectionsController {
 
   private async connectionsSession(req: ConsentRequest): Promise<ConsentSession | null> {
     const session = await this.consent.loadSession(this.http.sessionCookieValue(req));
-    req.webSession = session && session.purpose === 'connections' ? session : null;
+    // CONTRACT §21 "one sign-in": an owner signed in on a consent is signed in here too
+    req.webSession = session && (session.purpose === 'connections' || session.userId !== null) ? session : null;
     return req.webSession;
   }
 

@@ -333,7 +333,7 @@ export class ConsentService {
     const userId = session.userId;
     const org = session.organizationId;
     if (form.decision === 'deny') {
-      await this.transactions.run((m) => this.sessions.end(m, session.idHash));
+      await this.transactions.run((m) => this.answered(m, session));
       return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the owner denied access') };
     }
     const chosen = (Array.isArray(form.accountIds) ? form.accountIds : form.accountIds === undefined ? [] : [form.accountIds]).filter(
@@ -386,7 +386,7 @@ export class ConsentService {
           scopes: request.scopes,
           issuedAt: now,
         });
-        await this.sessions.end(m, session.idHash);
+        await this.answered(m, session);
       } catch (err) {
         if (err instanceof DomainError && err.code === 'app_not_approved') {
           return { kind: 'redirect' as const, location: this.errorLocation(request, 'unauthorized_client', 'the app has no approved revision') };
@@ -525,6 +525,37 @@ export class ConsentService {
   }
 
   /** The status message (or a secret) for the next page of this signed-in session (CONTRACT §18 post-redirect-get). */
+  /**
+   * CONTRACT §21 "one sign-in": the request is answered, the owner stays signed in (Connected apps, the
+   * next /oauth/authorize) until the session ends; a replayed decision finds no request.
+   */
+  private answered(tx: Transaction, session: ConsentSession): Promise<void> {
+    return this.sessions.setData(tx, session.idHash, { request: null, organizationId: null });
+  }
+
+  /** The request can go no further (a 303 back to the app): the owner stays signed in without it. */
+  dropRequest(session: ConsentSession): Promise<void> {
+    return this.transactions.run((m) => this.answered(m, session));
+  }
+
+  /**
+   * CONTRACT §21 "one sign-in": an owner signed in (Connected apps, an earlier consent) who opens
+   * /oauth/authorize goes on signed in with the new request — under a new session id and CSRF secret,
+   * its end unchanged, so that another tab's form of the session before is refused (403), never applied
+   * to this request.
+   */
+  async continueSignedIn(session: ConsentSession, request: AuthorizationRequest): Promise<{ cookie: string; session: ConsentSession }> {
+    const next = await this.transactions.run((m) =>
+      this.sessions.signIn(m, { ...webSession(session), purpose: 'authorize' }, session.userId as string, { request, organizationId: null }),
+    );
+    return { cookie: next.cookie, session: consentSession(next.session) };
+  }
+
+  /** A refused form's message for the GET its 303 leads to (CONTRACT §21); a new cookie to set, or null. */
+  leaveFlash(session: ConsentSession, flash: Flash): Promise<string | null> {
+    return this.sessions.leaveFlash(webSession(session), flash);
+  }
+
   setFlash(session: ConsentSession, flash: Flash): Promise<void> {
     return this.transactions.run((m) => this.sessions.setFlash(m, session.idHash, flash));
   }

@@ -7,7 +7,7 @@ import { NotFoundError } from '../../../../shared/domain/errors';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { AppReadRepository } from '../../apps';
 import { ConsentRepository, type OAuthClient } from '../domain/consent.repository';
-import { redirectUrisError } from '../domain/redirect-uri';
+import { noRedirectUrisError, redirectUrisError } from '../domain/redirect-uri';
 import { SecretBox } from '../../../../shared/crypto/secret-box';
 import { generateClientSecret, isIssuedClientSecret, sha256Hex } from '../domain/secrets';
 
@@ -43,9 +43,11 @@ export class OAuthClientService {
 
   /**
    * The developer console's **Save redirect URIs** (CONTRACT §15): replaces the URIs and keeps the
-   * secret. An app without a registration gets one whose secret nobody knows until **New client secret**.
+   * secret (at least one URI: CONTRACT §21). An app without a registration gets one whose secret nobody
+   * knows until **New client secret**.
    */
   async setRedirectUris(appId: string, redirectUris: unknown[]): Promise<string[]> {
+    if (redirectUris.length === 0) throw noRedirectUrisError();
     const refused = redirectUrisError(redirectUris);
     if (refused) throw refused;
     const uris = redirectUris as string[];
@@ -57,15 +59,21 @@ export class OAuthClientService {
     return uris;
   }
 
-  /** The developer console's **New client secret**: a new `hcs_` secret replaces the previous one, URIs kept; shown once. */
-  async newClientSecret(appId: string): Promise<{ client_id: string; client_secret: string }> {
+  /**
+   * The developer console's **New client secret**: a new `hcs_` secret replaces the previous one, URIs
+   * kept; shown once. The previous one keeps working `keepPreviousSeconds` more (CONTRACT §21), until
+   * `previous_until`.
+   */
+  async newClientSecret(appId: string, keepPreviousSeconds = 0): Promise<{ client_id: string; client_secret: string; previous_until: Date | null }> {
     const secret = generateClientSecret(this.box, appId);
-    await this.transactions.run(async (m) => {
+    const previousUntil = await this.transactions.run(async (m) => {
       if (!(await this.apps.app(m, appId))) throw new NotFoundError('app');
       const registration = await this.repo.findClientRegistration(m, appId);
-      await this.repo.saveClient(m, appId, sha256Hex(secret), registration?.redirectUris ?? [], this.clock.now());
+      if (registration) return this.repo.replaceSecret(m, appId, sha256Hex(secret), keepPreviousSeconds, this.clock.now());
+      await this.repo.saveClient(m, appId, sha256Hex(secret), [], this.clock.now());
+      return null;
     });
-    return { client_id: appId, client_secret: secret };
+    return { client_id: appId, client_secret: secret, previous_until: previousUntil };
   }
 
   async readApp(appId: string) {
@@ -86,8 +94,12 @@ export class OAuthClientService {
     const client = await this.transactions.run((m) => this.findClient(m, clientId.toLowerCase()));
     if (!client?.secretHash) return null;
     const given = Buffer.from(sha256Hex(secret));
-    const stored = Buffer.from(client.secretHash);
-    return given.length === stored.length && timingSafeEqual(given, stored) ? client : null;
+    const matches = (hash: string | null | undefined) => {
+      const stored = Buffer.from(hash ?? '');
+      return given.length === stored.length && timingSafeEqual(given, stored);
+    };
+    // the previous secret while the developer chose to keep it working (CONTRACT §21)
+    return matches(client.secretHash) || matches(client.previousSecretHash) ? client : null;
   }
 
   async find(clientId: string): Promise<OAuthClient | null> {
@@ -105,6 +117,7 @@ export class OAuthClientService {
       appName: app.name,
       approvedRevisionId: app.approvedRevisionId,
       secretHash: registration?.secretHash ?? null,
+      previousSecretHash: registration?.previousSecretHash ?? null,
       redirectUris: registration?.redirectUris ?? [],
     };
   }

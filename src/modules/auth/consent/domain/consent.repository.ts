@@ -26,6 +26,8 @@ export interface ConsentSession {
 /** An app's OAuth registration (consent's own row). */
 export interface OAuthClientRegistration {
   secretHash: string;
+  /** the secret before the last **New client secret**, while the developer chose to keep it working (CONTRACT §21) */
+  previousSecretHash?: string | null;
   redirectUris: string[];
 }
 
@@ -35,6 +37,7 @@ export interface OAuthClient {
   appName: string;
   approvedRevisionId: string | null;
   secretHash: string | null;
+  previousSecretHash?: string | null;
   redirectUris: string[];
 }
 
@@ -77,6 +80,11 @@ export abstract class ConsentRepository {
   /** The app's OAuth registration, or null when it has none. */
   abstract findClientRegistration(tx: Transaction, appId: string): Promise<OAuthClientRegistration | null>;
   abstract saveClient(tx: Transaction, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void>;
+  /**
+   * A registered client's new secret; the one it replaces keeps working `keepPreviousSeconds` more (0: not
+   * at all). Until when it works (the database's clock, as the look-up reads it), or null.
+   */
+  abstract replaceSecret(tx: Transaction, appId: string, secretHash: string, keepPreviousSeconds: number, at: Date): Promise<Date | null>;
 
   abstract userEmail(tx: Transaction, userId: string): Promise<string | null>;
   /**

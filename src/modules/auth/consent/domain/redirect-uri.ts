@@ -47,6 +47,14 @@ export function redirectUriProblem(value: unknown): string | null {
   return problem === null ? null : REDIRECT_URI_PROBLEMS[problem];
 }
 
+/**
+ * CONTRACT §21: an app keeps at least one redirect URI on the developer console (saving an empty list
+ * would leave every consent without a way back): invalid_input, reason `redirectUri.required`.
+ */
+export function noRedirectUrisError(): DomainError {
+  return toInputError([{ pointer: '/redirect_uris', code: 'invalid_input', detail: 'at least one redirect URI is required' }]).because('redirectUri.required');
+}
+
 /** The violations of a list of redirect URIs, as one invalid_input whose reason (for pages) is the first one's, with its `index`. */
 export function redirectUrisError(values: readonly unknown[]): DomainError | null {
   const violations = redirectUriViolations(values);

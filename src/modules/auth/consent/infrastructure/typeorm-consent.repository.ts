@@ -20,12 +20,27 @@ const CODE_FOR_UPDATE = `SELECT c.*, ${GrantsSql.grantExpiresAt('g')} AS grant_e
 @Injectable()
 export class TypeOrmConsentRepository extends ConsentRepository {
   async findClientRegistration(m: EntityManager, appId: string): Promise<OAuthClientRegistration | null> {
-    const rows: Array<{ secret_hash: string; redirect_uris: string[] }> = await m.query(
-      `SELECT secret_hash, redirect_uris FROM oauth_clients WHERE app_id = $1`,
+    const rows: Array<{ secret_hash: string; previous_secret_hash: string | null; redirect_uris: string[] }> = await m.query(
+      `SELECT secret_hash, CASE WHEN previous_secret_until > now() THEN previous_secret_hash END AS previous_secret_hash, redirect_uris
+         FROM oauth_clients WHERE app_id = $1`,
       [appId],
     );
     const r = rows[0];
-    return r ? { secretHash: r.secret_hash, redirectUris: r.redirect_uris } : null;
+    return r ? { secretHash: r.secret_hash, previousSecretHash: r.previous_secret_hash, redirectUris: r.redirect_uris } : null;
+  }
+
+  async replaceSecret(m: EntityManager, appId: string, secretHash: string, keepPreviousSeconds: number, at: Date): Promise<Date | null> {
+    const rows: Array<{ until: Date | null }> = await m.query(
+      `WITH replaced AS (
+         UPDATE oauth_clients SET
+                previous_secret_hash = CASE WHEN $3::int > 0 THEN secret_hash END,
+                previous_secret_until = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END,
+                secret_hash = $2, updated_at = $4
+          WHERE app_id = $1 RETURNING previous_secret_until AS until)
+       SELECT until FROM replaced`,
+      [appId, secretHash, keepPreviousSeconds, at],
+    );
+    return rows[0]?.until ? new Date(rows[0].until) : null;
   }
 
   async saveClient(m: EntityManager, appId: string, secretHash: string, redirectUris: string[], at: Date): Promise<void> {

@@ -10,8 +10,7 @@ definePage(
   'consent-sign-in',
   `<%~ include('@head', { ...it, narrow: true }) %><h1><%= it.t('consent.signInTitle') %></h1>
 <% if (it.appName) { %><p><%= it.t('consent.signInAsks', { app: it.appName }) %></p><% } else { %><p><%= it.t('consent.signInConnections') %></p><% } %>
-<% if (it.error) { %><p class="error alert" role="alert" id="form-error"><%= it.t(it.error) %></p><% } %>
-<form method="post" action="<%= it.action %>">
+<%~ include('@form-error', it) %><form method="post" action="<%= it.action %>">
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <%~ include('@sign-in-fields', it) %><div><button type="submit"><%= it.t('web.signIn') %></button></div>
 </form>
@@ -60,8 +59,7 @@ definePage(
 <dt><%= it.t('consent.organization') %></dt><dd id="organization-name"><%= it.view.organizationName %><% if (it.view.cvr) { %> (<%= it.t('consent.cvr', { cvr: it.view.cvr }) %>)<% } %></dd>
 </dl>
 </section>
-<% if (it.error) { %><p class="error alert" role="alert" id="form-error"><%= it.t(it.error) %></p><% } %>
-<h2><%= it.t('consent.willBeAbleTo') %></h2>
+<%~ include('@form-error', it) %><h2><%= it.t('consent.willBeAbleTo') %></h2>
 <ul class="scopes">
 <% it.view.scopes.forEach(function (s) { %><li><strong><%= it.t('consent.scope.' + s + '.title') %></strong>: <%= it.t('consent.scope.' + s + '.text') %></li>
 <% }) %></ul>

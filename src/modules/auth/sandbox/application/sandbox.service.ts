@@ -65,14 +65,17 @@ export class SandboxService {
     };
   }
 
-  /** A new generation supersedes the previous one: its tokens become invalid_token. */
-  async provisionGeneration(projectId: string): Promise<{ generation_id: string; token: string }> {
+  /**
+   * A new generation supersedes the previous one: its tokens become invalid_token — at once, or after
+   * `keepPreviousSeconds` (CONTRACT §21: the developer console's choice), until `previous_until`.
+   */
+  async provisionGeneration(projectId: string, keepPreviousSeconds = 0): Promise<{ generation_id: string; token: string; previous_until: Date | null }> {
     const token = generateAccessToken('sandbox');
     const generationId = randomUUID();
     const found = await this.transactions.run((m) =>
-      this.sandbox.createGeneration(m, projectId, generationId, hashAccessToken(token)),
+      this.sandbox.createGeneration(m, projectId, generationId, hashAccessToken(token), keepPreviousSeconds),
     );
     if (!found) throw new NotFoundError('sandbox project');
-    return { generation_id: generationId, token };
+    return { generation_id: generationId, token, previous_until: found.previousUntil };
   }
 }

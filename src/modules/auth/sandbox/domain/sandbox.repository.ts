@@ -21,13 +21,15 @@ export abstract class SandboxRepository {
   /** The id of the oldest sandbox project, if any (outside any transaction: the first start asks). */
   abstract firstProjectId(): Promise<string | null>;
   /**
-   * Makes a new generation the project's current one (superseding the previous generation's tokens)
-   * and stores its token hash. Returns false for an unknown project.
+   * Makes a new generation the project's current one and stores its token hash. The generation it
+   * replaces keeps working `keepPreviousSeconds` more (CONTRACT §21; 0: its tokens stop at once).
+   * Returns null for an unknown project, else until when the previous generation works (null: not at all).
    */
   abstract createGeneration(
     tx: Transaction,
     projectId: string,
     generationId: string,
     tokenHash: string,
-  ): Promise<boolean>;
+    keepPreviousSeconds?: number,
+  ): Promise<{ previousUntil: Date | null } | null>;
 }

@@ -38,19 +38,29 @@ export class TypeOrmSandboxRepository extends SandboxRepository {
     await this.createGeneration(m, p.projectId, p.generationId, p.tokenHash);
   }
 
-  async createGeneration(m: EntityManager, projectId: string, generationId: string, tokenHash: string): Promise<boolean> {
+  async createGeneration(m: EntityManager, projectId: string, generationId: string, tokenHash: string, keepPreviousSeconds = 0): Promise<{ previousUntil: Date | null } | null> {
     const projects: Array<{ organization_id: string; app_id: string }> = await m.query(
       `SELECT organization_id, app_id FROM sandbox_projects WHERE id = $1 FOR UPDATE`,
       [projectId],
     );
     const project = projects[0];
-    if (!project) return false;
+    if (!project) return null;
     await m.query(`INSERT INTO sandbox_generations (id, project_id) VALUES ($1, $2)`, [generationId, projectId]);
-    await m.query(`UPDATE sandbox_projects SET current_generation_id = $2 WHERE id = $1`, [projectId, generationId]);
+    // CONTRACT §21: the replaced generation keeps working as long as the developer chose (the database's clock, as the access check reads it)
+    const kept: Array<{ until: Date | null }> = await m.query(
+      `WITH made AS (
+         UPDATE sandbox_projects SET
+                previous_generation_id = CASE WHEN $3::int > 0 THEN current_generation_id END,
+                previous_generation_until = CASE WHEN $3::int > 0 AND current_generation_id IS NOT NULL THEN now() + make_interval(secs => $3::int) END,
+                current_generation_id = $2
+          WHERE id = $1 RETURNING previous_generation_until AS until)
+       SELECT until FROM made`,
+      [projectId, generationId, keepPreviousSeconds],
+    );
     await m.query(
       AccessSql.insertSandboxToken,
       [tokenHash, project.organization_id, project.app_id, generationId],
     );
-    return true;
+    return { previousUntil: kept[0]?.until ? new Date(kept[0].until) : null };
   }
 }
