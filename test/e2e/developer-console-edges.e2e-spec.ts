@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { postAndFollow } from '../support/consent-fixtures';
-import { aDeveloper, anAppOnThePage, type Developer } from '../support/developer-fixtures';
+import { aDeveloper, anAppOnThePage, confirmationOf, type Developer } from '../support/developer-fixtures';
 import { aJournal, SANDBOX } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-const confirmationOf = (html: string) => /name="confirmation" value="([^"]+)"/.exec(html)?.[1] as string;
 const issued = (html: string) => /id="issued-value">([^<]+)</.exec(html)?.[1];
 const CONFIRMATION_USED = 'Nothing was done: that confirmation was used already.';
 

@@ -5,7 +5,7 @@ import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { Transactions } from '../../src/shared/database/transactions';
 import { RequestLogRecorder } from '../../src/modules/developers';
 import { PageDriver, postAndFollow, signInTry } from '../support/consent-fixtures';
-import { aDeveloper, anAppOnThePage, DEV_PASSWORD } from '../support/developer-fixtures';
+import { aDeveloper, anAppOnThePage, confirmationOf, DEV_PASSWORD } from '../support/developer-fixtures';
 import { aJournal, SANDBOX } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -230,7 +230,6 @@ describe('developer console (CONTRACT §15)', () => {
     const id = await anAppOnThePage(d);
     const db = app.apps.partner.get(DataSource);
     const generations = async () => Number((await db.query(`SELECT count(*)::int AS n FROM sandbox_generations g JOIN developer_apps d ON d.sandbox_project_id = g.project_id WHERE d.app_id = $1`, [id]))[0].n);
-    const confirmationOf = (html: string) => /name="confirmation" value="([^"]+)"/.exec(html)?.[1] as string;
     const before = await generations();
     const ask = await d.driver.get(`/developers/apps/${id}/sandbox-token`);
     const form = { confirmation: confirmationOf(ask.text) };

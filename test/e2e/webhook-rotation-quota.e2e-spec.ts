@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { postAndFollow } from '../support/consent-fixtures';
-import { aDeveloper, anAppOnThePage } from '../support/developer-fixtures';
+import { aDeveloper, anAppOnThePage, confirmationOf } from '../support/developer-fixtures';
 import { aSandboxProject } from '../support/fixtures';
 import { consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
@@ -76,14 +76,19 @@ describe('webhook secret rotations: at most 3 per endpoint per 24 h (CONTRACT §
     expect([added.postStatus, added.status]).toEqual([303, 200]);
     const read = await app.console().get(`/console/v1/apps/${appId}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
     const id = (read.body.webhook_endpoints as Array<{ id: string; url: string }>).find((e) => e.url === URL)?.id as string;
-    const onPage = () => d.driver.post(`/developers/apps/${appId}/webhook-endpoints/rotate-secret`, { endpoint_id: id });
+    // Rotate secret asks first (CONTRACT §21): each rotation on the page is its confirmation page, then the confirmed post
+    const onPage = async () => {
+      const ask = await d.driver.get(`/developers/apps/${appId}/webhook-endpoints/rotate-secret?endpoint_id=${id}`);
+      expect(ask.status).toBe(200);
+      return d.driver.post(`/developers/apps/${appId}/webhook-endpoints/rotate-secret`, { endpoint_id: id, confirmation: confirmationOf(ask.text) });
+    };
     expect((await onPage()).status).toBe(303);
     expect((await rotate(id)).status).toBe(200);
     expect((await onPage()).status).toBe(303);
     const refused = await onPage();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(24 * 3600 - 120);
-    expect(refused.text).toMatch(/<p class="error" id="rotations-error">This endpoint&#39;s secret was rotated 3 times within 24 hours, the most there may be\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.<\/p>/);
+    expect(refused.text).toMatch(/<p class="error" role="alert"[^>]*id="rotations-error">This endpoint&#39;s secret was rotated 3 times within 24 hours, the most there may be\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.<\/p>/);
     expect(refused.text).not.toContain('id="issued-value"');
     d.driver.language = 'da';
     const danish = await onPage();

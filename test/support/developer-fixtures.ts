@@ -62,3 +62,6 @@ export async function anAppOnThePage(d: Developer, name = 'Bogføring Pro'): Pro
   if (res.status !== 303) throw new Error(`create app answered ${res.status}: ${res.text}`);
   return /\/developers\/apps\/([0-9a-f-]{36})$/.exec(res.headers.location as string)?.[1] as string;
 }
+
+/** The one-time token of a confirmation page (CONTRACT §18, §21: a confirmation form works once). */
+export const confirmationOf = (html: string): string => /name="confirmation" value="([^"]+)"/.exec(html)?.[1] as string;
