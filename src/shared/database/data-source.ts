@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
@@ -24,7 +24,7 @@ const PGLITE_PARSERS = { [INT8]: (v: string) => v, [DATE]: (v: string) => v, [NU
 /** One PGlite per process and data directory (TOOLCHAIN.md). */
 const pgliteInstances = new Map<string, Promise<PGlite>>();
 
-function openPGlite(dataDir: string | null): Promise<PGlite> {
+function openPGlite(dataDir: string | null, loadFrom?: string): Promise<PGlite> {
   const key = dataDir ?? ':memory:';
   let instance = pgliteInstances.get(key);
   if (!instance) {
@@ -32,7 +32,9 @@ function openPGlite(dataDir: string | null): Promise<PGlite> {
     // loaded only when the embedded store is used: a service on PostgreSQL never holds its code
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PGlite: Embedded } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS });
+    // a dumped data directory skips initdb and the migrations it holds (~0.6 s instead of ~3 s)
+    const loadDataDir = dataDir === null && loadFrom ? new Blob([readFileSync(loadFrom)]) : undefined;
+    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS, loadDataDir });
     pgliteInstances.set(key, instance);
     instance.catch(() => pgliteInstances.delete(key));
   }
@@ -83,7 +85,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       },
     };
   }
-  const pool = new SerializedPGlitePool(() => openPGlite(database.dataDir));
+  const pool = new SerializedPGlitePool(() => openPGlite(database.dataDir, database.loadFrom));
   return {
     ...common,
     // TypeORM's postgres driver takes a `pg`-shaped module; ours hands out the one PGlite session
