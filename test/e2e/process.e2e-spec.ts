@@ -112,7 +112,7 @@ describe('the service process on the embedded store', () => {
       // the suites' key: a generated one would not be the key this shared database's secrets have (CONTRACT §8)
       const proc = startService({ ...env, DATABASE_URL: database, SECRETS_KEY: TEST_SECRETS_KEY });
       try {
-        await waitForReady(`${origin}/health/ready`, 60_000, proc);
+        await waitForReady(`${origin}/health/ready`, 150_000, proc);
         await eventually(() => proc.stdout().includes('sandbox provision'), 'the start banner', 30_000);
         expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
         expect(proc.stdout()).not.toContain('Provisioned a sandbox project');
@@ -125,5 +125,5 @@ describe('the service process on the embedded store', () => {
         expect(await stopService(proc)).toBe(0);
       }
     });
-  }, 90_000);
+  }, 240_000);
 });

@@ -126,7 +126,7 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
         expect(proc.stderr()).not.toContain('start failed');
 
         await admin.query(`ALTER DATABASE ${db} RESET default_transaction_read_only`);
-        expect(await waitForReady(`${origin}/health/ready`, 30_000, proc)).toBeLessThan(30_000);
+        expect(await waitForReady(`${origin}/health/ready`, 150_000, proc)).toBeLessThan(150_000);
       } finally {
         expect(await stopService(proc)).toBe(0);
         await admin.end();
