@@ -133,7 +133,7 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
         rmSync(dataDir, { recursive: true, force: true });
       }
     });
-  }, 90_000);
+  }, 180_000);
 
   it('says once a minute, not per connection, that no host accepts writes', async () => {
     const logged: string[] = [];

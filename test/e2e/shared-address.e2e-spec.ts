@@ -173,7 +173,7 @@ describe(`a stranger at ${STRANGER_PER_SECOND} calls/s to /oauth/token over the 
       stranger: `${strangerRefused}/${stranger.statuses.length} refused`,
       failed: [],
     });
-  }, 120_000);
+  }, 180_000);
 
   itOnPostgres('the flush attack no longer matters: after 10,050 other sandbox tokens were used, a token used before the flood and one never used still work over the limit', async () => {
     const SHARED = aSharedAddress();

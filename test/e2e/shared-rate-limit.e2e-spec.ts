@@ -182,7 +182,7 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
     // both instances served calls: the limit is shared, not per instance (alone each would allow 100)
     expect(byInstance[0]).toBeGreaterThan(0);
     expect(byInstance[1]).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 
   // last: it leaves 127.0.0.1 over the anonymous limit, which refuses tokens these instances have not seen yet
   it('shares the anonymous limit: 10 calls without a token over both instances, the 11th is 429 on either', async () => {

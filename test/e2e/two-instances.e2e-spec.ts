@@ -162,7 +162,7 @@ describeOnPostgres('two service instances on one PostgreSQL database, with the s
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
-  }, 30_000);
+  }, 180_000);
 });
 
 describeOnPostgres('instances with different SECRETS_KEYs on one PostgreSQL database (CONTRACT §8)', () => {

@@ -214,5 +214,5 @@ describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two
         [[slow.url, failing.url, good.url].map((u) => `${u}%`)],
       );
     }
-  }, 120_000);
+  }, 180_000);
 });

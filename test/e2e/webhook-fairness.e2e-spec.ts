@@ -88,7 +88,7 @@ describe('webhook dispatch is fair across endpoints', () => {
       await silent.close();
       await good.close();
     }
-  }, 30_000);
+  }, 180_000);
 });
 
 /** A send that outlasts the lease keeps it (renewed), so no other dispatcher sends the event twice. */
@@ -136,5 +136,5 @@ describe('webhook leases are short and renewed while the send runs', () => {
     } finally {
       await slow.close();
     }
-  }, 20_000);
+  }, 180_000);
 });
