@@ -21,7 +21,7 @@ describe('the service process on the embedded store', () => {
     const first = startService(env);
     try {
       // a generous bound: on a loaded 2-core machine the first PGlite start (initdb + migrations) is slow
-      await waitForReady(`${origin}/health/ready`, 90_000, first);
+      await waitForReady(`${origin}/health/ready`, 150_000, first);
       await eventually(() => first.stdout().includes('sandbox.env'), 'the start banner', 60_000);
       const out = first.stdout();
       // stdout is a pipe here, not a terminal: the generated secrets are not printed, their files are named
@@ -69,7 +69,7 @@ describe('the service process on the embedded store', () => {
 
       const second = startService(env);
       try {
-        await waitForReady(`${origin}/health/ready`, 90_000, second);
+        await waitForReady(`${origin}/health/ready`, 150_000, second);
         expect(second.stdout()).not.toContain('Provisioned a sandbox project');
         expect(second.stdout()).not.toContain(token!);
         expect(second.stdout()).not.toMatch(/console API key/);
