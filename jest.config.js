@@ -4,6 +4,8 @@
  * own private PostgreSQL cluster and built service processes; `npm run test:faults`, run by .ci/run, not
  * by `npm test`).
  */
+const { availableParallelism } = require('node:os');
+
 const transform = {
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
@@ -25,8 +27,14 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 module.exports = {
-  // a global option: jest ignores testTimeout inside a project
-  testTimeout: 60000,
+  // a global option: jest ignores testTimeout inside a project. A ceiling, not a pace: a test waits for
+  // events, and on a busy machine (load 4× the cores) they come late, not never.
+  testTimeout: 180_000,
+  // e2e files spend part of their time waiting on sockets and timers: one worker more than the cores
+  // (each e2e worker has its own database, test/support/database-setup.js)
+  maxWorkers: Math.max(2, availableParallelism() + 1),
+  // the default reporter, and a line per finished file with how far the run is (never silent for minutes)
+  reporters: ['default', '<rootDir>/test/support/progress-reporter.js'],
   projects: [
     // test/docs: the docs' links and shell blocks, no service needed (issue 34)
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/docs/**/*.spec.ts'] },

@@ -23,7 +23,7 @@ describe('one process per DATA_DIR, and npm start as one process tree', () => {
     const first = await envFor(dataDir);
     const holder = startService(first.env);
     try {
-      await waitForReady(`${first.origin}/health/ready`, 90_000, holder);
+      await waitForReady(`${first.origin}/health/ready`, 150_000, holder);
       const before = readdirSync(dataDir).sort();
 
       const second = startService((await envFor(dataDir)).env);
@@ -43,7 +43,7 @@ describe('one process per DATA_DIR, and npm start as one process tree', () => {
       const next = await envFor(dataDir);
       const third = startService(next.env);
       try {
-        await waitForReady(`${next.origin}/health/ready`, 60_000, third);
+        await waitForReady(`${next.origin}/health/ready`, 150_000, third);
       } finally {
         expect(await stopService(third)).toBe(0);
       }

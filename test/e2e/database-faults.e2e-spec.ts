@@ -239,7 +239,7 @@ if (!onPostgres()) {
     const next = await post(randomUUID());
     expect(next.status).toBe(201);
     expect(next.body.voucher_number).toBe(2); // gapless: the failed one took no number
-  }, 30_000);
+  }, 180_000);
 
   it('a posting whose period row is held by another transaction gets 503 after the lock timeout, never 409 in_progress', async () => {
     const p = await aSandboxProject(app);
@@ -258,5 +258,5 @@ if (!onPostgres()) {
       await other.query('ROLLBACK');
     }
     expect((await post(randomUUID())).status).toBe(201);
-  }, 30_000);
+  }, 180_000);
 });

@@ -49,5 +49,5 @@ describe('Sql.session on PostgreSQL', () => {
     } finally {
       await pool.end();
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -84,7 +84,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       await later.get('/developers/signin');
       const ok = await later.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) });
       expect(ok.status).toBe(303);
-    }, 120_000);
+    }, 180_000);
 
     it('answers a locked account as any wrong factor: the same page for the right and a wrong password', async () => {
       const d = await aDeveloper(app, clock);
@@ -360,7 +360,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       expect(tokens.filter((r) => r.status === 303)).toHaveLength(DEVELOPER_QUOTAS.sandboxTokensPerHour);
       expect(tokens.filter((r) => r.status === 429)).toHaveLength(30 - DEVELOPER_QUOTAS.sandboxTokensPerHour);
       clock.advance(3600_000 + 1_000);
-    }, 60_000);
+    }, 180_000);
 
     it('answers a NUL byte in the sign-up or sign-in email with the page kernel\'s 400 page, never a 500', async () => {
       const driver = from('192.0.2.170');
@@ -434,7 +434,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
         await d.driver.get(`/developers/apps/${first}`);
       }
       expect((await resend(first)).status).toBe(303);
-    }, 60_000);
+    }, 180_000);
   });
 });
 

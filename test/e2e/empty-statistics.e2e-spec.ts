@@ -59,5 +59,5 @@ describe('a table analyzed while empty', () => {
         await db.end().catch(() => undefined);
       }
     });
-  }, 120_000);
+  }, 180_000);
 });

@@ -421,5 +421,5 @@ describeOnPostgres('grant events when two instances scan at once (CONTRACT §18:
     await scans(2);
     expect(await count('grant.revoked')).toEqual([...grants].sort().map((grant_id) => ({ grant_id, n: 1 })));
     expect(await count('grant.expiring')).toHaveLength(12);
-  }, 60_000);
+  }, 180_000);
 });

@@ -78,5 +78,5 @@ describeOnPostgres('waiting for an identical request in flight on another instan
     } finally {
       await other.query('ROLLBACK');
     }
-  }, 30_000);
+  }, 180_000);
 });

@@ -98,5 +98,5 @@ describeOnPostgres('the journal entries list under concurrent postings on two in
     expect(noisePosted.length).toBeGreaterThan(0);
     expect({ missing, duplicates, foreign }).toEqual({ missing: [], duplicates: [], foreign: [] });
     expect(new Set(stored)).toEqual(written);
-  }, 90_000);
+  }, 180_000);
 });

@@ -25,7 +25,7 @@ const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 
 const RUNS = Number(process.env.PREPARE_PROPERTY_RUNS ?? 60);
 /** jest ignores `testTimeout` inside a `projects` entry, so each test names its own. */
-const TIMEOUT = 60_000 * Math.max(1, RUNS / 60);
+const TIMEOUT = 180_000 * Math.max(1, RUNS / 60);
 
 type Json = unknown;
 type Line = Record<string, Json>;
@@ -138,7 +138,7 @@ describe('POST /journal/prepare — properties', () => {
     inactive = project.accounts[project.accounts.length - 1].id;
     usable = project.accounts.slice(0, -1).map((a) => a.id);
     await app.apps.dataSource.query('UPDATE accounts SET active = false WHERE organization_id = $1 AND id = $2', [project.organization_id, inactive]);
-  }, 60_000);
+  }, 180_000);
   afterAll(() => app.close());
 
   function send(body: Json): Promise<Response> {

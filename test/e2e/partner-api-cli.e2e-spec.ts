@@ -98,7 +98,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     app = await createTestApp();
     await app.apps.partner.listen(0, '127.0.0.1');
     origin = `http://127.0.0.1:${(app.apps.partner.getHttpServer().address() as AddressInfo).port}`;
-  }, 120_000);
+  }, 180_000);
 
   afterEach(async () => {
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -213,7 +213,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     // and nothing more follows on the next polls
     await new Promise((r) => setTimeout(r, 2500));
     expect(receiver.attempts).toHaveLength(3);
-  }, 90_000);
+  }, 180_000);
 
   it('retries a receiver that is down, then answers 500, with growing backoff, never skipping an event or advancing past it across a restart', async () => {
     const p = await aSandboxProject(app);
@@ -251,7 +251,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     const [a1, a2, a3] = receiver.attempts.map((a) => a.at);
     expect(a2! - a1!).toBeGreaterThanOrEqual(800);
     expect(a3! - a2!).toBeGreaterThan(a2! - a1!);
-  }, 120_000);
+  }, 180_000);
 
   it('killed in the middle of a page: resumes at the undelivered event without sending the delivered one before it again', async () => {
     const p = await aSandboxProject(app);
@@ -278,7 +278,7 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     expect(receiver.delivered.map(operationOf)).toEqual(ops);
     expect(receiver.attempts.filter((a) => a.id === e1)).toHaveLength(1);
     expect(second.err()).not.toContain(e1!);
-  }, 60_000);
+  }, 180_000);
 
   it('a second listen on the same cursor file: one line naming the first, exit 1', async () => {
     const p = await aSandboxProject(app);

@@ -21,7 +21,7 @@ describe('the service process on the embedded store', () => {
     const first = startService(env);
     try {
       // a generous bound: on a loaded 2-core machine the first PGlite start (initdb + migrations) is slow
-      await waitForReady(`${origin}/health/ready`, 90_000, first);
+      await waitForReady(`${origin}/health/ready`, 150_000, first);
       await eventually(() => first.stdout().includes('sandbox.env'), 'the start banner', 60_000);
       const out = first.stdout();
       // stdout is a pipe here, not a terminal: the generated secrets are not printed, their files are named
@@ -69,7 +69,7 @@ describe('the service process on the embedded store', () => {
 
       const second = startService(env);
       try {
-        await waitForReady(`${origin}/health/ready`, 90_000, second);
+        await waitForReady(`${origin}/health/ready`, 150_000, second);
         expect(second.stdout()).not.toContain('Provisioned a sandbox project');
         expect(second.stdout()).not.toContain(token!);
         expect(second.stdout()).not.toMatch(/console API key/);
@@ -103,7 +103,7 @@ describe('the service process on the embedded store', () => {
       // the suites' key: a generated one would not be the key this shared database's secrets have (CONTRACT §8)
       const proc = startService({ ...env, DATABASE_URL: database, SECRETS_KEY: TEST_SECRETS_KEY });
       try {
-        await waitForReady(`${origin}/health/ready`, 60_000, proc);
+        await waitForReady(`${origin}/health/ready`, 150_000, proc);
         await eventually(() => proc.stdout().includes('sandbox provision'), 'the start banner', 30_000);
         expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
         expect(proc.stdout()).not.toContain('Provisioned a sandbox project');
@@ -116,5 +116,5 @@ describe('the service process on the embedded store', () => {
         expect(await stopService(proc)).toBe(0);
       }
     });
-  }, 90_000);
+  }, 240_000);
 });

@@ -90,7 +90,7 @@ describe('npm start and the README', () => {
     const code = await new Promise<number | null>((resolve) => shell.on('exit', resolve));
     expect(code).toBe(0);
     expect(answer).toContain('{"valid":true,"posted":false');
-  }, 60_000);
+  }, 180_000);
 
   /**
    * Issue 26: every shell block, in order, in ONE bash session (`set -eo pipefail`), so a block

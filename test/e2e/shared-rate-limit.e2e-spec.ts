@@ -10,15 +10,16 @@ import { AnonymousRateLimit } from '../../src/modules/rate-limit/anonymous-rate-
 import { RateLimitService } from '../../src/modules/rate-limit/rate-limit.service';
 import { hashAccessToken } from '../../src/modules/auth/access/domain/access-token';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
+import { eventually } from '../support/wait';
 import { type ServiceProcess, startService, stopService, waitForReady } from '../support/service-process';
-import { createTestApp, describeNothing, onPostgres, testConfig } from '../support/test-app';
+import { createTestApp, describeNothing, onPostgres, TEST_REDIS_URL, testConfig, testRedisPrefix } from '../support/test-app';
 
 /**
  * CONTRACT §12 across instances: with REDIS_URL every instance shares the counters (the limit holds
  * within 5 % for a token spread over instances); Redis unreachable → fail open. Redis runs at
  * 127.0.0.1:6379 on development and CI machines. Every run uses its own key prefix.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 const ROOT = join(__dirname, '..', '..');
 
 async function freePort(): Promise<number> {
@@ -66,14 +67,14 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
   });
 
   it('counts in Redis: another limiter on the same Redis sees the calls of this instance', async () => {
-    const prefix = `partner-api-test-${randomUUID()}:`;
+    const prefix = testRedisPrefix();
     const app = await createTestApp({ rateLimitPerMinute: 5, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
     const other = new RateLimitService(testConfig({ rateLimitPerMinute: 5, redisUrl: REDIS_URL, redisKeyPrefix: prefix }));
     try {
       const p = await aSandboxProject(app);
       // a fresh instance lets calls through until its Redis connection is ready (fail open)
       const limiter = app.apps.partner.get(RateLimitService);
-      for (let i = 0; i < 100 && !(limiter.storeReady && other.storeReady); i++) await new Promise((r) => setTimeout(r, 50));
+      await eventually(() => limiter.storeReady && other.storeReady, 'both limiters connected to Redis', 60_000);
       expect(limiter.storeReady && other.storeReady).toBe(true);
       if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 200));
       const call = () => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
@@ -96,12 +97,12 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
 
 describe('the anonymous limit through Redis (CONTRACT §12)', () => {
   it('counts in Redis: another instance\'s limiter on the same Redis sees the calls of this one', async () => {
-    const prefix = `partner-api-test-${randomUUID()}:`;
+    const prefix = testRedisPrefix();
     const app = await createTestApp({ rateLimitAnonymousPerMinute: 4, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
     const other = new AnonymousRateLimit(testConfig({ rateLimitAnonymousPerMinute: 4, redisUrl: REDIS_URL, redisKeyPrefix: prefix }));
     try {
       const limiter = app.apps.partner.get(AnonymousRateLimit);
-      for (let i = 0; i < 100 && !(limiter.storeReady && other.storeReady); i++) await new Promise((r) => setTimeout(r, 50));
+      await eventually(() => limiter.storeReady && other.storeReady, 'both limiters connected to Redis', 60_000);
       expect(limiter.storeReady && other.storeReady).toBe(true);
       if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 200));
       const call = () => app.partner().post(`${SANDBOX}/journal/prepare`).send({});
@@ -124,7 +125,7 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
 });
 
 (onPostgres() ? describe : describeNothing)('two service instances share one limit through Redis (PostgreSQL)', () => {
-  const prefix = `partner-api-test-${randomUUID()}:`;
+  const prefix = testRedisPrefix();
   const consoleKey = `shared-limit-console-key-${randomUUID()}`;
   const instances: ServiceProcess[] = [];
   const ports: number[] = [];
@@ -141,8 +142,9 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
         SECRETS_KEY: `v1:${Buffer.alloc(32, 0x5a).toString('base64url')}`,
       }));
     }
-    await Promise.all([0, 1].map((i) => waitForReady(`http://127.0.0.1:${ports[2 * i]}/health/ready`, 30_000, instances[i])));
-  }, 60_000);
+    // ceilings for a busy machine: two service processes start side by side
+    await Promise.all([0, 1].map((i) => waitForReady(`http://127.0.0.1:${ports[2 * i]}/health/ready`, 150_000, instances[i])));
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(instances.map((i) => stopService(i)));
@@ -180,7 +182,7 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
     // both instances served calls: the limit is shared, not per instance (alone each would allow 100)
     expect(byInstance[0]).toBeGreaterThan(0);
     expect(byInstance[1]).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 
   // last: it leaves 127.0.0.1 over the anonymous limit, which refuses tokens these instances have not seen yet
   it('shares the anonymous limit: 10 calls without a token over both instances, the 11th is 429 on either', async () => {
@@ -211,7 +213,8 @@ describe('finding 6: the embedded store\'s files under a common umask (CONTRACT 
     const port = await freePort();
     const first = start(dataDir, port);
     try {
-      await waitForReady(`http://127.0.0.1:${port}/health/ready`, 60_000, first);
+      // a new PGlite cluster (initdb, migrations): seconds on a quiet machine, over a minute at load 20
+      await waitForReady(`http://127.0.0.1:${port}/health/ready`, 240_000, first);
     } finally {
       await stopService(first);
     }
@@ -238,5 +241,5 @@ describe('finding 6: the embedded store\'s files under a common umask (CONTRACT 
     const err = second.stderr().trim();
     expect(err.split('\n')).toHaveLength(1);
     expect(err).toContain(`DATA_DIR ${dataDir} can be read or written by other users`);
-  }, 90_000);
+  }, 300_000);
 });

@@ -70,5 +70,5 @@ describe('the token statement on a new PostgreSQL database', () => {
         await pool.end();
       }
     });
-  }, 120_000);
+  }, 180_000);
 });

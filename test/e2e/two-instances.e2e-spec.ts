@@ -83,8 +83,9 @@ describeOnPostgres('two service instances on one PostgreSQL database, with the s
   beforeAll(async () => {
     // the suites' key: this database is shared with the other suites of the worker
     for (let i = 0; i < 2; i++) instances.push(await anInstance(url, key, TEST_SECRETS_KEY));
-    await Promise.all(instances.map((i) => waitForReady(`http://127.0.0.1:${i.port}/health/ready`, 60_000, i.proc)));
-  }, 90_000);
+    // ceilings for a busy machine: two processes start side by side
+    await Promise.all(instances.map((i) => waitForReady(`http://127.0.0.1:${i.port}/health/ready`, 150_000, i.proc)));
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(instances.map((i) => stopService(i.proc)));
@@ -162,7 +163,7 @@ describeOnPostgres('two service instances on one PostgreSQL database, with the s
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
-  }, 30_000);
+  }, 180_000);
 });
 
 describeOnPostgres('instances with different SECRETS_KEYs on one PostgreSQL database (CONTRACT §8)', () => {

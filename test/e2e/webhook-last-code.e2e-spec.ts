@@ -153,5 +153,5 @@ describeOnPostgres('a code answered from loopback while private networks were al
         [url],
       );
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -1,20 +1,55 @@
 /**
- * Jest globalSetup of the e2e project: which store the e2e run uses, and one PostgreSQL database per
- * jest worker.
+ * Jest globalSetup of the e2e project: which store the e2e run uses, its migrated template, one PostgreSQL
+ * database per jest worker, the run's Redis key prefix, and a line on stderr that names them all.
  *
- * - TEST_DATABASE=pglite forces the embedded store (in-memory PGlite per test file);
+ * - TEST_DATABASE=pglite forces the embedded store: every test app's in-memory PGlite starts from one
+ *   data directory migrated here and dumped to a file (PARTNER_TEST_PGLITE_TEMPLATE);
  * - else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres when that server answers:
- *   a database `<name>_<pid>_w<N>` per worker is created here and dropped in database-teardown.js
- *   (and by the next run if this one was killed);
+ *   a database `<name>_<pid>_template` is migrated here and each worker's `<name>_<pid>_w<N>` is created
+ *   from it (CREATE DATABASE … TEMPLATE); all are dropped in database-teardown.js (and by the next run if
+ *   this one was killed);
  * - else PGlite, with a note. TEST_DATABASE=postgres or a TEST_DATABASE_URL that does not answer fails;
  *   a TEST_DATABASE_URL naming a database that does not exist yet on a server that answers creates it.
+ * - Redis: TEST_REDIS_URL, else redis://127.0.0.1:6379, under a key prefix of this run only
+ *   (PARTNER_TEST_REDIS_PREFIX, `partner-api-test-<pid>-<random>:`): the suite never reads or deletes a
+ *   key it did not write; database-teardown.js deletes the run's keys.
  *
  * The choice reaches the workers as PARTNER_TEST_DB (`pglite` or a URL template with `{worker}`);
  * worker-database.js turns it into TEST_DATABASE_URL for each test file.
  */
+const { randomBytes } = require('node:crypto');
+const { mkdtempSync } = require('node:fs');
+const { tmpdir, availableParallelism } = require('node:os');
+const { join } = require('node:path');
 const { Client } = require('pg');
 
 const LOCAL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS = 'redis://127.0.0.1:6379';
+
+/** The run's own Redis key prefix, and the part of the start line that names Redis. */
+function chooseRedis() {
+  const url = process.env.TEST_REDIS_URL || REDIS;
+  process.env.TEST_REDIS_URL = url;
+  process.env.PARTNER_TEST_REDIS_PREFIX = `partner-api-test-${process.pid}-${randomBytes(3).toString('hex')}:`;
+  const shown = new URL(url);
+  if (shown.password) shown.password = '***';
+  return `Redis ${shown.toString()}${process.env.TEST_REDIS_URL === REDIS ? '' : ' (TEST_REDIS_URL)'}, keys under ${process.env.PARTNER_TEST_REDIS_PREFIX}`;
+}
+
+/** Migrates PGlite once and dumps it; every in-memory test app loads the dump (test-app.ts). */
+async function pgliteTemplate() {
+  const dir = mkdtempSync(join(tmpdir(), `partner-api-e2e-${process.pid}-`));
+  const file = join(dir, 'pglite-migrated.tar');
+  const started = Date.now();
+  await require('./migrated-template').dumpMigratedPGlite(file);
+  process.env.PARTNER_TEST_PGLITE_TEMPLATE = file;
+  process.env.PARTNER_TEST_TMP = dir;
+  return `migrated once in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
+
+function workersOf(globalConfig) {
+  return `${globalConfig.maxWorkers || 1} worker(s) on ${availableParallelism()} core(s)`;
+}
 
 async function connect(url, timeoutMs) {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
@@ -67,9 +102,11 @@ function alive(pid) {
 module.exports = async function databaseSetup(globalConfig) {
   const choice = process.env.TEST_DATABASE ?? '';
   if (!['', 'pglite', 'postgres'].includes(choice)) throw new Error(`TEST_DATABASE must be pglite or postgres, got "${choice}"`);
+  const redis = chooseRedis();
   if (choice === 'pglite') {
     process.env.PARTNER_TEST_DB = 'pglite';
-    process.stderr.write('\ne2e store: PGlite (TEST_DATABASE=pglite; PostgreSQL-only tests are reported as skipped)\n');
+    const template = await pgliteTemplate();
+    process.stderr.write(`\ne2e: PGlite in memory per test app (TEST_DATABASE=pglite; ${template}; PostgreSQL-only tests are reported as skipped); ${redis}; ${workersOf(globalConfig)}\n`);
     return;
   }
   const explicit = process.env.TEST_DATABASE_URL;
@@ -81,7 +118,8 @@ module.exports = async function databaseSetup(globalConfig) {
     if (err.oneLine) throw err;
     if (explicit || choice === 'postgres') throw new Error(`TEST_DATABASE_URL / PostgreSQL does not answer (${url}): ${err.message}`);
     process.env.PARTNER_TEST_DB = 'pglite';
-    process.stderr.write(`\ne2e store: PGlite (no PostgreSQL at 127.0.0.1:5432: ${err.message}; PostgreSQL-only tests are skipped)\n`);
+    const template = await pgliteTemplate();
+    process.stderr.write(`\ne2e: PGlite in memory per test app (no PostgreSQL at 127.0.0.1:5432: ${err.message}; ${template}; PostgreSQL-only tests are skipped); ${redis}; ${workersOf(globalConfig)}\n`);
     return;
   }
   try {
@@ -89,20 +127,30 @@ module.exports = async function databaseSetup(globalConfig) {
     const stem = `${decodeURIComponent(base.pathname.slice(1)) || 'postgres'}`.replace(/[^a-z0-9_]/gi, '_').toLowerCase();
     const family = `${stem === 'postgres' ? 'partner_test' : stem}`;
     // databases left by a killed run of this family (its pid is gone)
-    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname ~ $1`, [`^${family}_[0-9]+_w[0-9]+$`]);
+    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname ~ $1`, [`^${family}_[0-9]+_(w[0-9]+|template)$`]);
     for (const { datname } of rows) {
-      const pid = Number(/_(\d+)_w\d+$/.exec(datname)[1]);
+      const pid = Number(/_(\d+)_(w\d+|template)$/.exec(datname)[1]);
       if (!alive(pid)) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
     }
     const workers = Math.max(1, globalConfig.maxWorkers || 1);
     const names = Array.from({ length: workers }, (_, i) => `${family}_${process.pid}_w${i + 1}`);
-    for (const name of names) await admin.query(`CREATE DATABASE "${name}"`);
+    const templateName = `${family}_${process.pid}_template`;
+    const templateUrl = new URL(url);
+    templateUrl.pathname = `/${templateName}`;
+    // the teardown drops what is listed, even when this setup stops half-way
+    process.env.PARTNER_TEST_DB_ADMIN = url;
+    process.env.PARTNER_TEST_DB_NAMES = [templateName, ...names].join(',');
+    const started = Date.now();
+    await admin.query(`CREATE DATABASE "${templateName}"`);
+    await require('./migrated-template').migratePostgresTemplate(templateUrl.toString(), admin);
+    for (const name of names) await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName}"`);
     const template = new URL(url);
     template.pathname = `/${family}_${process.pid}_w{worker}`;
     process.env.PARTNER_TEST_DB = template.toString().replace('%7Bworker%7D', '{worker}');
-    process.env.PARTNER_TEST_DB_ADMIN = url;
-    process.env.PARTNER_TEST_DB_NAMES = names.join(',');
-    process.stderr.write(`\ne2e store: PostgreSQL ${base.host}, ${workers} database(s) ${family}_${process.pid}_w1…\n`);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stderr.write(
+      `\ne2e: PostgreSQL ${base.host}${explicit ? ' (TEST_DATABASE_URL)' : ''}, databases ${family}_${process.pid}_w1…w${workers}, copies of ${templateName} (migrated once in ${seconds} s); ${redis}; ${workersOf(globalConfig)}\n`,
+    );
   } finally {
     await admin.end();
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,11 +27,22 @@ export const TEST_SECRETS_KEY = `v1:${Buffer.alloc(32, 0x5a).toString('base64url
 /**
  * PostgreSQL when TEST_DATABASE_URL is set — the jest worker's own database, chosen by
  * test/support/database-setup.js (TEST_DATABASE_URL, else a local server that answers; TEST_DATABASE=pglite
- * forces the embedded store) —, else an in-memory PGlite.
+ * forces the embedded store) and copied from the run's migrated template —, else an in-memory PGlite that
+ * starts from the run's migrated data directory (when the e2e project's globalSetup made one).
  */
 export function testDatabase(): DatabaseConfig {
   const url = process.env.TEST_DATABASE_URL;
-  return url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: null };
+  if (url) return { kind: 'postgres', url };
+  const template = process.env.PARTNER_TEST_PGLITE_TEMPLATE;
+  return template ? { kind: 'pglite', dataDir: null, loadFrom: template } : { kind: 'pglite', dataDir: null };
+}
+
+/** The run's Redis (TEST_REDIS_URL, named in the e2e run's first line). */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** A fresh Redis key prefix under the run's own (database-setup.js): a test never meets a key it did not write. */
+export function testRedisPrefix(): string {
+  return `${process.env.PARTNER_TEST_REDIS_PREFIX ?? 'partner-api-test:'}${randomUUID()}:`;
 }
 
 export const onPostgres = (): boolean => testDatabase().kind === 'postgres';
@@ -56,7 +68,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     // off unless a test is about it: suites make hundreds of calls with one token
     rateLimitPerMinute: 0,
     redisUrl: null,
-    redisKeyPrefix: 'partner-api-test:',
+    redisKeyPrefix: process.env.PARTNER_TEST_REDIS_PREFIX ?? 'partner-api-test:',
     maxConnections: 1000,
     maxInFlightPerToken: 32,
     secretsKey: TEST_SECRETS_KEY,

@@ -6,7 +6,12 @@ import { ConnectionUriError, parseConnectionUri } from '../database/connection-u
 
 export type DatabaseConfig =
   | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; dataDir: string | null /* null: in memory */ };
+  | {
+      kind: 'pglite';
+      dataDir: string | null /* null: in memory */;
+      /** in memory only: a data directory dumped by PGlite's dumpDataDir to start from (the tests' migrated template) */
+      loadFrom?: string;
+    };
 
 /** The service's configuration, read once from the environment (CONTRACT §2). */
 export interface AppConfig {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
@@ -46,7 +46,7 @@ const PGLITE_SERIALIZERS = {
 /** One PGlite per process and data directory (TOOLCHAIN.md). */
 const pgliteInstances = new Map<string, Promise<PGlite>>();
 
-function openPGlite(dataDir: string | null): Promise<PGlite> {
+function openPGlite(dataDir: string | null, loadFrom?: string): Promise<PGlite> {
   const key = dataDir ?? ':memory:';
   let instance = pgliteInstances.get(key);
   if (!instance) {
@@ -54,7 +54,9 @@ function openPGlite(dataDir: string | null): Promise<PGlite> {
     // loaded only when the embedded store is used: a service on PostgreSQL never holds its code
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PGlite: Embedded } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
-    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS, serializers: PGLITE_SERIALIZERS });
+    // a dumped data directory skips initdb and the migrations it holds (~0.6 s instead of ~3 s)
+    const loadDataDir = dataDir === null && loadFrom ? new Blob([readFileSync(loadFrom)]) : undefined;
+    instance = Embedded.create({ dataDir: dataDir ?? undefined, parsers: PGLITE_PARSERS, serializers: PGLITE_SERIALIZERS, loadDataDir });
     pgliteInstances.set(key, instance);
     instance.catch(() => pgliteInstances.delete(key));
   }
@@ -105,7 +107,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       },
     };
   }
-  const pool = new SerializedPGlitePool(() => openPGlite(database.dataDir));
+  const pool = new SerializedPGlitePool(() => openPGlite(database.dataDir, database.loadFrom));
   return {
     ...common,
     // TypeORM's postgres driver takes a `pg`-shaped module; ours hands out the one PGlite session
