@@ -215,7 +215,8 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       ['a redirect_uri differing only by a trailing slash', { redirect_uri: `${REDIRECT_URI}/` }, 'redirect_uri'],
       ['no redirect_uri', { redirect_uri: undefined }, 'redirect_uri'],
     ])('%s: 400 HTML page naming the problem, no redirect', async (_name, extra, named) => {
-      const res = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, challenge, extra as Record<string, string | undefined>)}`);
+      // in English the page names the parameter; a Danish page names it in words (CONTRACT §21: no client_id or redirect_uri on a Danish owner page)
+      const res = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, challenge, extra as Record<string, string | undefined>)}`).set('Accept-Language', 'en');
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
       expect(res.headers.location).toBeUndefined();
