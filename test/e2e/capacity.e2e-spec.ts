@@ -414,6 +414,14 @@ describeOnPostgres('CONTRACT §20 downloads through half the pool (issue: 100 do
     let seen: number[] = [];
     // on failure the assertion below names what stayed held
     await eventually(async () => (seen = await held()).every((n) => n === 0), 'nothing held', 60_000).catch(() => undefined);
+    if (seen.some((n) => n !== 0)) {
+      const { Client } = await import('pg');
+      const c = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await c.connect();
+      const r = await c.query(`SELECT pid, state, backend_xid, now() - state_change AS since, left(query, 200) AS query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+      console.log('pool connections still in use; the database sessions of this test:', JSON.stringify(r.rows, null, 1));
+      await c.end();
+    }
     expect(seen).toEqual([0, 0, 0, 0]);
   }, 180_000);
 });
