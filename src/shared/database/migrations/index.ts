@@ -15,6 +15,7 @@ import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endp
 import { DeveloperAccountsProof1766420000000 } from './1766420000000-developer-accounts-proof';
 import { VouchersComplete1766430000000 } from './1766430000000-vouchers-complete';
 import { GrantEvents1766440000000 } from './1766440000000-grant-events';
+import { WebhookWorkNotify1766650000000 } from './1766650000000-webhook-work-notify';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLogFilters1766610000000 } from './1766610000000-request-log-filters';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   SelfServiceEndpoints1766480000000,
   DemoCompany1766500000000,
   RequestLogFilters1766610000000,
+  WebhookWorkNotify1766650000000,
 ];
