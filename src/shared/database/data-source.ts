@@ -9,7 +9,7 @@ import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { MIGRATIONS } from './migrations';
 
 /** How long a pooled PostgreSQL connection stays open unused. */
-export const POOL_IDLE_TIMEOUT_MS = 30_000;
+export const POOL_IDLE_TIMEOUT_MS = 60_000;
 
 /** CONTRACT §6: how long an identical request waits for one in flight. */
 export const LOCK_TIMEOUT_MS = 10_000;

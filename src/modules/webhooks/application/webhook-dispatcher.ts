@@ -19,9 +19,10 @@ export const POLL_INTERVAL_MS = 100;
  * Issue 47, an idle instance costs nothing: while the dispatcher LISTENs on WEBHOOK_WORK_CHANNEL, a round
  * starts when a committed transaction (of any instance) notifies new or due work, when the earliest pending
  * delivery becomes due (a retry's backoff, a lease that ends: a timer to it), and at the latest after this
- * safety poll — for what no notification told (a listener that died without noticing it yet).
+ * safety poll — for what no notification told (a listener that died without noticing it yet). An idle round
+ * is three statements (fan-out, claim, next due).
  */
-export const SAFETY_POLL_MS = 10_000;
+export const SAFETY_POLL_MS = 30_000;
 /** Outbox events fanned out per statement. */
 export const FAN_OUT_BATCH = 500;
 /**
