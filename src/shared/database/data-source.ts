@@ -15,6 +15,8 @@ export const POOL_MAX_CONNECTIONS = 10;
 export function connectionsOf(database: DatabaseConfig): number {
   return database.kind === 'postgres' ? POOL_MAX_CONNECTIONS : 1;
 }
+/** How long a pooled PostgreSQL connection stays open unused. */
+export const POOL_IDLE_TIMEOUT_MS = 60_000;
 
 /** CONTRACT §6: how long an identical request waits for one in flight. */
 export const LOCK_TIMEOUT_MS = 10_000;
@@ -96,6 +98,10 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       extra: {
         max: POOL_MAX_CONNECTIONS,
         connectionTimeoutMillis: 5000,
+        // an idle connection is closed after this (pg's default: 10 s): longer than the idle dispatcher's
+        // safety poll (SAFETY_POLL_MS), so an idle instance keeps one session instead of starting a backend
+        // (itself a transaction) for every look (issue 47)
+        idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
         application_name: 'partner-api',
         // parameterized statements are prepared once per connection (named-statement-client.ts); a
         // connection whose host became read-only or is going away is dropped (host-selection.ts)

@@ -3,8 +3,10 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { generateSecretsKeyEntry, SecretBox } from '../crypto/secret-box';
 import { Clock, SystemClock } from '../domain/clock';
+import { DatabaseNotifications } from '../domain/database-notifications';
 import { HostResolver, SystemHostResolver } from '../domain/host-resolver';
 import { Scheduler, TimerScheduler } from '../domain/scheduler';
+import { databaseNotifications } from './database-notifications';
 import { OneStatementWrite } from './one-statement-write';
 import { Sql } from './sql';
 import { Transactions } from './transactions';
@@ -32,13 +34,15 @@ export class CoreModule {
         { provide: Clock, useValue: clock },
         { provide: HostResolver, useValue: resolver },
         { provide: Scheduler, useValue: new TimerScheduler() },
+        // LISTEN/NOTIFY of the store: background jobs wake on it instead of polling (issue 47)
+        { provide: DatabaseNotifications, useValue: databaseNotifications(config.database, dataSource) },
         Transactions,
         // the key of stored secrets (CONTRACT §8); a caller without one gets a fresh throwaway key
         { provide: SecretBox, useValue: secretBox ?? SecretBox.fromSpec(generateSecretsKeyEntry(1)) },
         Sql,
         OneStatementWrite,
       ],
-      exports: [APP_CONFIG, DataSource, Clock, HostResolver, Scheduler, Transactions, SecretBox, Sql, OneStatementWrite],
+      exports: [APP_CONFIG, DataSource, Clock, HostResolver, Scheduler, DatabaseNotifications, Transactions, SecretBox, Sql, OneStatementWrite],
     };
   }
 }

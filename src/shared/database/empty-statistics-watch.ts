@@ -1,10 +1,18 @@
+import type { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type PeriodicJob, Scheduler } from '../domain/scheduler';
+import { DataSource } from 'typeorm';
 import { Sql } from './sql';
 
 /** How often the statistics are looked at. */
 export const EMPTY_STATISTICS_WATCH_MS = 5_000;
+/**
+ * Statements the pool must have served since the last look for the next one to happen (issue 47: an idle
+ * instance costs nothing). A table outgrows its statistics under load — thousands of statements — never
+ * through the few of the background jobs of an idle instance; another instance's load is its own watch's.
+ */
+export const EMPTY_STATISTICS_MIN_STATEMENTS = 100;
 /** Live rows a table must hold before it is looked at (autovacuum's base analyze threshold). */
 const MIN_LIVE_ROWS = 50;
 
@@ -31,7 +39,8 @@ const OUTGROWN_SQL = `SELECT format('%I.%I', s.schemaname, s.relname) AS name
  * the table, up to `autovacuum_naptime` (a minute) later. New statistics invalidate those plans on
  * every connection. A large table never doubles quickly; it is left to autovacuum.
  *
- * Runs on the partner listener of each instance, on PostgreSQL only; `ANALYZE (SKIP_LOCKED)` skips a
+ * Runs on the partner listener of each instance, on PostgreSQL only, and looks only when the instance's pool
+ * served EMPTY_STATISTICS_MIN_STATEMENTS since the last look; `ANALYZE (SKIP_LOCKED)` skips a
  * table another instance (or autovacuum) is analyzing. It needs the role that owns the tables (the one
  * that runs the migrations); for another role PostgreSQL skips the table with a warning.
  */
@@ -39,18 +48,27 @@ const OUTGROWN_SQL = `SELECT format('%I.%I', s.schemaname, s.relname) AS name
 export class EmptyStatisticsWatch implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('database-statistics');
   private job: PeriodicJob | null = null;
+  /** Checkouts of the pool's connections (each statement outside a transaction, each transaction) since the last look. */
+  private served = 0;
+  private readonly count = () => void this.served++;
 
   constructor(
     private readonly sql: Sql,
+    private readonly dataSource: DataSource,
     private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     if (this.config.database.kind !== 'postgres') return;
+    this.pool().on('acquire', this.count);
     this.job = this.scheduler.periodically(
       EMPTY_STATISTICS_WATCH_MS,
-      () => this.runOnce(),
+      async () => {
+        if (this.served < EMPTY_STATISTICS_MIN_STATEMENTS) return;
+        this.served = 0;
+        await this.runOnce();
+      },
       (err) => this.logger.debug({ err }, 'looking for tables that outgrew their statistics failed'),
     );
   }
@@ -58,6 +76,11 @@ export class EmptyStatisticsWatch implements OnApplicationBootstrap, OnApplicati
   async onApplicationShutdown(): Promise<void> {
     await this.job?.stop();
     this.job = null;
+    this.pool().off('acquire', this.count);
+  }
+
+  private pool(): EventEmitter {
+    return (this.dataSource.driver as unknown as { master: EventEmitter }).master;
   }
 
   /** Analyzes each table found; returns their names (schema-qualified, quoted where needed). */

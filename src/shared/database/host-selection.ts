@@ -141,7 +141,8 @@ function reportedStatus(client: Client): SessionStatus {
   return status;
 }
 
-function errorSummary(err: unknown): string {
+/** A failure as a log line may show it: its SQLSTATE or errno code, else the start of its message (never a URI). */
+export function errorSummary(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown };
   return String(e.code ?? e.message ?? err).slice(0, 80);
 }

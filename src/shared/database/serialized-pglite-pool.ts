@@ -56,6 +56,28 @@ export class SerializedPGlitePool extends EventEmitter {
     }
   }
 
+  /**
+   * LISTEN on `channel` with the session held (never inside another holder's transaction, whose rollback
+   * would undo it): `onNotify` is called for each NOTIFY on it once its transaction commits. Resolves to
+   * the UNLISTEN, which takes the session too.
+   */
+  async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+    await this.acquire();
+    try {
+      const unlisten = await (await this.db()).listen(channel, () => onNotify());
+      return async () => {
+        await this.acquire();
+        try {
+          await unlisten();
+        } finally {
+          this.releaseSession();
+        }
+      };
+    } finally {
+      this.releaseSession();
+    }
+  }
+
   /** For the pool gauges of /metrics: 1 while a holder has the session. */
   get inUseCount(): number {
     return this.busy ? 1 : 0;

@@ -1,5 +1,6 @@
 import { NO_NETWORKS } from '../../../shared/domain/allowed-networks';
 import { Clock } from '../../../shared/domain/clock';
+import { DatabaseNotifications, type NotificationListener } from '../../../shared/domain/database-notifications';
 import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
 import { HttpWebhookSender } from '../infrastructure/http-webhook-sender';
@@ -18,6 +19,8 @@ class FakeRepository extends WebhookRepository {
   queue: ClaimedDelivery[] = [];
   recorded: Array<{ delivery: ClaimedDelivery; outcome: Outcome }> = [];
   fanOuts = 0;
+  dueInMs: number | null = null;
+  nextDueInMs = async () => this.dueInMs;
   claimGate: Promise<void> | null = null;
   appExists = async () => true;
   insertEndpoint = async () => 'inserted' as const;
@@ -66,7 +69,60 @@ class ManualScheduler extends Scheduler {
   }
 }
 
+/** A LISTEN the test drives: who listens on which channel, and whether it was closed. */
+class ManualNotifications extends DatabaseNotifications {
+  readonly listeners: Array<{ channel: string; listener: NotificationListener; closed: boolean }> = [];
+  listen(channel: string, listener: NotificationListener) {
+    const l = { channel, listener, closed: false };
+    this.listeners.push(l);
+    return { close: async () => void (l.closed = true) };
+  }
+}
+
+const settle = () => new Promise((r) => setImmediate(r));
+
 describe('WebhookDispatcher', () => {
+  it('while it listens, starts rounds on notifications and at the earliest due time, not on each poll (issue 47); polls again when the listener is lost', async () => {
+    const repo = new FakeRepository();
+    const scheduler = new ManualScheduler();
+    const notifications = new ManualNotifications();
+    const d = new WebhookDispatcher(repo, new FixedClock(), sender, { pollIntervalMs: 100 }, scheduler, notifications);
+    d.start();
+    expect(notifications.listeners.map((l) => l.channel)).toEqual(['webhook_work']);
+    const poll = () => scheduler.started[0].task();
+    const { listener } = notifications.listeners[0];
+    listener.listening(true); // up: one round for what was written before
+    await settle();
+    expect(repo.fanOuts).toBe(1);
+    for (let i = 0; i < 20; i++) poll();
+    await settle();
+    expect(repo.fanOuts).toBe(1); // nothing due: the polls start no round
+    listener.notified();
+    await settle();
+    expect(repo.fanOuts).toBe(2);
+    repo.dueInMs = -5; // due now (held back): the next poll looks again
+    listener.notified();
+    await settle();
+    poll();
+    await settle();
+    expect(repo.fanOuts).toBe(4);
+    repo.dueInMs = 60_000; // later than the safety poll: none before it
+    poll();
+    await settle();
+    for (let i = 0; i < 20; i++) poll();
+    await settle();
+    expect(repo.fanOuts).toBe(5);
+    listener.listening(false); // lost: every poll looks, as without notifications
+    poll();
+    await settle();
+    poll();
+    await settle();
+    expect(repo.fanOuts).toBe(7);
+    await d.onApplicationShutdown();
+    expect(notifications.listeners[0].closed).toBe(true);
+  });
+
+
   it('polls through the Scheduler port at its interval, and the stop cancels the repetition', async () => {
     const repo = new FakeRepository();
     const scheduler = new ManualScheduler();

@@ -1,17 +1,28 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { LiveSet } from '../../../shared/collections/live-set';
 import { Clock } from '../../../shared/domain/clock';
+import { DatabaseNotifications, type Listening } from '../../../shared/domain/database-notifications';
+import { WEBHOOK_WORK_CHANNEL } from '../../../shared/database/migrations/1766650000000-webhook-work-notify';
 import { type Repetition, Scheduler, TimerScheduler } from '../../../shared/domain/scheduler';
 import { nextAttemptDelayMs } from '../domain/retry-schedule';
 import { type AttemptOutcome, type ClaimedDelivery, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
 import { WebhookSender } from '../domain/webhook-sender';
 
 /**
- * How often an idle dispatcher looks for work: the most a new event waits before it is fanned out
- * (CONTRACT §9: 5 s, goal 2 s at p99). An empty look is one index probe of the outbox's pending rows;
- * a busy dispatcher does not wait for it (a recorded batch starts the next round at once).
+ * How often a dispatcher without the database's notifications looks for work (its listener lost, or none:
+ * a dispatcher made outside Nest): the most a new event waits before it is fanned out (CONTRACT §9: 5 s,
+ * goal 2 s at p99). Also how soon work that is due but held back (endpoint or app at its concurrency) is
+ * looked at again. A busy dispatcher does not wait for it (a recorded batch starts the next round at once).
  */
 export const POLL_INTERVAL_MS = 100;
+/**
+ * Issue 47, an idle instance costs nothing: while the dispatcher LISTENs on WEBHOOK_WORK_CHANNEL, a round
+ * starts when a committed transaction (of any instance) notifies new or due work, when the earliest pending
+ * delivery becomes due (a retry's backoff, a lease that ends: a timer to it), and at the latest after this
+ * safety poll — for what no notification told (a listener that died without noticing it yet). An idle round
+ * is three statements (fan-out, claim, next due).
+ */
+export const SAFETY_POLL_MS = 30_000;
 /** Outbox events fanned out per statement. */
 export const FAN_OUT_BATCH = 500;
 /**
@@ -80,6 +91,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly perApp: number;
   private readonly retryDelayMs: (failedAttempts: number) => number | null;
   private timer: Repetition | null = null;
+  /** The LISTEN on WEBHOOK_WORK_CHANNEL, while started with notifications. */
+  private listener: Listening | null = null;
+  /** The listener is up: rounds start on notifications and at wakeAt, not on every poll. */
+  private listening = false;
+  /** While listening: when (Date.now()) the next round starts without a notification. */
+  private wakeAt = 0;
   private ticking = false;
   /** A send finished during a claim: claim again right after it. */
   private again = false;
@@ -100,6 +117,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly sender: WebhookSender,
     @Inject(WEBHOOK_DISPATCH_OPTIONS) options: WebhookDispatchOptions = {},
     private readonly scheduler: Scheduler = new TimerScheduler(),
+    @Optional() @Inject(DatabaseNotifications) private readonly notifications: DatabaseNotifications | null = null,
   ) {
     this.pollIntervalMs = options?.pollIntervalMs ?? POLL_INTERVAL_MS;
     this.leaseMs = options?.leaseMs ?? LEASE_MS;
@@ -122,7 +140,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    */
   start(): void {
     if (this.timer || this.stopped) return;
-    this.timer = this.scheduler.every(this.pollIntervalMs, () => this.tick());
+    this.timer = this.scheduler.every(this.pollIntervalMs, () => {
+      // listening: the clock only starts the round that is due (a retry, a lease, the safety poll)
+      if (!this.listening || Date.now() >= this.wakeAt) this.tick();
+    });
+    this.listener = this.notifications?.listen(WEBHOOK_WORK_CHANNEL, {
+      notified: () => this.tick(),
+      listening: (up) => {
+        this.listening = up;
+        // (re)connected: what was written while nobody listened is looked at now
+        if (up) this.tick();
+      },
+    }) ?? null;
   }
 
   /**
@@ -133,6 +162,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.stopped = true;
     this.timer?.cancel();
     this.timer = null;
+    const listener = this.listener;
+    this.listener = null;
+    this.listening = false;
+    await listener?.close();
     await Promise.allSettled([...this.claiming]);
     await Promise.allSettled([...this.sends]);
   }
@@ -190,6 +223,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async claimAndStart(): Promise<Array<Promise<void>>> {
     if (this.stopped) return [];
+    // a notification during this round sets `again`: the round after it looks again, whatever wakeAt says
+    if (this.listening) this.wakeAt = Date.now() + SAFETY_POLL_MS;
     while (!this.stopped && (await this.webhooks.fanOut(FAN_OUT_BATCH)) === FAN_OUT_BATCH);
     const started: Array<Promise<void>> = [];
     while (!this.stopped) {
@@ -198,9 +233,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       const batch = await this.webhooks.claimDue(room, this.leaseMs, this.perEndpoint, this.perApp);
       // claimed rows are always sent, also when a stop began during the claim: their attempt is counted
       for (const d of batch) started.push(this.startSend(d));
-      if (batch.length < room) break;
+      if (batch.length < room) {
+        if (this.listening) await this.sleepUntilDue();
+        break;
+      }
     }
     return started;
+  }
+
+  /** Everything due was claimed: the next round starts when the earliest pending delivery can be claimed. */
+  private async sleepUntilDue(): Promise<void> {
+    const dueInMs = await this.webhooks.nextDueInMs();
+    if (dueInMs !== null) this.wakeAt = Math.min(this.wakeAt, Date.now() + Math.max(0, dueInMs));
   }
 
   private startSend(d: ClaimedDelivery): Promise<void> {

@@ -17,6 +17,7 @@ class EndlessBacklog extends WebhookRepository {
   insertEndpoint = async () => 'inserted' as const;
   fanOut = async () => 0;
   claimDue = async () => [];
+  nextDueInMs = async () => null;
   renewLease = async () => true;
   recordAttempts = async () => ({ delivered: 0, failed: 0 });
   enableEndpoint = async () => true;

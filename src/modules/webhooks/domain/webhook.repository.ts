@@ -75,6 +75,12 @@ export abstract class WebhookRepository {
    */
   abstract claimDue(limit: number, leaseMs: number, perEndpoint?: number, perApp?: number): Promise<ClaimedDelivery[]>;
   /**
+   * Milliseconds until the earliest pending delivery of an enabled endpoint can be claimed (its due time, or
+   * the end of its lease; 0 or less: now), among the NEXT_DUE_LOOK due first; null when there is none. An
+   * idle dispatcher sleeps until then instead of polling (issue 47).
+   */
+  abstract nextDueInMs(): Promise<number | null>;
+  /**
    * Extends the lease of a delivery still being sent, while it is still at this attempt and undecided.
    * False when the lease was lost (expired and claimed again, or decided).
    */

@@ -90,6 +90,12 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     }));
   }
 
+  async nextDueInMs(): Promise<number | null> {
+    const rows: Array<{ ms: number | null }> = await this.dataSource.query(NEXT_DUE_SQL, [NEXT_DUE_LOOK]);
+    const ms = rows[0]?.ms;
+    return ms === null || ms === undefined ? null : Number(ms);
+  }
+
   async renewLease(d: ClaimedDelivery, leaseMs: number): Promise<boolean> {
     const rows: Array<{ n: number }> = await this.dataSource.query(
       `WITH renewed AS (
@@ -236,6 +242,17 @@ export class TypeOrmWebhookRepository extends WebhookRepository {
     return true;
   }
 }
+
+/** Pending deliveries, due first, that nextDueInMs looks at (the pending partial index, webhook_deliveries_due_idx). */
+const NEXT_DUE_LOOK = 1000;
+/**
+ * When the earliest of the first $1 pending deliveries (by due time) can be claimed: due, lease over, its
+ * endpoint active and enabled (a disabled endpoint's backlog waits for its enabling, which notifies).
+ */
+const NEXT_DUE_SQL = `SELECT (EXTRACT(EPOCH FROM min(GREATEST(d.next_attempt_at, d.locked_until)) - now()) * 1000)::float8 AS ms
+  FROM (SELECT endpoint_id, next_attempt_at, locked_until FROM webhook_deliveries
+         WHERE delivered_at IS NULL AND failed_at IS NULL ORDER BY next_attempt_at LIMIT $1) d
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.active AND e.disabled_at IS NULL`;
 
 /**
  * Claims due deliveries of enabled endpoints, at most $3 leased per endpoint at a time across all

@@ -15,6 +15,7 @@ import { WebhookEndpointBounds1766400000000 } from './1766400000000-webhook-endp
 import { DeveloperAccountsProof1766420000000 } from './1766420000000-developer-accounts-proof';
 import { VouchersComplete1766430000000 } from './1766430000000-vouchers-complete';
 import { GrantEvents1766440000000 } from './1766440000000-grant-events';
+import { WebhookWorkNotify1766650000000 } from './1766650000000-webhook-work-notify';
 import { WebhookTools1766460000000 } from './1766460000000-webhook-tools';
 import { RequestLogFilters1766610000000 } from './1766610000000-request-log-filters';
 import { RequestLog1766470000000 } from './1766470000000-request-log';
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   AttachmentStorage1766620000000,
   SignupPasswordAtLink1766630000000,
   CorrectionsRegisteredBy1766640000000,
+  WebhookWorkNotify1766650000000,
   WebhookOlderSecret1766660000000,
   PreviousCredentials1766660000001,
   PublisherApproved1766670000000,
