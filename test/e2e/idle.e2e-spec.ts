@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
 import { PostgresNotifications } from '../../src/shared/database/database-notifications';
 import { POOL_IDLE_TIMEOUT_MS } from '../../src/shared/database/data-source';
+import { EMBEDDED_STORE_NETWORKS } from '../../src/shared/domain/allowed-networks';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { withNewDatabase } from '../support/new-database';
 import { consolePost } from '../support/production-fixtures';
@@ -82,7 +83,7 @@ describeOnPostgres('an idle instance (issue 47)', () => {
       await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
       // instance B: the built service, the only dispatcher of the database
       const { env, origin } = await serviceEnv(tempDir('partner-api-idle-b-'));
-      const b = startService({ ...env, DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+      const b = startService({ ...env, DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY, WEBHOOK_ALLOWED_NETWORKS: EMBEDDED_STORE_NETWORKS });
       let a: Awaited<ReturnType<typeof createTestApp>> | null = null;
       try {
         await waitForReady(`${origin}/health/ready`, 60_000, b);
