@@ -320,12 +320,7 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
     });
 
     it('lists the activity 10 entries a page (CONTRACT §21, was 50), newest first, with a link to the older ones and back', async () => {
-      const s = await setup();
-      const chosen = [s.organization.accounts[0].id, s.organization.accounts[1].id];
-      const { verifier, challenge } = pkcePair();
-      const consent = await consentOverHttp(app, clock, s, { challenge, accountIds: chosen, mandate: true });
-      const token = await exchangeCode(app, s, new URL(consent.location).searchParams.get('code') as string, verifier);
-      expect(token.status).toBe(200);
+      const { s, chosen, token } = await aMandatedToken();
       for (let i = 1; i <= 11; i++) {
         const posted = await app
           .partner()
