@@ -170,6 +170,10 @@ describe('pages for everyone (CONTRACT §21)', () => {
       await check(`${lang}-consent`, n);
       // a grant in force (made over HTTP), so Connected apps shows its card
       expect((await consentOverHttp(app, clock, s, { challenge: pkcePair().challenge, accountIds: [s.organization.accounts[0].id] })).location).toContain('code=');
+      // Connected apps from a browser with no session asks to sign in (in the consent's browser the owner stays signed in: CONTRACT §21 one sign-in)
+      await context.close();
+      context = await browser.newContext({ locale: n.locale });
+      page = await context.newPage();
       await page.goto(`${base}/account/connections`);
       await check(`${lang}-connections-sign-in`, n);
       await ownerSignIn(s, n);
