@@ -207,7 +207,9 @@ describe('request log (CONTRACT §15)', () => {
     }
     const reading = (filter: string, index: string) => byFilter[filter].some((scan) => scan.includes(index));
     expect(reading('?status=5xx', 'request_log_status_idx')).toBe(true);
-    expect(reading('?status=2xx', 'request_log_status_idx')).toBe(true);
+    // 2xx is most of a log: reading the app's newest calls and keeping the 2xx ones is as good a plan, and the
+    // planner picks either by the table's statistics (other spec files of this worker share the database)
+    expect(reading('?status=2xx', 'request_log_status_idx') || reading('?status=2xx', 'request_log_app_idx')).toBe(true);
     expect(reading('?request_id=bulk-777', 'request_log_request_id_idx')).toBe(true);
     expect(reading('?request_id=none-such', 'request_log_request_id_idx')).toBe(true);
     for (const f of ['none', '?path=nowhere', '?path=nowhere&status=4xx']) expect(reading(f, 'request_log_app_idx')).toBe(true);
@@ -239,8 +241,9 @@ describe('request log (CONTRACT §15)', () => {
     clock.advance(1 * 86_400_000 + 60_000);
     const purged = await recorder.purge();
     expect(purged).toBeGreaterThanOrEqual(1);
-    // (the developer's session has expired by now: the table says what the page would list)
-    const kept: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE path LIKE '%posting_date_%' ORDER BY id`);
+    // (the developer's session has expired by now: the table says what the page would list; this app's rows only,
+    // since other spec files of this jest worker write to the same database)
+    const kept: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE app_id = $1 AND path LIKE '%posting_date_%' ORDER BY id`, [appId]);
     expect(kept.map((r) => r.path)).toEqual([`${SANDBOX}/journal/entries?posting_date_to=2026-12-31`]);
   });
 });
