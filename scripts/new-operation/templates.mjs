@@ -34,21 +34,15 @@ ${n.fields.map((f) => dtoField(n, f)).join('\n\n')}
 `;
 };
 
-const domain = (n) => `import type { Environment } from '../../../shared/domain/caller-context';
+const domain = (n) => `import type { NewResource } from '../../idempotency';
 
 /** The normalized ${n.resource} input (defaults filled by the server, CONTRACT §5). */
 export interface ${n.Resource}Input {
 ${n.fields.map((f) => `  ${f.name}: ${tsType(f)};`).join('\n')}
 }
 
-export interface New${n.Resource} extends ${n.Resource}Input {
-  id: string;
-  organizationId: string;
-  environment: Environment;
-  appId: string;
-  operationId: string;
-  createdAt: Date;
-}
+/** A ${n.resource.replaceAll('-', ' ')} as its create stores it: the input, with the ids, owner and time create-once made. */
+export interface New${n.Resource} extends ${n.Resource}Input, NewResource {}
 `;
 
 const port = (n) => `import { ResourceConflictError } from '../../../shared/domain/errors';
@@ -100,53 +94,30 @@ export class TypeOrm${n.Resource}Repository extends ${n.Resource}Repository {
 }
 `;
 
-const service = (n) => `import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../shared/domain/clock';
-import { WriteAccessService } from '../../auth/grants';
-import type { CallerContext, Environment } from '../../../shared/domain/caller-context';
-import { IdempotencyService } from '../../idempotency';
-import { ReceiptsService } from '../../receipts';
+const service = (n) => `import { Injectable } from '@nestjs/common';
+import type { CallerContext } from '../../../shared/domain/caller-context';
+import { type CreatedBody, CreateOnceService } from '../../idempotency';
 import type { ${n.Resource}Input } from '../domain/${n.resource}';
 import { ${n.Resource}Repository } from '../domain/${n.resource}.repository';
 
 /** The create receipt (as seed 2.5's for products). \`environment\` only on the first execution. */
-export type ${n.Resource}CreatedBody =
-  | { id: string; created: true; operation_id: string; replayed: false; environment: Environment }
-  | { id: string; created: true; operation_id: string; replayed: true };
+export type ${n.Resource}CreatedBody = CreatedBody;
 
 @Injectable()
 export class ${n.Module}Service {
   constructor(
     private readonly ${n.moduleCamel}: ${n.Resource}Repository,
-    private readonly idempotency: IdempotencyService,
-    private readonly receipts: ReceiptsService,
-    private readonly clock: Clock,
-    private readonly writeAccess: WriteAccessService,
+    private readonly once: CreateOnceService,
   ) {}
 
   /**
-   * Create, not upsert. The ${n.resource.replaceAll('-', ' ')}, the idempotency record, the receipt and the outbox row are
-   * written by one statement (CONTRACT §6: they commit together); a taken ${n.key.name.replaceAll('_', ' ')} rolls all of it back
-   * (409, nothing stored).
+   * Create, not upsert, exactly once per Idempotency-Key (CreateOnceService: the ${n.resource.replaceAll('-', ' ')}'s row with the
+   * record, the receipt and the outbox row as one statement); a taken ${n.key.name.replaceAll('_', ' ')} rolls all of it back (409,
+   * nothing stored).
    */
-  async create(caller: CallerContext, key: string, input: ${n.Resource}Input): Promise<${n.Resource}CreatedBody> {
-    // a replay is answered from the record read with the token before any of this is built
-    const { body } = await this.idempotency.executeAsOneStatement(caller, key, '${n.receiptKind}', input, () => {
-      const id = randomUUID();
-      const operationId = randomUUID();
-      const createdAt = this.clock.now();
-      return {
-        response: { id, created: true as const, operation_id: operationId, replayed: false as const, environment: caller.environment },
-        rows: [
-          this.${n.moduleCamel}.rowFor({ ...input, id, organizationId: caller.organizationId, environment: caller.environment, appId: caller.appId, operationId, createdAt }),
-          ...this.receipts.rowsFor(caller, { operationId, kind: '${n.receiptKind}', resourceType: '${n.resourceType}', resourceId: id, completedAt: createdAt }),
-        ],
-        // CONTRACT §8: the grant is re-checked FOR SHARE by the same statement (a revocation wins)
-        gate: this.writeAccess.gateFor(caller),
-      };
-    });
-    return body as ${n.Resource}CreatedBody;
+  create(caller: CallerContext, key: string, input: ${n.Resource}Input): Promise<${n.Resource}CreatedBody> {
+    const operation = { kind: '${n.receiptKind}', resourceType: '${n.resourceType}' };
+    return this.once.create(caller, key, operation, input, (made) => [this.${n.moduleCamel}.rowFor({ ...input, ...made })]);
   }
 }
 `;
@@ -214,7 +185,7 @@ export const ${schemasName(n)}: Record<string, Schema> = {
 
 const nestModule = (n) => `import { Module } from '@nestjs/common';
 import { GrantsModule } from '../auth/grants';
-import { IdempotencyModule } from '../idempotency';
+import { CreateOnceService, IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
 import { ${n.Module}Controller } from './api/${n.module}.controller';
 import { ${n.Module}Service } from './application/${n.module}.service';
@@ -224,7 +195,7 @@ import { TypeOrm${n.Resource}Repository } from './infrastructure/typeorm-${n.res
 @Module({
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   controllers: [${n.Module}Controller],
-  providers: [${n.Module}Service, { provide: ${n.Resource}Repository, useClass: TypeOrm${n.Resource}Repository }],
+  providers: [${n.Module}Service, CreateOnceService, { provide: ${n.Resource}Repository, useClass: TypeOrm${n.Resource}Repository }],
 })
 export class ${n.Module}Module {}
 `;

@@ -1,7 +1,7 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../shared/config/app-config';
 import { GrantsModule } from '../auth/grants';
-import { IdempotencyModule } from '../idempotency';
+import { CreateOnceService, IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
 import { AttachmentsController } from './api/attachments.controller';
 import { UPLOAD_SHARE_IN_MAX_BYTES, UploadBudget } from './api/upload-body';
@@ -19,7 +19,7 @@ import { PostgresAttachmentRepository } from './infrastructure/postgres-attachme
 /** The attachments' service without routes, for modules that read them (the owner's Connected apps, CONTRACT §18). */
 @Module({
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
-  providers: [AttachmentsService, DownloadShare, { provide: AttachmentRepository, useClass: PostgresAttachmentRepository }],
+  providers: [AttachmentsService, CreateOnceService, DownloadShare, { provide: AttachmentRepository, useClass: PostgresAttachmentRepository }],
   exports: [AttachmentsService, DownloadShare],
 })
 export class AttachmentsCoreModule {}

@@ -5,7 +5,10 @@ import { IdempotencyService } from './application/idempotency.service';
 import { IdempotencyRepository } from './domain/idempotency.repository';
 import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempotency.repository';
 
-/** Keys, fingerprints and replay records — used by products and final posting. */
+/**
+ * Keys, fingerprints and replay records. A module that writes exactly once lists `CreateOnceService`
+ * among its own providers, beside this module, ReceiptsModule and GrantsModule (which bind its ports).
+ */
 @Module({
   providers: [IdempotencyService, IdempotencyKeyGuard, { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository }],
   exports: [IdempotencyService, IdempotencyKeyGuard],

@@ -1,6 +1,6 @@
 import { GrantsModule } from '../auth/grants';
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../idempotency';
+import { CreateOnceService, IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
 import { ChartController } from './api/chart.controller';
 import { JournalController } from './api/journal.controller';
@@ -23,6 +23,7 @@ import { TypeOrmJournalActivityRepository } from './infrastructure/typeorm-journ
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   providers: [
     JournalService,
+    CreateOnceService,
     { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },
     { provide: JournalPostingRepository, useClass: TypeOrmJournalPostingRepository },
     { provide: JournalActivityRepository, useClass: TypeOrmJournalActivityRepository },

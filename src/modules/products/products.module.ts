@@ -1,6 +1,6 @@
 import { GrantsModule } from '../auth/grants';
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../idempotency';
+import { CreateOnceService, IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
 import { ProductsController } from './api/products.controller';
 import { ProductsService } from './application/products.service';
@@ -10,6 +10,6 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
 @Module({
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   controllers: [ProductsController],
-  providers: [ProductsService, { provide: ProductRepository, useClass: TypeOrmProductRepository }],
+  providers: [ProductsService, CreateOnceService, { provide: ProductRepository, useClass: TypeOrmProductRepository }],
 })
 export class ProductsModule {}

@@ -1,13 +1,18 @@
 import { Module } from '@nestjs/common';
+import { OperationReceiptRows } from '../idempotency';
 import { OperationsController } from './api/operations.controller';
 import { ReceiptsService } from './application/receipts.service';
 import { ReceiptRepository } from './domain/receipt.repository';
 import { TypeOrmReceiptRepository } from './infrastructure/typeorm-receipt.repository';
 
-/** Operation receipts: written with each final write (used by products and journal). */
+/** Operation receipts: written with each exactly-once write (create-once's receipt rows: OperationReceiptRows). */
 @Module({
-  providers: [ReceiptsService, { provide: ReceiptRepository, useClass: TypeOrmReceiptRepository }],
-  exports: [ReceiptsService],
+  providers: [
+    ReceiptsService,
+    { provide: ReceiptRepository, useClass: TypeOrmReceiptRepository },
+    { provide: OperationReceiptRows, useExisting: ReceiptsService },
+  ],
+  exports: [ReceiptsService, OperationReceiptRows],
 })
 export class ReceiptsModule {}
 

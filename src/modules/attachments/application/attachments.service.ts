@@ -1,12 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import type { CallerContext } from '../../../shared/domain/caller-context';
-import { Clock } from '../../../shared/domain/clock';
 import { DomainError, NotFoundError } from '../../../shared/domain/errors';
-import { WriteAccessService } from '../../auth/grants';
-import { IdempotencyService } from '../../idempotency';
-import { ReceiptsService } from '../../receipts';
+import { CreateOnceService, type NewResource } from '../../idempotency';
 import {
   type AttachableEntry,
   type AttachmentMediaType,
@@ -39,10 +36,7 @@ const ownerOf = (c: CallerContext) => ({ organizationId: c.organizationId, appId
 export class AttachmentsService {
   constructor(
     private readonly attachments: AttachmentRepository,
-    private readonly idempotency: IdempotencyService,
-    private readonly receipts: ReceiptsService,
-    private readonly writeAccess: WriteAccessService,
-    private readonly clock: Clock,
+    private readonly once: CreateOnceService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -67,8 +61,8 @@ export class AttachmentsService {
   /**
    * Attaches the file exactly once per Idempotency-Key (CONTRACT §6, §17): the bytes checked against their
    * type, then — as ONE statement with the idempotency record, the receipt `attachment.add` and its
-   * outbox row — the entry's next attachment number (at most 20), the bytes once per organization, the
-   * attachment row. The fingerprint covers the entry, the type, the given name and the bytes' sha256.
+   * outbox row (CreateOnceService.createNumbered) — the entry's next attachment number (at most 20), the
+   * bytes once per organization, the attachment row. The fingerprint covers the entry, the type, the given name and the bytes' sha256.
    */
   async add(caller: CallerContext, key: string, entryId: string, entry: AttachableEntry, upload: Upload): Promise<AttachmentAdded> {
     if (upload.bytes.length === 0) {
@@ -81,40 +75,33 @@ export class AttachmentsService {
     if (notUbl) throw new UnsupportedAttachmentTypeError(`An application/xml attachment must be a UBL 2.1 e-invoice document; ${notUbl}`);
     const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
     const input = { entry_id: entryId, content_type: upload.contentType, filename: upload.filename, sha256 };
-    const build = () => {
-      const id = randomUUID();
-      const operationId = randomUUID();
-      const createdAt = this.clock.now();
-      const response: Record<string, unknown> = {
-        id,
+    const build = (made: NewResource) => ({
+      response: {
+        id: made.id,
         filename: upload.filename ?? '',
         content_type: upload.contentType,
         size: upload.bytes.length,
         sha256,
-        created_at: createdAt.toISOString(),
-        operation_id: operationId,
+        created_at: made.createdAt.toISOString(),
+        operation_id: made.operationId,
         replayed: false,
-      };
-      return {
-        response,
-        step: this.attachments.numberedAttachment({
-          id,
-          organizationId: caller.organizationId,
-          entryId,
-          contentType: upload.contentType,
-          filename: upload.filename,
-          defaultName: defaultNameAround(entry.voucherYear, entry.voucherNumber, upload.contentType),
-          sha256,
-          bytes: upload.bytes,
-          createdAt,
-          storageLimit: entry.storageUsed === null ? null : this.config.sandboxStorageMaxBytes,
-        }),
-        rows: this.receipts.rowsFor(caller, { operationId, kind: 'attachment.add', resourceType: 'attachment', resourceId: id, completedAt: createdAt }),
-        gate: this.writeAccess.gateFor(caller, { mandate: false }),
-      };
-    };
+      } as Record<string, unknown>,
+      step: this.attachments.numberedAttachment({
+        id: made.id,
+        organizationId: made.organizationId,
+        entryId,
+        contentType: upload.contentType,
+        filename: upload.filename,
+        defaultName: defaultNameAround(entry.voucherYear, entry.voucherNumber, upload.contentType),
+        sha256,
+        bytes: upload.bytes,
+        createdAt: made.createdAt,
+        storageLimit: entry.storageUsed === null ? null : this.config.sandboxStorageMaxBytes,
+      }),
+    });
     // the use as read before the upload (once no record answers); the write decides again under the organization's row lock
-    const { body } = await this.idempotency.executeNumbered(caller, key, 'attachment.add', input, build, async () => this.assertRoom(entry, upload.bytes.length));
+    const check = async () => this.assertRoom(entry, upload.bytes.length);
+    const body = await this.once.createNumbered(caller, key, { kind: 'attachment.add', resourceType: 'attachment' }, input, build, check);
     // the stored first answer carries `environment` nowhere (§17's body has none), so a replay is the same members
     return body as unknown as AttachmentAdded;
   }

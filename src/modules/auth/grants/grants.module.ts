@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WriteAccessGate } from '../../idempotency';
 import { AppsModule } from '../apps';
 import { GrantController } from './api/grant.controller';
 import { GrantEventsScan } from './application/grant-events-scan';
@@ -27,8 +28,10 @@ import { TypeOrmWriteAccessRepository } from './infrastructure/typeorm-write-acc
     { provide: GrantReadRepository, useClass: TypeOrmGrantReadRepository },
     { provide: MandateRepository, useClass: TypeOrmMandateRepository },
     { provide: WriteAccessRepository, useClass: TypeOrmWriteAccessRepository },
+    // create-once's gate (the idempotency module's port)
+    { provide: WriteAccessGate, useExisting: WriteAccessService },
   ],
-  exports: [GrantService, MandateService, WriteAccessService, GrantReadRepository],
+  exports: [GrantService, MandateService, WriteAccessService, GrantReadRepository, WriteAccessGate],
 })
 export class GrantsModule {}
 

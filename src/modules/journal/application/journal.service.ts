@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
 import { calendarMonthOf, calendarYearOf } from '../../../shared/domain/calendar-date';
-import { Clock } from '../../../shared/domain/clock';
-import { WriteAccessService } from '../../auth/grants';
 import type { CallerContext, Environment } from '../../../shared/domain/caller-context';
-import { IdempotencyService } from '../../idempotency';
-import { ReceiptsService } from '../../receipts';
+import { CreateOnceService, type NewResource } from '../../idempotency';
 import { DomainError } from '../../../shared/domain/errors';
 import { assertBalanced } from '../domain/journal-balance';
 import type { JournalInput } from '../domain/journal-input';
@@ -38,6 +35,14 @@ export type BatchBody =
   | { entries: Array<{ id: string; voucher_year: number; voucher_number: number }>; operation_id: string; replayed: false; environment: Environment }
   | { entries: Array<{ id: string; voucher_year: number; voucher_number: number }>; operation_id: string; replayed: true };
 
+/**
+ * The journal's exactly-once writes (CreateOnceService): each re-checks the posting mandate with the grant
+ * (CONTRACT §8) and stores its receipt and `operation.completed` event with the entries.
+ */
+const JOURNAL_POST = { kind: 'journal.post', resourceType: 'journal_entry', mandate: true } as const;
+const JOURNAL_REVERSE = { kind: 'journal.reverse', resourceType: 'journal_entry', mandate: true } as const;
+const JOURNAL_BATCH = { kind: 'journal.batch', resourceType: 'journal_batch', mandate: true } as const;
+
 /** A journal of a batch as the one posting would answer, its pointers prefixed by its place (CONTRACT §19). */
 function inJournal(i: number, err: unknown): unknown {
   if (!(err instanceof DomainError)) return err;
@@ -50,18 +55,16 @@ export class JournalService {
   constructor(
     private readonly references: JournalReferenceRepository,
     private readonly posting: JournalPostingRepository,
-    private readonly idempotency: IdempotencyService,
-    private readonly receipts: ReceiptsService,
+    private readonly once: CreateOnceService,
     private readonly transactions: Transactions,
-    private readonly clock: Clock,
-    private readonly writeAccess: WriteAccessService,
     private readonly reads: JournalReadsService,
   ) {}
 
-  /** One posting of the caller under `operationId` (CONTRACT §7): what every write of entries numbers and stores. */
-  private entryOf(caller: CallerContext, operationId: string, createdAt: Date, input: JournalInput, reverses: string | null = null): NewJournalEntry {
+  /** One posting of the caller, as create-once made it (CONTRACT §7): what every write of entries numbers and stores. */
+  private entryOf(caller: CallerContext, made: NewResource, input: JournalInput, reverses: string | null = null): NewJournalEntry {
+    const { id, operationId, createdAt } = made;
     return {
-      id: randomUUID(),
+      id,
       organizationId: caller.organizationId,
       environment: caller.environment,
       appId: caller.appId,
@@ -116,25 +119,20 @@ export class JournalService {
    */
   async post(caller: CallerContext, key: string, input: JournalInput): Promise<PostedBody> {
     // a replay is answered from the record read with the token before any of this is built
-    const build = () => {
-      const createdAt = this.clock.now();
-      const entry = this.entryOf(caller, randomUUID(), createdAt, input);
-      return {
-        // the first execution's body; the statement fills in the voucher number it takes
-        response: {
-          id: entry.id,
-          posted: true as const,
-          voucher_number: 0,
-          operation_id: entry.operationId,
-          replayed: false as const,
-          environment: caller.environment,
-        },
-        step: this.posting.numberedEntry(entry),
-        rows: this.receipts.rowsFor(caller, { operationId: entry.operationId, kind: 'journal.post', resourceType: 'journal_entry', resourceId: entry.id, completedAt: createdAt }),
-        gate: this.writeAccess.gateFor(caller, { mandate: true }),
+    const build = (made: NewResource) => {
+      const entry = this.entryOf(caller, made, input);
+      // the first execution's body; the statement fills in the voucher number it takes
+      const response = {
+        id: entry.id,
+        posted: true as const,
+        voucher_number: 0,
+        operation_id: entry.operationId,
+        replayed: false as const,
+        environment: caller.environment,
       };
+      return { response, step: this.posting.numberedEntry(entry) };
     };
-    const { body } = await this.idempotency.executeNumbered(caller, key, 'journal.post', input, build, () => this.checkJournal(caller, input));
+    const body = await this.once.createNumbered(caller, key, JOURNAL_POST, input, build, () => this.checkJournal(caller, input));
     return body as PostedBody;
   }
 
@@ -148,29 +146,24 @@ export class JournalService {
   async reverse(caller: CallerContext, key: string, entryId: string, request: ReversalRequest): Promise<ReversedBody> {
     const reversed = await this.reads.entry(caller, entryId);
     const input = reversalOf(reversed, request);
-    const build = () => {
-      const createdAt = this.clock.now();
-      const entry = this.entryOf(caller, randomUUID(), createdAt, input, reversed.id);
-      return {
-        response: {
-          id: entry.id,
-          voucher_year: entry.voucherYear,
-          voucher_number: 0,
-          operation_id: entry.operationId,
-          replayed: false as const,
-          environment: caller.environment,
-          reverses: reversed.id,
-        },
-        step: this.posting.numberedEntry(entry),
-        rows: this.receipts.rowsFor(caller, { operationId: entry.operationId, kind: 'journal.reverse', resourceType: 'journal_entry', resourceId: entry.id, completedAt: createdAt }),
-        gate: this.writeAccess.gateFor(caller, { mandate: true }),
+    const build = (made: NewResource) => {
+      const entry = this.entryOf(caller, made, input, reversed.id);
+      const response = {
+        id: entry.id,
+        voucher_year: entry.voucherYear,
+        voucher_number: 0,
+        operation_id: entry.operationId,
+        replayed: false as const,
+        environment: caller.environment,
+        reverses: reversed.id,
       };
+      return { response, step: this.posting.numberedEntry(entry) };
     };
     const check = async () => {
       if (request.posting_date < reversed.posting_date) throw new ReversalBeforeEntryError();
       if (reversed.reverses !== null || reversed.reversed_by !== null) throw new EntryAlreadyReversedError();
     };
-    const { body } = await this.idempotency.executeNumbered(caller, key, 'journal.reverse', { entry_id: reversed.id, ...request }, build, check);
+    const body = await this.once.createNumbered(caller, key, JOURNAL_REVERSE, { entry_id: reversed.id, ...request }, build, check);
     return body as ReversedBody;
   }
 
@@ -181,22 +174,17 @@ export class JournalService {
    * consecutive in input order. One receipt `journal.batch` (resource: the operation) and one event.
    */
   async postBatch(caller: CallerContext, key: string, journals: JournalInput[]): Promise<BatchBody> {
-    const build = () => {
-      const createdAt = this.clock.now();
-      const operationId = randomUUID();
-      const entries = journals.map((input) => this.entryOf(caller, operationId, createdAt, input));
-      return {
-        // the statement fills in `entries` with the numbers it takes
-        response: { entries: [] as BatchBody['entries'], operation_id: operationId, replayed: false as const, environment: caller.environment },
-        step: this.posting.numberedEntries(entries),
-        rows: this.receipts.rowsFor(caller, { operationId, kind: 'journal.batch', resourceType: 'journal_batch', resourceId: operationId, completedAt: createdAt }),
-        gate: this.writeAccess.gateFor(caller, { mandate: true }),
-      };
-    };
+    const build = (made: NewResource) => ({
+      // the statement fills in `entries` with the numbers it takes
+      response: { entries: [] as BatchBody['entries'], operation_id: made.operationId, replayed: false as const, environment: caller.environment },
+      step: this.posting.numberedEntries(journals.map((input) => this.entryOf(caller, { ...made, id: randomUUID() }, input))),
+      // the receipt names the batch by its operation
+      resourceId: made.operationId,
+    });
     const check = async () => {
       for (const [i, input] of journals.entries()) await this.checkJournal(caller, input).catch((err: unknown) => Promise.reject(inJournal(i, err)));
     };
-    const { body } = await this.idempotency.executeNumbered(caller, key, 'journal.batch', { journals }, build, check);
+    const body = await this.once.createNumbered(caller, key, JOURNAL_BATCH, { journals }, build, check);
     return body as BatchBody;
   }
 

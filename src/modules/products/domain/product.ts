@@ -1,4 +1,4 @@
-import type { Environment } from '../../../shared/domain/caller-context';
+import type { NewResource } from '../../idempotency';
 
 /** seed 2.4: the closed lists of the product register. `stk` and `stk.` are different units. */
 export const PRODUCT_KINDS = ['goods', 'services'] as const;
@@ -18,11 +18,5 @@ export interface ProductInput {
   unit_price_minor: number | null;
 }
 
-export interface NewProduct extends ProductInput {
-  id: string;
-  organizationId: string;
-  environment: Environment;
-  appId: string;
-  operationId: string;
-  createdAt: Date;
-}
+/** A product as its create stores it: the input, with the ids, owner and time create-once made. */
+export interface NewProduct extends ProductInput, NewResource {}

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../shared/domain/errors';
 import type { RowInsert } from '../../../shared/domain/row-insert';
 import type { CallerContext } from '../../../shared/domain/caller-context';
+import type { OperationReceiptRows } from '../../idempotency';
 import type { Transaction } from '../../../shared/domain/transaction';
 import { isoMillis, type NewReceipt, type OperationReceiptView } from '../domain/operation-receipt';
 import { ReceiptRepository } from '../domain/receipt.repository';
@@ -24,7 +25,7 @@ function viewAndEvent(caller: CallerContext, receipt: NewReceipt): { view: Opera
 }
 
 @Injectable()
-export class ReceiptsService {
+export class ReceiptsService implements OperationReceiptRows {
   constructor(private readonly receipts: ReceiptRepository) {}
 
   /**

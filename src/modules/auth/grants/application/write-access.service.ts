@@ -4,6 +4,7 @@ import { Clock } from '../../../../shared/domain/clock';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { AppRevisionChangedError, GrantExpiredError, GrantRevokedError, InvalidTokenError, MandateRequiredError } from '../../access';
 import type { CallerContext } from '../../../../shared/domain/caller-context';
+import type { WriteAccessGate } from '../../../idempotency';
 import { WriteAccessRepository } from '../domain/write-access.repository';
 
 /**
@@ -16,7 +17,7 @@ import { WriteAccessRepository } from '../domain/write-access.repository';
  * that would have stopped it, and a revocation never waits for the lock waits of the writes it stops.
  */
 @Injectable()
-export class WriteAccessService {
+export class WriteAccessService implements WriteAccessGate {
   constructor(
     private readonly clock: Clock,
     private readonly access: WriteAccessRepository,
