@@ -6,6 +6,8 @@
  * What lies outside the module is added by the wiring steps (wiring.mjs), not here.
  */
 
+/** the domain's constant naming the create's receipt (kind, resource type): GADGET_CREATE */
+const createConst = (n) => `${n.resourceType.toUpperCase()}_CREATE`;
 const tsType = (f) => (f.type === 'text' ? 'string' : 'number') + (f.optional ? ' | null' : '');
 const column = (f) => (f.type === 'text' ? 'text' : 'bigint');
 const MAX_MINOR = 99999999999999;
@@ -40,6 +42,9 @@ const domain = (n) => `import type { NewResource } from '../../idempotency';
 export interface ${n.Resource}Input {
 ${n.fields.map((f) => `  ${f.name}: ${tsType(f)};`).join('\n')}
 }
+
+/** The create's receipt (CONTRACT §7): its kind, which is also the operation the key's fingerprint names, and what it names. */
+export const ${createConst(n)} = { kind: '${n.receiptKind}', resourceType: '${n.resourceType}' } as const;
 
 /** A ${n.resource.replaceAll('-', ' ')} as its create stores it: the input, with the ids, owner and time create-once made. */
 export interface New${n.Resource} extends ${n.Resource}Input, NewResource {}
@@ -97,27 +102,20 @@ export class TypeOrm${n.Resource}Repository extends ${n.Resource}Repository {
 const service = (n) => `import { Injectable } from '@nestjs/common';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { type CreatedBody, CreateOnceService } from '../../idempotency';
-import type { ${n.Resource}Input } from '../domain/${n.resource}';
+import { ${createConst(n)}, type ${n.Resource}Input } from '../domain/${n.resource}';
 import { ${n.Resource}Repository } from '../domain/${n.resource}.repository';
-
-/** The create receipt (as seed 2.5's for products). \`environment\` only on the first execution. */
-export type ${n.Resource}CreatedBody = CreatedBody;
 
 @Injectable()
 export class ${n.Module}Service {
-  constructor(
-    private readonly ${n.moduleCamel}: ${n.Resource}Repository,
-    private readonly once: CreateOnceService,
-  ) {}
+  constructor(private readonly ${n.moduleCamel}: ${n.Resource}Repository, private readonly once: CreateOnceService) {}
 
   /**
    * Create, not upsert, exactly once per Idempotency-Key (CreateOnceService: the ${n.resource.replaceAll('-', ' ')}'s row with the
-   * record, the receipt and the outbox row as one statement); a taken ${n.key.name.replaceAll('_', ' ')} rolls all of it back (409,
-   * nothing stored).
+   * record, the receipt and the outbox row as one statement; the create receipt as seed 2.5's for products);
+   * a taken ${n.key.name.replaceAll('_', ' ')} rolls all of it back (409, nothing stored).
    */
-  create(caller: CallerContext, key: string, input: ${n.Resource}Input): Promise<${n.Resource}CreatedBody> {
-    const operation = { kind: '${n.receiptKind}', resourceType: '${n.resourceType}' };
-    return this.once.create(caller, key, operation, input, (made) => [this.${n.moduleCamel}.rowFor({ ...input, ...made })]);
+  create(caller: CallerContext, key: string, input: ${n.Resource}Input): Promise<CreatedBody> {
+    return this.once.create(caller, key, ${createConst(n)}, input, (made) => [this.${n.moduleCamel}.rowFor({ ...input, ...made })]);
   }
 }
 `;
@@ -131,8 +129,8 @@ import { BODY_ERRORS, IDEMPOTENCY_ERRORS, PartnerOperation, partnerJson } from '
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
-import { Idempotent, IdempotencyKey, idempotencyRecordPrefetch } from '../../idempotency';
-import { type ${n.Resource}CreatedBody, ${n.Module}Service } from '../application/${n.module}.service';
+import { type CreatedBody, Idempotent, IdempotencyKey, idempotencyRecordPrefetch } from '../../idempotency';
+import { ${n.Module}Service } from '../application/${n.module}.service';
 import { ${n.dto} } from './create-${n.resource}.request.dto';
 import { ${schemasName(n)} } from './${n.module}.openapi';
 
@@ -152,7 +150,7 @@ export class ${n.Module}Controller {
     errors: [...BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'resource_conflict'],
     schemas: ${schemasName(n)},
   })
-  create(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: ${n.dto}): Promise<${n.Resource}CreatedBody> {
+  create(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: ${n.dto}): Promise<CreatedBody> {
     const { ${n.fields.map((f) => f.name).join(', ')} } = body;
     return this.${n.moduleCamel}.create(caller, key, { ${n.fields.map((f) => f.name).join(', ')} });
   }

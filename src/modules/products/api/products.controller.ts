@@ -5,9 +5,9 @@ import { BODY_ERRORS, IDEMPOTENCY_ERRORS, PartnerOperation, partnerJson } from '
 import { PARTNER_BASES } from '../../../shared/http/partner-paths';
 import { Caller, PartnerRoute } from '../../auth/access';
 import type { CallerContext } from '../../../shared/domain/caller-context';
-import { Idempotent, IdempotencyKey } from '../../idempotency';
+import { type CreatedBody, Idempotent, IdempotencyKey } from '../../idempotency';
 import { idempotencyRecordPrefetch } from '../../idempotency';
-import { type ProductCreatedBody, ProductsService } from '../application/products.service';
+import { ProductsService } from '../application/products.service';
 import { CreateProductRequestDto } from './create-product.request.dto';
 import { CREATE_PRODUCT_SCHEMAS } from './products.openapi';
 
@@ -31,7 +31,7 @@ export class ProductsController {
     @Caller() caller: CallerContext,
     @IdempotencyKey() key: string,
     @Body() body: CreateProductRequestDto,
-  ): Promise<ProductCreatedBody> {
+  ): Promise<CreatedBody> {
     const { code, name, description, kind, unit, unit_price_minor } = body;
     return this.products.create(caller, key, { code, name, description, kind, unit, unit_price_minor });
   }

@@ -18,5 +18,8 @@ export interface ProductInput {
   unit_price_minor: number | null;
 }
 
+/** The create's receipt (CONTRACT §7): its kind, which is also the operation the key's fingerprint names, and what it names. */
+export const PRODUCT_CREATE = { kind: 'product.create', resourceType: 'product' } as const;
+
 /** A product as its create stores it: the input, with the ids, owner and time create-once made. */
 export interface NewProduct extends ProductInput, NewResource {}
