@@ -52,6 +52,7 @@ export interface IdempotentOutcome<R> {
  *      (CONTRACT §3, §6).
  *
  * On the embedded PGlite store statements are serialized by its pool, which gives the same answers.
+ * Modules write through CreateOnceService, which makes the first execution (ids, receipt, gate) for these two.
  */
 @Injectable()
 export class IdempotencyService {
