@@ -6,9 +6,9 @@ export const RECEIPT_SCHEMAS: Record<string, Schema> = {
   OperationReceipt: object(
     {
       operation_id: uuid,
-      kind: { type: 'string', enum: [...RECEIPT_KINDS] },
+      kind: { type: 'string', enum: RECEIPT_KINDS as string[] },
       status: { const: 'completed' },
-      resource: object({ type: { type: 'string', enum: [...RESOURCE_TYPES] }, id: uuid }),
+      resource: object({ type: { type: 'string', enum: RESOURCE_TYPES as string[] }, id: uuid }),
       completed_at: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC, millisecond precision' },
       environment,
     },

@@ -35,6 +35,8 @@ export interface PartnerOperationFacts {
 export const PARTNER_OPERATION_EXTENSION = 'x-partner-operation';
 /** Set by `@Idempotent()` (idempotency module): the route takes an Idempotency-Key (CONTRACT §6). */
 export const IDEMPOTENT_EXTENSION = 'x-idempotent';
+/** Marks a route that any scope may call (`@PartnerRoute(SCOPES)`): the document lists every scope the modules declare. */
+export const EVERY_SCOPE_EXTENSION = 'x-every-scope';
 
 /** The body codes of a JSON write (CONTRACT §4, §5). */
 export const BODY_ERRORS = ['invalid_input', 'invalid_amount', 'payload_too_large', 'unsupported_media_type'] as const;
