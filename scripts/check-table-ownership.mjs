@@ -6,7 +6,6 @@
  * - a table the migrations leave (CREATE TABLE in an `up`, less DROP TABLE) has no owner (the `tables` of
  *   its module's facts.ts, read by scripts/table-ownership.mjs), or an owner declares a table no migration
  *   leaves, or two declare one;
- * - docs/architecture.md's table of owners ("Who owns which table") says otherwise than the declarations;
  * - a file of src/ uses a table (a `table: '…'` part, INSERT INTO, UPDATE … SET, DELETE FROM, FROM, JOIN)
  *   that no migration makes and no module owns.
  * A module's own tables may be named anywhere in it; the composition root (src/*.ts) and src/shared own
@@ -22,37 +21,6 @@ const src = join(root, process.argv[2] ?? 'src');
 const SQL_NAME = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF EXISTS)?)\s+([a-z_][a-z0-9_]*)\b|\btable:\s*'([a-z_][a-z0-9_]*)'/g;
 const MIGRATIONS = join(src, 'shared', 'database', 'migrations');
 const { owners: TABLE_OWNERS, problems: declared } = tableOwners(src);
-
-/**
- * The owners docs/architecture.md's table lists ("Who owns which table"), as `module → tables`: a row's
- * first cell names the module (`auth/grants` is grants; `` `src/shared/web` (the page kernel) `` is shared/web).
- */
-export function documentedOwners(markdown) {
-  const section = markdown.split(/^## Who owns which table$/m)[1]?.split(/^## /m)[0] ?? '';
-  const owners = {};
-  for (const [, first, rest] of section.matchAll(/^\| ([^|]+) \| ([^|]+) \|$/gm)) {
-    if (first === 'module' || /^-+$/.test(first)) continue;
-    const module = first.replaceAll('`', '').split(' ')[0].replace(/^src\//, '').replace(/^auth\//, '');
-    owners[module] = [...rest.matchAll(/`([a-z_][a-z0-9_]*)`/g)].map((m) => m[1]).sort();
-  }
-  return owners;
-}
-
-/** Where the documented table and the declarations differ, one line each; empty when they agree. */
-export function ownerTableDifferences(documented, owners) {
-  const declaredBy = {};
-  for (const [table, module] of Object.entries(owners)) (declaredBy[module] ??= []).push(table);
-  const differences = [];
-  for (const module of new Set([...Object.keys(documented), ...Object.keys(declaredBy)])) {
-    const doc = documented[module] ?? [];
-    const decl = (declaredBy[module] ?? []).sort();
-    if (doc.join() !== decl.join()) {
-      differences.push(`docs/architecture.md lists for ${module} ${doc.join(', ') || 'no row'}; its facts.ts declares ${decl.join(', ') || 'no table'}: make the row say what the module declares`);
-    }
-  }
-  return differences;
-}
-
 
 function* files(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -154,7 +122,5 @@ for (const [t, rel] of unknown) console.error(`✘ ${rel} uses table ${t}, which
 for (const t of stale) console.error(`✘ the facts.ts of ${TABLE_OWNERS[t]} declares table ${t}, which no migration leaves: remove it`);
 for (const k of dataGone) console.error(`✘ scripts/table-ownership.mjs lists ${k} in NAMED_AS_DATA, which no longer occurs: remove it`);
 for (const d of declared) console.error(`✘ ${d}`);
-const documented = process.argv[2] ? [] : ownerTableDifferences(documentedOwners(readFileSync(join(root, 'docs/architecture.md'), 'utf8')), TABLE_OWNERS);
-for (const d of documented) console.error(`✘ ${d}`);
-if (unexpected.length + gone.length + unowned.length + stale.length + dataGone.length + unknown.length + declared.length + documented.length > 0) process.exit(1);
-console.log(`✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, each made by the migrations and owned once (the modules' facts.ts), as docs/architecture.md lists them; ${found.length} known violation(s) left (scripts/table-ownership.mjs)`);
+if (unexpected.length + gone.length + unowned.length + stale.length + dataGone.length + unknown.length + declared.length > 0) process.exit(1);
+console.log(`✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, each made by the migrations and owned once (the modules' facts.ts); ${found.length} known violation(s) left (scripts/table-ownership.mjs)`);
