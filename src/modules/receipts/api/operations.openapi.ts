@@ -1,7 +1,10 @@
 import { environment, object, type Schema, uuid } from '../../../shared/http/openapi/common';
 import { RECEIPT_KINDS, RESOURCE_TYPES } from '../domain/operation-receipt';
 
-/** The receipt in the partner document (CONTRACT §7); `operation.completed` carries it too (§9). */
+/**
+ * The receipt in the partner document (CONTRACT §7); `operation.completed` carries it too (§9). The enums are
+ * the kernel's lists of every module's receipt kinds and resource types, complete when the document is built.
+ */
 export const RECEIPT_SCHEMAS: Record<string, Schema> = {
   OperationReceipt: object(
     {
