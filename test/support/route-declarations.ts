@@ -91,7 +91,7 @@ export function partnerRouteDeclarations(): PartnerRouteDeclaration[] {
 }
 
 /** Every console route, path parameters as the controllers name them. */
-export function consoleRouteDeclarations(): Array<Omit<RouteDeclaration, 'extensions'> & { facts: ConsoleOperationFacts | undefined }> {
+export function consoleRouteDeclarations(): Array<Omit<RouteDeclaration, 'extensions' | 'security'> & { facts: ConsoleOperationFacts | undefined }> {
   return routeDeclarations('console/v1', /console\/v1/).map(({ extensions, security: _security, ...route }) => ({
     ...route,
     facts: extensions[CONSOLE_OPERATION_EXTENSION] as ConsoleOperationFacts | undefined,
