@@ -62,7 +62,7 @@ function main() {
     da: words(options.wordsDa, '--words-da'),
   };
   for (const taken of [`src/modules/${n.module}`, `src/modules/auth/${n.module}`]) {
-    if (existsSync(join(root, taken))) throw new UsageError(`${taken} exists already: a module name is used once (lint:deps and TABLE_OWNERS name modules by folder)`);
+    if (existsSync(join(root, taken))) throw new UsageError(`${taken} exists already: a module name is used once (lint:deps and the facts' module: name modules by folder)`);
   }
   const timestamp = options.timestamp ?? String(Date.now());
   if (!/^\d{13}$/.test(timestamp)) throw new UsageError(`--timestamp ${timestamp}: 13 digits (milliseconds)`);

@@ -20,7 +20,7 @@ export interface PartnerOperationFacts {
   errors: ReadonlyArray<string | ProblemAt>;
   /** result schemas this operation introduces, by component name (referenced with `ref(name)`) */
   schemas?: Record<string, Schema>;
-  /** header parameters, as OpenAPI parameter objects (path parameters come from the route, PATH_PARAMETERS) */
+  /** header parameters, as OpenAPI parameter objects (path parameters come from the route, their words from the modules' facts.ts) */
   headers?: unknown[];
   /**
    * query parameters, as OpenAPI parameter objects: the only ones the route takes — any other is 400
