@@ -61,6 +61,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/shared/' },
     },
     {
+      name: 'facts-are-leaves',
+      severity: 'error',
+      comment: "A module's facts.ts (src/shared/module-facts.ts) imports nothing but src/shared and its own sql.ts (its purge part): the kernel assembles facts, it never follows them into a module.",
+      from: { path: `^src/modules/(${ANY_MODULE})/facts\\.ts$` },
+      to: { path: '^src/', pathNot: ['^src/shared/', `^src/modules/$1/sql\\.ts$`] },
+    },
+    {
       name: 'root-to-public-surface',
       severity: 'error',
       comment: "The composition root (src/*.ts) imports a module only through its index.ts (the auth group also through auth.module.ts).",

@@ -3,8 +3,9 @@
  * Table ownership (docs/architecture.md): fails when
  * - a file of src/ names a table that its module does not own: in SQL (upper-case FROM, JOIN, INTO,
  *   UPDATE, TABLE followed by a name) or as a statement part's `table: '…'` (RowInsert, ClaimInsert);
- * - a table the migrations leave (CREATE TABLE in an `up`, less DROP TABLE) has no owner in
- *   scripts/table-ownership.mjs, or an owner is listed for a table no migration leaves;
+ * - a table the migrations leave (CREATE TABLE in an `up`, less DROP TABLE) has no owner (the `tables` of
+ *   its module's facts.ts, read by scripts/table-ownership.mjs), or an owner declares a table no migration
+ *   leaves, or two declare one;
  * - a file of src/ uses a table (a `table: '…'` part, INSERT INTO, UPDATE … SET, DELETE FROM, FROM, JOIN)
  *   that no migration makes and no module owns.
  * A module's own tables may be named anywhere in it; the composition root (src/*.ts) and src/shared own
@@ -13,12 +14,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { KNOWN_VIOLATIONS, NAMED_AS_DATA, TABLE_OWNERS } from './table-ownership.mjs';
+import { KNOWN_VIOLATIONS, NAMED_AS_DATA, tableOwners } from './table-ownership.mjs';
 
 const root = join(import.meta.dirname, '..');
 const src = join(root, process.argv[2] ?? 'src');
 const SQL_NAME = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF EXISTS)?)\s+([a-z_][a-z0-9_]*)\b|\btable:\s*'([a-z_][a-z0-9_]*)'/g;
 const MIGRATIONS = join(src, 'shared', 'database', 'migrations');
+const { owners: TABLE_OWNERS, problems: declared } = tableOwners(src);
 
 function* files(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -115,9 +117,10 @@ const unexpected = found.filter((v) => !known.has(key(v)));
 const gone = KNOWN_VIOLATIONS.filter((k) => !found.some((v) => key(v) === key(k)));
 for (const v of unexpected) console.error(`✘ ${v.file} (module ${v.module}) names table ${v.table}, owned by ${v.owner}`);
 for (const k of gone) console.error(`✘ scripts/table-ownership.mjs lists ${k.file} → ${k.table}, which no longer occurs: remove it from KNOWN_VIOLATIONS`);
-for (const t of unowned) console.error(`✘ table ${t} (made by a migration) has no owner: add it to TABLE_OWNERS in scripts/table-ownership.mjs and to docs/architecture.md`);
-for (const [t, rel] of unknown) console.error(`✘ ${rel} uses table ${t}, which no migration makes and no module owns: add its migration (src/shared/database/migrations), its owner to TABLE_OWNERS in scripts/table-ownership.mjs and to docs/architecture.md`);
-for (const t of stale) console.error(`✘ scripts/table-ownership.mjs lists table ${t}, which no migration leaves: remove it`);
+for (const t of unowned) console.error(`✘ table ${t} (made by a migration) has no owner: add it to the tables of its module's facts.ts and to docs/architecture.md`);
+for (const [t, rel] of unknown) console.error(`✘ ${rel} uses table ${t}, which no migration makes and no module owns: add its migration (src/shared/database/migrations), its owner to the tables of its module's facts.ts and to docs/architecture.md`);
+for (const t of stale) console.error(`✘ the facts.ts of ${TABLE_OWNERS[t]} declares table ${t}, which no migration leaves: remove it`);
 for (const k of dataGone) console.error(`✘ scripts/table-ownership.mjs lists ${k} in NAMED_AS_DATA, which no longer occurs: remove it`);
-if (unexpected.length + gone.length + unowned.length + stale.length + dataGone.length + unknown.length > 0) process.exit(1);
-console.log(`✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, each made by the migrations and owned once; ${found.length} known violation(s) left (scripts/table-ownership.mjs)`);
+for (const d of declared) console.error(`✘ ${d}`);
+if (unexpected.length + gone.length + unowned.length + stale.length + dataGone.length + unknown.length + declared.length > 0) process.exit(1);
+console.log(`✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, each made by the migrations and owned once (the modules' facts.ts); ${found.length} known violation(s) left (scripts/table-ownership.mjs)`);

@@ -3,8 +3,8 @@
  * npm run new:operation -- <module> <resource> <scope> [field:type …] [--words-en "Title|text"] [--words-da "Titel|tekst"]
  *
  * A new partner write operation like POST /products, ready to build and test: the module's own files
- * (templates.mjs: api, application, domain, infrastructure, index.ts, sql.ts, a migration, an e2e spec)
- * and the wiring outside it (wiring.mjs: one named step per hand-kept list). Then it regenerates the
+ * (templates.mjs: api, application, domain, infrastructure, index.ts, sql.ts, facts.ts, a migration, an
+ * e2e spec) and the wiring outside it (wiring.mjs: the partner listener's module list and the migration list). Then it regenerates the
  * checked-in OpenAPI document and the client's types (npm run openapi) unless --no-openapi.
  *
  *   npm run new:operation -- customers customer customers:create code:text name:text note:text? credit_limit_minor:amount? \
@@ -62,7 +62,7 @@ function main() {
     da: words(options.wordsDa, '--words-da'),
   };
   for (const taken of [`src/modules/${n.module}`, `src/modules/auth/${n.module}`]) {
-    if (existsSync(join(root, taken))) throw new UsageError(`${taken} exists already: a module name is used once (lint:deps and TABLE_OWNERS name modules by folder)`);
+    if (existsSync(join(root, taken))) throw new UsageError(`${taken} exists already: a module name is used once (lint:deps and the facts' module: name modules by folder)`);
   }
   const timestamp = options.timestamp ?? String(Date.now());
   if (!/^\d{13}$/.test(timestamp)) throw new UsageError(`--timestamp ${timestamp}: 13 digits (milliseconds)`);
@@ -94,7 +94,9 @@ function main() {
     [`src/shared/database/migrations/${timestamp}-${n.module}.ts`, 'columns, checks, indexes'],
     [`src/modules/${n.module}/api/${n.module}.controller.ts`, '@PartnerOperation: summary, the codes it answers'],
     [`src/modules/${n.module}/api/${n.module}.openapi.ts`, 'the result schemas'],
+    [`src/modules/${n.module}/facts.ts`, "the scope's words, receipt kind, OpenAPI tag, purge part, tables"],
     [`test/e2e/${n.module}.e2e-spec.ts`, "the operation's own cases"],
+    ['docs/architecture.md', `a row of "Who owns which table": | ${n.module} | \`${n.table}\` | (npm run checks names it until then)`],
   ];
   const width = Math.max(...edit.map(([path]) => path.length));
   console.log(`

@@ -1,55 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
 /**
- * Which module (or `shared/web`, the page kernel) owns which table (docs/architecture.md): only the owner names its table in SQL. Other
- * modules reach its data through its index.ts (services, ports) or compose its SQL parts (sql.ts).
- * A module is named by its folder: src/modules/<name>/, or src/modules/auth/<name>/ for the six auth
- * modules (access, organizations, apps, grants, sandbox, consent).
+ * Which module (or `shared/web`, the page kernel; `shared/crypto`, infrastructure) owns which table
+ * (docs/architecture.md): only the owner names its table in SQL. Other modules reach its data through its
+ * index.ts (services, ports) or compose its SQL parts (sql.ts). Each owner declares its tables in its own
+ * facts.ts (`declareModuleFacts({ module: 'products', …, tables: ['products'] })`, src/shared/module-facts.ts);
+ * this reads them from there: every facts.ts under src/modules and src/shared, its `module:` (the folder's
+ * name: src/modules/<name>/, or src/modules/auth/<name>/ for the six auth modules) and its `tables: [ … ]`.
  * Checked by scripts/check-table-ownership.mjs (npm run lint:deps, part of npm test).
  */
-export const TABLE_OWNERS = {
-  organizations: 'organizations',
-  accounts: 'organizations',
-  tax_codes: 'organizations',
-  users: 'organizations',
-  organization_owners: 'organizations',
-  second_factor_failures: 'organizations',
-  second_factor_lockouts: 'organizations',
-  apps: 'apps',
-  app_revisions: 'apps',
-  grants: 'grants',
-  grant_accounts: 'grants',
-  mandates: 'grants',
-  sandbox_projects: 'sandbox',
-  sandbox_generations: 'sandbox',
-  access_tokens: 'access',
-  oauth_clients: 'consent',
-  authorization_codes: 'consent',
-  // the page kernel (src/shared/web): sessions and sign-in lockouts of the consent pages and the developer console
-  web_sessions: 'shared/web',
-  sign_in_lockouts: 'shared/web',
-  sign_in_failures: 'shared/web',
-  products: 'products',
-  periods: 'journal',
-  voucher_counters: 'journal',
-  journal_entries: 'journal',
-  journal_lines: 'journal',
-  attachments: 'attachments',
-  attachment_contents: 'attachments',
-  attachment_counters: 'attachments',
-  attachment_storage: 'attachments',
-  operation_receipts: 'receipts',
-  idempotency_records: 'idempotency',
-  webhook_outbox: 'webhooks',
-  webhook_endpoints: 'webhooks',
-  webhook_deliveries: 'webhooks',
-  webhook_attempts: 'webhooks',
-  developers: 'developers',
-  developer_apps: 'developers',
-  request_log: 'developers',
-  developer_signups: 'developers',
-  developer_quota_events: 'developers',
-  // infrastructure: one fingerprint per SECRETS_KEY version (CONTRACT §8), written and read at start and by npm run migrate
-  secrets_key_fingerprints: 'shared/crypto',
-};
+export function tableOwners(src) {
+  const owners = {};
+  const problems = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'facts.ts') {
+        const rel = relative(src, p).split(sep).join('/');
+        const text = readFileSync(p, 'utf8');
+        const module = /^\s*module:\s*'([^']+)'/m.exec(text)?.[1];
+        const folder = rel.startsWith('modules/') ? rel.split('/').at(-2) : rel.slice(0, -'/facts.ts'.length);
+        if (module !== folder) problems.push(`src/${rel} declares module '${module}': write its folder's name, '${folder}'`);
+        const list = /^\s*tables:\s*\[([^\]]*)\]/m.exec(text)?.[1] ?? '';
+        for (const [, table] of list.matchAll(/'([a-z_][a-z0-9_]*)'/g)) {
+          if (owners[table] !== undefined) problems.push(`the table ${table} is declared by both ${owners[table]} and ${folder}`);
+          owners[table] = folder;
+        }
+      }
+    }
+  };
+  for (const top of ['modules', 'shared']) walk(join(src, top));
+  return { owners, problems };
+}
 
 /**
  * Files that name other owners' tables as data, not as SQL they run on their own: each with the tables and

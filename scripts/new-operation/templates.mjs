@@ -201,6 +201,35 @@ export class ${n.Module}Module {}
 const index = (n) => `// The ${n.module} module's public surface: the composition root imports only this file.
 export { ${n.Module}Module } from './${n.module}.module';
 export { ${n.Module}Controller } from './api/${n.module}.controller';
+export { ${factsName(n)} } from './facts';
+`;
+
+const factsName = (n) => `${n.table.toUpperCase()}_FACTS`;
+const quoted = (v) => `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+const scopeWords = (w) => `{ title: ${quoted(w.title)}, text: ${quoted(w.text)} }`;
+
+/** What the module tells the rest of the service (src/shared/module-facts.ts): the kernel assembles it when the module loads. */
+const facts = (n) => `import { declareModuleFacts } from '../../shared/module-facts';
+import { ${n.Module}Purge } from './sql';
+
+/** What the ${n.module} module declares to the rest of the service (src/shared/module-facts.ts says what each fact feeds). */
+export const ${factsName(n)} = declareModuleFacts({
+  module: '${n.module}',
+  scopes: {
+    '${n.scope}': {
+      consent: {
+        en: ${scopeWords(n.words.en)},
+        da: ${scopeWords(n.words.da)},
+      },
+      openapi: ${quoted(n.words.en.title)},
+    },
+  },
+  receipts: { kinds: ['${n.receiptKind}'], resourceTypes: ['${n.resourceType}'] },
+  openapi: { tags: { '${n.module}': '${n.Module.replace(/([a-z])([A-Z])/g, '$1 $2')}' } },
+  // its rows refer to organizations: a purged organization's go first
+  purge: { parts: ${n.Module}Purge, refersTo: ['organizations'] },
+  tables: ['${n.table}'],
+});
 `;
 
 const sqlParts = (n) => `import type { PurgeParts } from '../../shared/database/purge-parts';
@@ -437,6 +466,7 @@ export function files(n, timestamp) {
   return {
     [`${m}/index.ts`]: index(n),
     [`${m}/sql.ts`]: sqlParts(n),
+    [`${m}/facts.ts`]: facts(n),
     [`${m}/${n.module}.module.ts`]: nestModule(n),
     [`${m}/api/${n.module}.controller.ts`]: controller(n),
     [`${m}/api/${n.module}.openapi.ts`]: openapi(n),

@@ -4,8 +4,10 @@
  * no-op), and fails with a WiringError naming the file and the anchor it looked for when that anchor is
  * gone (the file was reshaped: adapt the step here, nowhere else).
  *
- * Each step is a hand-kept list the project still has (docs/architecture.md, "Registries"); a step
- * disappears when its list becomes derived.
+ * Two lists remain, the composition root's: the partner listener's modules (src/app.module.ts) and the
+ * migrations (migrations/index.ts). Everything else a module tells the service (its scope and words, receipt
+ * kind, OpenAPI tag, purge part, tables) is in its own facts.ts (src/shared/module-facts.ts), written by the
+ * templates; scripts/check-new-operation.mjs fails when a generated operation edits a third existing file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,7 +74,6 @@ const has = (text, s) => text.includes(s);
 /** The steps for the names of names.mjs and the migration's class. */
 export function wiringSteps(n, migration) {
   const moduleImport = `import { ${n.Module}Module } from './modules/${n.module}';`;
-  const purgeImport = `import { ${n.Module}Purge } from '../../${n.module}/sql';`;
   const migrationImport = `import { ${migration.className} } from './${migration.file}';`;
   return [
     step('app module', 'src/app.module.ts', `imports ${n.Module}Module on the partner listener`, (t, f) => {
@@ -85,38 +86,6 @@ export function wiringSteps(n, migration) {
       if (has(t, migrationImport)) return t;
       t = afterLast(t, /^import \{ \w+ \} from '\.\/\d+-[^']+';$/, migrationImport, f);
       return appendToList(t, 'export const MIGRATIONS = [', migration.className, f);
-    }),
-    step('table owner', 'scripts/table-ownership.mjs', `${n.table} is owned by ${n.module}`, (t, f) => {
-      const owner = new RegExp(`^\\s*${n.table}: '([^']+)'`, 'm').exec(t);
-      if (owner && owner[1] !== n.module) throw new WiringError(`${f}: the table ${n.table} is owned by ${owner[1]} already; choose another module name`);
-      if (owner) return t;
-      return appendToList(t, 'export const TABLE_OWNERS = {', `${n.table}: '${n.module}'`, f);
-    }),
-    step('organization purge', 'src/modules/developers/infrastructure/developer-purge.ts', `deletes a purged organization's ${n.table}`, (t, f) => {
-      if (has(t, purgeImport)) return t;
-      t = afterLast(t, /^import \{ \w+Purge(, \w+)? \} from '\.\.\/\.\.\/[^']+\/sql';$/, purgeImport, f);
-      // dependants first: the new rows refer to organizations, so they go before OrganizationsPurge
-      const i = at(t, '  OrganizationsPurge,\n', f, at(t, 'const PURGE_ORDER', f));
-      return `${t.slice(0, i)}  ${n.Module}Purge,\n${t.slice(i)}`;
-    }),
-    step('receipt kind', 'src/modules/receipts/domain/operation-receipt.ts', `the receipt kind '${n.receiptKind}' and resource type '${n.resourceType}'`, (t, f) => {
-      if (has(t, `'${n.receiptKind}'`)) return t;
-      t = appendToList(t, 'export const RECEIPT_KINDS = [', `'${n.receiptKind}'`, f);
-      return has(t, `'${n.resourceType}'`) ? t : appendToList(t, 'export const RESOURCE_TYPES = [', `'${n.resourceType}'`, f);
-    }),
-    step('scope', 'src/shared/domain/scopes.ts', `the scope ${n.scope} with its consent words (da, en) and OpenAPI words`, (t, f) => {
-      if (has(t, `'${n.scope}': {`)) return t;
-      const q = (v) => `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-      const words = (lang) => `{ title: ${q(n.words[lang].title)}, text: ${q(n.words[lang].text)} }`;
-      const entry = `'${n.scope}': {\n    consent: {\n      en: ${words('en')},\n      da: ${words('da')},\n    },\n    openapi: ${q(n.words.en.title)},\n  }`;
-      return appendToList(t, 'export const SCOPE_REGISTRY = {', entry, f);
-    }),
-    step('partner document tag', 'src/shared/http/openapi/partner-document.ts', `the tag ${n.module} (the operation itself is declared on its route)`, (t, f) => {
-      if (has(t, `.addTag('${n.module}',`)) return t;
-      const tags = [...t.matchAll(/^ {4}\.addTag\(.*\n/gm)];
-      if (tags.length === 0) throw new WiringError(`${f}: no .addTag( line; adapt this step in scripts/new-operation/wiring.mjs`);
-      const end = tags.at(-1).index + tags.at(-1)[0].length;
-      return `${t.slice(0, end)}    .addTag('${n.module}', '${n.Module.replace(/([a-z])([A-Z])/g, '$1 $2')}')\n${t.slice(end)}`;
     }),
   ];
 }

@@ -6,7 +6,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DECORATORS } from '@nestjs/swagger';
 import { PRODUCTION_BASE } from '../../src/shared/http/partner-paths';
 import { CONSOLE_OPERATION_EXTENSION, type ConsoleOperationFacts } from '../../src/shared/http/openapi/console-operation';
-import { IDEMPOTENT_EXTENSION, PARTNER_OPERATION_EXTENSION, type PartnerOperationFacts } from '../../src/shared/http/openapi/partner-operation';
+import { EVERY_SCOPE_EXTENSION, IDEMPOTENT_EXTENSION, PARTNER_OPERATION_EXTENSION, type PartnerOperationFacts } from '../../src/shared/http/openapi/partner-operation';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -23,6 +23,10 @@ export interface PartnerRouteDeclaration {
   /** its @PartnerOperation, if any */
   facts: PartnerOperationFacts | undefined;
   idempotent: boolean;
+  /** the scopes its @PartnerRoute names (any one suffices); empty for `@PartnerRoute(SCOPES)` */
+  scopes: string[];
+  /** `@PartnerRoute(SCOPES)`: any scope may call it */
+  everyScope: boolean;
 }
 
 /** Controller files whose text matches (loading every controller is slow). */
@@ -43,6 +47,7 @@ interface RouteDeclaration {
   /** relative to the base, `:name` as `{name}` */
   path: string;
   extensions: Record<string, unknown>;
+  security: Array<Record<string, string[]>>;
 }
 
 /** Every route of src/modules/**\/*.controller.ts (those whose text matches) under a base path. */
@@ -65,6 +70,7 @@ function routeDeclarations(base: string, mentions: RegExp): RouteDeclaration[] {
                   method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod].toLowerCase(),
                   path: joinPath(path, routePath).slice(base.length + 1).replace(/:(\w+)/g, '{$1}'),
                   extensions: (Reflect.getMetadata(DECORATORS.API_EXTENSION, handler) ?? {}) as Record<string, unknown>,
+                  security: (Reflect.getMetadata(DECORATORS.API_SECURITY, handler) ?? []) as Array<Record<string, string[]>>,
                 })),
               ),
           ),
@@ -74,17 +80,19 @@ function routeDeclarations(base: string, mentions: RegExp): RouteDeclaration[] {
 
 /** Every partner route (under the production base; each serves both bases), path parameters in snake_case as the document spells them. */
 export function partnerRouteDeclarations(): PartnerRouteDeclaration[] {
-  return routeDeclarations(PRODUCTION_BASE, /PARTNER_BASES|PRODUCTION_BASE|api\/partner\//).map(({ extensions, ...route }) => ({
+  return routeDeclarations(PRODUCTION_BASE, /PARTNER_BASES|PRODUCTION_BASE|api\/partner\//).map(({ extensions, security, ...route }) => ({
     ...route,
     path: route.path.replace(/\{(\w+)\}/g, (_, p: string) => `{${p.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}}`),
     facts: extensions[PARTNER_OPERATION_EXTENSION] as PartnerOperationFacts | undefined,
     idempotent: extensions[IDEMPOTENT_EXTENSION] === true,
+    scopes: security.flatMap((entry) => entry.oauth2 ?? []),
+    everyScope: extensions[EVERY_SCOPE_EXTENSION] === true,
   }));
 }
 
 /** Every console route, path parameters as the controllers name them. */
-export function consoleRouteDeclarations(): Array<Omit<RouteDeclaration, 'extensions'> & { facts: ConsoleOperationFacts | undefined }> {
-  return routeDeclarations('console/v1', /console\/v1/).map(({ extensions, ...route }) => ({
+export function consoleRouteDeclarations(): Array<Omit<RouteDeclaration, 'extensions' | 'security'> & { facts: ConsoleOperationFacts | undefined }> {
+  return routeDeclarations('console/v1', /console\/v1/).map(({ extensions, security: _security, ...route }) => ({
     ...route,
     facts: extensions[CONSOLE_OPERATION_EXTENSION] as ConsoleOperationFacts | undefined,
   }));

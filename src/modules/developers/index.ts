@@ -3,3 +3,4 @@ export { DevelopersModule } from './developers.module';
 export { RequestLogRecorder } from './application/request-log.recorder';
 export { DevelopersCoreModule } from './developers-core.module';
 export { type CreatedDeveloper, DeveloperOperatorService } from './application/developer-operator.service';
+export { DEVELOPERS_FACTS } from './facts';

@@ -5,3 +5,4 @@ export { idempotencyRecordPrefetch } from './api/idempotency-record.prefetch';
 export { IdempotencyService } from './application/idempotency.service';
 export { type CreatedBody, CreateOnceService, type NewResource, type NumberedCreation, type OnceOperation } from './application/create-once.service';
 export { type CompletedOperation, OperationReceiptRows, WriteAccessGate } from './domain/create-once.ports';
+export { IDEMPOTENCY_FACTS } from './facts';

@@ -5,3 +5,4 @@ export { JournalService } from './application/journal.service';
 export { type ActivityEntry, type ActivityLine, JournalActivityRepository } from './domain/journal-activity';
 export { JournalReadsService } from './application/journal-reads.service';
 export type { JournalEntryView } from './domain/journal-entry-read';
+export { JOURNAL_FACTS } from './facts';

@@ -8,3 +8,4 @@ export { ATTEMPT_FAILURES, type AttemptFailure } from './domain/attempt-failure'
 export { EventsFeedApiModule } from './events-feed.module';
 export { type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from './domain/endpoint-limits';
 export { SECRET_ROTATIONS, SecretRotationsExhaustedError } from './domain/webhook-secret';
+export { WEBHOOKS_FACTS } from './facts';

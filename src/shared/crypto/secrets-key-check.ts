@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { SecretBox, STORED_SECRET_COLUMNS } from './secret-box';
+import './facts'; // the owner of its table, secrets_key_fingerprints (src/shared/module-facts.ts)
 
 /** The one line an instance (or `npm run migrate`) stops with when its keys do not fit the database. */
 export class SecretsKeyMismatchError extends Error {}

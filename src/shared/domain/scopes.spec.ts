@@ -1,6 +1,13 @@
-import { type ScopeDefinition, SCOPE_REGISTRY, SCOPES, isScope, scopeCatalogueTexts, scopeOpenApiWords, scopeWordGaps } from './scopes';
+// the modules that declare the contract's scopes (their facts.ts); the service loads every module's
+import '../../modules/journal/facts';
+import '../../modules/products/facts';
+import '../../modules/receipts/facts';
+import { scopeRegistry } from '../module-facts';
+import { type ScopeDefinition, SCOPES, isScope, scopeCatalogueTexts, scopeOpenApiWords, scopeWordGaps } from './scopes';
 
-describe('the scope registry (src/shared/domain/scopes.ts)', () => {
+const SCOPE_REGISTRY = scopeRegistry();
+
+describe('the scopes the modules declare (src/shared/domain/scopes.ts)', () => {
   it("holds the contract's scopes (CONTRACT §8, and §17's journal:read), in the published order", () => {
     // the contract's literal list: an expected value, not derived; a new scope is appended after these
     expect(SCOPES.slice(0, 5)).toEqual(['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read']);
@@ -19,12 +26,12 @@ describe('the scope registry (src/shared/domain/scopes.ts)', () => {
       },
     } as Record<string, ScopeDefinition>;
     expect(scopeWordGaps(broken)).toEqual([
-      'scope customers:create has no consent.da.title: write it in src/shared/domain/scopes.ts',
-      'scope customers:create has no openapi: write it in src/shared/domain/scopes.ts',
+      'scope customers:create has no consent.da.title: write it in the facts.ts of the module that declares it',
+      'scope customers:create has no openapi: write it in the facts.ts of the module that declares it',
     ]);
     expect(scopeWordGaps({ 'customers:create': { consent: { en: { title: 'x', text: 'y' } }, openapi: 'z' } } as never)).toEqual([
-      'scope customers:create has no consent.da.title: write it in src/shared/domain/scopes.ts',
-      'scope customers:create has no consent.da.text: write it in src/shared/domain/scopes.ts',
+      'scope customers:create has no consent.da.title: write it in the facts.ts of the module that declares it',
+      'scope customers:create has no consent.da.text: write it in the facts.ts of the module that declares it',
     ]);
   });
 

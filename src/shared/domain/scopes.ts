@@ -1,78 +1,32 @@
+import { type ScopeDefinition, type ScopeWords, SCOPES, scopeRegistry } from '../module-facts';
+
 /**
- * The scope registry (CONTRACT §8, §11, §13, §17): every scope of the partner API, declared once with
- * everything said about it. Adding a scope is one entry here; the rest is derived from it:
- * - `SCOPES` (the order below): the token's and the grant's scopes, `GET /grant`'s route, the console's
- *   grant body, the authorization server metadata's `scopes_supported`, the OpenAPI enums;
- * - `consent` — the owner's words for it in Danish and English (the consent page and Connected apps read
- *   them through the `consent` catalogue, src/modules/auth/consent/views/messages.ts: `consent.scope.<scope>.title`/`.text`);
- * - `openapi` — its description in the OpenAPI documents' `oauth2` security scheme.
- * A missing word fails the build (the type below) and src/shared/domain/scopes.spec.ts (an empty one).
- * The route that needs a scope names it where it is declared (`@PartnerRoute('products:create')`).
+ * The scopes of the partner API (CONTRACT §8, §11, §13, §17). Each module declares its own scopes with
+ * everything said about them — the owner's words in Danish and English (`consent`: the consent page and
+ * Connected apps read them through the `consent` catalogue) and the OpenAPI words (`openapi`) — in its
+ * `facts.ts` (`declareModuleFacts`, src/shared/module-facts.ts); the kernel assembles them:
+ * - `SCOPES` (the checked-in order, then by module): the token's and the grant's scopes, `GET /grant`'s
+ *   route, the console's grant body, the authorization server metadata's `scopes_supported`, the OpenAPI enums;
+ * - `scopeCatalogueTexts` — the words as the `consent` catalogue keys them (`consent.scope.<scope>.title`/`.text`);
+ * - `scopeOpenApiWords` — the OpenAPI documents' `oauth2` security scheme.
+ * A missing word fails the build (the type) and src/shared/domain/scopes.spec.ts (an empty one). The route
+ * that needs a scope names it where it is declared (`@PartnerRoute('products:create')`); a route naming a
+ * scope no module declares fails route-operations.spec.ts.
  */
-export interface ScopeWords {
-  /** the scope as a short heading: "Create products" */
-  readonly title: string;
-  /** what the app will be able to do, completing "The app will be able to …" */
-  readonly text: string;
-}
+export type { ScopeDefinition, ScopeWords };
+export { SCOPES };
 
-export interface ScopeDefinition {
-  readonly consent: { readonly en: ScopeWords; readonly da: ScopeWords };
-  /** the OpenAPI `oauth2` scheme's description of the scope (English, for developers) */
-  readonly openapi: string;
-}
+/** A scope some module declares (checked at run time by `isScope`: modules declare them as they load). */
+export type Scope = string;
 
-export const SCOPE_REGISTRY = {
-  'journal:prepare': {
-    consent: {
-      en: { title: 'Check journal entries', text: 'check journal entries against the chosen accounts, without posting anything' },
-      da: { title: 'Kontrollere posteringer', text: 'kontrollere posteringer mod de valgte konti uden at bogføre noget' },
-    },
-    openapi: 'Check journals before posting (no writes)',
-  },
-  'journal:post': {
-    consent: {
-      en: { title: 'Post journal entries', text: 'post journal entries to the chosen accounts — only if you also tick the mandate box below' },
-      da: { title: 'Bogføre posteringer', text: 'bogføre posteringer på de valgte konti — kun hvis du også sætter kryds i fuldmagten nedenfor' },
-    },
-    openapi: 'Post journals (final; also needs a posting mandate)',
-  },
-  'products:create': {
-    consent: {
-      en: { title: 'Create products', text: 'add products to your product list' },
-      da: { title: 'Oprette varer', text: 'tilføje varer til din vareliste' },
-    },
-    openapi: 'Create products',
-  },
-  'operations:read': {
-    consent: {
-      en: { title: 'Read its receipts and events', text: 'look up the receipts of what it did and read the feed of their events' },
-      da: { title: 'Læse sine bekræftelser og hændelser', text: 'se bekræftelserne på det, den selv har udført, og læse listen over hændelserne' },
-    },
-    openapi: 'Read operation receipts and the events feed',
-  },
-  'journal:read': {
-    consent: {
-      en: { title: 'Read its journal entries', text: 'read the journal entries it posted and their attachments' },
-      da: { title: 'Læse sine posteringer', text: 'læse de posteringer, den har bogført, og deres bilag' },
-    },
-    openapi: "Read the app's own journal entries and their attachments",
-  },
-} as const satisfies Record<string, ScopeDefinition>;
-
-export type Scope = keyof typeof SCOPE_REGISTRY;
-
-/** Every scope, in the registry's order (the order `scopes_supported` and the OpenAPI enums list them in). */
-export const SCOPES: readonly Scope[] = Object.freeze(Object.keys(SCOPE_REGISTRY) as Scope[]);
-
-export const isScope = (v: unknown): v is Scope => typeof v === 'string' && Object.hasOwn(SCOPE_REGISTRY, v);
+export const isScope = (v: unknown): v is Scope => typeof v === 'string' && SCOPES.includes(v);
 
 /** Each scope's words in one language, keyed as the consent catalogue wants them: `scope.<scope>.title`, `scope.<scope>.text`. */
-export function scopeCatalogueTexts(lang: 'en' | 'da'): Record<`scope.${Scope}.${keyof ScopeWords}`, string> {
-  const texts = {} as Record<`scope.${Scope}.${keyof ScopeWords}`, string>;
-  for (const scope of SCOPES) {
-    texts[`scope.${scope}.title`] = SCOPE_REGISTRY[scope].consent[lang].title;
-    texts[`scope.${scope}.text`] = SCOPE_REGISTRY[scope].consent[lang].text;
+export function scopeCatalogueTexts(lang: 'en' | 'da', registry: Readonly<Record<string, ScopeDefinition>> = scopeRegistry()): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const [scope, definition] of Object.entries(registry)) {
+    texts[`scope.${scope}.title`] = definition.consent[lang].title;
+    texts[`scope.${scope}.text`] = definition.consent[lang].text;
   }
   return texts;
 }
@@ -85,7 +39,7 @@ export function scopeWordGaps(registry: Readonly<Record<string, ScopeDefinition>
   const gaps: string[] = [];
   const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
   for (const [scope, definition] of Object.entries(registry)) {
-    const where = (what: string) => `scope ${scope} has no ${what}: write it in src/shared/domain/scopes.ts`;
+    const where = (what: string) => `scope ${scope} has no ${what}: write it in the facts.ts of the module that declares it`;
     for (const lang of ['da', 'en'] as const) {
       for (const part of ['title', 'text'] as const) if (blank(definition.consent?.[lang]?.[part])) gaps.push(where(`consent.${lang}.${part}`));
     }
@@ -96,5 +50,6 @@ export function scopeWordGaps(registry: Readonly<Record<string, ScopeDefinition>
 
 /** Each scope's OpenAPI description, keyed by scope (the `oauth2` security scheme's `scopes`). */
 export function scopeOpenApiWords(): Record<Scope, string> {
-  return Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_REGISTRY[scope].openapi])) as Record<Scope, string>;
+  const registry = scopeRegistry();
+  return Object.fromEntries(SCOPES.map((scope) => [scope, registry[scope].openapi]));
 }

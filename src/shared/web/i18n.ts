@@ -31,6 +31,18 @@ export function defineCatalogue<T extends Texts>(namespace: string, catalogue: C
   return catalogue;
 }
 
+/**
+ * Adds texts to a namespace that another part declares (the `consent` catalogue's scope words, which the
+ * modules that own the scopes declare: src/shared/module-facts.ts); checked by `catalogueGaps` like the rest.
+ */
+export function addCatalogueTexts(namespace: string, texts: { en: Texts; da: Texts }): void {
+  const before = catalogues.get(namespace) ?? { en: {}, da: {} };
+  catalogues.set(namespace, { en: { ...before.en, ...texts.en }, da: { ...before.da, ...texts.da } });
+  for (const lang of LANGUAGES) {
+    for (const [k, v] of Object.entries(texts[lang])) registry[lang].set(`${namespace}.${k}`, v);
+  }
+}
+
 /** The keys one language lacks, or has empty, that the other has (per namespace); a unit test keeps this empty. */
 export function catalogueGaps(): Array<{ lang: Lang; key: string }> {
   const gaps: Array<{ lang: Lang; key: string }> = [];

@@ -6,6 +6,7 @@ export { type SignInAttempt, SignInLockouts, signInKey } from './sign-in-lockout
 export { WebPurge } from './web-purge';
 export { WebKernelModule, WebPurgeModule } from './web.module';
 export { type Flash, refusedSignIn, sessionIdHash, type WebSession, WebSessions } from './web-sessions';
-export { catalogueGaps, catalogueNamespaces, chooseLanguage, defineCatalogue, firstSupportedTag, fromAcceptLanguage, isLang, type Lang, LANGUAGES, translate, type Translate, translator } from './i18n';
+export { addCatalogueTexts, catalogueGaps, catalogueNamespaces, chooseLanguage, defineCatalogue, firstSupportedTag, fromAcceptLanguage, isLang, type Lang, LANGUAGES, translate, type Translate, translator } from './i18n';
 export { formatAmount, formatDate, formatDateTime, formatters, formatUtc, OWNER_TIME_ZONE } from './format';
 export { STYLESHEET } from './page-layout';
+export { WEB_FACTS } from './facts';

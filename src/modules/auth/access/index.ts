@@ -4,3 +4,4 @@ export { PartnerAuthGuard } from './api/partner-auth.guard';
 export { Caller, PartnerRoute } from './api/partner-route.decorator';
 export { AppRevisionChangedError, GrantExpiredError, GrantRevokedError, InvalidTokenError, MandateRequiredError } from './domain/access.errors';
 export { generateAccessToken, hashAccessToken, parseAccessToken, randomBase62 } from './domain/access-token';
+export { ACCESS_FACTS } from './facts';

@@ -3,3 +3,4 @@ export { ConsentCoreModule, ConsentPagesModule } from './consent.module';
 export { ConsentService } from './application/consent.service';
 export { OAuthClientService } from './application/oauth-client.service';
 export { MAX_REDIRECT_URIS } from './domain/redirect-uri';
+export { CONSENT_FACTS } from './facts';

@@ -6,3 +6,4 @@ export { MandateService } from './application/mandate.service';
 export { WriteAccessService } from './application/write-access.service';
 export { type GrantInForce, GrantReadRepository, type GrantView } from './domain/grant-read.repository';
 export { MAX_GRANT_ACCOUNTS, MAX_GRANT_SECONDS } from './domain/grant-rules';
+export { GRANTS_FACTS } from './facts';

@@ -6,3 +6,4 @@ export { OrganizationRepository } from './domain/organization.repository';
 export { OrganizationReadRepository, type OrganizationView } from './domain/organization-read.repository';
 export { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './domain/password';
 export { generateTotpSecret, totpCodeAt, totpUri, verifyTotp } from './domain/totp';
+export { ORGANIZATIONS_FACTS } from './facts';

@@ -89,7 +89,7 @@ export const CONSOLE_SCHEMAS = {
   Grant: object({
     id: uuid,
     app_id: uuid,
-    scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+    scopes: { type: 'array', items: { type: 'string', enum: SCOPES as string[] } },
     account_ids: { type: 'array', items: uuid },
     expires_at: dateTime,
     revoked: { type: 'boolean', description: 'revoked or superseded by a newer grant' },

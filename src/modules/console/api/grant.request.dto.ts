@@ -31,7 +31,7 @@ export class CreateGrantRequestDto extends CreateMandateRequestDto {
   account_ids: unknown[];
 
   @Required()
-  @IsArrayField(1, 20, { items: { type: 'string', enum: [...SCOPES] } })
+  @IsArrayField(1, 20, { items: { type: 'string', enum: SCOPES as string[] } })
   scopes: unknown[];
 
   @Optional(MAX_GRANT_SECONDS)

@@ -1,40 +1,14 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { pacedBatches } from '../../../shared/database/paced-batches';
-import type { PurgeParts } from '../../../shared/database/purge-parts';
 import { Sql } from '../../../shared/database/sql';
 import { managerOf, Transactions } from '../../../shared/database/transactions';
 import { Clock } from '../../../shared/domain/clock';
 import { type PeriodicJob, Scheduler } from '../../../shared/domain/scheduler';
-import { AttachmentsPurge } from '../../attachments/sql';
-import { AccessPurge } from '../../auth/access/sql';
-import { AppsPurge, AppsSql } from '../../auth/apps/sql';
-import { ConsentPurge } from '../../auth/consent/sql';
-import { GrantsPurge, GrantsSql } from '../../auth/grants/sql';
-import { OrganizationsPurge } from '../../auth/organizations/sql';
-import { SandboxPurge } from '../../auth/sandbox/sql';
-import { IdempotencyPurge } from '../../idempotency/sql';
-import { JournalPurge } from '../../journal/sql';
-import { ProductsPurge } from '../../products/sql';
-import { ReceiptsPurge } from '../../receipts/sql';
-import { WebhooksPurge } from '../../webhooks/sql';
+import { purgeOrder } from '../../../shared/module-facts';
+import { AppsSql } from '../../auth/apps/sql';
+import { GrantsSql } from '../../auth/grants/sql';
 import { DEVELOPER_GONE_AFTER_MS, QUOTA_WINDOW_MS } from '../domain/developer-quotas';
-
-/** Dependants first: what refers to organizations and apps goes before them. */
-const PURGE_ORDER: readonly PurgeParts[] = [
-  WebhooksPurge,
-  IdempotencyPurge,
-  ReceiptsPurge,
-  ProductsPurge,
-  AttachmentsPurge,
-  JournalPurge,
-  AccessPurge,
-  ConsentPurge,
-  GrantsPurge,
-  SandboxPurge,
-  OrganizationsPurge,
-  AppsPurge,
-];
 
 const BATCH = 500;
 /** Developers purged per transaction: each takes its apps, sandbox organizations and demo company with it. */
@@ -114,7 +88,8 @@ export class DeveloperPurge {
     // their sandbox organizations and demo companies (CONTRACT §15), with the demo identity that owns it (organizations' part)
     const organizationIds = [...apps.map((a) => a.sandbox_organization_id), ...demos.map((d) => d.demo_organization_id)].filter((x): x is string => x !== null);
     const appIds = apps.flatMap((a) => [a.app_id, a.sandbox_app_id]).filter((x): x is string => x !== null);
-    for (const parts of PURGE_ORDER) {
+    // every module's part (its facts.ts), dependants first: what refers to organizations and apps goes before them
+    for (const { parts } of purgeOrder()) {
       for (const statement of parts.organizations ?? []) await m.query(statement, [organizationIds]);
       for (const statement of parts.apps ?? []) await m.query(statement, [appIds]);
     }

@@ -1,11 +1,13 @@
 import type { Environment } from '../../../shared/domain/caller-context';
 
-/** Kinds of operations that store a receipt (CONTRACT §7). Prepare stores none (seed 4.1). */
-export const RECEIPT_KINDS = ['product.create', 'journal.post', 'attachment.add', 'journal.reverse', 'journal.batch'] as const;
-export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
-/** What a receipt's `resource.type` names. */
-export const RESOURCE_TYPES = ['product', 'journal_entry', 'attachment', 'journal_batch'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
+/**
+ * Kinds of operations that store a receipt (CONTRACT §7; prepare stores none, seed 4.1) and the
+ * resource types they name: each writing module declares its own in its facts.ts (`receipts`), and
+ * the kernel keeps these lists (src/shared/module-facts.ts).
+ */
+export { RECEIPT_KINDS, RESOURCE_TYPES } from '../../../shared/module-facts';
+export type ReceiptKind = string;
+export type ResourceType = string;
 
 /** The receipt as `GET /operations/{id}` returns it and as `operation.completed` carries it (CONTRACT §7, §9). */
 export interface OperationReceiptView {

@@ -1,12 +1,14 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { scopeOpenApiWords } from '../../domain/scopes';
+import { isScope, SCOPES, scopeOpenApiWords } from '../../domain/scopes';
+import { openApiTags, pathParameterWords } from '../../module-facts';
 import { PRODUCTION_BASE, SANDBOX_BASE } from '../partner-paths';
 import { closeRequestSchemas, declaredSchemas, HEADERS, inOrder, object, PROBLEM_SCHEMA, type ProblemAt, problemResponses, ref, type Schema, uuid } from './common';
 import {
   IDEMPOTENCY_ERRORS,
   IDEMPOTENT_EXTENSION,
   PARTNER_OPERATION_EXTENSION,
+  EVERY_SCOPE_EXTENSION,
   PARTNER_RATE,
   type PartnerOperationFacts,
 } from './partner-operation';
@@ -72,20 +74,10 @@ const EVENT_SCHEMAS: Record<string, Schema> = Object.fromEntries(
   ]),
 );
 
-/** The words of each scope on the consent screen of an OAuth client (the oauth2 scheme's `scopes`): the scope registry's. */
-const SCOPE_WORDS = scopeOpenApiWords();
-
 /** CONTRACT §3 steps 0–2, §12: what any partner call can answer before its own codes … */
 const ACCESS = ['missing_token', 'invalid_token', 'token_environment_mismatch', 'grant_revoked', 'grant_expired', 'app_revision_changed', 'insufficient_scope'];
 /** … and after them. */
 const ALWAYS = ['rate_limited', 'internal_error', 'service_unavailable'];
-
-/** The words of the path parameters (the routes' `:entryId` is the document's `{entry_id}`). */
-const PATH_PARAMETERS: Record<string, string> = {
-  operation_id: 'The operation id of a write (a uuid).',
-  entry_id: 'The id of a journal entry the app posted (a uuid).',
-  attachment_id: 'The id of an attachment of that entry (a uuid).',
-};
 
 /**
  * The order of the checked-in document, so that moving a route between modules does not reorder it.
@@ -120,9 +112,12 @@ const WEBHOOK_SCHEMAS: Record<string, Schema> = {
   },
 };
 
-/** The document's head: title, servers, security schemes and tags. */
+/**
+ * The document's head: title, servers, security schemes and tags. The scopes' words (the oauth2 scheme's
+ * `scopes`) and the tags are the modules' (their facts.ts, src/shared/module-facts.ts).
+ */
 function partnerDocumentHead(): Omit<OpenAPIObject, 'paths'> {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Partner API')
     .setDescription(
@@ -143,15 +138,11 @@ function partnerDocumentHead(): Omit<OpenAPIObject, 'paths'> {
       type: 'oauth2',
       description: "Owner consent (CONTRACT §11): authorization code with PKCE (S256); the token endpoint answers an `hat_…` token.",
       flows: {
-        authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: SCOPE_WORDS },
+        authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: scopeOpenApiWords() },
       },
-    })
-    .addTag('journal', 'Journal prepare and final posting')
-    .addTag('products', 'Products')
-    .addTag('operations', 'Operation receipts')
-    .addTag('events', 'The events feed')
-    .addTag('grant', "The token's grant")
-    .build();
+    });
+  for (const [name, words] of openApiTags()) builder.addTag(name, words);
+  const config = builder.build();
   config.info.license = { name: 'Proprietary' };
   return config;
 }
@@ -183,10 +174,23 @@ export function scannedPartnerOperations(scanned: OpenAPIObject): ScannedPartner
         path: nestPath.slice(prefix.length).replace(/\{(\w+)\}/g, (_, name: string) => `{${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}}`),
         facts: generated[PARTNER_OPERATION_EXTENSION] as PartnerOperationFacts | undefined,
         idempotent: generated[IDEMPOTENT_EXTENSION] === true,
-        scopes: ((generated.security ?? []) as Array<Record<string, string[]>>).flatMap((entry) => entry.oauth2 ?? []),
-        generated,
+        ...scopesOf(generated),
       })),
     );
+}
+
+/**
+ * A route's scopes and its security: as @PartnerRoute declared them, or every scope the modules declare for a
+ * route that any scope may call (`@PartnerRoute(SCOPES)`, known only once every module has loaded).
+ */
+function scopesOf(generated: Record<string, unknown>): { scopes: string[]; generated: Record<string, unknown> } {
+  const security = generated[EVERY_SCOPE_EXTENSION] === true
+    ? [...((generated.security ?? []) as Array<Record<string, string[]>>), ...SCOPES.map((s) => ({ oauth2: [s] }))]
+    : ((generated.security ?? []) as Array<Record<string, string[]>>);
+  const scopes = security.flatMap((entry) => entry.oauth2 ?? []);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0) throw new Error(`a partner route names the scope ${unknown.join(', ')}, which no module declares (declare it in its module's facts.ts)`);
+  return { scopes, generated: { ...generated, security } };
 }
 
 const where = (op: ScannedPartnerOperation) => `${op.method.toUpperCase()} ${op.path}`;
@@ -207,11 +211,12 @@ function factsOf(op: ScannedPartnerOperation): PartnerOperationFacts {
   return op.facts;
 }
 
-/** The path parameters of a document path, in their order, described from PATH_PARAMETERS. */
+/** The path parameters of a document path, in their order, described by the modules' facts (`openapi.pathParameters`). */
 function pathParameters(path: string): unknown[] {
+  const words = pathParameterWords();
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
-    const description = PATH_PARAMETERS[name];
-    if (!description) throw new Error(`the path parameter {${name}} of ${path} has no words: add it to PATH_PARAMETERS in src/shared/http/openapi/partner-document.ts`);
+    const description = words[name];
+    if (!description) throw new Error(`the path parameter {${name}} of ${path} has no words: declare them in its module's facts.ts (openapi.pathParameters)`);
     return { name, in: 'path', required: true, description, schema: uuid };
   });
 }

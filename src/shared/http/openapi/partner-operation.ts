@@ -20,7 +20,7 @@ export interface PartnerOperationFacts {
   errors: ReadonlyArray<string | ProblemAt>;
   /** result schemas this operation introduces, by component name (referenced with `ref(name)`) */
   schemas?: Record<string, Schema>;
-  /** header parameters, as OpenAPI parameter objects (path parameters come from the route, PATH_PARAMETERS) */
+  /** header parameters, as OpenAPI parameter objects (path parameters come from the route, their words from the modules' facts.ts) */
   headers?: unknown[];
   /**
    * query parameters, as OpenAPI parameter objects: the only ones the route takes — any other is 400
@@ -35,6 +35,8 @@ export interface PartnerOperationFacts {
 export const PARTNER_OPERATION_EXTENSION = 'x-partner-operation';
 /** Set by `@Idempotent()` (idempotency module): the route takes an Idempotency-Key (CONTRACT §6). */
 export const IDEMPOTENT_EXTENSION = 'x-idempotent';
+/** Marks a route that any scope may call (`@PartnerRoute(SCOPES)`): the document lists every scope the modules declare. */
+export const EVERY_SCOPE_EXTENSION = 'x-every-scope';
 
 /** The body codes of a JSON write (CONTRACT §4, §5). */
 export const BODY_ERRORS = ['invalid_input', 'invalid_amount', 'payload_too_large', 'unsupported_media_type'] as const;

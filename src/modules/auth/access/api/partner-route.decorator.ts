@@ -1,8 +1,9 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiOAuth2 } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiOAuth2 } from '@nestjs/swagger';
 import type { AccessRequirement } from '../application/access-check.service';
 import type { CallerContext } from '../../../../shared/domain/caller-context';
-import type { Scope } from '../../../../shared/domain/scopes';
+import { type Scope, SCOPES } from '../../../../shared/domain/scopes';
+import { EVERY_SCOPE_EXTENSION } from '../../../../shared/http/openapi/partner-operation';
 
 export const PARTNER_ROUTE = Symbol('partner-route');
 
@@ -18,6 +19,9 @@ export function PartnerRoute(
   const requirement: AccessRequirement = { scope, mandate: options.mandate ?? false, prefetch: options.prefetch ?? null };
   // OpenAPI: the entries of an operation's `security` are alternatives, the scopes of one entry all needed,
   // so each scope that suffices is an entry of its own (after the bearer token's)
+  // `SCOPES` (any scope may call it) is the kernel's list, complete only once every module has loaded: the
+  // document lists its scopes when it is built (partner-document.ts)
+  if (scope === SCOPES) return applyDecorators(SetMetadata(PARTNER_ROUTE, requirement), ApiBearerAuth(), ApiExtension(EVERY_SCOPE_EXTENSION, true));
   const scopes = typeof scope === 'string' ? [scope] : [...scope];
   return applyDecorators(SetMetadata(PARTNER_ROUTE, requirement), ApiBearerAuth(), ...scopes.map((s) => ApiOAuth2([s])));
 }

@@ -1,3 +1,7 @@
+// the scopes the service knows are the modules' (their facts.ts): the contract's, as the service loads them
+import '../../../journal/facts';
+import '../../../products/facts';
+import '../../../receipts/facts';
 import { Clock } from '../../../../shared/domain/clock';
 import { DomainError } from '../../../../shared/domain/errors';
 import { generateAccessToken, hashAccessToken } from '../domain/access-token';

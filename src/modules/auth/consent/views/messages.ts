@@ -1,16 +1,16 @@
 import { scopeCatalogueTexts } from '../../../../shared/domain/scopes';
-import { defineCatalogue } from '../../../../shared/web';
+import { onModuleFacts } from '../../../../shared/module-facts';
+import { addCatalogueTexts, defineCatalogue } from '../../../../shared/web';
 
 /**
  * Every text of the owner's pages (CONTRACT §11, §18) in Danish and English, declared once: the
  * consent form, Connected apps, the confirmation and status texts. Danish as a Danish business owner
- * reads it. The scopes in words (`scope.<scope>.title`/`.text`) come from the scope registry,
- * src/shared/domain/scopes.ts: a new scope's words are written there.
+ * reads it. The scopes in words (`scope.<scope>.title`/`.text`) come from the modules that declare the
+ * scopes (their facts.ts): a new scope's words are written there, and added here as each module loads.
  */
 export const CONSENT_MESSAGES = defineCatalogue('consent', {
   en: {
     brand: '{service}',
-    ...scopeCatalogueTexts('en'),
     signInTitle: 'Sign in',
     signInAsks: '{app} asks for access to your organization’s books. Sign in as the organization’s owner to decide.',
     signInConnections: 'Sign in as an organization owner to see the apps connected to your organizations.',
@@ -99,7 +99,6 @@ export const CONSENT_MESSAGES = defineCatalogue('consent', {
   },
   da: {
     brand: '{service}',
-    ...scopeCatalogueTexts('da'),
     signInTitle: 'Log ind',
     signInAsks: '{app} beder om adgang til virksomhedens regnskab. Log ind som virksomhedens ejer for at tage stilling.',
     signInConnections: 'Log ind som ejer af en virksomhed for at se de apps, der har adgang til dine virksomheder.',
@@ -186,4 +185,8 @@ export const CONSENT_MESSAGES = defineCatalogue('consent', {
     csvLineText: 'Linjetekst',
     csvAttachments: 'Bilag',
   },
+});
+
+onModuleFacts((facts) => {
+  if (facts.scopes) addCatalogueTexts('consent', { en: scopeCatalogueTexts('en', facts.scopes), da: scopeCatalogueTexts('da', facts.scopes) });
 });

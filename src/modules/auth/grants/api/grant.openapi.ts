@@ -9,7 +9,7 @@ export const TOKEN_GRANT_SCHEMAS: Record<string, Schema> = {
       environment,
       organization_id: uuid,
       grant_id: { type: ['string', 'null'], format: 'uuid', description: 'null in the sandbox' },
-      scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+      scopes: { type: 'array', items: { type: 'string', enum: SCOPES as string[] } },
       account_ids: { type: 'array', items: uuid, description: 'the active accounts this token may use, as `GET /accounts` lists them' },
       expires_at: { type: ['string', 'null'], format: 'date-time', description: 'null in the sandbox' },
       mandate: { type: 'boolean', description: 'a posting mandate is in force (always in the sandbox)' },

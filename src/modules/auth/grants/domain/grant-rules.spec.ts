@@ -1,3 +1,7 @@
+// the scopes the service knows are the modules' (their facts.ts): the contract's, as the service loads them
+import '../../../journal/facts';
+import '../../../products/facts';
+import '../../../receipts/facts';
 import { accountIdCandidates, accountIdViolations, grantExpiry, MAX_GRANT_SECONDS, scopeViolations } from './grant-rules';
 
 const A = '11111111-1111-4111-8111-111111111111';

@@ -1,0 +1,20 @@
+import { declareModuleFacts } from '../../shared/module-facts';
+import { ProductsPurge } from './sql';
+
+/** What the products module declares to the rest of the service (src/shared/module-facts.ts says what each fact feeds). */
+export const PRODUCTS_FACTS = declareModuleFacts({
+  module: 'products',
+  scopes: {
+    'products:create': {
+      consent: {
+        en: { title: 'Create products', text: 'add products to your product list' },
+        da: { title: 'Oprette varer', text: 'tilføje varer til din vareliste' },
+      },
+      openapi: 'Create products',
+    },
+  },
+  receipts: { kinds: ['product.create'], resourceTypes: ['product'] },
+  openapi: { tags: { products: 'Products' } },
+  purge: { parts: ProductsPurge, refersTo: ['organizations'] },
+  tables: ['products'],
+});
