@@ -25,7 +25,6 @@ const KNOWN_CYCLE_ARROWS = [
   'auth/grants auth/sandbox',
   'auth/consent developers',
   'auth/grants developers',
-  'auth/organizations developers',
 ];
 
 const root = resolve(import.meta.dirname, '..');
