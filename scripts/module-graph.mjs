@@ -24,7 +24,6 @@ const KNOWN_CYCLE_ARROWS = [
   'auth/access auth/sandbox',
   'auth/grants auth/sandbox',
   'auth/consent developers',
-  'auth/grants developers',
 ];
 
 const root = resolve(import.meta.dirname, '..');
