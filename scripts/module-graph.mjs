@@ -23,7 +23,6 @@ const KNOWN_CYCLE_ARROWS = [
   'auth/access auth/grants',
   'auth/access auth/sandbox',
   'auth/grants auth/sandbox',
-  'auth/consent developers',
 ];
 
 const root = resolve(import.meta.dirname, '..');
