@@ -20,9 +20,6 @@ import { dirname, join, relative, resolve } from 'node:path';
  */
 const KNOWN_CYCLE_ARROWS = [
   'journal attachments',
-  'auth/access auth/grants',
-  'auth/access auth/sandbox',
-  'auth/grants auth/sandbox',
 ];
 
 const root = resolve(import.meta.dirname, '..');
