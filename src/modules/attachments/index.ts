@@ -4,3 +4,4 @@ export { AttachmentsService } from './application/attachments.service';
 export { sendAttachmentBytes } from './api/download-body';
 export { UploadBudget } from './api/upload-body';
 export { DownloadShare } from './infrastructure/download-share';
+export { EntryAttachmentsSqlModule } from './entry-attachments-sql.module';
