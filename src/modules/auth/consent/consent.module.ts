@@ -7,6 +7,7 @@ import { WebKernelModule } from '../../../shared/web';
 import { ConsentHttp, consentPageMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
 import { TokenController } from './api/token.controller';
+import { ConsentSessionService } from './application/consent-session.service';
 import { ConsentService } from './application/consent.service';
 import { OAuthClientService } from './application/oauth-client.service';
 import { TokenService } from './application/token.service';
@@ -16,8 +17,8 @@ import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repos
 /** The consent flow's services, for both listeners (the console registers clients and reads apps). */
 @Module({
   imports: [AppsModule, GrantsModule, OrganizationsModule, WebKernelModule],
-  providers: [ConsentService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
-  exports: [ConsentService, OAuthClientService, TokenService],
+  providers: [ConsentService, ConsentSessionService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
+  exports: [ConsentService, ConsentSessionService, OAuthClientService, TokenService],
 })
 export class ConsentCoreModule {}
 

@@ -5,7 +5,7 @@ import { clientAddress } from '../../../shared/http/client-address';
 import { isUuid } from '../../../shared/http/validation/constraints';
 import { refusedSignIn, translate } from '../../../shared/web';
 import { sendAttachmentBytes } from '../../attachments';
-import { ConsentService, type ConsentSession } from '../../auth/consent';
+import { type ConsentSession, ConsentSessionService } from '../../auth/consent';
 import { ConnectedAppsService } from '../application/connected-apps.service';
 import { OwnerPagesHttp, type OwnerPagesRequest } from './owner-pages-http';
 
@@ -33,7 +33,7 @@ function csvAmount(lang: 'da' | 'en', minor: string): string {
 @Controller('account/connections')
 export class ConnectionsController {
   constructor(
-    private readonly consent: ConsentService,
+    private readonly consent: ConsentSessionService,
     private readonly connected: ConnectedAppsService,
     private readonly http: OwnerPagesHttp,
   ) {}
