@@ -133,6 +133,17 @@ function main() {
   console.log(`arrows: ${graph.edges.length} (${graph.edges.filter((e) => e.sqlOnly).length} to sql.ts only)`);
   console.log(`pairs both ways: ${pairs.length}${pairs.length ? ` (${pairs.join(', ')})` : ''}`);
   console.log(`cycles: ${sccs.length}${sccs.length ? ` (${sccs.map((s) => s.join(' ')).join('; ')})` : ''}`);
+  if (sccs.length === 0) {
+    // each module's level: 0 when it imports no module, else one above the highest it imports
+    const level = new Map();
+    const of = (m) => {
+      if (!level.has(m)) level.set(m, Math.max(-1, ...graph.edges.filter((e) => e.from === m).map((e) => of(e.to))) + 1);
+      return level.get(m);
+    };
+    const levels = [];
+    for (const m of graph.modules) (levels[of(m)] ??= []).push(m);
+    console.log(`levels, bottom first: ${levels.map((l) => l.join(' ')).join(' < ')}`);
+  }
 }
 
 if (process.argv[1] === import.meta.filename) main();
