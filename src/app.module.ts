@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import { JsonBodyMiddleware } from './shared/http/json-body.middleware';
 import { APP_GUARD, ModulesContainer } from '@nestjs/core';
 import { routesTakingBody } from './shared/http/body-routes';
+import { OwnerPagesModule } from './modules/owner-pages';
 import { AuthModule, ConsentPagesModule, GrantEventsModule, GrantsApiModule, PartnerAuthGuard } from './modules/auth';
 import { HealthModule } from './modules/health';
 import { JournalApiModule } from './modules/journal';
@@ -24,7 +25,7 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, AttachmentsApiModule, ProductsModule, GrantsApiModule, GrantEventsModule, WebhookDispatchModule, ConsentPagesModule, WebPurgeModule, RateLimitModule, DevelopersModule],
+      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, AttachmentsApiModule, ProductsModule, GrantsApiModule, GrantEventsModule, WebhookDispatchModule, ConsentPagesModule, OwnerPagesModule, WebPurgeModule, RateLimitModule, DevelopersModule],
       // EmptyStatisticsWatch: on the partner listener only, so once per instance
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };

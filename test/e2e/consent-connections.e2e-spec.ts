@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConsentService } from '../../src/modules/auth/consent/application/consent.service';
+import { ConnectedAppsService } from '../../src/modules/owner-pages/application/connected-apps.service';
 import type { ConsentSession } from '../../src/modules/auth/consent/domain/consent.repository';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -107,13 +107,13 @@ describe('connections page rows (issue 16: read ports instead of one cross-modul
     await grant(orgs[1], apps[3], { revoked: true });
     for (const appId of apps) await grant(foreign, appId);
 
-    const consent = app.apps.partner.get(ConsentService);
+    const connected = app.apps.partner.get(ConnectedAppsService);
     const session = { userId: user } as ConsentSession;
-    const actual = await consent.connections(session);
+    const actual = await connected.connections(session);
     const before = await q(BEFORE_THE_SPLIT, [user, new Date()]);
     expect(before.length).toBe(16);
 
-    // the page's grouping of the statement's rows, as ConsentService.connections did it
+    // the page's grouping of the statement's rows, as ConsentService.connections did it (now ConnectedAppsService.connections)
     const expected = new Map<string, { name: string; apps: unknown[] }>();
     for (const r of before) {
       const entry = expected.get(r.organization_id as string) ?? { name: r.organization_name as string, apps: [] };

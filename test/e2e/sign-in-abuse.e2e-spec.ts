@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { generateAccessToken } from '../../src/modules/auth/access/domain/access-token';
 import { AccessRepository } from '../../src/modules/auth/access/domain/access.repository';
-import { ConsentService } from '../../src/modules/auth/consent/application/consent.service';
+import { ConsentSessionService } from '../../src/modules/auth/consent/application/consent-session.service';
 import { OAuthClientService } from '../../src/modules/auth/consent/application/oauth-client.service';
 import { sessionIdHash, signInKey, WebPurge, WebSessions } from '../../src/shared/web';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
@@ -146,7 +146,7 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
       expect((await signInTry(driver, path, { email: strangerEmail(), password: 'guess', code: '000000' })).answer).toBe('refused');
     }
     const load = jest.spyOn(app.apps.partner.get(WebSessions), 'load');
-    const signIn = jest.spyOn(app.apps.partner.get(ConsentService), 'signIn');
+    const signIn = jest.spyOn(app.apps.partner.get(ConsentSessionService), 'signIn');
     const refused = await authorize.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
     expect(refused.status).toBe(429);
     expect(refused.headers['content-type']).toMatch(/^text\/html/);

@@ -7,6 +7,8 @@ import type { AccessLookups } from '../../src/shared/domain/caller-context';
 import { aSandboxProject } from '../support/fixtures';
 import { aProductionAccess } from '../support/production-fixtures';
 import { hashAccessToken } from '../../src/modules/auth/access/domain/access-token';
+import { GrantsSql } from '../../src/modules/auth/grants/sql';
+import { SandboxSql } from '../../src/modules/auth/sandbox/sql';
 import { withNewDatabase } from '../support/new-database';
 import { createTestApp, itOnPostgres } from '../support/test-app';
 
@@ -30,7 +32,7 @@ describe('the token statement on a new PostgreSQL database', () => {
       const pool = new Pool({ connectionString: url, max: 1, Client: NamedStatementClient });
       try {
         const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
-        const repository = new TypeOrmAccessRepository(sql);
+        const repository = new TypeOrmAccessRepository(sql, GrantsSql, SandboxSql);
         const tokens = {
           sandbox: { hash: hashAccessToken(project.token), organizationId: project.organization_id, accounts: project.accounts.slice(0, 2).map((a) => a.id) },
           production: { hash: hashAccessToken(production.token), organizationId: production.organization.id, accounts: production.grantedAccountIds.slice(0, 2) },

@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../../shared/config/app-config';
 import { GrantsModule } from '../auth/grants';
 import { CreateOnceService, IdempotencyModule } from '../idempotency';
 import { ReceiptsModule } from '../receipts';
+import { EntryAttachmentsSqlModule } from './entry-attachments-sql.module';
 import { AttachmentsController } from './api/attachments.controller';
 import { UPLOAD_SHARE_IN_MAX_BYTES, UploadBudget } from './api/upload-body';
 import { UploadHeadersMiddleware } from './api/upload-headers.middleware';
@@ -18,7 +19,7 @@ import { PostgresAttachmentRepository } from './infrastructure/postgres-attachme
  */
 /** The attachments' service without routes, for modules that read them (the owner's Connected apps, CONTRACT §18). */
 @Module({
-  imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
+  imports: [IdempotencyModule, ReceiptsModule, GrantsModule, EntryAttachmentsSqlModule],
   providers: [AttachmentsService, CreateOnceService, DownloadShare, { provide: AttachmentRepository, useClass: PostgresAttachmentRepository }],
   exports: [AttachmentsService, DownloadShare],
 })

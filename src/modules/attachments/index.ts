@@ -5,3 +5,4 @@ export { sendAttachmentBytes } from './api/download-body';
 export { UploadBudget } from './api/upload-body';
 export { DownloadShare } from './infrastructure/download-share';
 export { ATTACHMENTS_FACTS } from './facts';
+export { EntryAttachmentsSqlModule } from './entry-attachments-sql.module';

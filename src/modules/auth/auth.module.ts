@@ -12,7 +12,8 @@ import { SandboxModule } from './sandbox';
  * exported services: access (the token look-up and per-call access check), organizations (organizations,
  * their accounts and owners), apps, grants (grants and mandates), sandbox and consent (the OAuth flow's
  * services). It has no controllers, so either listener may import it; the partner listener's OAuth
- * endpoints and owner pages are ConsentPagesModule, which the composition root imports beside it.
+ * endpoints and consent pages are ConsentPagesModule, which the composition root imports beside it (and
+ * Connected apps, OwnerPagesModule of src/modules/owner-pages, a module above auth).
  */
 @Module({
   imports: [AccessModule, OrganizationsModule, AppsModule, GrantsModule, SandboxModule, ConsentCoreModule],

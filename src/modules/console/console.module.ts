@@ -28,6 +28,7 @@ import { OwnerPasswordService } from './application/owner-password.service';
 import { UsersController } from './api/users.controller';
 import { DevelopersController } from './api/developers.controller';
 import { DevelopersCoreModule } from '../developers';
+import { EntryAttachmentsSqlModule } from '../attachments';
 
 /** Controllers of the operator API, all under /console/v1 (CONTRACT §10). */
 const CONSOLE_CONTROLLERS: Type[] = [
@@ -53,7 +54,7 @@ export class ConsoleModule implements NestModule {
   static forRoot(apiKey: string): DynamicModule {
     return {
       module: ConsoleModule,
-      imports: [OrganizationsModule, AppsModule, GrantsModule, SandboxModule, JournalModule, WebhooksModule, ConsentCoreModule, DevelopersCoreModule],
+      imports: [OrganizationsModule, AppsModule, GrantsModule, SandboxModule, JournalModule, EntryAttachmentsSqlModule, WebhooksModule, ConsentCoreModule, DevelopersCoreModule],
       controllers: CONSOLE_CONTROLLERS as never,
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OrganizationsModule } from '../auth/organizations';
+import { DemoIdentityModule } from './demo-identity.module';
 import { DemoCompanyService } from './application/demo-company.service';
 import { DeveloperOperatorService } from './application/developer-operator.service';
 import { DeveloperRepository } from './domain/developer.repository';
@@ -10,7 +11,7 @@ import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.r
  * imports this (the developer console's controllers stay on the partner listener, DevelopersModule).
  */
 @Module({
-  imports: [OrganizationsModule],
+  imports: [OrganizationsModule, DemoIdentityModule],
   providers: [DeveloperOperatorService, DemoCompanyService, { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository }],
   exports: [DeveloperOperatorService, DemoCompanyService, DeveloperRepository],
 })

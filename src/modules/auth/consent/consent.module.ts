@@ -4,13 +4,10 @@ import { GrantsModule } from '../grants';
 import { OrganizationsModule } from '../organizations';
 import { AnonymousFormLimitMiddleware, RateLimitModule } from '../../rate-limit';
 import { WebKernelModule } from '../../../shared/web';
-import { JournalModule } from '../../journal';
-import { ReceiptsModule } from '../../receipts';
-import { AttachmentsCoreModule } from '../../attachments';
 import { ConsentHttp, consentPageMiddleware } from './api/consent-http';
 import { AuthorizeController } from './api/authorize.controller';
-import { ConnectionsController } from './api/connections.controller';
 import { TokenController } from './api/token.controller';
+import { ConsentSessionService } from './application/consent-session.service';
 import { ConsentService } from './application/consent.service';
 import { OAuthClientService } from './application/oauth-client.service';
 import { TokenService } from './application/token.service';
@@ -19,25 +16,23 @@ import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repos
 
 /** The consent flow's services, for both listeners (the console registers clients and reads apps). */
 @Module({
-  imports: [AppsModule, GrantsModule, OrganizationsModule, WebKernelModule, JournalModule, ReceiptsModule, AttachmentsCoreModule],
-  providers: [ConsentService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
-  exports: [ConsentService, OAuthClientService, TokenService],
+  imports: [AppsModule, GrantsModule, OrganizationsModule, WebKernelModule],
+  providers: [ConsentService, ConsentSessionService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
+  exports: [ConsentService, ConsentSessionService, OAuthClientService, TokenService],
 })
 export class ConsentCoreModule {}
 
-/** The partner listener's OAuth endpoints and owner pages (CONTRACT §11). */
+/** The partner listener's OAuth endpoints and consent pages (CONTRACT §11; Connected apps: src/modules/owner-pages). */
 @Module({
   imports: [ConsentCoreModule, RateLimitModule],
-  controllers: [TokenController, AuthorizeController, ConnectionsController],
+  controllers: [TokenController, AuthorizeController],
   providers: [ConsentHttp],
 })
 export class ConsentPagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(consentPageMiddleware).forRoutes(TokenController, AuthorizeController, ConnectionsController);
+    consumer.apply(consentPageMiddleware).forRoutes(TokenController, AuthorizeController);
     // CONTRACT §12: the anonymous limit, before the session's look-up and any password hash
-    consumer
-      .apply(AnonymousFormLimitMiddleware)
-      .forRoutes({ path: 'oauth/authorize/sign-in', method: RequestMethod.POST }, { path: 'account/connections/sign-in', method: RequestMethod.POST });
+    consumer.apply(AnonymousFormLimitMiddleware).forRoutes({ path: 'oauth/authorize/sign-in', method: RequestMethod.POST });
     // POST /oauth/token and /oauth/revoke count in TokenController: valid client credentials give their point back
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WriteAccessGate } from '../../idempotency';
 import { AppsModule } from '../apps';
+import { GrantTokenSqlModule } from './grant-token-sql.module';
 import { GrantController } from './api/grant.controller';
 import { GrantEventsScan } from './application/grant-events-scan';
 import { TokenGrantService } from './application/token-grant.service';
@@ -19,7 +20,7 @@ import { TypeOrmWriteAccessRepository } from './infrastructure/typeorm-write-acc
 
 /** Customer grants (and the production tokens issued under them), posting mandates, and the write-time re-check of both. */
 @Module({
-  imports: [OrganizationsModule, AppsModule],
+  imports: [OrganizationsModule, AppsModule, GrantTokenSqlModule],
   providers: [
     GrantService,
     MandateService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../../../shared/database/transactions';
-import { ConsentService } from '../../auth/consent';
+import { ConsentSessionService } from '../../auth/consent';
 import { OrganizationService } from '../../auth/organizations';
 
 /**
@@ -11,7 +11,7 @@ import { OrganizationService } from '../../auth/organizations';
 export class OwnerPasswordService {
   constructor(
     private readonly organizations: OrganizationService,
-    private readonly consent: ConsentService,
+    private readonly consent: ConsentSessionService,
     private readonly transactions: Transactions,
   ) {}
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AttachmentsSql } from '../../attachments/sql';
 import { OrganizationsSql } from '../../auth/organizations/sql';
+import { EntryAttachmentsSql } from '../domain/entry-attachments.sql';
 import { type ActivityEntry, type ActivityLine, JournalActivityRepository } from '../domain/journal-activity';
 
-/** The attachments' JSON (AttachmentsSql.attachmentsOf) as the page needs them. */
+/** The attachments' JSON (EntryAttachmentsSql.attachmentsOf) as the page needs them. */
 function filesOf(json: unknown): { attachments: number; files: Array<{ id: string; filename: string }> } {
   const list = (typeof json === 'string' ? JSON.parse(json) : (json ?? [])) as Array<{ id: string; filename: string }>;
   return { attachments: list.length, files: list.map((a) => ({ id: a.id, filename: a.filename })) };
@@ -14,11 +14,16 @@ const dateText = (v: Date | string): string => (v instanceof Date ? v.toISOStrin
 
 @Injectable()
 export class TypeOrmJournalActivityRepository extends JournalActivityRepository {
+  /** the attachments' parts (the journal's port, bound by the attachments module) */
+  constructor(private readonly attachmentsSql: EntryAttachmentsSql) {
+    super();
+  }
+
   async entries(m: EntityManager, organizationId: string, appId: string, page: { limit: number; offset: number }): Promise<ActivityEntry[]> {
     const rows: Array<Record<string, unknown>> = await m.query(
       `SELECT e.id, e.voucher_year, e.voucher_number, e.posting_date::text AS posting_date, e.description,
               (SELECT coalesce(sum(l.debit_minor), 0)::text FROM journal_lines l WHERE l.organization_id = e.organization_id AND l.entry_id = e.id) AS total_debit,
-              (${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS files,
+              (${this.attachmentsSql.attachmentsOf('e.organization_id', 'e.id')}) AS files,
               r.voucher_year AS reverses_year, r.voucher_number AS reverses_number
          FROM journal_entries e
          LEFT JOIN journal_entries r ON r.organization_id = e.organization_id AND r.id = e.reverses
@@ -41,7 +46,7 @@ export class TypeOrmJournalActivityRepository extends JournalActivityRepository 
   async lines(m: EntityManager, organizationId: string, appId: string, maxLines: number): Promise<ActivityLine[]> {
     const rows: Array<Record<string, unknown>> = await m.query(
       `SELECT e.id, e.voucher_year, e.voucher_number, e.posting_date::text AS posting_date, e.description,
-              json_array_length((${AttachmentsSql.attachmentsOf('e.organization_id', 'e.id')})) AS attachments,
+              json_array_length((${this.attachmentsSql.attachmentsOf('e.organization_id', 'e.id')})) AS attachments,
               l.line_no, a.number AS account_number, a.name AS account_name, l.debit_minor::text AS debit, l.credit_minor::text AS credit, l.line_text
          FROM journal_entries e
          JOIN journal_lines l ON l.organization_id = e.organization_id AND l.entry_id = e.id

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { type CommitOrderedRow, commitOrderedRead, commitOrderedStatement } from '../../../shared/database/commit-order.sql';
 import { Sql } from '../../../shared/database/sql';
 import type { CommitPosition } from '../../../shared/domain/commit-order';
-import { AttachmentsSql } from '../../attachments/sql';
+import { EntryAttachmentsSql } from '../domain/entry-attachments.sql';
 import { type EntryFilter, type EntryOwner, JournalEntryReadRepository, type JournalEntryView } from '../domain/journal-entry-read';
 
+/** The statements, built once from the attachments' parts (EntryAttachmentsSql, bound by the attachments module). */
+function statements(AttachmentsSql: EntryAttachmentsSql) {
 /** The entry `e` as CONTRACT §17 writes it: lines in posted order, its attachments (the attachments module's part). */
 const ENTRY_COLUMNS = `e.id, e.voucher_year, e.voucher_number, e.posting_date::text AS posting_date,
          e.transaction_date::text AS transaction_date, e.document_date::text AS document_date, e.description, e.currency,
@@ -39,18 +41,27 @@ const ONE = `SELECT ${ENTRY_COLUMNS}
     FROM journal_entries e
    WHERE e.organization_id = $1 AND e.id = $2 AND e.app_id = $3 AND e.environment = $4`;
 
+return { PAGE, NEWEST, ONE };
+}
+
 type EntryRow = Omit<JournalEntryView, 'lines'> & { lines: JournalEntryView['lines'] | null; xid?: string; uncertain?: boolean };
 
 const viewOf = ({ xid: _xid, uncertain: _uncertain, ...row }: EntryRow): JournalEntryView => ({ ...row, lines: row.lines ?? [] });
 
 @Injectable()
 export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepository {
-  constructor(private readonly sql: Sql) {
+  private readonly statements: ReturnType<typeof statements>;
+
+  constructor(
+    private readonly sql: Sql,
+    attachments: EntryAttachmentsSql,
+  ) {
     super();
+    this.statements = statements(attachments);
   }
 
   async page(owner: EntryOwner, after: CommitPosition, limit: number, filter: EntryFilter) {
-    const rows = await commitOrderedRead<EntryRow & CommitOrderedRow>(this.sql, PAGE, [
+    const rows = await commitOrderedRead<EntryRow & CommitOrderedRow>(this.sql, this.statements.PAGE, [
       owner.organizationId, owner.appId, owner.environment, after.xid, after.id,
       filter.postingDateFrom, filter.postingDateTo, filter.withoutAttachments, limit,
     ]);
@@ -58,12 +69,12 @@ export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepositor
   }
 
   async newest(owner: EntryOwner, limit: number): Promise<JournalEntryView[]> {
-    const rows = await this.sql.query<EntryRow>(NEWEST, [owner.organizationId, owner.appId, owner.environment, limit]);
+    const rows = await this.sql.query<EntryRow>(this.statements.NEWEST, [owner.organizationId, owner.appId, owner.environment, limit]);
     return rows.map(viewOf);
   }
 
   async entry(owner: EntryOwner, id: string): Promise<JournalEntryView | null> {
-    const [row] = await this.sql.query<EntryRow>(ONE, [owner.organizationId, id, owner.appId, owner.environment]);
+    const [row] = await this.sql.query<EntryRow>(this.statements.ONE, [owner.organizationId, id, owner.appId, owner.environment]);
     return row ? viewOf(row) : null;
   }
 }

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../../../shared/database/sql';
 import { AppsSql } from '../../apps/sql';
-import { GrantsSql } from '../../grants/sql';
 import { IdempotencySql } from '../../../idempotency/sql';
 import { OrganizationsSql } from '../../organizations/sql';
-import { SandboxSql } from '../../sandbox/sql';
 import { AccessRepository, type TokenRecord } from '../domain/access.repository';
+import { GrantTokenSql, SandboxTokenSql } from '../domain/token-state.sql';
 import { type AccessLookups, NO_LOOKUPS, type Environment } from '../../../../shared/domain/caller-context';
 import type { PrefetchedIdempotencyRecord, PrefetchedReferences } from '../../../../shared/domain/caller-context';
 
@@ -60,7 +59,9 @@ export interface TokenStatementShape {
  * says which is asked for, so each text joins only those tables (4 index look-ups instead of 6 for a
  * replay). A token of the other environment is still found, and refused on its environment.
  */
-export function tokenStatement(shape: TokenStatementShape): string {
+export function tokenStatement(shape: TokenStatementShape, parts: { grants: GrantTokenSql; sandbox: SandboxTokenSql }): string {
+  const GrantsSql = parts.grants;
+  const SandboxSql = parts.sandbox;
   const sandbox = shape.environment === 'sandbox';
   let next = 2;
   const param = (type: string): string => `$${next++}::${type}`;
@@ -96,15 +97,24 @@ SELECT ${columns.join(',\n  ')}
 FROM t${key ? `\n${IdempotencySql.leftJoinRecord('r', key, 't')}` : ''}`;
 }
 
-/** The sixteen texts, by shapeIndex. */
-const TOKEN_STATEMENTS: readonly string[] = Array.from({ length: 16 }, (_, i) =>
-  tokenStatement({ environment: (i & 8) !== 0 ? 'production' : 'sandbox', mandate: (i & 1) !== 0, references: (i & 2) !== 0, idempotencyRecord: (i & 4) !== 0 }),
-);
 
 @Injectable()
 export class TypeOrmAccessRepository extends AccessRepository {
-  constructor(private readonly sql: Sql) {
+  /** The sixteen texts, by shapeIndex (built once, from the parts grants and sandbox bind). */
+  private readonly statements: readonly string[];
+
+  constructor(
+    private readonly sql: Sql,
+    grants: GrantTokenSql,
+    sandbox: SandboxTokenSql,
+  ) {
     super();
+    this.statements = Array.from({ length: 16 }, (_, i) =>
+      tokenStatement(
+        { environment: (i & 8) !== 0 ? 'production' : 'sandbox', mandate: (i & 1) !== 0, references: (i & 2) !== 0, idempotencyRecord: (i & 4) !== 0 },
+        { grants, sandbox },
+      ),
+    );
   }
 
   async findToken(tokenHash: string, environment: Environment, lookups: AccessLookups = NO_LOOKUPS): Promise<TokenRecord | null> {
@@ -114,7 +124,7 @@ export class TypeOrmAccessRepository extends AccessRepository {
     if (refs) values.push(refs.accountIds, refs.taxCodeIds);
     if (key !== null) values.push(key);
     const shapeIndex = (lookups.mandate ? 1 : 0) | (refs ? 2 : 0) | (key !== null ? 4 : 0) | (environment === 'production' ? 8 : 0);
-    const rows = await this.sql.query<TokenRow>(TOKEN_STATEMENTS[shapeIndex], values);
+    const rows = await this.sql.query<TokenRow>(this.statements[shapeIndex], values);
     const r = rows[0];
     if (!r) return null;
     return {

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { clientAddress } from '../../../../shared/http/client-address';
 import { firstSupportedTag, refusedSignIn } from '../../../../shared/web';
+import { ConsentSessionService } from '../application/consent-session.service';
 import { ConsentService, DURATION_DAYS } from '../application/consent.service';
 import type { AuthorizationRequest, ConsentSession } from '../domain/consent.repository';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
@@ -38,6 +39,7 @@ function authorizeUrl(r: AuthorizationRequest): string {
 export class AuthorizeController {
   constructor(
     private readonly consent: ConsentService,
+    private readonly session: ConsentSessionService,
     private readonly http: ConsentHttp,
   ) {}
 
@@ -48,13 +50,13 @@ export class AuthorizeController {
     if (check.kind === 'page') return this.http.message(res, 400, 'consent.invalidRequestTitle', check.messageKey);
     if (check.kind === 'redirect') return this.http.seeOther(res, check.location);
     // CONTRACT §21 "one sign-in": an owner signed in (Connected apps, an earlier consent) goes on signed in
-    const signedIn = await this.consent.loadSession(this.http.sessionCookieValue(req));
+    const signedIn = await this.session.loadSession(this.http.sessionCookieValue(req));
     if (signedIn?.userId) {
-      const carried = await this.consent.continueSignedIn(signedIn, check.request);
+      const carried = await this.session.continueSignedIn(signedIn, check.request);
       this.http.setSession(res, carried.cookie);
       return this.http.seeOther(res, '/oauth/authorize/continue');
     }
-    const { cookie, session } = await this.consent.startSession('authorize', check.request);
+    const { cookie, session } = await this.session.startSession('authorize', check.request);
     this.http.setSession(res, cookie);
     req.webSession = session;
     this.signInPage(req, res, 200, check.appName, '', null);
@@ -67,10 +69,10 @@ export class AuthorizeController {
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     if (session.request) res.locals.switchPath = authorizeUrl(session.request);
     const body = req.body as Record<string, unknown>;
-    const result = await this.consent.signIn(session, body.email, body.password, body.code, clientAddress(req));
+    const result = await this.session.signIn(session, body.email, body.password, body.code, clientAddress(req));
     if (result.kind !== 'ok') {
       // CONTRACT §21: 303 back to the form, so that a reload shows it again and counts nothing
-      const cookie = await this.consent.leaveFlash(session, refusedSignIn(result, body.email));
+      const cookie = await this.session.leaveFlash(session, refusedSignIn(result, body.email));
       return this.http.backToForm(res, SIGN_IN, cookie);
     }
     this.http.setSession(res, result.cookie);
@@ -83,7 +85,7 @@ export class AuthorizeController {
     const session = await this.authorizeSession(req, res);
     if (!session?.request) return this.http.message(res, 400, 'consent.signInNeededTitle', 'consent.signInExpired');
     if (session.userId !== null) return this.http.seeOther(res, '/oauth/authorize/continue');
-    const [flash, appName] = await Promise.all([this.consent.takeFlash(session), this.consent.appName(session.request.clientId)]);
+    const [flash, appName] = await Promise.all([this.session.takeFlash(session), this.consent.appName(session.request.clientId)]);
     this.signInPage(req, res, 200, appName, flash?.fields?.email ?? '', flash?.status?.key ?? null);
   }
 
@@ -93,7 +95,7 @@ export class AuthorizeController {
     if (!session || session.userId === null) return this.http.message(res, 400, 'consent.signInNeededTitle', 'consent.signInExpired');
     // the request was answered (Back after the decision): still signed in, nothing to decide again
     if (!session.request) return this.http.message(res, 200, 'consent.answeredTitle', 'consent.answered', { backHref: '/account/connections', backLabel: this.http.t(res, 'consent.connectedApps') });
-    await this.consent.keepLanguage(session, (req.query as Record<string, unknown>).lang);
+    await this.session.keepLanguage(session, (req.query as Record<string, unknown>).lang);
     res.locals.uiLocales = session.request?.uiLocales ?? null;
     await this.nextPage(req, res, session);
   }
@@ -102,7 +104,7 @@ export class AuthorizeController {
   private async nextPage(req: ConsentRequest, res: Response, session: ConsentSession): Promise<void> {
     const step = await this.consent.nextStep(session);
     if (step.kind === 'redirect') {
-      await this.consent.dropRequest(session);
+      await this.session.dropRequest(session);
       return this.http.seeOther(res, step.location);
     }
     const csrf = this.http.csrfToken(req, res);
@@ -170,13 +172,13 @@ export class AuthorizeController {
   async signOut(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
     const session = await this.authorizeSession(req, res);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
-    await this.consent.signOut(session);
+    await this.session.signOut(session);
     this.http.clearSession(res);
     this.http.seeOther(res, session.request ? authorizeUrl(session.request) : '/account/connections');
   }
 
   private async authorizeSession(req: ConsentRequest, res: Response): Promise<ConsentSession | null> {
-    const session = await this.consent.loadSession(this.http.sessionCookieValue(req));
+    const session = await this.session.loadSession(this.http.sessionCookieValue(req));
     req.webSession = session && session.purpose === 'authorize' ? session : null;
     res.locals.uiLocales = req.webSession?.request?.uiLocales ?? null;
     return req.webSession;

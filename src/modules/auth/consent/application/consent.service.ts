@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../../shared/config/app-config';
 import { Transactions } from '../../../../shared/database/transactions';
 import { Clock } from '../../../../shared/domain/clock';
@@ -6,68 +6,24 @@ import { DomainError } from '../../../../shared/domain/errors';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { isUuid } from '../../../../shared/http/validation/constraints';
 import { AppReadRepository } from '../../apps';
-import { GrantReadRepository, GrantService } from '../../grants';
+import { GrantService } from '../../grants';
 import { MandateService } from '../../grants';
-import { SecondFactorService } from '../../organizations';
 import { Aal2RequiredError } from '../../../../shared/domain/errors';
-import { OrganizationReadRepository, verifyPassword } from '../../organizations';
 import { isScope, SCOPES, type Scope } from '../../../../shared/domain/scopes';
-import { type AuthorizationRequest, type ConnectionRow, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
+import { type AuthorizationRequest, ConsentRepository, type ConsentSession } from '../domain/consent.repository';
 import { isPkceValue } from '../domain/pkce';
 import { type AppPublisher, NO_PUBLISHER } from '../../apps';
-import { JournalActivityRepository, type ActivityEntry, type ActivityLine } from '../../../journal';
-import { ReceiptsService } from '../../../receipts';
-import { AttachmentsService } from '../../../attachments';
 import { generateOpaque, sha256Hex } from '../domain/secrets';
-import { type Flash, firstSupportedTag, isLang, type Lang, SignInLockouts, signInKey, type WebSession, WebSessions } from '../../../../shared/web';
+import { firstSupportedTag } from '../../../../shared/web';
+import { ConsentSessionService } from './consent-session.service';
 import { OAuthClientService } from './oauth-client.service';
 
-/** How long a consent-page session lasts from its start. */
-export const SESSION_LIFETIME_MS = 30 * 60_000;
 export const DURATION_DAYS = [90, 60, 30] as const;
-/** CONTRACT §21 (changing §18's 50): the Activity of an app on Connected apps, the latest 10 a page, with Older. */
-export const ACTIVITY_PAGE = 10;
-/** The CSV of an app's activity holds at most this many lines (a bound on one download's work). */
-export const CSV_MAX_LINES = 100_000;
-
-/** What a consent session keeps besides who signed in (the web session's `data`). */
-interface ConsentSessionData {
-  request: AuthorizationRequest | null;
-  organizationId: string | null;
-}
-
-function consentSession(s: WebSession<ConsentSessionData>): ConsentSession {
-  return {
-    idHash: s.idHash,
-    csrfSecret: s.csrfSecret,
-    purpose: s.purpose as ConsentSession['purpose'],
-    request: s.data.request ?? null,
-    userId: s.subjectId,
-    organizationId: s.data.organizationId ?? null,
-    expiresAt: s.expiresAt,
-  };
-}
-
-function webSession(s: ConsentSession): WebSession<ConsentSessionData> {
-  return {
-    idHash: s.idHash,
-    csrfSecret: s.csrfSecret,
-    purpose: s.purpose,
-    subjectId: s.userId,
-    data: { request: s.request, organizationId: s.organizationId },
-    expiresAt: s.expiresAt,
-  };
-}
 
 export type AuthorizeCheck =
   | { kind: 'page'; status: 400; messageKey: string }
   | { kind: 'redirect'; location: string }
   | { kind: 'ok'; request: AuthorizationRequest; appName: string };
-
-export type SignInResult =
-  | { kind: 'ok'; cookie: string; session: ConsentSession }
-  | { kind: 'failed' }
-  | { kind: 'locked'; retryAfterSeconds: number };
 
 /** What the consent form shows (CONTRACT §18): who is asking, for what, for how long. */
 export interface ConsentView {
@@ -88,20 +44,6 @@ export interface ConsentView {
   /** each duration with the day the grant would end */
   durations: Array<{ days: number; until: Date }>;
   mandateOffered: boolean;
-}
-
-/** One app's grant on Connected apps, with its activity page. */
-export interface ConnectionView {
-  grantId: string;
-  appId: string;
-  appName: string;
-  scopes: string[];
-  accounts: Array<{ number: string; name: string }>;
-  grantedAt: Date;
-  expiresAt: Date;
-  mandate: boolean;
-  lastCallAt: Date | null;
-  activity: { entries: ActivityEntry[]; page: number; hasMore: boolean };
 }
 
 export type NextStep =
@@ -128,38 +70,23 @@ export function withParams(uri: string, params: Record<string, string | null>): 
 }
 
 /**
- * The owner's side of CONTRACT §11: the authorization request's checks, sign-in (password and a
- * current, unused TOTP code through the shared second-factor service = aal2), the organization and
- * the consent decision. Grants and mandates are made by the grants module's services, so every rule
+ * The owner's side of CONTRACT §11, the OAuth protocol: the authorization request's checks, after sign-in
+ * (ConsentSessionService) the organization and the consent decision. Grants and mandates are made by the grants module's services, so every rule
  * of §8 holds for them as for the console's.
  */
 @Injectable()
 export class ConsentService {
-  private readonly logger = new Logger('consent');
-
   constructor(
     private readonly repo: ConsentRepository,
     private readonly clients: OAuthClientService,
     private readonly grants: GrantService,
     private readonly mandates: MandateService,
-    private readonly secondFactor: SecondFactorService,
-    private readonly organizationReads: OrganizationReadRepository,
-    private readonly grantReads: GrantReadRepository,
     private readonly appReads: AppReadRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
-    private readonly sessions: WebSessions,
-    private readonly lockouts: SignInLockouts,
-    private readonly journalActivity: JournalActivityRepository,
-    private readonly receipts: ReceiptsService,
-    private readonly attachments: AttachmentsService,
+    private readonly session: ConsentSessionService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /** Ends the user's signed-in consent sessions inside the caller's transaction (a password change, CONTRACT §10). */
-  endSessionsOf(tx: Transaction, userId: string): Promise<void> {
-    return this.sessions.endAllOf(tx, userId, ['authorize', 'connections']);
-  }
 
   /** CONTRACT §11's error rules of `GET /oauth/authorize`, in its order. */
   async checkAuthorize(query: Record<string, unknown>): Promise<AuthorizeCheck> {
@@ -207,72 +134,8 @@ export class ConsentService {
     };
   }
 
-  /** A new session; the returned cookie value is the only place its id exists in clear. */
-  async startSession(purpose: ConsentSession['purpose'], request: AuthorizationRequest | null): Promise<{ cookie: string; session: ConsentSession }> {
-    const { cookie, session } = await this.sessions.start<ConsentSessionData>(purpose, { request, organizationId: null }, SESSION_LIFETIME_MS);
-    return { cookie, session: consentSession(session) };
-  }
-
-  async loadSession(cookie: unknown): Promise<ConsentSession | null> {
-    const session = await this.sessions.load<ConsentSessionData>(cookie);
-    return session && (session.purpose === 'authorize' || session.purpose === 'connections') ? consentSession(session) : null;
-  }
-
   async appName(clientId: string): Promise<string> {
     return (await this.clients.find(clientId))?.appName ?? '';
-  }
-
-  /**
-   * Password, then the TOTP code through the shared second-factor service (used up only when sign-in
-   * succeeds). A failure says nothing of which factor failed. CONTRACT §11 (v4): the attempt is counted
-   * per (email, client address) and recorded as a failure before the password is checked (the page
-   * kernel's SignInLockouts, serialized by the database), and taken back only when sign-in succeeds; 5
-   * within 15 minutes lock the email from that address for 15 minutes, right code or not. Sign-ins from
-   * other addresses are slowed when failures for the email pile up, never refused.
-   */
-  async signIn(session: ConsentSession, emailRaw: unknown, passwordRaw: unknown, codeRaw: unknown, clientAddress: string): Promise<SignInResult> {
-    const email = typeof emailRaw === 'string' ? emailRaw.slice(0, 254) : '';
-    const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
-    // CONTRACT §18: spaces in a pasted one-time code are ignored
-    if (typeof codeRaw === 'string') codeRaw = codeRaw.replace(/\s+/g, '');
-    const emailKey = signInKey('owner', email);
-    return this.lockouts.attempt(emailKey, clientAddress, () => this.checkFactors(session, email, password, codeRaw), () =>
-      this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures from one address'),
-    );
-  }
-
-  private async checkFactors(session: ConsentSession, email: string, password: string, codeRaw: unknown): Promise<SignInResult> {
-    const now = this.clock.now();
-    const candidates = email.trim() === '' ? [] : await this.transactions.run((m) => this.repo.findUsersByEmail(m, email.trim()));
-    // an operator's owner and a developer's demo identity may share an email (CONTRACT §15): the password tells which signs in
-    let user: { userId: string } | null = null;
-    for (const c of candidates) {
-      if (await verifyPassword(c.passwordHash, password)) {
-        user = c;
-        break;
-      }
-    }
-    if (candidates.length === 0) await verifyPassword(null, password);
-    if (!user) return { kind: 'failed' };
-    try {
-      const signedIn = await this.transactions.run(async (m) => {
-        const owned = await this.repo.ownedOrganizations(m, user.userId);
-        const hinted = session.request?.organizationId ?? null;
-        const org = owned.find((o) => o.id === hinted) ?? owned.find((o) => o.environment === 'production') ?? owned[0];
-        if (!org) throw new Aal2RequiredError();
-        await this.secondFactor.consume(m, org.id, user.userId, codeRaw, now);
-        // a new id at the change of privilege: a session id set before sign-in is worth nothing after it
-        return this.sessions.signIn(m, webSession(session), user.userId, { request: session.request, organizationId: null });
-      });
-      return { kind: 'ok', cookie: signedIn.cookie, session: consentSession(signedIn.session) };
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'rate_limited') {
-        // the per-owner code lockout of CONTRACT §8 (built beside this flow) answers for itself
-        return { kind: 'locked', retryAfterSeconds: Number((err as DomainError & { retryAfterSeconds?: number }).retryAfterSeconds ?? 900) };
-      }
-      if (err instanceof Aal2RequiredError) return { kind: 'failed' };
-      throw err;
-    }
   }
 
   /** After sign-in: the organization choice, the consent form, or access_denied back to the app. */
@@ -298,7 +161,7 @@ export class ConsentService {
       if (orgId === null && owned.length === 0) return !approved && all.some((o) => !o.demo) ? unapproved() : denied('you own no organization this app can use');
       if (orgId === null && owned.length === 1) orgId = owned[0].id;
       if (orgId === null) return { kind: 'choose' as const, appName: client.appName, organizations: owned.map((o) => ({ id: o.id, name: o.name })) };
-      if (orgId !== session.organizationId) await this.sessions.setData(m, session.idHash, { request, organizationId: orgId });
+      if (orgId !== session.organizationId) await this.session.choose(m, session, request, orgId);
       session.organizationId = orgId;
       const org = owned.find((o) => o.id === orgId) as { name: string };
       return { kind: 'consent' as const, view: await this.consentView(m, request, userId, org.name, orgId) };
@@ -316,7 +179,7 @@ export class ConsentService {
       const { usable: owned } = await this.usableOrganizations(m, session.userId as string, client.appId, client.approvedRevisionId !== null);
       if (!owned.some((o) => o.id === id)) return false;
       if (session.request?.organizationId && session.request.organizationId !== id) return false;
-      await this.sessions.setData(m, session.idHash, { request: session.request, organizationId: id });
+      await this.session.choose(m, session, session.request, id);
       return true;
     });
   }
@@ -333,7 +196,7 @@ export class ConsentService {
     const userId = session.userId;
     const org = session.organizationId;
     if (form.decision === 'deny') {
-      await this.transactions.run((m) => this.answered(m, session));
+      await this.transactions.run((m) => this.session.answered(m, session));
       return { kind: 'redirect', location: this.errorLocation(request, 'access_denied', 'the owner denied access') };
     }
     const chosen = (Array.isArray(form.accountIds) ? form.accountIds : form.accountIds === undefined ? [] : [form.accountIds]).filter(
@@ -386,7 +249,7 @@ export class ConsentService {
           scopes: request.scopes,
           issuedAt: now,
         });
-        await this.answered(m, session);
+        await this.session.answered(m, session);
       } catch (err) {
         if (err instanceof DomainError && err.code === 'app_not_approved') {
           return { kind: 'redirect' as const, location: this.errorLocation(request, 'unauthorized_client', 'the app has no approved revision') };
@@ -447,201 +310,5 @@ export class ConsentService {
     };
   }
 
-  /**
-   * Connected apps (CONTRACT §18): per organization, each app with a grant in force — scopes,
-   * accounts, granted, expires, mandate, last activity and a page of its activity (`pages`: the page
-   * asked for per grant id, 1 when not asked).
-   */
-  async connections(session: ConsentSession, pages: ReadonlyMap<string, number> = new Map()) {
-    if (session.userId === null) return [];
-    return this.transactions.run(async (m) => {
-      const rows = await this.connectionRows(m, session.userId as string, this.clock.now());
-      const byOrg = new Map<string, { id: string; name: string; apps: ConnectionView[] }>();
-      const last = new Map<string, Map<string, Date>>();
-      for (const r of rows) {
-        if (!last.has(r.organizationId)) {
-          const appIds = [...new Set(rows.filter((x) => x.organizationId === r.organizationId).map((x) => x.appId))];
-          last.set(r.organizationId, await this.receipts.lastOperations(m, r.organizationId, appIds));
-        }
-        const page = pages.get(r.grantId) ?? 1;
-        const entries = await this.journalActivity.entries(m, r.organizationId, r.appId, { limit: ACTIVITY_PAGE + 1, offset: (page - 1) * ACTIVITY_PAGE });
-        const entry = byOrg.get(r.organizationId) ?? { id: r.organizationId, name: r.organizationName, apps: [] };
-        entry.apps.push({
-          grantId: r.grantId,
-          appId: r.appId,
-          appName: r.appName,
-          scopes: r.scopes,
-          accounts: r.accounts,
-          grantedAt: r.grantedAt,
-          expiresAt: r.expiresAt,
-          mandate: r.mandate,
-          lastCallAt: last.get(r.organizationId)?.get(r.appId) ?? null,
-          activity: { entries: entries.slice(0, ACTIVITY_PAGE), page, hasMore: entries.length > ACTIVITY_PAGE },
-        });
-        byOrg.set(r.organizationId, entry);
-      }
-      return [...byOrg.values()];
-    });
-  }
 
-  /** The grant in force of an organization the signed-in owner owns, with its app's and organization's names; null for any other id. */
-  async connection(session: ConsentSession, grantId: unknown): Promise<{ grantId: string; appId: string; appName: string; organizationId: string; organizationName: string } | null> {
-    if (session.userId === null || !isUuid(grantId)) return null;
-    const id = grantId.toLowerCase();
-    const rows = await this.transactions.run((m) => this.connectionRows(m, session.userId as string, this.clock.now()));
-    const r = rows.find((x) => x.grantId === id);
-    return r ? { grantId: r.grantId, appId: r.appId, appName: r.appName, organizationId: r.organizationId, organizationName: r.organizationName } : null;
-  }
-
-  /**
-   * An attachment of an entry the grant's app posted to the grant's organization (CONTRACT §18: each
-   * attachment downloadable by the owner), or null when the grant is not the signed-in owner's or the
-   * attachment is not of such an entry.
-   */
-  async attachment(session: ConsentSession, grantId: unknown, entryId: unknown, attachmentId: unknown) {
-    if (!isUuid(entryId) || !isUuid(attachmentId)) return null;
-    const c = await this.connection(session, grantId);
-    if (!c) return null;
-    return this.attachments.storedFor({ organizationId: c.organizationId, appId: c.appId, environment: 'production' }, entryId.toLowerCase(), attachmentId.toLowerCase());
-  }
-
-  /** The lines of every entry the grant's app posted to its organization (the CSV), or null when the grant is not the owner's. */
-  async activityLines(session: ConsentSession, grantId: unknown): Promise<{ appName: string; organizationName: string; lines: ActivityLine[] } | null> {
-    const c = await this.connection(session, grantId);
-    if (!c) return null;
-    const lines = await this.transactions.run((m) => this.journalActivity.lines(m, c.organizationId, c.appId, CSV_MAX_LINES));
-    return { appName: c.appName, organizationName: c.organizationName, lines };
-  }
-
-  /**
-   * Revokes a grant of an organization the signed-in owner owns, and leaves the status for the page the
-   * 303 leads to (CONTRACT §18); false for any other id (a grant already revoked, a replayed form: nothing happens twice).
-   */
-  async revokeConnection(session: ConsentSession, grantId: unknown): Promise<{ appName: string; organizationName: string } | null> {
-    const c = await this.connection(session, grantId);
-    if (!c) return null;
-    await this.grants.revokeGrant(c.grantId);
-    return { appName: c.appName, organizationName: c.organizationName };
-  }
-
-  /** The status message (or a secret) for the next page of this signed-in session (CONTRACT §18 post-redirect-get). */
-  /**
-   * CONTRACT §21 "one sign-in": the request is answered, the owner stays signed in (Connected apps, the
-   * next /oauth/authorize) until the session ends; a replayed decision finds no request.
-   */
-  private answered(tx: Transaction, session: ConsentSession): Promise<void> {
-    return this.sessions.setData(tx, session.idHash, { request: null, organizationId: null });
-  }
-
-  /** The request can go no further (a 303 back to the app): the owner stays signed in without it. */
-  dropRequest(session: ConsentSession): Promise<void> {
-    return this.transactions.run((m) => this.answered(m, session));
-  }
-
-  /**
-   * CONTRACT §21 "one sign-in": an owner signed in (Connected apps, an earlier consent) who opens
-   * /oauth/authorize goes on signed in with the new request — under a new session id and CSRF secret,
-   * its end unchanged, so that another tab's form of the session before is refused (403), never applied
-   * to this request.
-   */
-  async continueSignedIn(session: ConsentSession, request: AuthorizationRequest): Promise<{ cookie: string; session: ConsentSession }> {
-    const next = await this.transactions.run((m) =>
-      this.sessions.signIn(m, { ...webSession(session), purpose: 'authorize' }, session.userId as string, { request, organizationId: null }),
-    );
-    return { cookie: next.cookie, session: consentSession(next.session) };
-  }
-
-  /** A refused form's message for the GET its 303 leads to (CONTRACT §21); a new cookie to set, or null. */
-  leaveFlash(session: ConsentSession, flash: Flash): Promise<string | null> {
-    return this.sessions.leaveFlash(webSession(session), flash);
-  }
-
-  setFlash(session: ConsentSession, flash: Flash): Promise<void> {
-    return this.transactions.run((m) => this.sessions.setFlash(m, session.idHash, flash));
-  }
-
-  takeFlash(session: ConsentSession): Promise<Flash | null> {
-    return this.sessions.takeFlash(session.idHash);
-  }
-
-  /** The language switch used on a consent page: the authorization request keeps it (CONTRACT §18), so later pages of the flow follow it. */
-  async keepLanguage(session: ConsentSession, lang: unknown): Promise<void> {
-    if (!isLang(lang) || !session.request || session.userId === null || session.request.uiLocales === lang) return;
-    const request = { ...session.request, uiLocales: lang as Lang };
-    await this.transactions.run((m) => this.sessions.setData(m, session.idHash, { request, organizationId: session.organizationId }));
-    session.request = request;
-  }
-
-  /** Sign-out of Connected apps: the session's row goes. */
-  async signOut(session: ConsentSession): Promise<void> {
-    await this.transactions.run((m) => this.sessions.end(m, session.idHash));
-  }
-
-  /**
-   * The grants in force of the organizations the user owns, with organization, app and accounts, ordered
-   * by organization name and id, app name, grant id. The names are ordered by the database (its text
-   * collation), so they are never compared here: organizations come in the owners' order (name, id) and
-   * apps are ranked by their position in the apps' order (name, id), equal names sharing a rank; only the
-   * grant ids (lower-case uuids, whose text order is the uuid order) are compared here.
-   */
-  private async connectionRows(tx: Transaction, userId: string, now: Date): Promise<ConnectionRow[]> {
-    const organizations = await this.organizationReads.ownedBy(tx, userId);
-    if (organizations.length === 0) return [];
-    const grants = await this.grantReads.grantsInForce(
-      tx,
-      organizations.map((o) => o.id),
-      now,
-    );
-    if (grants.length === 0) return [];
-    const apps = await this.appReads.names(tx, [...new Set(grants.map((g) => g.appId))]);
-    const appName = new Map<string, string>();
-    const appRank = new Map<string, number>();
-    let rank = -1;
-    let previous: string | undefined;
-    for (const a of apps) {
-      if (a.name !== previous) rank += 1;
-      previous = a.name;
-      appName.set(a.id, a.name);
-      appRank.set(a.id, rank);
-    }
-    const pairs = new Map<string, { organizationId: string; accountId: string }>();
-    for (const g of grants) for (const accountId of g.accountIds) pairs.set(`${g.organizationId}/${accountId}`, { organizationId: g.organizationId, accountId });
-    const accounts = await this.organizationReads.accounts(
-      tx,
-      [...pairs.values()].map((p) => p.organizationId),
-      [...pairs.values()].map((p) => p.accountId),
-    );
-    const rows: ConnectionRow[] = [];
-    for (const o of organizations) {
-      const ofOrganization = grants
-        .filter((g) => g.organizationId === o.id && appRank.has(g.appId))
-        .sort((x, y) => (appRank.get(x.appId) as number) - (appRank.get(y.appId) as number) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-      for (const g of ofOrganization) {
-        const selected = new Set(g.accountIds);
-        rows.push({
-          organizationId: g.organizationId,
-          organizationName: o.name,
-          grantId: g.id,
-          appId: g.appId,
-          appName: appName.get(g.appId) as string,
-          scopes: g.scopes,
-          grantedAt: g.grantedAt,
-          expiresAt: g.expiresAt,
-          mandate: g.mandate,
-          accounts: accounts
-            .filter((a) => a.organizationId === g.organizationId && selected.has(a.id))
-            .map((a) => ({ number: a.number, name: a.name })),
-        });
-      }
-    }
-    return rows;
-  }
-
-  /** The grant's organization if the user owns it, else null. */
-  private async grantOwnedBy(tx: Transaction, grantId: string, userId: string): Promise<string | null> {
-    for (const organizationId of await this.grantReads.organizationsOfGrant(tx, grantId)) {
-      if (await this.organizationReads.isOwner(tx, organizationId, userId)) return organizationId;
-    }
-    return null;
-  }
 }

@@ -56,19 +56,6 @@ export interface StoredCode {
   grantExpiresAt: Date;
 }
 
-export interface ConnectionRow {
-  organizationId: string;
-  organizationName: string;
-  grantId: string;
-  appName: string;
-  appId: string;
-  scopes: string[];
-  grantedAt: Date;
-  expiresAt: Date;
-  mandate: boolean;
-  accounts: Array<{ number: string; name: string }>;
-}
-
 /**
  * Port: the consent flow's own tables (OAuth clients, codes) and the
  * single-owner reads its pages need (from the owners' sql.ts). Apps, grants and organizations are read

@@ -3,11 +3,9 @@ import type { EntityManager } from 'typeorm';
 import { AccessSql } from '../../access/sql';
 import { GrantsSql } from '../../grants/sql';
 import { OrganizationsSql } from '../../organizations/sql';
-import { DevelopersSql } from '../../../developers/sql';
+import { DemoIdentitySql } from '../../organizations';
 import { ConsentRepository, type OAuthClientRegistration, type StoredCode } from '../domain/consent.repository';
 
-/** Sign-in's users by email: a developer's demo identity signs in with the developer's password (CONTRACT §15). */
-const USERS_SIGNING_IN = OrganizationsSql.usersSigningIn(DevelopersSql.passwordHashOf);
 const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
 /**
  * The code with its grant's expiry, the code's row locked (not the grant's): one statement, so the
@@ -19,6 +17,17 @@ const CODE_FOR_UPDATE = `SELECT c.*, ${GrantsSql.grantExpiresAt('g')} AS grant_e
 
 @Injectable()
 export class TypeOrmConsentRepository extends ConsentRepository {
+  /** Sign-in's users by email: a developer's demo identity signs in with the developer's password (CONTRACT §15). */
+  private readonly usersSigningIn: string;
+  /** The demo company of the app's developer, or null. */
+  private readonly demoOrganizationOfAppSql: string;
+
+  constructor(demo: DemoIdentitySql) {
+    super();
+    this.usersSigningIn = OrganizationsSql.usersSigningIn((developerId) => demo.passwordHashOf(developerId));
+    this.demoOrganizationOfAppSql = `SELECT ${demo.demoOrganizationOfApp('$1::uuid')} AS demo`;
+  }
+
   async findClientRegistration(m: EntityManager, appId: string): Promise<OAuthClientRegistration | null> {
     const rows: Array<{ secret_hash: string; previous_secret_hash: string | null; redirect_uris: string[] }> = await m.query(
       `SELECT secret_hash, CASE WHEN previous_secret_until > now() THEN previous_secret_hash END AS previous_secret_hash, redirect_uris
@@ -57,7 +66,7 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   }
 
   async findUsersByEmail(m: EntityManager, email: string): Promise<Array<{ userId: string; passwordHash: string | null }>> {
-    const rows: Array<{ id: string; password_hash: string | null }> = await m.query(USERS_SIGNING_IN, [email]);
+    const rows: Array<{ id: string; password_hash: string | null }> = await m.query(this.usersSigningIn, [email]);
     return rows.map((r) => ({ userId: r.id, passwordHash: r.password_hash }));
   }
 
@@ -70,7 +79,7 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   }
 
   async demoOrganizationOfApp(m: EntityManager, appId: string): Promise<string | null> {
-    const [r]: Array<{ demo: string | null }> = await m.query(`SELECT ${DevelopersSql.demoOrganizationOfApp('$1::uuid')} AS demo`, [appId]);
+    const [r]: Array<{ demo: string | null }> = await m.query(this.demoOrganizationOfAppSql, [appId]);
     return r?.demo ?? null;
   }
 

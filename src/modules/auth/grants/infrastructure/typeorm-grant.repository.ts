@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessSql } from '../../access/sql';
+import { DemoIdentitySql } from '../../organizations';
 import { OrganizationsSql } from '../../organizations/sql';
-import { DevelopersSql } from '../../../developers/sql';
 import { WebhooksSql } from '../../../webhooks/sql';
 import type { GrantEvent, GrantRef } from '../domain/grant-events';
 import { type ExpiredGrant, type ExpiringGrant, type GrantRecord, GrantRepository, type NewGrant } from '../domain/grant.repository';
@@ -32,6 +32,14 @@ const INSERT_EVENT = WebhooksSql.insertOutboxEvent({
 
 @Injectable()
 export class TypeOrmGrantRepository extends GrantRepository {
+  /** A demo company's standing (CONTRACT §15): whether the organization is one, and the app's developer's demo company. */
+  private readonly demoStandingSql: string;
+
+  constructor(demo: DemoIdentitySql) {
+    super();
+    this.demoStandingSql = `SELECT ${OrganizationsSql.isDemo('$1::uuid')} AS demo, ${demo.demoOrganizationOfApp('$2::uuid')} AS app_demo`;
+  }
+
   async supersedeCurrent(m: EntityManager, organizationId: string, appId: string, at: Date): Promise<GrantRef[]> {
     // (UPDATE … RETURNING inside a CTE: TypeORM answers a bare UPDATE with [rows, count])
     // the organization's row is locked by the caller: supersessions of one (organization, app) never overlap
@@ -100,7 +108,7 @@ export class TypeOrmGrantRepository extends GrantRepository {
 
   async demoStanding(m: EntityManager, organizationId: string, appId: string): Promise<{ organizationIsDemo: boolean; developersOwn: boolean }> {
     const [r]: Array<{ demo: boolean | null; app_demo: string | null }> = await m.query(
-      `SELECT ${OrganizationsSql.isDemo('$1::uuid')} AS demo, ${DevelopersSql.demoOrganizationOfApp('$2::uuid')} AS app_demo`,
+      this.demoStandingSql,
       [organizationId, appId],
     );
     return { organizationIsDemo: r?.demo === true, developersOwn: r?.demo === true && r.app_demo === organizationId };

@@ -5,7 +5,7 @@ import { GATE_AFTER, type StatementGate } from '../../../../shared/domain/row-in
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { AppsSql } from '../../apps/sql';
 import { OrganizationsSql } from '../../organizations/sql';
-import { SandboxSql } from '../../sandbox/sql';
+import { SandboxTokenSql } from '../../access';
 import { type GrantWriteState, WriteAccessRepository, type WriteCheck } from '../domain/write-access.repository';
 
 interface GrantRow {
@@ -17,7 +17,11 @@ interface GrantRow {
 
 @Injectable()
 export class TypeOrmWriteAccessRepository extends WriteAccessRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    /** the sandbox generation's parts (access's port, bound by sandbox) */
+    private readonly generations: SandboxTokenSql,
+  ) {
     super();
   }
 
@@ -44,7 +48,7 @@ export class TypeOrmWriteAccessRepository extends WriteAccessRepository {
   }
 
   async generationStillCurrent(generationId: string): Promise<boolean> {
-    return (await this.dataSource.query<unknown[]>(SandboxSql.generationIsCurrent, [generationId])).length > 0;
+    return (await this.dataSource.query<unknown[]>(this.generations.generationIsCurrent, [generationId])).length > 0;
   }
 
   /**
@@ -59,7 +63,7 @@ export class TypeOrmWriteAccessRepository extends WriteAccessRepository {
     const param = (value: unknown) => `$${values.push(value)}`;
     const parts: Array<[name: string, sql: string]> = [];
     if (check.generationId !== null) {
-      parts.push(['s', SandboxSql.lockCurrentGeneration(`${param(check.generationId)}::uuid`, GATE_AFTER)]);
+      parts.push(['s', this.generations.lockCurrentGeneration(`${param(check.generationId)}::uuid`, GATE_AFTER)]);
     }
     if (check.grantId !== null) {
       const grantId = param(check.grantId);

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SECRET_CONTEXT, SecretBox } from '../../../../shared/crypto/secret-box';
-import { DevelopersSql } from '../../../developers/sql';
+import { DemoIdentitySql } from '../domain/demo-identity.sql';
 import { OwnerRepository, type OwnerSecondFactor } from '../domain/owner.repository';
 
 @Injectable()
 export class TypeOrmOwnerRepository extends OwnerRepository {
-  /** TOTP secrets are stored sealed (CONTRACT §8). */
-  constructor(private readonly box: SecretBox) {
+  /** TOTP secrets are stored sealed (CONTRACT §8); a demo owner's second factor is its developer's (DemoIdentitySql). */
+  constructor(
+    private readonly box: SecretBox,
+    private readonly demo: DemoIdentitySql,
+  ) {
     super();
   }
 
@@ -58,7 +61,7 @@ export class TypeOrmOwnerRepository extends OwnerRepository {
     if (!r) return null;
     if (r.developer_id !== null) {
       // the demo company's owner signs with the developer's authenticator (CONTRACT §15): the developer's row, locked as its sign-in locks it
-      const [d]: Array<{ totp_secret: string; totp_last_step: string | null }> = await m.query(DevelopersSql.secondFactorForUpdate, [r.developer_id]);
+      const [d]: Array<{ totp_secret: string; totp_last_step: string | null }> = await m.query(this.demo.secondFactorForUpdate, [r.developer_id]);
       if (!d) return null;
       return {
         totpSecret: this.box.openAny(d.totp_secret, SECRET_CONTEXT.developerTotp),
@@ -85,7 +88,7 @@ export class TypeOrmOwnerRepository extends OwnerRepository {
   }
 
   async consumeStep(m: EntityManager, owner: { userId: string; developerId: string | null }, step: number): Promise<boolean> {
-    if (owner.developerId !== null) return (await m.query<unknown[]>(`WITH used AS (${DevelopersSql.consumeStep}) SELECT id FROM used`, [owner.developerId, step])).length > 0;
+    if (owner.developerId !== null) return (await m.query<unknown[]>(`WITH used AS (${this.demo.consumeStep}) SELECT id FROM used`, [owner.developerId, step])).length > 0;
     const userId = owner.userId;
     const rows: unknown[] = await m.query(
       `WITH used AS (

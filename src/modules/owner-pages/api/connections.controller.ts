@@ -1,13 +1,13 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { clientAddress } from '../../../../shared/http/client-address';
-import { isUuid } from '../../../../shared/http/validation/constraints';
-import { refusedSignIn, translate } from '../../../../shared/web';
-import { sendAttachmentBytes } from '../../../attachments';
-import { ConsentService } from '../application/consent.service';
-import type { ConsentSession } from '../domain/consent.repository';
-import { ConsentHttp, type ConsentRequest } from './consent-http';
+import { clientAddress } from '../../../shared/http/client-address';
+import { isUuid } from '../../../shared/http/validation/constraints';
+import { refusedSignIn, translate } from '../../../shared/web';
+import { sendAttachmentBytes } from '../../attachments';
+import { type ConsentSession, ConsentSessionService } from '../../auth/consent';
+import { ConnectedAppsService } from '../application/connected-apps.service';
+import { OwnerPagesHttp, type OwnerPagesRequest } from './owner-pages-http';
 
 const HOME = '/account/connections';
 
@@ -33,12 +33,13 @@ function csvAmount(lang: 'da' | 'en', minor: string): string {
 @Controller('account/connections')
 export class ConnectionsController {
   constructor(
-    private readonly consent: ConsentService,
-    private readonly http: ConsentHttp,
+    private readonly consent: ConsentSessionService,
+    private readonly connected: ConnectedAppsService,
+    private readonly http: OwnerPagesHttp,
   ) {}
 
   @Get()
-  async list(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+  async list(@Req() req: OwnerPagesRequest, @Res() res: Response): Promise<void> {
     let session = await this.connectionsSession(req);
     if (!session || session.userId === null) {
       if (!session) {
@@ -54,7 +55,7 @@ export class ConnectionsController {
     const pages = new Map<string, number>();
     const page = typeof query.page === 'string' && /^[1-9]\d{0,5}$/.test(query.page) ? Number(query.page) : 1;
     if (isUuid(query.grant)) pages.set(query.grant.toLowerCase(), page);
-    const [organizations, flash] = await Promise.all([this.consent.connections(session, pages), this.consent.takeFlash(session)]);
+    const [organizations, flash] = await Promise.all([this.connected.connections(session, pages), this.consent.takeFlash(session)]);
     const lang = this.http.language(res);
     const status = flash?.status ? translate(lang, flash.status.key, flash.status.params) : null;
     const withPaging = organizations.map((o) => ({
@@ -73,7 +74,7 @@ export class ConnectionsController {
 
   @Post('sign-in')
   @HttpCode(303)
-  async signIn(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+  async signIn(@Req() req: OwnerPagesRequest, @Res() res: Response): Promise<void> {
     const session = await this.connectionsSession(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     const body = req.body as Record<string, unknown>;
@@ -89,10 +90,10 @@ export class ConnectionsController {
 
   /** CONTRACT §18: Revoke asks first — this page, whose **Confirm** posts the revocation and **Cancel** goes back. */
   @Get('revoke')
-  async confirmRevoke(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+  async confirmRevoke(@Req() req: OwnerPagesRequest, @Res() res: Response): Promise<void> {
     const session = await this.connectionsSession(req);
     if (!session || session.userId === null) return this.http.seeOther(res, HOME);
-    const c = await this.consent.connection(session, (req.query as Record<string, unknown>).grant_id);
+    const c = await this.connected.connection(session, (req.query as Record<string, unknown>).grant_id);
     if (!c) {
       await this.consent.setFlash(session, { status: { key: 'consent.revokeGone' } });
       return this.http.seeOther(res, `${HOME}#status`);
@@ -112,10 +113,10 @@ export class ConnectionsController {
 
   @Post('revoke')
   @HttpCode(303)
-  async revoke(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+  async revoke(@Req() req: OwnerPagesRequest, @Res() res: Response): Promise<void> {
     const session = await this.connectionsSession(req);
     if (!session || session.userId === null || !this.http.validPost(req)) return this.http.forbidden(res);
-    const revoked = await this.consent.revokeConnection(session, (req.body as Record<string, unknown>).grant_id);
+    const revoked = await this.connected.revokeConnection(session, (req.body as Record<string, unknown>).grant_id);
     await this.consent.setFlash(session, {
       status: revoked ? { key: 'consent.revoked', params: { app: revoked.appName, organization: revoked.organizationName } } : { key: 'consent.revokeGone' },
     });
@@ -127,10 +128,10 @@ export class ConnectionsController {
    * `;`-separated, one row per line of each entry, headings and decimals in the page's language.
    */
   @Get('activity.csv')
-  async csv(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+  async csv(@Req() req: OwnerPagesRequest, @Res() res: Response): Promise<void> {
     const session = await this.connectionsSession(req);
     if (!session || session.userId === null) return this.http.seeOther(res, HOME);
-    const data = await this.consent.activityLines(session, (req.query as Record<string, unknown>).grant_id);
+    const data = await this.connected.activityLines(session, (req.query as Record<string, unknown>).grant_id);
     if (!data) return this.http.message(res, 404, 'web.notFoundTitle', 'consent.revokeGone');
     const lang = this.http.language(res);
     const t = (k: string) => translate(lang, `consent.${k}`);
@@ -162,11 +163,11 @@ export class ConnectionsController {
    * stored, as a download, never rendered here (CSP sandbox, nosniff).
    */
   @Get('attachment')
-  async attachment(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+  async attachment(@Req() req: OwnerPagesRequest, @Res() res: Response): Promise<void> {
     const session = await this.connectionsSession(req);
     if (!session || session.userId === null) return this.http.seeOther(res, HOME);
     const q = req.query as Record<string, unknown>;
-    const stored = await this.consent.attachment(session, q.grant_id, q.entry_id, q.attachment_id);
+    const stored = await this.connected.attachment(session, q.grant_id, q.entry_id, q.attachment_id);
     if (!stored) return this.http.message(res, 404, 'web.notFoundTitle', 'consent.revokeGone');
     res.status(200);
     res.setHeader('Content-Type', stored.contentType);
@@ -181,7 +182,7 @@ export class ConnectionsController {
 
   @Post('sign-out')
   @HttpCode(303)
-  async signOut(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
+  async signOut(@Req() req: OwnerPagesRequest, @Res() res: Response): Promise<void> {
     const session = await this.connectionsSession(req);
     if (!session || !this.http.validPost(req)) return this.http.forbidden(res);
     await this.consent.signOut(session);
@@ -189,14 +190,14 @@ export class ConnectionsController {
     this.http.seeOther(res, HOME);
   }
 
-  private async connectionsSession(req: ConsentRequest): Promise<ConsentSession | null> {
+  private async connectionsSession(req: OwnerPagesRequest): Promise<ConsentSession | null> {
     const session = await this.consent.loadSession(this.http.sessionCookieValue(req));
     // CONTRACT §21 "one sign-in": an owner signed in on a consent is signed in here too
     req.webSession = session && (session.purpose === 'connections' || session.userId !== null) ? session : null;
     return req.webSession;
   }
 
-  private signInPage(req: ConsentRequest, res: Response, status: number, email: string, error: string | null): void {
+  private signInPage(req: OwnerPagesRequest, res: Response, status: number, email: string, error: string | null): void {
     const csrf = this.http.csrfToken(req, res);
     this.http.page(res, status, 'sign-in', { titleKey: 'consent.signInTitle', appName: '', email, error, csrf, action: `${HOME}/sign-in` });
   }
