@@ -209,7 +209,8 @@ const quoted = (v) => `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 const scopeWords = (w) => `{ title: ${quoted(w.title)}, text: ${quoted(w.text)} }`;
 
 /** What the module tells the rest of the service (src/shared/module-facts.ts): the kernel assembles it when the module loads. */
-const facts = (n) => `import { declareModuleFacts } from '../../shared/module-facts';
+const facts = (n) => `import { declareModuleFacts, receiptsOf } from '../../shared/module-facts';
+import { ${createConst(n)} } from './domain/${n.resource}';
 import { ${n.Module}Purge } from './sql';
 
 /** What the ${n.module} module declares to the rest of the service (src/shared/module-facts.ts says what each fact feeds). */
@@ -224,7 +225,7 @@ export const ${factsName(n)} = declareModuleFacts({
       openapi: ${quoted(n.words.en.title)},
     },
   },
-  receipts: { kinds: ['${n.receiptKind}'], resourceTypes: ['${n.resourceType}'] },
+  receipts: receiptsOf(${createConst(n)}),
   openapi: { tags: { '${n.module}': '${n.Module.replace(/([a-z])([A-Z])/g, '$1 $2')}' } },
   // its rows refer to organizations: a purged organization's go first
   purge: { parts: ${n.Module}Purge, refersTo: ['organizations'] },

@@ -107,6 +107,11 @@ const FACT_KINDS: Array<[string, (f: ModuleFacts) => Iterable<string> | undefine
   ['the table', (f) => f.tables],
 ];
 
+/** A module's `receipts` from the operations its writes declare once in its domain ({ kind, resourceType }). */
+export function receiptsOf(...operations: ReadonlyArray<{ readonly kind: string; readonly resourceType: string }>): NonNullable<ModuleFacts['receipts']> {
+  return { kinds: operations.map((o) => o.kind), resourceTypes: [...new Set(operations.map((o) => o.resourceType))] };
+}
+
 /** Declares a module's facts (once per module; loading the same module again is a no-op). */
 export function declareModuleFacts<F extends ModuleFacts>(facts: F): F {
   const before = declared.get(facts.module);

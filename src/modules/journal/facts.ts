@@ -1,4 +1,5 @@
-import { declareModuleFacts } from '../../shared/module-facts';
+import { declareModuleFacts, receiptsOf } from '../../shared/module-facts';
+import { JOURNAL_BATCH, JOURNAL_POST, JOURNAL_REVERSE } from './domain/journal-operations';
 import { JournalPurge } from './sql';
 
 /** What the journal module declares to the rest of the service (src/shared/module-facts.ts says what each fact feeds). */
@@ -27,7 +28,7 @@ export const JOURNAL_FACTS = declareModuleFacts({
       openapi: "Read the app's own journal entries and their attachments",
     },
   },
-  receipts: { kinds: ['journal.post', 'journal.reverse', 'journal.batch'], resourceTypes: ['journal_entry', 'journal_batch'] },
+  receipts: receiptsOf(JOURNAL_POST, JOURNAL_REVERSE, JOURNAL_BATCH),
   openapi: { tags: { journal: 'Journal prepare and final posting' }, pathParameters: { entry_id: 'The id of a journal entry the app posted (a uuid).' } },
   purge: { parts: JournalPurge, refersTo: ['organizations'] },
   tables: ['periods', 'voucher_counters', 'journal_entries', 'journal_lines'],

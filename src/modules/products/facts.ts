@@ -1,4 +1,5 @@
-import { declareModuleFacts } from '../../shared/module-facts';
+import { declareModuleFacts, receiptsOf } from '../../shared/module-facts';
+import { PRODUCT_CREATE } from './domain/product';
 import { ProductsPurge } from './sql';
 
 /** What the products module declares to the rest of the service (src/shared/module-facts.ts says what each fact feeds). */
@@ -13,7 +14,7 @@ export const PRODUCTS_FACTS = declareModuleFacts({
       openapi: 'Create products',
     },
   },
-  receipts: { kinds: ['product.create'], resourceTypes: ['product'] },
+  receipts: receiptsOf(PRODUCT_CREATE),
   openapi: { tags: { products: 'Products' } },
   purge: { parts: ProductsPurge, refersTo: ['organizations'] },
   tables: ['products'],

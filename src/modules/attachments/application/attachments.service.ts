@@ -7,6 +7,7 @@ import { CreateOnceService, type NewResource } from '../../idempotency';
 import {
   type AttachableEntry,
   type AttachmentMediaType,
+  ATTACHMENT_ADD,
   AttachmentRepository,
   type AttachmentView,
   defaultNameAround,
@@ -101,7 +102,7 @@ export class AttachmentsService {
     });
     // the use as read before the upload (once no record answers); the write decides again under the organization's row lock
     const check = async () => this.assertRoom(entry, upload.bytes.length);
-    const body = await this.once.createNumbered(caller, key, { kind: 'attachment.add', resourceType: 'attachment' }, input, build, check);
+    const body = await this.once.createNumbered(caller, key, ATTACHMENT_ADD, input, build, check);
     // the stored first answer carries `environment` nowhere (§17's body has none), so a replay is the same members
     return body as unknown as AttachmentAdded;
   }

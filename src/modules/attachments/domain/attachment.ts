@@ -223,3 +223,6 @@ export abstract class AttachmentRepository {
     attachmentId: string,
   ): Promise<{ entry: boolean; attachment: StoredAttachment | null }>;
 }
+
+/** The upload's receipt (CONTRACT §7, §17): its kind, which is also the operation the key's fingerprint names, and what it names. */
+export const ATTACHMENT_ADD = { kind: 'attachment.add', resourceType: 'attachment' } as const;

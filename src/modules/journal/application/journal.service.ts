@@ -10,6 +10,7 @@ import type { JournalInput } from '../domain/journal-input';
 import { EntryAlreadyReversedError, JournalPostingRepository, type NewJournalEntry } from '../domain/journal-posting';
 import { assertReferencesAllowed, JournalReferenceRepository } from '../domain/journal-references';
 import { ReversalBeforeEntryError, reversalOf, type ReversalRequest } from '../domain/journal-reversal';
+import { JOURNAL_BATCH, JOURNAL_POST, JOURNAL_REVERSE } from '../domain/journal-operations';
 import { JournalReadsService } from './journal-reads.service';
 
 /** seed 2.3 / CONTRACT §7: the prepare result, exactly. */
@@ -39,9 +40,6 @@ export type BatchBody =
  * The journal's exactly-once writes (CreateOnceService): each re-checks the posting mandate with the grant
  * (CONTRACT §8) and stores its receipt and `operation.completed` event with the entries.
  */
-const JOURNAL_POST = { kind: 'journal.post', resourceType: 'journal_entry', mandate: true } as const;
-const JOURNAL_REVERSE = { kind: 'journal.reverse', resourceType: 'journal_entry', mandate: true } as const;
-const JOURNAL_BATCH = { kind: 'journal.batch', resourceType: 'journal_batch', mandate: true } as const;
 
 /** A journal of a batch as the one posting would answer, its pointers prefixed by its place (CONTRACT §19). */
 function inJournal(i: number, err: unknown): unknown {
