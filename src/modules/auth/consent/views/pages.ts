@@ -51,7 +51,7 @@ definePage(
 <dt><%= it.t('consent.service') %></dt><dd><%= it.serviceName %></dd>
 <dt><%= it.t('consent.app') %></dt><dd><strong><%= it.view.appName %></strong></dd>
 <dt><%= it.t('consent.publisher') %></dt><dd id="publisher"><%= it.view.publisher.name || it.t('consent.notGiven') %><% if (it.view.publisher.cvr) { %> (<%= it.t('consent.cvr', { cvr: it.view.publisher.cvr }) %>)<% } %>
-<% if (it.view.publisherVerified) { %><span class="badge ok" id="publisher-verification"><%= it.t('consent.publisherVerified', { service: it.serviceName }) %></span><% } else { %><strong class="badge bad" id="publisher-verification"><%= it.t('consent.publisherNotVerified', { service: it.serviceName }) %></strong><% } %></dd>
+<% if (!it.view.publisher.name) { } else if (it.view.publisherVerified) { %><span class="badge ok" id="publisher-verification"><%= it.t('consent.publisherVerified', { service: it.serviceName }) %></span><% } else { %><strong class="badge bad" id="publisher-verification"><%= it.t('consent.publisherNotVerified', { service: it.serviceName }) %></strong><% } %></dd>
 <dt><%= it.t('consent.website') %></dt><dd><% if (it.view.publisher.website) { %><a href="<%= it.view.publisher.website %>" rel="noopener noreferrer"><%= it.view.publisher.website %></a><% } else { %><%= it.t('consent.notGiven') %><% } %></dd>
 <dt><%= it.t('consent.privacyPolicy') %></dt><dd><% if (it.view.publisher.privacyPolicy) { %><a href="<%= it.view.publisher.privacyPolicy %>" rel="noopener noreferrer"><%= it.view.publisher.privacyPolicy %></a><% } else { %><%= it.t('consent.notGiven') %><% } %></dd>
 <dt><%= it.t('consent.returnsTo') %></dt><dd><code id="redirect-host"><%= it.view.redirectHost %></code></dd>
