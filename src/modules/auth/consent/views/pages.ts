@@ -23,6 +23,7 @@ definePage(
 <p><%= it.t('consent.chooseText', { app: it.appName }) %></p>
 <form method="post" action="/oauth/authorize/organization">
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<input type="hidden" name="request" value="<%= it.requestTag %>">
 <label for="organization"><%= it.t('consent.organization') %></label>
 <select id="organization" name="organization_id">
 <% it.organizations.forEach(function (o) { %><option value="<%= o.id %>"><%= o.name %></option>
@@ -66,6 +67,7 @@ definePage(
 <form method="post" action="/oauth/authorize/decision">
 <button type="submit" name="decision" value="review" hidden tabindex="-1" aria-hidden="true"><%= it.t('consent.continue') %></button>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<input type="hidden" name="request" value="<%= it.requestTag %>">
 <fieldset aria-describedby="accounts-help<% if (it.error) { %> form-error<% } %>">
 <legend><%= it.t('consent.accountsLegend') %></legend>
 <p class="hint" id="accounts-help"><%= it.t('consent.accountsHelp') %></p>
