@@ -8,8 +8,8 @@ import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const NAMES = {
-  da: { locale: 'da-DK', email: 'E-mail', password: 'Adgangskode', code: 'Kode fra godkendelsesapp', signIn: 'Log ind', failed: 'Du kunne ikke logges ind', connections: 'Tilknyttede apps', allow: 'Tillad', signOut: 'Log ud' },
-  en: { locale: 'en-GB', email: 'Email', password: 'Password', code: 'Authenticator code', signIn: 'Sign in', failed: 'Sign-in failed', connections: 'Connected apps', allow: 'Allow access', signOut: 'Sign out' },
+  da: { locale: 'da-DK', email: 'E-mail', password: 'Adgangskode', code: 'Kode fra godkendelsesapp', signIn: 'Log ind', failed: 'Du kunne ikke logges ind', connections: 'Tilknyttede apps', allow: 'Tillad', signOut: 'Log ud', replaced: 'En nyere anmodning har erstattet denne', continueNewer: 'Fortsæt med den nyere anmodning' },
+  en: { locale: 'en-GB', email: 'Email', password: 'Password', code: 'Authenticator code', signIn: 'Sign in', failed: 'Sign-in failed', connections: 'Connected apps', allow: 'Allow access', signOut: 'Sign out', replaced: 'A newer request replaced this one', continueNewer: 'Continue with the newer request' },
 } as const;
 
 /**
@@ -137,6 +137,62 @@ describe('a reload after a refused sign-in repeats nothing (CONTRACT §21)', () 
       await second.goto(`${base}/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { state: `two-${lang}` })}`);
       await second.getByRole('button', { name: n.allow }).waitFor();
       expect(await second.getByLabel(n.password).count()).toBe(0);
+    });
+  }
+
+  for (const lang of ['da', 'en'] as const) {
+    const n = NAMES[lang];
+
+    /**
+     * Issue 45 leftover (CONTRACT §21 "One sign-in" through a second tab): the second tab's request replaces
+     * the first. The first tab's Allow then decides nothing — not the second tab's request under the first
+     * tab's choices, not a 403 "expired or not from this site" — but says a newer request replaced it and
+     * leads to that one; the second tab's Allow gives its own app its code.
+     */
+    it(`${lang}: a second tab's consent request replaces the first: the first tab's Allow decides nothing and leads to the newer request, which then answers its own state`, async () => {
+      const s = await aConsentSetup(app);
+      context = await browser.newContext({ locale: n.locale });
+      const callbacks: string[] = [];
+      await context.route('http://127.0.0.1:8765/**', (route) => {
+        callbacks.push(route.request().url());
+        return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>App</title><h1>Back at the app</h1>' });
+      });
+      page = await context.newPage();
+      await page.goto(`${base}/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { state: `first-${lang}` })}`);
+      clock.advance(30_000);
+      await page.getByLabel(n.email).fill(s.owner.email);
+      await page.getByLabel(n.password).fill(PASSWORD);
+      await page.getByLabel(n.code).fill(totpCodeAt(s.owner.totp_secret, clock.nowMs()));
+      await page.getByRole('button', { name: n.signIn }).click();
+      await page.getByRole('button', { name: n.allow }).waitFor();
+
+      const second = await context.newPage();
+      await second.goto(`${base}/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { state: `second-${lang}` })}`);
+      await second.getByRole('button', { name: n.allow }).waitFor();
+
+      // the first tab, still showing the first request's form
+      await page.getByRole('checkbox').first().check();
+      const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/oauth/authorize/decision')), page.getByRole('button', { name: n.allow }).click()]);
+      expect(answer.status()).toBe(409);
+      await page.getByRole('heading', { name: n.replaced, level: 1 }).waitFor();
+      expect(callbacks).toEqual([]);
+      findings.push(...(await checkAtTwoWidths(page, `${lang}-consent-replaced`)));
+      await page.setViewportSize({ width: 320, height: 800 });
+      findings.push(...(await axeFindings(page, `${lang}-consent-replaced`)));
+      await page.setViewportSize({ width: 1280, height: 900 });
+      // its link: the newer request's form, still signed in
+      await page.getByRole('link', { name: n.continueNewer }).click();
+      await page.getByRole('button', { name: n.allow }).waitFor();
+      expect(await page.getByLabel(n.password).count()).toBe(0);
+
+      // the second tab answers its own request
+      await second.getByRole('checkbox').first().check();
+      await second.getByRole('button', { name: n.allow }).click();
+      await second.getByRole('heading', { name: 'Back at the app' }).waitFor();
+      expect(callbacks).toHaveLength(1);
+      const back = new URL(callbacks[0]!);
+      expect(back.searchParams.get('state')).toBe(`second-${lang}`);
+      expect(back.searchParams.get('code')).toBeTruthy();
     });
   }
 

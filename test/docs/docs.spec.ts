@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fencedBlocks, RUNNABLE_DOCS, shellBlocks } from '../support/doc-blocks';
+import { fencedBlocks, isPathBlock, RUNNABLE_DOCS, shellBlocks } from '../support/doc-blocks';
 
 /**
  * Issue 34: the README and the guides a newcomer follows. Fast checks without a service: every relative
@@ -80,6 +80,33 @@ describe('the docs', () => {
       });
     }
     expect(faults).toEqual([]);
+  });
+
+  /**
+   * Issue 45: the developer's way to production is one numbered path whose blocks need no value that
+   * only the operator guide (or sandbox.env's sample project) defines: every variable a block reads is set
+   * by an earlier block of the path — an assignment, or a `read` the developer answers from the page.
+   */
+  it('the partner guide\'s path to production runs blocks that read only variables the path itself sets', () => {
+    const path = blocks.filter(isPathBlock);
+    expect(path.filter((b) => b.notRun === null).length).toBeGreaterThanOrEqual(6);
+    const set = new Set<string>();
+    const faults: string[] = [];
+    for (const b of path.filter((x) => x.notRun === null)) {
+      // the service's own address, read from the file the start wrote, in a subshell that keeps nothing else
+      const code = b.code.replace(/\$\(\. \.data\/sandbox\.env && echo "\$ORIGIN"\)/g, '');
+      b.code.split('\n').forEach((line, i) => {
+        for (const m of line.replace(/(^|\s)#.*$/, '').replace(/\$\(\. \.data\/sandbox\.env && echo "\$ORIGIN"\)/g, '').matchAll(/\$\{?([A-Z][A-Z0-9_]*)(?![a-z])/g)) {
+          if (!set.has(m[1]) && !line.includes(`${m[1]}=`)) faults.push(`${b.file}:${b.line + 1 + i} reads $${m[1]}, which the path has not set`);
+        }
+        for (const m of line.matchAll(/\b([A-Z][A-Z0-9_]*)=/g)) set.add(m[1]);
+        const read = /^read -r\w* (?:'[^']*' )?([A-Z][A-Z0-9_]*)$/.exec(line.trim());
+        if (read) set.add(read[1]);
+      });
+      expect(code).not.toMatch(/sandbox\.env/);
+    }
+    expect(faults).toEqual([]);
+    expect([...set].filter((v) => !v.startsWith('DEV_'))).toEqual([]);
   });
 
   it('finds the blocks of a file and their markers', () => {

@@ -106,6 +106,36 @@ describe('the demo company (CONTRACT §15)', () => {
     expect((await consoleGet(`/organizations/${first}`)).body).toMatchObject({ demo: true, name: `Demo ApS – ${d.email}` });
   });
 
+  it('issue 45: the code verifier stays the same on every load of the app page in one session (the copied one still exchanges the code of a later load\'s link); another session has its own', async () => {
+    const d = await aDeveloper(app, clock);
+    const { appId, secret, page } = await anUnapprovedAppWithClient(d);
+    const copied = verifierOn(page);
+    expect(copied).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+    const reloaded = (await d.driver.get(`/developers/apps/${appId}`)).text;
+    expect(verifierOn(reloaded)).toBe(copied);
+    expect(connectHref(reloaded)).toBe(connectHref(page));
+
+    const driver = new PageDriver(app);
+    expect((await signInAsDeveloper(driver, d, connectHref(reloaded))).status).toBe(303);
+    const form = await driver.get('/oauth/authorize/continue');
+    const accountId = /name="account_ids" value="([0-9a-f-]{36})"/.exec(form.text)?.[1] as string;
+    const decision = await driver.post('/oauth/authorize/decision', { decision: 'allow', account_ids: [accountId], duration_days: '90' });
+    const code = new URL(decision.headers.location as string).searchParams.get('code') as string;
+    const token = await app
+      .partner()
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: copied, client_id: appId, client_secret: secret });
+    expect(token.status).toBe(200);
+
+    // another sign-in, another session: another verifier
+    const other = new PageDriver(app);
+    await other.get('/developers/signin');
+    clock.advance(30_000);
+    expect((await other.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) })).status).toBe(303);
+    expect(verifierOn((await other.get(`/developers/apps/${appId}`)).text)).not.toBe(copied);
+  });
+
   it('Connect the demo company: the developer signs in with the account\'s email, password and authenticator, consents an unapproved app, and gets a hat_ token that works on the production base', async () => {
     const d = await aDeveloper(app, clock);
     const { appId, secret, page } = await anUnapprovedAppWithClient(d);

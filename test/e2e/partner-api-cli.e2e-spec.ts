@@ -215,6 +215,48 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     expect(receiver.attempts).toHaveLength(3);
   }, 180_000);
 
+  /**
+   * Issue 45 (CONTRACT §21 "Local webhooks"): from the repository, one documented command each —
+   * `npm run listen -- --forward-to <url>` and `npm run trigger` — with no build of the package first (the
+   * scripts run its TypeScript sources on the pinned Node 24). Before, the README's `partner-api listen`
+   * was "command not found" until a separate build.
+   */
+  it('npm run listen and npm run trigger from the repository root, without a build step: the triggered event arrives signed', async () => {
+    const p = await aSandboxProject(app);
+    const receiver = aReceiver();
+    const url = await receiver.start();
+    const dir = tempDir();
+    const npm = (args: string[]): Cli => {
+      const child = spawn('npm', ['run', '--silent', ...args], {
+        cwd: ROOT,
+        detached: true, // its own process group: npm and the node it starts stop together
+        env: { PATH: process.env.PATH ?? '', HOME: dir, ...envOf(p) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout!.on('data', (d) => (out += String(d)));
+      child.stderr!.on('data', (d) => (err += String(d)));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      return { child, out: () => out, err: () => err, exited };
+    };
+    const listening = npm(['listen', '--', '--forward-to', url, '--cursor-file', join(dir, 'cursor.json')]);
+    try {
+      await eventually(() => /^Ready/m.test(listening.out()) || listening.child.exitCode !== null, 'npm run listen to be ready', 60_000);
+      expect(listening.err()).toBe('');
+      receiver.secret = /(whsec_[A-Za-z0-9+/=]+)/.exec(listening.out())?.[1] ?? '';
+      expect(receiver.secret).not.toBe('');
+      const triggered = npm(['trigger']);
+      expect(await triggered.exited).toBe(0);
+      expect(triggered.out()).toMatch(/^Posted a sample journal entry/);
+      await eventually(() => receiver.attempts.length >= 1, 'the triggered event at the receiver', 30_000);
+      expect(receiver.attempts.map((a) => [a.verified, a.status])).toEqual([[true, 204]]);
+    } finally {
+      if (listening.child.exitCode === null && listening.child.signalCode === null) process.kill(-listening.child.pid!, 'SIGKILL');
+      await listening.exited;
+    }
+  }, 180_000);
+
   it('retries a receiver that is down, then answers 500, with growing backoff, never skipping an event or advancing past it across a restart', async () => {
     const p = await aSandboxProject(app);
     const ops = [await postJournal(p), await postJournal(p)];

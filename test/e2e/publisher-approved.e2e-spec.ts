@@ -121,6 +121,21 @@ describe('who is asking, approved (CONTRACT §21)', () => {
     expect(whoIsAsking(await consentPage(d, appId, 'da'))).toContain('Verificeret af Regnskabsporten');
   });
 
+  it('no publisher given: "not given" without a "Not verified" badge beside it, on the consent page in both languages and on the developer page', async () => {
+    const { d, appId } = await anApp();
+    await approveNewRevision(appId);
+    const da = whoIsAsking(await consentPage(d, appId, 'da'));
+    expect(da).toContain('Udgiver ikke oplyst');
+    expect(da).not.toContain('verificeret');
+    const en = whoIsAsking(await consentPage(d, appId, 'en'));
+    expect(en).toContain('Publisher not given');
+    expect(en).not.toMatch(/verified/i);
+    const devPage = (await d.driver.get(`/developers/apps/${appId}`)).text;
+    const shown = /<p id="publisher-shown">(.*?)<\/p>/s.exec(devPage)?.[1] ?? '';
+    expect(shown).toContain('Owners see now: no publisher given.');
+    expect(shown).not.toContain('badge');
+  });
+
   it('refuses a CVR number failing its modulus 11 check where it is entered: the form (422, the field named, nothing saved) and the console API (400)', async () => {
     const { d, appId } = await anApp();
     for (const bad of [INVALID_CVR, '1015081', '1015081x', '123456789']) {

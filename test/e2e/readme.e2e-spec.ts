@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
-import { RUNNABLE_DOCS, shellBlocks } from '../support/doc-blocks';
+import { isPathBlock, RUNNABLE_DOCS, shellBlocks } from '../support/doc-blocks';
 import { freePort } from '../support/free-port';
 import { waitForReady } from '../support/service-process';
 import { eventually } from '../support/wait';
@@ -15,6 +15,111 @@ const pinned = (JSON.parse(readFileSync(join(ROOT, 'tools', 'node-runtime', 'pac
 
 /** What a user's shell has: no node_modules/.bin of this project (npm adds it for its own scripts). */
 const userPath = () => (process.env.PATH ?? '').split(delimiter).filter((p) => !p.endsWith(`node_modules${sep}.bin`)).join(delimiter);
+
+/**
+ * Issue 45: the partner guide's path to production, walked as a new developer does: its blocks in a fresh
+ * bash shell of their own (no variable of the README's or the operator guide's), the page steps in Chromium
+ * (sign-up with the link from the service's log, an app, a sandbox token, a redirect URI, a client secret),
+ * each `read` answered with what the page showed, and the consent of the block that waits on
+ * 127.0.0.1:8765 given in the browser while the block waits.
+ */
+async function pathWalker(browser: Browser, cwd: string, serviceLog: () => string) {
+  const shell = spawn('bash', ['--noprofile', '--norc'], { cwd, env: { PATH: userPath(), HOME: process.env.HOME ?? tmpdir() }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  shell.stdout!.on('data', (d) => (stdout += String(d)));
+  shell.stderr!.on('data', (d) => (stderr += String(d)));
+  let exit: number | null | undefined;
+  const ended = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
+  void ended.then((code) => (exit = code));
+  const run = async (text: string, marker: string) => {
+    shell.stdin!.write(`${text}\necho "${marker}"\n`);
+    await eventually(() => stdout.includes(`${marker}\n`) || exit !== undefined, marker, 300_000);
+    if (exit !== undefined) throw new Error(`the path's shell stopped (exit ${exit}) in ${marker}:\n${stdout.slice(-2000)}\n${stderr}`);
+  };
+  const context = await browser.newContext({ locale: 'en-GB' });
+  const page = await context.newPage();
+  const email = `walker-${Date.now()}@example.com`;
+  const password = 'a path to production, walked';
+  let secret = '';
+  let usedStep = 0;
+  /** A code of a 30 s step after the last one used (the service takes each code once). */
+  const nextCode = async () => {
+    await eventually(() => Math.floor(Date.now() / 30_000) > usedStep, 'the next TOTP step', 31_000);
+    usedStep = Math.floor(Date.now() / 30_000);
+    return totpCodeAt(secret, Date.now());
+  };
+  const origin = () => /Sign up: (http:\/\/\S+)\/developers\/signup/.exec(stdout)![1];
+  const confirmed = async (button: string) => {
+    await page.getByRole('button', { name: button }).first().click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('#issued-value').waitFor();
+    return (await page.locator('#issued-value').textContent())!.trim();
+  };
+  /** What the developer pastes for each `read` of the path, from the page. */
+  const answers: Record<string, () => Promise<string>> = {
+    DEV_APP: async () => {
+      await page.goto(`${origin()}/developers/signup`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      let link = '';
+      await eventually(() => (link = /https?:\/\/\S+\/developers\/signup\/verify\?token=[A-Za-z0-9_-]+/.exec(serviceLog().split(email).slice(1).join(email))?.[0] ?? '') !== '', 'the sign-up link in the log', 30_000);
+      await page.goto(link);
+      secret = ((await page.locator('#totp-secret').textContent()) as string).replace(/ /g, '');
+      await page.getByLabel('Password').fill(password);
+      usedStep = Math.floor(Date.now() / 30_000) - 1;
+      await page.getByLabel('Authenticator code').fill(await nextCode());
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByRole('button', { name: 'New app' }).click();
+      await page.getByLabel('App name').fill('The path');
+      await page.getByRole('button', { name: 'Create app' }).click();
+      await page.locator('#client-id').waitFor();
+      return ((await page.locator('#client-id').textContent()) as string).trim();
+    },
+    DEV_TOKEN: () => confirmed('New sandbox token'),
+    DEV_CLIENT_SECRET: async () => {
+      await page.getByLabel('Redirect URIs').fill('http://127.0.0.1:8765/callback');
+      await page.getByRole('button', { name: 'Save redirect URIs' }).click();
+      await page.waitForURL(/#oauth$/);
+      return confirmed('New client secret');
+    },
+  };
+  return {
+    run,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    async block(block: string, where: string) {
+      const read = /^read -r\w* '[^']*' (DEV_[A-Z_]+)\n$/.exec(block);
+      if (read) {
+        const value = await answers[read[1]]!();
+        // as the OAUTH_CODE read above: the shell gets the assignment the developer's answer makes
+        return run(`${read[1]}='${value}'`, `@@ ${where}`);
+      }
+      if (!block.includes('listen(8765')) return run(block, `@@ ${where}`);
+      // the consent: the block prints the address and waits on 127.0.0.1:8765 while the developer consents
+      const before = stdout.length;
+      shell.stdin!.write(`${block}\necho "@@ ${where}"\n`);
+      await eventually(() => /Open in your browser: (\S+)/.test(stdout.slice(before)) || exit !== undefined, 'the consent address', 60_000);
+      const consent = await context.newPage();
+      await consent.goto(/Open in your browser: (\S+)/.exec(stdout.slice(before))![1]);
+      await consent.getByLabel('Email').fill(email);
+      await consent.getByLabel('Password').fill(password);
+      await consent.getByLabel('Authenticator code').fill(await nextCode());
+      await consent.getByRole('button', { name: 'Sign in' }).click();
+      await consent.getByLabel('7000 Husleje', { exact: true }).check();
+      await consent.getByLabel('12000 Bank', { exact: true }).check();
+      await consent.getByRole('button', { name: 'Allow access' }).click();
+      await consent.getByText('Connected: back to your terminal.').waitFor();
+      await eventually(() => stdout.includes(`@@ ${where}\n`) || exit !== undefined, where, 60_000);
+      if (exit !== undefined) throw new Error(`the path's shell stopped (exit ${exit}) in ${where}:\n${stdout.slice(-2000)}\n${stderr}`);
+    },
+    async close() {
+      await context.close();
+      shell.stdin!.end('exit\n');
+      await ended;
+    },
+  };
+}
 
 /**
  * Issue 15: `npm start`, run from a shell as the README says, serves on the pinned Node 24 without
@@ -135,11 +240,16 @@ describe('npm start and the README', () => {
       if (exit !== undefined) throw new Error(`the shell stopped (exit ${exit}) in ${marker}:\n${stdout.slice(-2000)}\n${stderr}`);
     };
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    const walker = await pathWalker(browser, work, () => `${out}${err}`);
     try {
       await run('set -eo pipefail', '@@ start');
-      for (const [i, { file, line, code: block }] of blocks.entries()) {
+      await walker.run('set -eo pipefail', '@@ start');
+      for (const [i, b] of blocks.entries()) {
+        const { file, line, code: block } = b;
         const where = `block ${i + 1} (${file}:${line})`;
-        if (/^read -r\w* [^\n]*OAUTH_CODE\n$/.test(block)) {
+        if (isPathBlock(b)) {
+          await walker.block(block, where);
+        } else if (/^read -r\w* [^\n]*OAUTH_CODE\n$/.test(block)) {
           await run('echo "@@vars $CONSENT_URL $OWNER_EMAIL $OWNER_TOTP_SECRET"', `@@ vars ${i}`);
           const [, url, email, secret] = /@@vars (\S+) (\S+) (\S+)/.exec(stdout)!;
           const password = /OWNER_PASSWORD='([^']+)'/.exec(blocks.map((b) => b.code).join('\n'))![1];
@@ -168,10 +278,18 @@ describe('npm start and the README', () => {
         }
       }
     } finally {
+      await walker.close();
       await browser.close();
       shell.stdin!.end('exit\n');
       await ended;
     }
+    // the partner guide's path, in its own shell: a sandbox call, the consent's token, a production call
+    expect(walker.stderr()).toBe('');
+    const path = walker.stdout();
+    expect(path).toMatch(/^Sign up: http:\/\/127\.0\.0\.1:\d+\/developers\/signup$/m);
+    expect(path.match(/^\{"valid":true,"posted":false,"checked":\["input","grant","references"\]/gm)).toHaveLength(2);
+    expect(path).toMatch(/^\{"access_token":"hat_[0-9A-Za-z]{46}","token_type":"Bearer","expires_in":\d+,"scope":"journal:prepare journal:post operations:read","organization_id":"[0-9a-f-]{36}","grant_id":"[0-9a-f-]{36}"\}$/m);
+    expect(path).toMatch(/^\{"data":\[\{"id":"[0-9a-f-]{36}","number":"7000","name":"Husleje"\},\{"id":"[0-9a-f-]{36}","number":"12000","name":"Bank"\}\]\}$/m);
     // what the CLI says while it waits for a code, and npm's complaint about this machine's npmrc, are no faults
     expect(stderr.replace(/^waiting \d+ s for the next code…\n/gm, '').replace(/^npm warn Unknown user config .*\n/gm, '')).toBe('');
     const all = stdout;

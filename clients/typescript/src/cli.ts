@@ -4,9 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CliError, isHttpUrl, partnerEnvironment, UsageError } from './cli/common.js';
-import { DEFAULT_CURSOR_FILE, listen, type Output, SECRET_VARIABLE } from './cli/listen.js';
-import { trigger } from './cli/trigger.js';
+import { CliError, isHttpUrl, partnerEnvironment, UsageError } from './cli/common.ts';
+import { DEFAULT_CURSOR_FILE, listen, type Output, SECRET_VARIABLE } from './cli/listen.ts';
+import { trigger } from './cli/trigger.ts';
 
 const USAGE = `usage:
   partner-api listen --forward-to <url> [--cursor-file <path>] [--from-start] [--poll-interval <seconds>]

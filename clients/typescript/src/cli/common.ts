@@ -2,11 +2,10 @@
 
 /** An error the command reports as one line on stderr, then exits with `exitCode`. */
 export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
     super(message);
+    this.exitCode = exitCode;
   }
 }
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { createPartnerClient } from '../index.js';
-import { CliError, describeAnswer, describeFailure, type PartnerEnvironment, sleep, utcTime } from './common.js';
+import { createPartnerClient } from '../index.ts';
+import { CliError, describeAnswer, describeFailure, type PartnerEnvironment, sleep, utcTime } from './common.ts';
 
 export const DEFAULT_CURSOR_FILE = '.partner-api-listen.json';
 export const SECRET_VARIABLE = 'PARTNER_API_WEBHOOK_SECRET';
@@ -156,10 +156,11 @@ async function deliver(signer: Webhook, url: string, event: FeedEvent, io: Outpu
 /** The events feed: pages, with waits for the service to come back; a refusal is a CliError. */
 class Feed {
   private readonly client;
-  constructor(
-    private readonly env: PartnerEnvironment,
-    private readonly io: Output,
-  ) {
+  private readonly env: PartnerEnvironment;
+  private readonly io: Output;
+  constructor(env: PartnerEnvironment, io: Output) {
+    this.env = env;
+    this.io = io;
     this.client = createPartnerClient(env.base, env.token);
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createPartnerClient, type Schemas } from '../index.js';
-import { CliError, describeAnswer, describeFailure, isSandboxBase, type PartnerEnvironment } from './common.js';
+import { createPartnerClient, type Schemas } from '../index.ts';
+import { CliError, describeAnswer, describeFailure, isSandboxBase, type PartnerEnvironment } from './common.ts';
 import type { Output } from './listen.js';
 
 const AMOUNT_MINOR = 10_000; // 100.00 DKK

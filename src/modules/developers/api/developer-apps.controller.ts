@@ -468,7 +468,7 @@ export class DeveloperAppsController {
   }
 
   private async appPage(req: DeveloperRequest, res: Response, status: number, app: DeveloperApp, state: FormState): Promise<void> {
-    const view = await this.apps.page(app, state.logFilter);
+    const view = await this.apps.page(app, state.logFilter, (req.webSession as DeveloperSession).csrfSecret);
     // a page answering a POST (422) shows no flash; a GET takes it, once
     const flash = status === 200 && req.method === 'GET' ? await this.accounts.takeFlash(req.webSession as DeveloperSession) : null;
     const lang = this.http.language(res);

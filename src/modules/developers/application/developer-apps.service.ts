@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { SCOPES } from '../../../shared/domain/scopes';
 import { DemoCompanyService } from './demo-company.service';
 import { Inject, Injectable } from '@nestjs/common';
@@ -74,15 +74,21 @@ export interface AppPageView {
   demo: { id: string; name: string; storage: StorageUse; connect: { href: string; codeVerifier: string; redirectUri: string } | null } | null;
 }
 
-/** The authorization request of **Connect the demo company**: every scope, the demo company named, PKCE S256. */
-export function demoConnectRequest(appId: string, redirectUri: string, organizationId: string): { href: string; codeVerifier: string; redirectUri: string } {
-  const codeVerifier = randomBytes(32).toString('base64url');
+/**
+ * The authorization request of **Connect the demo company**: every scope, the demo company named, PKCE S256.
+ * Issue 45: the verifier and state are derived from the page session's secret (`sessionKey`, never shown),
+ * so every load of the app page in one session shows the same link and verifier — a developer who copied
+ * the verifier and reloads, or opens the page again, still holds the right one; a new session, a new pair.
+ */
+export function demoConnectRequest(appId: string, redirectUri: string, organizationId: string, sessionKey: string): { href: string; codeVerifier: string; redirectUri: string } {
+  const derived = (purpose: string) => createHmac('sha256', sessionKey).update(`demo-connect ${purpose} ${appId}`).digest('base64url');
+  const codeVerifier = derived('code_verifier');
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: appId,
     redirect_uri: redirectUri,
     scope: SCOPES.join(' '),
-    state: randomBytes(12).toString('base64url'),
+    state: derived('state').slice(0, 16),
     code_challenge: createHash('sha256').update(codeVerifier).digest('base64url'),
     code_challenge_method: 'S256',
     organization_id: organizationId,
@@ -158,7 +164,8 @@ export class DeveloperAppsService {
     return this.config.requestLogRetentionDays;
   }
 
-  async page(app: DeveloperApp, logFilter: RequestLogFilter = {}): Promise<AppPageView> {
+  /** `sessionKey`: the page session's secret, from which **Connect the demo company** derives its PKCE pair (a random one without). */
+  async page(app: DeveloperApp, logFilter: RequestLogFilter = {}, sessionKey: string = randomBytes(32).toString('base64url')): Promise<AppPageView> {
     const read = await this.oauth.readApp(app.appId);
     const org = await this.organizations.organization(app.sandboxOrganizationId);
     const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
@@ -174,7 +181,7 @@ export class DeveloperAppsService {
       demo: demo && {
         ...demo,
         storage: { used: demoUse, max },
-        connect: read.redirect_uris.length > 0 ? demoConnectRequest(app.appId, read.redirect_uris[0], demo.id) : null,
+        connect: read.redirect_uris.length > 0 ? demoConnectRequest(app.appId, read.redirect_uris[0], demo.id, sessionKey) : null,
       },
       id: app.appId,
       name: read.name,

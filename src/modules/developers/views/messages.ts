@@ -62,7 +62,7 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     demoHint:
       'Your own production organization with sample books, to try production before approval. You are its only owner: sign in to it with this account’s email, password and authenticator. Only your apps can be connected to it; its tokens are real hat_ tokens on the production base address.',
     connectDemo: 'Connect the demo company',
-    connectDemoHint: 'Starts the authorization request for {uri} with every scope. Exchange the code at /oauth/token with this code verifier:',
+    connectDemoHint: 'Starts the authorization request for {uri} with every scope. Exchange the code at /oauth/token within 60 seconds with this code verifier (the same on every load of this page until you sign out):',
     connectDemoNeedsRedirect: 'Save a redirect URI under OAuth first: connecting returns to the first one.',
     redirectSaved: 'Redirect URIs saved.',
     newClientSecret: 'New client secret',
@@ -288,7 +288,7 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     demoHint:
       'Din egen produktionsorganisation med eksempelregnskab, så du kan prøve produktion før godkendelse. Du er dens eneste ejer: log ind med denne kontos e-mail, adgangskode og godkendelsesapp. Kun dine egne apps kan forbindes til den; dens tokens er rigtige hat_-tokens på produktionens basisadresse.',
     connectDemo: 'Forbind demovirksomheden',
-    connectDemoHint: 'Starter godkendelsesanmodningen til {uri} med alle rettigheder. Byt koden på /oauth/token med denne kodeverifikator:',
+    connectDemoHint: 'Starter godkendelsesanmodningen til {uri} med alle rettigheder. Byt koden på /oauth/token inden for 60 sekunder med denne kodeverifikator (den samme, hver gang siden vises, indtil du logger ud):',
     connectDemoNeedsRedirect: 'Gem først en redirect-URI under OAuth: forbindelsen vender tilbage til den første.',
     redirectSaved: 'Redirect-URI’erne er gemt.',
     newClientSecret: 'Ny klienthemmelighed',

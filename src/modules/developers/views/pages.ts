@@ -147,7 +147,7 @@ ${FIELD_ERROR('redirect_uris')}
 
 <section class="card" id="publisher" aria-labelledby="h-publisher"><h2 id="h-publisher">${T('publisher')}</h2>
 ${FLASH('publisher')}<p class="hint">${T('publisherHint')}</p>
-<p id="publisher-shown"><% if (it.view.approvedPublisher) { %><%= it.t('developers.publisherShown', { name: it.view.approvedPublisher.name || it.t('developers.publisherNotGiven') }) %> <% if (it.view.publisherVerified) { %><span class="badge ok">${T('publisherVerified')}</span><% } else { %><span class="badge bad"><%= it.t('developers.publisherNotVerified', { service: it.serviceName }) %></span><% } %><% } else { %>${T('publisherNotShownYet')}<% } %></p>
+<p id="publisher-shown"><% if (it.view.approvedPublisher) { %><%= it.t('developers.publisherShown', { name: it.view.approvedPublisher.name || it.t('developers.publisherNotGiven') }) %> <% if (!it.view.approvedPublisher.name) { } else if (it.view.publisherVerified) { %><span class="badge ok">${T('publisherVerified')}</span><% } else { %><span class="badge bad"><%= it.t('developers.publisherNotVerified', { service: it.serviceName }) %></span><% } %><% } else { %>${T('publisherNotShownYet')}<% } %></p>
 <form method="post" action="/developers/apps/<%= it.view.id %>/publisher" novalidate>${CSRF}
 <label for="publisher_name">${T('publisherName')}</label>
 <input id="publisher_name" name="publisher_name" type="text" maxlength="200" autocomplete="organization" value="<%= it.publisher.name %>"${DESCRIBED('publisher_name')}>

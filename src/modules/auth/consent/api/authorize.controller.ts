@@ -6,7 +6,11 @@ import { firstSupportedTag, refusedSignIn } from '../../../../shared/web';
 import { ConsentSessionService } from '../application/consent-session.service';
 import { ConsentService, DURATION_DAYS } from '../application/consent.service';
 import type { AuthorizationRequest, ConsentSession } from '../domain/consent.repository';
+import { requestTag } from '../domain/request-tag';
 import { ConsentHttp, type ConsentRequest } from './consent-http';
+
+/** The tag the flow's forms carry of the request they were shown for (CONTRACT §21, a second tab). */
+const tagOf = (session: ConsentSession): string => (session.request ? requestTag(session.request) : '');
 
 const SIGN_IN = '/oauth/authorize/sign-in';
 const SIGN_OUT = '/oauth/authorize/sign-out';
@@ -53,7 +57,7 @@ export class AuthorizeController {
     const signedIn = await this.session.loadSession(this.http.sessionCookieValue(req));
     if (signedIn?.userId) {
       const carried = await this.session.continueSignedIn(signedIn, check.request);
-      this.http.setSession(res, carried.cookie);
+      if (carried.cookie !== null) this.http.setSession(res, carried.cookie);
       return this.http.seeOther(res, '/oauth/authorize/continue');
     }
     const { cookie, session } = await this.session.startSession('authorize', check.request);
@@ -110,7 +114,7 @@ export class AuthorizeController {
     const csrf = this.http.csrfToken(req, res);
     this.formsLeadTo(res, session);
     if (step.kind === 'choose') {
-      return this.http.page(res, 200, 'organization', { titleKey: 'consent.chooseTitle', appName: step.appName, organizations: step.organizations, csrf });
+      return this.http.page(res, 200, 'organization', { titleKey: 'consent.chooseTitle', appName: step.appName, organizations: step.organizations, csrf, requestTag: tagOf(session) });
     }
     this.http.page(res, 200, 'consent', {
       titleKey: 'consent.consentTitle',
@@ -118,6 +122,7 @@ export class AuthorizeController {
       signOutAction: SIGN_OUT,
       view: step.view,
       csrf,
+      requestTag: tagOf(session),
       error: null,
       checked: [],
       durationDays: DURATION_DAYS[0],
@@ -130,6 +135,7 @@ export class AuthorizeController {
   async organization(@Req() req: ConsentRequest, @Res() res: Response): Promise<void> {
     const session = await this.authorizeSession(req, res);
     if (!session || session.userId === null || !this.http.validPost(req)) return this.http.forbidden(res);
+    if (this.replaced(res, session, req.body)) return;
     await this.consent.chooseOrganization(session, (req.body as Record<string, unknown>).organization_id);
     this.http.seeOther(res, '/oauth/authorize/continue');
   }
@@ -140,6 +146,7 @@ export class AuthorizeController {
     const session = await this.authorizeSession(req, res);
     if (!session || session.userId === null || !this.http.validPost(req)) return this.http.forbidden(res);
     res.locals.switchPath = '/oauth/authorize/continue';
+    if (this.replaced(res, session, req.body)) return;
     const body = req.body as Record<string, unknown>;
     const result = await this.consent.decide(session, {
       decision: body.decision,
@@ -156,6 +163,7 @@ export class AuthorizeController {
         signOutAction: SIGN_OUT,
         view: result.view,
         csrf: this.http.csrfToken(req, res),
+        requestTag: tagOf(session),
         error: result.error,
         checked: result.checked,
         durationDays: result.durationDays,
@@ -175,6 +183,18 @@ export class AuthorizeController {
     await this.session.signOut(session);
     this.http.clearSession(res);
     this.http.seeOther(res, session.request ? authorizeUrl(session.request) : '/account/connections');
+  }
+
+  /**
+   * CONTRACT §21, a second tab: a form of a request the session no longer holds (a newer one replaced
+   * it) decides nothing; its page says so and leads to the newer request (409). True when answered.
+   */
+  private replaced(res: Response, session: ConsentSession, body: unknown): boolean {
+    const posted = (body as Record<string, unknown> | undefined)?.request;
+    // a form without the tag (not one of these pages') is taken as before: for the request the session holds
+    if (!session.request || posted === undefined || posted === requestTag(session.request)) return false;
+    this.http.message(res, 409, 'consent.replacedTitle', 'consent.replaced', { backHref: '/oauth/authorize/continue', backLabel: this.http.t(res, 'consent.continueNewer') });
+    return true;
   }
 
   private async authorizeSession(req: ConsentRequest, res: Response): Promise<ConsentSession | null> {

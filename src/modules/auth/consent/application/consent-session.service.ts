@@ -152,16 +152,22 @@ export class ConsentSessionService {
 
   /**
    * CONTRACT §21 "one sign-in": an owner signed in (Connected apps, an earlier consent) who opens
-   * /oauth/authorize goes on signed in with the new request — under a new session id and CSRF secret,
-   * its end unchanged, so that another tab's form of the session before is refused (403), never applied
-   * to this request.
+   * /oauth/authorize goes on signed in with the new request, its end unchanged. A consent session keeps
+   * its id and CSRF secret: the new request replaces the one it held, and another tab's form of that one
+   * is told so by its request tag (domain/request-tag.ts), never applied to this request. A Connected apps
+   * session becomes a consent session under a new id and CSRF secret (its forms are refused, 403).
    */
-  async continueSignedIn(session: ConsentSession, request: AuthorizationRequest): Promise<{ cookie: string; session: ConsentSession }> {
+  async continueSignedIn(session: ConsentSession, request: AuthorizationRequest): Promise<{ cookie: string | null; session: ConsentSession }> {
+    if (session.purpose === 'authorize') {
+      await this.transactions.run((m) => this.sessions.setData(m, session.idHash, { request, organizationId: null }));
+      return { cookie: null, session: { ...session, request, organizationId: null } };
+    }
     const next = await this.transactions.run((m) =>
       this.sessions.signIn(m, { ...webSession(session), purpose: 'authorize' }, session.userId as string, { request, organizationId: null }),
     );
     return { cookie: next.cookie, session: consentSession(next.session) };
   }
+
 
   /** A refused form's message for the GET its 303 leads to (CONTRACT §21); a new cookie to set, or null. */
   leaveFlash(session: ConsentSession, flash: Flash): Promise<string | null> {

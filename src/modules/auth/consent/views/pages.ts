@@ -23,6 +23,7 @@ definePage(
 <p><%= it.t('consent.chooseText', { app: it.appName }) %></p>
 <form method="post" action="/oauth/authorize/organization">
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<input type="hidden" name="request" value="<%= it.requestTag %>">
 <label for="organization"><%= it.t('consent.organization') %></label>
 <select id="organization" name="organization_id">
 <% it.organizations.forEach(function (o) { %><option value="<%= o.id %>"><%= o.name %></option>
@@ -51,7 +52,7 @@ definePage(
 <dt><%= it.t('consent.service') %></dt><dd><%= it.serviceName %></dd>
 <dt><%= it.t('consent.app') %></dt><dd><strong><%= it.view.appName %></strong></dd>
 <dt><%= it.t('consent.publisher') %></dt><dd id="publisher"><%= it.view.publisher.name || it.t('consent.notGiven') %><% if (it.view.publisher.cvr) { %> (<%= it.t('consent.cvr', { cvr: it.view.publisher.cvr }) %>)<% } %>
-<% if (it.view.publisherVerified) { %><span class="badge ok" id="publisher-verification"><%= it.t('consent.publisherVerified', { service: it.serviceName }) %></span><% } else { %><strong class="badge bad" id="publisher-verification"><%= it.t('consent.publisherNotVerified', { service: it.serviceName }) %></strong><% } %></dd>
+<% if (!it.view.publisher.name) { } else if (it.view.publisherVerified) { %><span class="badge ok" id="publisher-verification"><%= it.t('consent.publisherVerified', { service: it.serviceName }) %></span><% } else { %><strong class="badge bad" id="publisher-verification"><%= it.t('consent.publisherNotVerified', { service: it.serviceName }) %></strong><% } %></dd>
 <dt><%= it.t('consent.website') %></dt><dd><% if (it.view.publisher.website) { %><a href="<%= it.view.publisher.website %>" rel="noopener noreferrer"><%= it.view.publisher.website %></a><% } else { %><%= it.t('consent.notGiven') %><% } %></dd>
 <dt><%= it.t('consent.privacyPolicy') %></dt><dd><% if (it.view.publisher.privacyPolicy) { %><a href="<%= it.view.publisher.privacyPolicy %>" rel="noopener noreferrer"><%= it.view.publisher.privacyPolicy %></a><% } else { %><%= it.t('consent.notGiven') %><% } %></dd>
 <dt><%= it.t('consent.returnsTo') %></dt><dd><code id="redirect-host"><%= it.view.redirectHost %></code></dd>
@@ -66,6 +67,7 @@ definePage(
 <form method="post" action="/oauth/authorize/decision">
 <button type="submit" name="decision" value="review" hidden tabindex="-1" aria-hidden="true"><%= it.t('consent.continue') %></button>
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<input type="hidden" name="request" value="<%= it.requestTag %>">
 <fieldset aria-describedby="accounts-help<% if (it.error) { %> form-error<% } %>">
 <legend><%= it.t('consent.accountsLegend') %></legend>
 <p class="hint" id="accounts-help"><%= it.t('consent.accountsHelp') %></p>
