@@ -253,7 +253,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.logger.warn({ err, deliveryId: d.id, attempt: d.attempt }, 'webhook attempt not recorded'),
     );
     const forget = this.sends.add(send);
-    void send.finally(() => forget());
+    send.then(forget, forget);
     return send;
   }
 
@@ -285,7 +285,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       // the outcomes of every send that finishes in this turn of the event loop go into one statement
       if (!this.recording) {
         this.recording = true;
-        setImmediate(() => void this.recordBatches());
+        setImmediate(() => {
+          this.recordBatches().catch((err) => this.logger.error({ err }, 'webhook outcome recording stopped'));
+        });
       }
     });
   }
