@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
-import { LiveSet } from '../../../shared/collections/live-set';
+import { LiveSet } from '../../../shared/performance/live-set';
 import { Clock } from '../../../shared/domain/clock';
 import { DatabaseNotifications, type Listening } from '../../../shared/domain/database-notifications';
 import { WEBHOOK_WORK_CHANNEL } from '../../../shared/database/migrations/1766650000000-webhook-work-notify';

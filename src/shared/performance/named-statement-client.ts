@@ -1,3 +1,5 @@
+// Performance trick 5 of docs/adr/0013 (gain, removal): a pg `Client` subclass that names (prepares) every
+// parameterized statement. Held by database-sessions and token-statement-plans e2e specs, one-statement-write.spec.ts.
 import { Client, Query } from 'pg';
 
 /** Statement texts seen by this process, each with its name; bounded so that generated SQL cannot grow it. */

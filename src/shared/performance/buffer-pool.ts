@@ -1,3 +1,5 @@
+// Performance trick 3 of docs/adr/0013 (gain, removal): changes the PROCESS-WIDE small-Buffer slab size.
+// Held by buffer-pool.spec.ts (pinned bytes; main.ts imports small-buffer-pool.ts first).
 import { Buffer } from 'node:buffer';
 
 /**

@@ -1,3 +1,5 @@
+// Performance trick 4 of docs/adr/0013 (gain, removal): a `Set` replacement for what is in flight.
+// Held by live-set.spec.ts and graceful-shutdown.spec.ts (Set semantics; what scavenges promote).
 /**
  * The objects that are live right now (requests in flight, sends running), for a long-lived owner that
  * adds and removes one at request rate.

@@ -1,6 +1,8 @@
+// Performance trick 2 of docs/adr/0013 (gain, removal): patches the listener's `res.json` instead of a Nest interceptor.
+// Held by test/e2e/observability.e2e-spec.ts (operation id on the log line, the replays metric).
 import type { Express, Response } from 'express';
 import type { ObservedLocals } from '../http/observed-locals';
-import type { ObservedRequest } from './http-logger';
+import type { ObservedRequest } from '../logging/http-logger';
 
 /**
  * Notes what a handler answered, for the request's log line and the metrics: the operation id of a

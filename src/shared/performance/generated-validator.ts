@@ -1,5 +1,7 @@
-import type { Violation } from '../../domain/errors';
-import type { FieldMeta } from './fields';
+// Performance trick 6 of docs/adr/0013 (gain, removal): validators generated with `new Function`, beside the
+// generic walk and class-validator. Held equal to the generic walk by generated-validator.spec.ts (property test).
+import type { Violation } from '../domain/errors';
+import type { FieldMeta } from '../http/validation/fields';
 
 /** validateInto's signature: one object at pointerAt(parent, token), its violations appended to `out`. */
 export type ObjectValidator = (raw: unknown, parent: string, token: number | null, out: Violation[]) => object;
