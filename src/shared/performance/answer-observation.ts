@@ -9,7 +9,7 @@ import type { ObservedRequest } from '../logging/http-logger';
  * write (or of the receipt looked up) and whether the answer was an idempotent replay. It is hooked
  * into the listener's own Express response prototype (`app.response`, Express's extension point;
  * Nest answers an object with `res.json`) rather than being a global Nest interceptor, which wraps
- * every handler call in an rxjs pipeline of several objects and closures per request (issue 11).
+ * every handler call in an rxjs pipeline of several objects and closures per request (its cost: ADR 0013).
  */
 export function observeJsonAnswers(app: Express): void {
   const response = app.response as Response;

@@ -20,8 +20,8 @@ export interface GeneratorHelpers {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * The pipe's validateInto for one DTO class, written out as code for that class's fields (issue 37:
- * the 500-line prepare's CPU). The generic walk reads and writes each field through a computed name, so
+ * The pipe's validateInto for one DTO class, written out as code for that class's fields (for the
+ * 500-line prepare's CPU: ADR 0013). The generic walk reads and writes each field through a computed name, so
  * on a journal line every access is a megamorphic look-up; the generated function names each field, so
  * V8 sees one object shape per access. It does exactly what the generic walk does, step for step (the
  * numbered steps of validateInto), and a property test holds the two equal (generated-validator.spec.ts).
