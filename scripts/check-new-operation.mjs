@@ -3,8 +3,8 @@
  * The generator's own check (npm run check:new-operation; .ci/run with --full): runs
  * `npm run new:operation` on a copy of this tree in a temporary directory (the files git tracks or
  * would track, as they are now; node_modules linked) and checks that the result typechecks and passes
- * lint:deps at once, that a second run of the wiring changes nothing, and that a step whose anchor is
- * gone says which file to adapt. With --full also what CI wants of a real operation: the build and the
+ * lint:deps at once, that the module's own files are as prettier writes them, that a second run of the
+ * wiring changes nothing, and that a step whose anchor is gone says which file to adapt. With --full also what CI wants of a real operation: the build and the
  * regenerated OpenAPI document and client types (the generator's `npm run openapi`), lint:openapi,
  * client:check, and the generated e2e spec. The copy is removed afterwards; nothing is left in the tree.
  */
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { namesFor } from './new-operation/names.mjs';
-import { migrationClass } from './new-operation/templates.mjs';
+import { files, migrationClass } from './new-operation/templates.mjs';
 import { wire, wiringSteps, WiringError } from './new-operation/wiring.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,6 +72,7 @@ try {
 
   run(copy, 'npm', ['run', '--silent', 'typecheck']);
   run(copy, 'npm', ['run', '--silent', 'lint:deps']);
+  run(copy, 'node_modules/.bin/prettier', ['--check', ...Object.keys(files(n, TIMESTAMP))]);
   if (full) {
     const partner = JSON.parse(readFileSync(join(copy, 'openapi/partner.json'), 'utf8'));
     assert.equal(partner.paths['/gadgets']?.post?.operationId, 'createGadget', 'the regenerated partner document lacks POST /gadgets');
