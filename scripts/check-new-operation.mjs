@@ -3,7 +3,7 @@
  * The generator's own check (npm run check:new-operation; .ci/run with --full): runs
  * `npm run new:operation` on a copy of this tree in a temporary directory (the files git tracks or
  * would track, as they are now; node_modules linked) and checks that the result typechecks and passes
- * lint:deps at once, that it edits at most two existing files outside its module's folder (the composition
+ * lint:deps at once, that the module's own files are as prettier writes them, that it edits at most two existing files outside its module's folder (the composition
  * root's lists: src/app.module.ts and migrations/index.ts; everything else the module tells the service is
  * in its own facts.ts) and adds none there but its migration and e2e spec, that a second run of the wiring
  * changes nothing, and that a step whose anchor is gone says which file to adapt. With --full also what CI wants of a real operation: the build and the
@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { namesFor } from './new-operation/names.mjs';
-import { migrationClass } from './new-operation/templates.mjs';
+import { files, migrationClass } from './new-operation/templates.mjs';
 import { wire, wiringSteps, WiringError } from './new-operation/wiring.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -101,6 +101,7 @@ try {
 
   run(copy, 'npm', ['run', '--silent', 'typecheck']);
   run(copy, 'npm', ['run', '--silent', 'lint:deps']);
+  run(copy, 'node_modules/.bin/prettier', ['--check', ...Object.keys(files(n, TIMESTAMP))]);
   if (full) {
     const partner = JSON.parse(readFileSync(join(copy, 'openapi/partner.json'), 'utf8'));
     assert.equal(partner.paths['/gadgets']?.post?.operationId, 'createGadget', 'the regenerated partner document lacks POST /gadgets');

@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 /**
- * `npm run checks`: the steps `npm test` runs before jest — the build, the type-check, the dependency and
- * OpenAPI lints, the client check, docs/architecture.md's owner table — side by side, as many at once as
- * the machine has cores (each is one process; on 2 cores that takes about half the time of one after the
- * other). Each step's output is printed when it ends, with its duration; the exit status is 1 when any
- * step failed.
+ * `npm run checks`: the steps `npm test` runs before jest — the build, the type-check, the promise lint
+ * (eslint.config.mjs), the formatting (prettier --check; `npm run format` rewrites), the dependency and
+ * OpenAPI lints, the client check, docs/architecture.md's owner table — side by side, as many at once as the machine has cores (each is one
+ * process; on 2 cores that takes about half the time of one after the other). Each step's output is
+ * printed when it ends, with its duration; the exit status is 1 when any step failed.
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const STEPS = ['typecheck', 'build', 'client:check', 'lint:deps', 'lint:openapi', 'check:owner-table'];
+// the longest first, so that the two lanes of a 2-core machine end together
+const STEPS = ['lint', 'typecheck', 'build', 'client:check', 'lint:deps', 'lint:openapi', 'format:check', 'check:owner-table'];
 
 function run(step) {
   const started = Date.now();

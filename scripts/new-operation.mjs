@@ -76,6 +76,11 @@ function main() {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text, { flag: 'wx' });
   }
+  // the module's own files in the house style (.prettierrc.json), so that npm run checks passes at once
+  execFileSync(join(root, 'node_modules', '.bin', 'prettier'), ['--write', '--log-level', 'warn', ...Object.keys(written)], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 
   console.log(`created (the module's own files):\n${Object.keys(written).map((p) => `  ${p}`).join('\n')}`);
   console.log(`wired (outside the module, scripts/new-operation/wiring.mjs):`);

@@ -26,7 +26,7 @@ import type { HostResolver } from './shared/domain/host-resolver';
 import { GracefulShutdown } from './shared/http/graceful-shutdown';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
 import { PARTNER_PATH_PREFIX, PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
-import { prefixedLayersFirst } from './shared/http/route-order';
+import { prefixedLayersFirst } from './shared/performance/route-order';
 import { consoleDocumentFromRoutes, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
 import { partnerDocumentFromRoutes } from './shared/http/openapi/partner-document';
 import { ProblemFilter } from './shared/http/problem.filter';
@@ -34,7 +34,7 @@ import { RequestLogRecorder } from './modules/developers';
 import { requestIdMiddleware } from './shared/http/request-id.middleware';
 import { type CompletionHook, httpLogger } from './shared/logging/http-logger';
 import { PinoNestLogger } from './shared/logging/nest-logger';
-import { observeJsonAnswers } from './shared/logging/answer-observation';
+import { observeJsonAnswers } from './shared/performance/answer-observation';
 import { createRootLogger } from './shared/logging/root-logger';
 
 export interface Applications {

@@ -1,4 +1,5 @@
-import './shared/runtime/small-buffer-pool';
+// FIRST, before any module cuts a Buffer slab (docs/adr/0013, trick 3; buffer-pool.spec.ts holds the order)
+import './shared/performance/small-buffer-pool';
 import 'reflect-metadata';
 import { createApplications } from './bootstrap';
 import { emailLines, firstStartSandbox } from './first-start';

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { NamedStatementClient } from '../../src/shared/database/named-statement-client';
+import { NamedStatementClient } from '../../src/shared/performance/named-statement-client';
 import { Sql } from '../../src/shared/database/sql';
 import { promotedAfterFullCollection, requestBody } from '../support/promotion';
 import { itOnPostgres } from '../support/test-app';

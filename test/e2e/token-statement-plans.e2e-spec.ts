@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { TypeOrmAccessRepository } from '../../src/modules/auth/access/infrastructure/typeorm-access.repository';
-import { NamedStatementClient } from '../../src/shared/database/named-statement-client';
+import { NamedStatementClient } from '../../src/shared/performance/named-statement-client';
 import { Sql } from '../../src/shared/database/sql';
 import type { AccessLookups } from '../../src/shared/domain/caller-context';
 import { aSandboxProject } from '../support/fixtures';

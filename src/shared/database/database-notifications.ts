@@ -44,7 +44,7 @@ export class PostgresNotifications extends DatabaseNotifications {
         listener.listening(false);
         if (closed) return;
         logger.warn({ channel, error: err === undefined ? 'connection ended' : errorSummary(err), retryInMs: pause }, 'database notification listener lost; polling until it is back');
-        retry = setTimeout(() => void connect(), pause);
+        retry = setTimeout(start, pause);
         retry.unref();
         pause = Math.min(pause * 2, RECONNECT_MAX_MS);
       };
@@ -68,7 +68,11 @@ export class PostgresNotifications extends DatabaseNotifications {
       pause = RECONNECT_MIN_MS;
       listener.listening(true);
     };
-    void connect();
+    // a reconnect loop in the background: connect() handles its own faults; this logs anything it did not foresee
+    const start = (): void => {
+      connect().catch((err: unknown) => logger.warn({ channel, error: errorSummary(err) }, 'database notification listener not started; polling'));
+    };
+    start();
 
     return {
       close: async () => {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { type HostPort, hostLabel, parseConnectionUri, type TargetSessionAttrs } from './connection-uri';
-import { NamedStatementClient } from './named-statement-client';
+import { NamedStatementClient } from '../performance/named-statement-client';
 
 /**
  * Several database hosts (CONTRACT §16, docs/adr/0007-multi-host-selection.md): every new connection of

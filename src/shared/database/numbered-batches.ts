@@ -65,7 +65,7 @@ export class NumberedBatches<W, R> {
     lane.slow = false;
     const patience = setTimeout(() => {
       lane.slow = true;
-      for (const pending of lane.waiting.splice(0)) this.runAlone(pending);
+      for (const pending of lane.waiting.splice(0)) this.alone(pending.write).then(pending.resolve, pending.reject);
     }, this.options.patienceMs);
     patience.unref?.();
     const unit =
@@ -74,10 +74,12 @@ export class NumberedBatches<W, R> {
         : this.together(batch).catch((err: unknown) => {
             for (const pending of batch) pending.reject(err);
           });
-    void unit.then(() => {
+    // the unit settles and never rejects (runAlone answers its caller; a failed batch rejects each of its writes)
+    const moveOn = () => {
       clearTimeout(patience);
       this.next(laneKey, lane);
-    });
+    };
+    unit.then(moveOn, moveOn);
   }
 
   /** Answers `pending` from a run of its own; settles (never rejects) when that is done. */

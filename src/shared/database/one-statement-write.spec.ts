@@ -2,7 +2,7 @@ import type { StatementGate } from '../domain/row-insert';
 import { DatabaseUnavailableError, LockTimeoutError } from '../domain/errors';
 import { numberedStatement, OneStatementWrite, oneStatement } from './one-statement-write';
 import type { Sql } from './sql';
-import { statementName } from './named-statement-client';
+import { statementName } from '../performance/named-statement-client';
 
 describe('oneStatement', () => {
   const claim = {

@@ -1,6 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { LiveSet } from '../collections/live-set';
+import { LiveSet } from '../performance/live-set';
 
 export interface ShutdownLogger {
   info(message: string): void;

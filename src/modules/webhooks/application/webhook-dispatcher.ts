@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
-import { LiveSet } from '../../../shared/collections/live-set';
+import { LiveSet } from '../../../shared/performance/live-set';
 import { Clock } from '../../../shared/domain/clock';
 import { DatabaseNotifications, type Listening } from '../../../shared/domain/database-notifications';
 import { WEBHOOK_WORK_CHANNEL } from '../../../shared/database/migrations/1766650000000-webhook-work-notify';
@@ -253,7 +253,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.logger.warn({ err, deliveryId: d.id, attempt: d.attempt }, 'webhook attempt not recorded'),
     );
     const forget = this.sends.add(send);
-    void send.finally(() => forget());
+    send.then(forget, forget);
     return send;
   }
 
@@ -285,7 +285,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       // the outcomes of every send that finishes in this turn of the event loop go into one statement
       if (!this.recording) {
         this.recording = true;
-        setImmediate(() => void this.recordBatches());
+        setImmediate(() => {
+          this.recordBatches().catch((err) => this.logger.error({ err }, 'webhook outcome recording stopped'));
+        });
       }
     });
   }

@@ -3,7 +3,7 @@ import { validateSync } from 'class-validator';
 import { MAX_ERRORS, toInputError, type Violation } from '../../domain/errors';
 import { ruleMessage } from './constraints';
 import { type CrossFieldRule, type FieldMeta, fieldsOf } from './fields';
-import { generateValidator, type ObjectValidator } from './generated-validator';
+import { generateValidator, type ObjectValidator } from '../../performance/generated-validator';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 

@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { exactRoutingExpress } from './server-limits';
+import { exactRoutingExpress } from '../http/server-limits';
 import { prefixedLayersFirst } from './route-order';
 
 /** An app laid out as Nest lays out the partner listener: global middleware, then middleware, then routes, then not-found. */

@@ -1,3 +1,5 @@
+// Performance trick 5 of docs/adr/0013 (gain, removal): a pg `Client` subclass that names (prepares) every
+// parameterized statement. Held by database-sessions and token-statement-plans e2e specs, one-statement-write.spec.ts.
 import { Client, Query } from 'pg';
 
 /** Statement texts seen by this process, each with its name; bounded so that generated SQL cannot grow it. */
@@ -19,10 +21,10 @@ type QueryCallback = (err: Error | null, result: unknown) => void;
 
 /**
  * A `pg` client that sends every parameterized statement as a named (prepared) statement. PostgreSQL
- * then parses and plans each statement text once per connection instead of on every call — the
- * 5-table token query costs about 0.4 ms prepared against 2 ms unprepared. Statements without
- * parameters (BEGIN, COMMIT, DDL of migrations) stay unnamed. Repositories keep writing plain
- * `query(text, params)`; the pool is configured with this client (data-source.ts).
+ * then parses and plans each statement text once per connection instead of on every call (what that
+ * saves on the token query: ADR 0013). Statements without parameters (BEGIN, COMMIT, DDL of migrations)
+ * stay unnamed. Repositories keep writing plain `query(text, params)`; every pool's client class
+ * (host-selection.ts's `SelectingClient`) extends this one.
  */
 export class NamedStatementClient extends Client {
   override query(config: unknown, values?: unknown, callback?: unknown): never {
@@ -32,7 +34,7 @@ export class NamedStatementClient extends Client {
         if (typeof callback === 'function') {
           // The callback form (pg's pool, Sql.session): the Query is built from the text and named
           // afterwards. Given a config object instead, pg copies it property by property
-          // (`cloneQueryConfig`, Object.defineProperties): 3.9 % of a replay's CPU in a profile.
+          // (`cloneQueryConfig`, Object.defineProperties), a visible share of a replay's CPU (ADR 0013).
           const query = new Query(config, values, callback as ConstructorParameters<typeof Query>[2]);
           (query as unknown as { name: string }).name = name;
           return (super.query as (q: unknown) => never)(query);

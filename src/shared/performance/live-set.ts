@@ -1,3 +1,5 @@
+// Performance trick 4 of docs/adr/0013 (gain, removal): a `Set` replacement for what is in flight.
+// Held by live-set.spec.ts and graceful-shutdown.spec.ts (Set semantics; what scavenges promote).
 /**
  * The objects that are live right now (requests in flight, sends running), for a long-lived owner that
  * adds and removes one at request rate.
@@ -8,9 +10,8 @@
  * But a full collection while requests are in flight moves the current table to the old generation;
  * from then on every dead table holds its successor, and the requests still in it, alive through each
  * scavenge until they are promoted too, and the chain goes on until the next full collection, which
- * starts it again if requests are in flight. Tracking the partner listener's responses in a Set made the
- * service promote ~2.5 MB per scavenge after one full collection under load (peak RSS 320–345 MB instead
- * of ~180, half the 500-line prepare rate; bench/RESULTS.md). Here the items sit in the slots of a plain
+ * starts it again if requests are in flight, which under load doubled the peak RSS and halved the 500-line
+ * prepare rate (figures: ADR 0013, bench/RESULTS.md). Here the items sit in the slots of a plain
  * array, reused through a list of free slots: nothing points from one generation of items to the next.
  */
 export class LiveSet<T extends object> implements Iterable<T> {

@@ -1,5 +1,7 @@
-import type { Violation } from '../../domain/errors';
-import type { FieldMeta } from './fields';
+// Performance trick 6 of docs/adr/0013 (gain, removal): validators generated with `new Function`, beside the
+// generic walk and class-validator. Held equal to the generic walk by generated-validator.spec.ts (property test).
+import type { Violation } from '../domain/errors';
+import type { FieldMeta } from '../http/validation/fields';
 
 /** validateInto's signature: one object at pointerAt(parent, token), its violations appended to `out`. */
 export type ObjectValidator = (raw: unknown, parent: string, token: number | null, out: Violation[]) => object;
@@ -18,8 +20,8 @@ export interface GeneratorHelpers {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * The pipe's validateInto for one DTO class, written out as code for that class's fields (issue 37:
- * the 500-line prepare's CPU). The generic walk reads and writes each field through a computed name, so
+ * The pipe's validateInto for one DTO class, written out as code for that class's fields (for the
+ * 500-line prepare's CPU: ADR 0013). The generic walk reads and writes each field through a computed name, so
  * on a journal line every access is a megamorphic look-up; the generated function names each field, so
  * V8 sees one object shape per access. It does exactly what the generic walk does, step for step (the
  * numbered steps of validateInto), and a property test holds the two equal (generated-validator.spec.ts).

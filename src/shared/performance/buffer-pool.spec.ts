@@ -33,7 +33,7 @@ describe('the small-Buffer slab', () => {
   it('is set by the first import of the service entry point, before any other module cuts a slab', () => {
     const main = readFileSync(join(__dirname, '..', '..', 'main.ts'), 'utf8');
     const firstImport = /^import .*$/m.exec(main)?.[0];
-    expect(firstImport).toBe("import './shared/runtime/small-buffer-pool';");
+    expect(firstImport).toBe("import './shared/performance/small-buffer-pool';");
     expect(BUFFER_POOL_BYTES).toBe(8192);
   });
 });

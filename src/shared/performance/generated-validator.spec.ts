@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { JournalLineRequestDto, JournalRequestDto } from '../../../modules/journal/api/journal.request.dto';
-import { CreateProductRequestDto } from '../../../modules/products/api/create-product.request.dto';
-import { planOf, validateObject, withTheGenericWalk } from './body-validation.pipe';
-import { IsTextField, IsUuidField } from './constraints';
-import { CanonicalId, fieldsOf, Optional, Required } from './fields';
+import { JournalLineRequestDto, JournalRequestDto } from '../../modules/journal/api/journal.request.dto';
+import { CreateProductRequestDto } from '../../modules/products/api/create-product.request.dto';
+import { planOf, validateObject, withTheGenericWalk } from '../http/validation/body-validation.pipe';
+import { IsTextField, IsUuidField } from '../http/validation/constraints';
+import { CanonicalId, fieldsOf, Optional, Required } from '../http/validation/fields';
 
 /** A class with a canonical id (no partner DTO with only compiled rules has one today). */
 class CanonicalDto {

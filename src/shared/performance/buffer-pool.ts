@@ -1,3 +1,5 @@
+// Performance trick 3 of docs/adr/0013 (gain, removal): changes the PROCESS-WIDE small-Buffer slab size.
+// Held by buffer-pool.spec.ts (pinned bytes; main.ts imports small-buffer-pool.ts first).
 import { Buffer } from 'node:buffer';
 
 /**
@@ -6,9 +8,8 @@ import { Buffer } from 'node:buffer';
  *
  * A slab lives as long as any Buffer cut from it. A Buffer that is still referenced when the young
  * generation is collected twice moves to the old generation, and with it its whole slab, until the next
- * full collection — which the slabs do not prompt, V8 counts them only as external memory. On 64 KiB
- * slabs the 500-line prepares of the yardstick pinned ~13 MB more per 12 s run (malloc's heap 18 →
- * 74 MB over six runs, peak RSS 181 → 245 MB); on 8 KiB slabs it stayed at 11 MB (peak 181 MB).
+ * full collection — which the slabs do not prompt, V8 counts them only as external memory, so on
+ * 64 KiB slabs the process grew run after run (figures: ADR 0013, bench/RESULTS.md).
  */
 export const BUFFER_POOL_BYTES = 8 * 1024;
 
