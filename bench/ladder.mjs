@@ -39,6 +39,7 @@ export const RUNGS = [
   ['handler', "the service's JournalApiModule (JournalController.prepare, JournalService, repositories) instead of the baseline handler"],
   ['answer-observation', 'observeJsonAnswers (the res.json hook)'],
   ['request-log', 'RequestLogRecorder.record as the second completion hook (the developer request log, batched)'],
+  ['partner-app', "bootstrap.ts's createApplications() itself (no console listener): PartnerAppModule's every module, their middleware and routes, Swagger, background jobs, the pool as configured"],
   ['service', 'the service as `npm start` runs it: every module, their middleware and routes, Swagger, background jobs, the console listener'],
 ].map(([name, what]) => ({ name, what }));
 const rungIndex = (name) => RUNGS.findIndex((r) => r.name === name);
@@ -77,7 +78,11 @@ async function serve(name) {
   };
 
   let app;
-  if (!has('adapter')) {
+  if (name === 'partner-app') {
+    const config = dist('shared/config/app-config.js').loadConfig();
+    const apps = await dist('bootstrap.js').createApplications(config);
+    app = apps.partner;
+  } else if (!has('adapter')) {
     class C { any(req, res) { handle(req, res); } }
     Reflect.decorate([All('*')], C.prototype, 'any', Object.getOwnPropertyDescriptor(C.prototype, 'any'));
     Req()(C.prototype, 'any', 0); Res()(C.prototype, 'any', 1);
@@ -264,7 +269,13 @@ async function measure() {
       const cpus = rounds[c.rung.name].map((x) => x.cpu);
       return { rung: c.rung.name, what: c.rung.what, median: median(cpus), min: Math.min(...cpus), max: Math.max(...cpus), rounds: cpus, idle_us_per_s: idle[c.rung.name], rps: median(rounds[c.rung.name].map((x) => x.rps)), p99: median(rounds[c.rung.name].map((x) => x.p99)), i };
     });
-    table.forEach((row, i) => { row.delta = i === 0 ? null : row.median - table[i - 1].median; });
+    // the step from the rung below, per round (the two were loaded one after the other, so the machine's drift
+    // mostly cancels), then its median and spread over the rounds
+    table.forEach((row, i) => {
+      row.delta = i === 0 ? null : row.median - table[i - 1].median;
+      row.steps = i === 0 ? null : row.rounds.map((cpu, r) => cpu - table[i - 1].rounds[r]);
+      row.step = i === 0 ? null : median(row.steps);
+    });
     const finished = { at: new Date().toISOString(), load: loadavg() };
     const commit = execFileSync('git', ['-C', HERE, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
     const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
@@ -272,12 +283,12 @@ async function measure() {
     const out = [
       `ladder ${started.at} – ${finished.at}, commit ${commit}, Node ${nodeVersion} ${flags.join(' ')}, ${RATE} req/s, ${ROUNDS} rounds × ${DURATION} s, load average ${started.load.map((x) => x.toFixed(2)).join(' ')} → ${finished.load.map((x) => x.toFixed(2)).join(' ')}`,
       '',
-      `| rung | server CPU µs/req (median) | spread (min–max) | Δ to the rung below | idle CPU µs/s (÷ rate = µs/req) | req/s | p99 ms | adds |`,
-      '|---|---:|---:|---:|---:|---:|---:|---|',
-      ...table.map((r) => `| ${r.rung} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)}–${r.max.toFixed(1)} | ${f(r.delta)} | ${r.idle_us_per_s.toFixed(0)} (${(r.idle_us_per_s / RATE).toFixed(1)}) | ${r.rps.toFixed(0)} | ${r.p99} | ${r.what} |`),
+      `| rung | server CPU µs/req (median) | spread (min–max) | Δ medians | Δ per round: median (min–max) | idle CPU µs/s (÷ rate = µs/req) | req/s | p99 ms | adds |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+      ...table.map((r) => `| ${r.rung} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)}–${r.max.toFixed(1)} | ${f(r.delta)} | ${r.step === null ? '' : `${f(r.step)} (${f(Math.min(...r.steps))}…${f(Math.max(...r.steps))})`} | ${r.idle_us_per_s.toFixed(0)} (${(r.idle_us_per_s / RATE).toFixed(1)}) | ${r.rps.toFixed(0)} | ${r.p99} | ${r.what} |`),
     ];
-    const largest = table.filter((r) => r.delta !== null).sort((a, b) => b.delta - a.delta).slice(0, 3);
-    out.push('', `largest rungs: ${largest.map((r) => `${r.rung} ${f(r.delta)} µs`).join(', ')}`);
+    const largest = table.filter((r) => r.step !== null).sort((a, b) => b.step - a.step).slice(0, 3);
+    out.push('', `largest rungs (median step per round): ${largest.map((r) => `${r.rung} ${f(r.step)} µs`).join(', ')}`);
     process.stdout.write(`${out.join('\n')}\n`);
     if (arg('json')) writeFileSync(arg('json'), JSON.stringify({ started, finished, commit, node: nodeVersion, flags, rate: RATE, rounds: ROUNDS, duration: DURATION, table }, null, 2));
   } finally {
