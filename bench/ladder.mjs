@@ -11,7 +11,7 @@
 // accounts up in a baseline database seeded with the service project's token hash and account ids); from
 // `handler` on the service's JournalController answers. `service` is the whole service as `npm start` runs it.
 import { spawn, execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
@@ -194,7 +194,8 @@ async function measure() {
   const say = (line) => process.stderr.write(`${line}\n`);
   const started = { at: new Date().toISOString(), load: loadavg() };
 
-  const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000' };
+  // the yardstick's environment; one SECRETS_KEY for the service and the rungs that open its database
+  const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', SECRETS_KEY: `v1:${randomBytes(32).toString('base64url')}` };
   say(`starting the service (${HERE}) …`);
   const service = await startServiceOnFreshDatabase({ dir: HERE, name: 'ladder', env });
   const baseDb = `bench_ladder_base_${process.pid}`;
