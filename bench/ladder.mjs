@@ -6,7 +6,8 @@
 // in interleaved rounds (A B C … then C B A …, so the machine's drift falls on all), and each rung's server CPU
 // per request (user + sys of the process, /proc/<pid>/stat) is reported as the median of the rounds, with the
 // spread and the difference to the rung below.
-//   node bench/ladder.mjs [--quick] [--rate 1000] [--rounds 5] [--duration 5] [--only floor,handler,…] [--json OUT]
+//   node bench/ladder.mjs [--quick] [--rate 1000] [--rounds 5] [--duration 6] [--only floor,handler,…] [--json OUT]
+// LADDER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=DIR`) is the rung servers' NODE_OPTIONS (not the service's).
 // Rungs below `handler` serve the baseline's handler (it reads and checks the body itself, and looks the token and
 // accounts up in a baseline database seeded with the service project's token hash and account ids); from
 // `handler` on the service's JournalController answers. `service` is the whole service as `npm start` runs it.
@@ -173,7 +174,9 @@ async function serve(name) {
   }
   await app.listen(0, '127.0.0.1');
   process.send({ port: app.getHttpServer().address().port });
+  // an exit of its own, so that a --cpu-prof in LADDER_NODE_OPTIONS writes its profile
   process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => process.exit(0));
 }
 
 // ------------------------------------------------------------------------------------------- the load and the table
@@ -230,7 +233,7 @@ async function measure() {
       if (rung.name === 'service') { children.push({ rung, proc: service.proc, origin: new URL(service.project.base).origin }); continue; }
       const proc = spawn(node, [...flags, join(HERE, 'bench/ladder.mjs'), '--serve', rung.name, '--yardstick', YARDSTICK], {
         cwd: HERE, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-        env: { ...process.env, ...env, DATABASE_URL: service.databaseUrl, BASELINE_URL: baseUrl, DATA_DIR: dataDir, PORT: '0', CONSOLE_PORT: '0' },
+        env: { ...process.env, ...env, ...(process.env.LADDER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.LADDER_NODE_OPTIONS } : {}), DATABASE_URL: service.databaseUrl, BASELINE_URL: baseUrl, DATA_DIR: dataDir, PORT: '0', CONSOLE_PORT: '0' },
       });
       const port = await new Promise((ok, fail) => { proc.once('message', (m) => ok(m.port)); proc.once('exit', (code) => fail(new Error(`rung ${rung.name} exited ${code}`))); });
       children.push({ rung, proc, origin: `http://127.0.0.1:${port}` });
