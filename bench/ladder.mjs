@@ -5,8 +5,10 @@
 // overallRate, so what the load generator spends stays out of the figure), a 2-line `POST /journal/prepare`,
 // in interleaved rounds (A B C … then C B A …, so the machine's drift falls on all), and each rung's server CPU
 // per request (user + sys of the process, /proc/<pid>/stat) is reported as the median of the rounds, with the
-// spread and the difference to the rung below.
+// spread and the step from the rung below, per round (median and min…max over the rounds).
 //   node bench/ladder.mjs [--quick] [--rate 1000] [--rounds 5] [--duration 6] [--only floor,handler,…] [--json OUT]
+// --quick: 2 s runs after a 1 s warm-up (about 5 minutes for the 16 rungs); the default, 6 s after 2 s (~13 minutes).
+// Results: bench/RESULTS.md, "Issue 47 item 1: the ladder".
 // LADDER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=DIR`) is the rung servers' NODE_OPTIONS (not the service's).
 // Rungs below `handler` serve the baseline's handler (it reads and checks the body itself, and looks the token and
 // accounts up in a baseline database seeded with the service project's token hash and account ids); from
@@ -188,7 +190,7 @@ async function measure() {
   const quick = process.argv.includes('--quick');
   const RATE = Number(arg('rate', '1000'));
   const ROUNDS = Number(arg('rounds', '5'));
-  const DURATION = Number(arg('duration', quick ? '3' : '6'));
+  const DURATION = Number(arg('duration', quick ? '2' : '6'));
   const WARM = quick ? 1 : 2;
   const only = arg('only')?.split(',');
   const rungs = RUNGS.filter((r) => !only || only.includes(r.name));
