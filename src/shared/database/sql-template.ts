@@ -100,3 +100,19 @@ export function join(items: readonly unknown[], separator = ', '): SqlFragment {
 }
 
 export const empty = raw('');
+
+/**
+ * What a part of another module's sql.ts takes for an expression of the composing statement: a fragment
+ * (a column, `raw('a.id')`, or SQL with its own parameters) or a value bound as a parameter (`bind(v)`).
+ * Not a plain string, so that a column name can never be sent as a value, nor a value written as SQL.
+ */
+export type SqlExpr = SqlFragment | Bound;
+
+/** Runs a fragment on anything with node-postgres's `query(text, values)` (a transaction's EntityManager, Sql). */
+export function queryWith<Row extends object = Record<string, unknown>>(
+  runner: { query(text: string, values: unknown[]): Promise<unknown> },
+  statement: SqlFragment,
+): Promise<Row[]> {
+  const { text, values } = statement.toQuery();
+  return runner.query(text, values) as Promise<Row[]>;
+}
