@@ -1,4 +1,5 @@
 import type { PurgeParts } from '../../../shared/database/purge-parts';
+import { sql, type SqlExpr, type SqlFragment } from '../../../shared/database/sql-template';
 /**
  * SQL parts of the organizations module's tables (organizations, accounts, tax_codes, users,
  * organization_owners, second_factor_*), for statements that other modules compose (one round trip):
@@ -31,7 +32,7 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   taxCodeIds: (p: { alias: string; select?: string; organizationId: string; ids: string }): string =>
     `SELECT ${p.select ?? ''}${p.alias}.id FROM tax_codes ${p.alias} WHERE ${p.alias}.organization_id = ${p.organizationId} AND ${p.alias}.id = ANY(${p.ids})`,
   /** The organization's row, locked FOR KEY SHARE (as a foreign key check locks it), as column id. */
-  keyShareLock: (organizationId: string): string => `SELECT id FROM organizations WHERE id = ${organizationId} FOR KEY SHARE`,
+  keyShareLock: (organizationId: SqlExpr): SqlFragment => sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR KEY SHARE`,
   /** One row when the organization $1 exists. */
   organizationExists: `SELECT 1 FROM organizations WHERE id = $1`,
   /** One row when a user $1 exists. */
@@ -53,7 +54,7 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   organizationsOwnedBy: `SELECT g.id, g.name, g.environment, g.demo FROM organization_owners o JOIN organizations g ON g.id = o.organization_id
         WHERE o.user_id = $1 ORDER BY g.name, g.id`,
   /** Whether the organization `organizationId` (an expression of the composing statement) is a demo company (CONTRACT §15), as a scalar sub-select. */
-  isDemo: (organizationId: string): string => `(SELECT g.demo FROM organizations g WHERE g.id = ${organizationId})`,
+  isDemo: (organizationId: SqlExpr): SqlFragment => sql`(SELECT g.demo FROM organizations g WHERE g.id = ${organizationId})`,
   /** One row when the user $2 owns the organization $1. */
   isOwner: `SELECT 1 FROM organization_owners WHERE organization_id = $1 AND user_id = $2`,
   /**
