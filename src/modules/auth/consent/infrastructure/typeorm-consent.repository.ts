@@ -5,6 +5,7 @@ import { GrantsSql } from '../../grants/sql';
 import { OrganizationsSql } from '../../organizations/sql';
 import { DevelopersSql } from '../../../developers/sql';
 import { ConsentRepository, type OAuthClientRegistration, type StoredCode } from '../domain/consent.repository';
+import { queryWith, sql } from '../../../../shared/database/sql-template';
 
 /** Sign-in's users by email: a developer's demo identity signs in with the developer's password (CONTRACT §15). */
 const USERS_SIGNING_IN = OrganizationsSql.usersSigningIn(DevelopersSql.passwordHashOf);
@@ -70,7 +71,7 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   }
 
   async demoOrganizationOfApp(m: EntityManager, appId: string): Promise<string | null> {
-    const [r]: Array<{ demo: string | null }> = await m.query(`SELECT ${DevelopersSql.demoOrganizationOfApp('$1::uuid')} AS demo`, [appId]);
+    const [r]: Array<{ demo: string | null }> = await queryWith(m, sql`SELECT ${DevelopersSql.demoOrganizationOfApp(sql`${appId}::uuid`)} AS demo`);
     return r?.demo ?? null;
   }
 

@@ -6,6 +6,7 @@ import { DevelopersSql } from '../../../developers/sql';
 import { WebhooksSql } from '../../../webhooks/sql';
 import type { GrantEvent, GrantRef } from '../domain/grant-events';
 import { type ExpiredGrant, type ExpiringGrant, type GrantRecord, GrantRepository, type NewGrant } from '../domain/grant.repository';
+import { queryWith, sql } from '../../../../shared/database/sql-template';
 
 interface RefRow {
   organization_id: string;
@@ -99,9 +100,9 @@ export class TypeOrmGrantRepository extends GrantRepository {
   }
 
   async demoStanding(m: EntityManager, organizationId: string, appId: string): Promise<{ organizationIsDemo: boolean; developersOwn: boolean }> {
-    const [r]: Array<{ demo: boolean | null; app_demo: string | null }> = await m.query(
-      `SELECT ${OrganizationsSql.isDemo('$1::uuid')} AS demo, ${DevelopersSql.demoOrganizationOfApp('$2::uuid')} AS app_demo`,
-      [organizationId, appId],
+    const [r]: Array<{ demo: boolean | null; app_demo: string | null }> = await queryWith(
+      m,
+      sql`SELECT ${OrganizationsSql.isDemo(sql`${organizationId}::uuid`)} AS demo, ${DevelopersSql.demoOrganizationOfApp(sql`${appId}::uuid`)} AS app_demo`,
     );
     return { organizationIsDemo: r?.demo === true, developersOwn: r?.demo === true && r.app_demo === organizationId };
   }
