@@ -1,4 +1,4 @@
-import { bind, empty, join, raw, sql } from './sql-template';
+import { bind, compileSql, empty, join, raw, sql } from './sql-template';
 
 describe('sql (the tagged-template builder)', () => {
   it('numbers the values of one fragment from $1, in order', () => {
@@ -81,5 +81,20 @@ describe('sql (the tagged-template builder)', () => {
   it('makes the same text for the same shape (a named statement is prepared once per connection)', () => {
     const make = (a: string, b: number) => sql`SELECT ${a}, (${sql`SELECT ${b}`})`.toQuery().text;
     expect(make('x', 1)).toBe(make('y', 2));
+  });
+});
+
+describe('compileSql (a statement made once, its values filled per call)', () => {
+  it('numbers each slot once wherever it is used, and fills the values in the text\'s order', () => {
+    const compiled = compileSql(['org', 'ids', 'key'] as const, (s) => sql`SELECT ${s.key}::text, a.id FROM a WHERE a.org = ${s.org} AND a.id = ANY(${s.ids}::uuid[]) AND b.org = ${s.org}`);
+    expect(compiled.text).toBe('SELECT $1::text, a.id FROM a WHERE a.org = $2 AND a.id = ANY($3::uuid[]) AND b.org = $2');
+    expect(compiled.values({ org: 'o', ids: ['i1', 'i2'], key: 'k' })).toEqual(['k', 'o', ['i1', 'i2']]);
+  });
+
+  it('leaves out a slot the text does not use, and refuses a value that is not a slot', () => {
+    const compiled = compileSql(['a', 'unused'] as const, (s) => sql`SELECT ${s.a}`);
+    expect(compiled.values({ a: 1, unused: 2 })).toEqual([1]);
+    expect(() => compileSql(['a'] as const, (s) => sql`SELECT ${s.a}, ${'fixed'}`)).toThrow(/through its slots only/);
+    expect(() => compiled.values({ a: undefined, unused: 2 })).toThrow(TypeError);
   });
 });
