@@ -3,7 +3,6 @@ import type { PGlite } from '@electric-sql/pglite';
 import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
-import type { PgPool } from './pg-pool';
 import { MIGRATIONS } from './migrations';
 
 /** Connections of an instance's PostgreSQL pool (PGlite has one session). */
@@ -71,12 +70,17 @@ export async function closePGlite(dataDir: string | null): Promise<void> {
   await (await instance).close();
 }
 
+/** What TypeORM is handed of the service's pool (PgPool; named structurally: pg-pool.ts imports this file). */
+export interface TypeOrmPool {
+  typeormDriver(): { Pool: new () => unknown };
+}
+
 /**
  * TypeORM's options over the service's pool (pg-pool.ts): TypeORM runs the migrations and the
  * transactions' EntityManager; it is handed the pool and never makes one, so it has no connection
  * settings of its own.
  */
-export function dataSourceOptions(pool: PgPool): DataSourceOptions {
+export function dataSourceOptions(pool: TypeOrmPool): DataSourceOptions {
   return {
     type: 'postgres',
     // repositories speak SQL through the transaction's EntityManager; the schema comes only from migrations
@@ -94,7 +98,7 @@ export function dataSourceOptions(pool: PgPool): DataSourceOptions {
 }
 
 /** TypeORM over the pool, connected; destroyDataSource leaves the pool open (PgPool.end closes it). */
-export async function createDataSource(pool: PgPool): Promise<DataSource> {
+export async function createDataSource(pool: TypeOrmPool): Promise<DataSource> {
   return new DataSource(dataSourceOptions(pool)).initialize();
 }
 
