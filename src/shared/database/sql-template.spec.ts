@@ -78,6 +78,12 @@ describe('sql (the tagged-template builder)', () => {
     for (const [, n] of q.text.matchAll(/\$(\d+)/g)) expect(q.values[Number(n) - 1]).toBe(`v${n}`);
   });
 
+  it('refuses to become plain text (a fragment in a plain template string would lose its parameters)', () => {
+    const part = sql`x = ${1}`;
+    expect(() => `WHERE ${part}`).toThrow(TypeError);
+    expect(() => 'WHERE ' + part).toThrow(TypeError);
+  });
+
   it('makes the same text for the same shape (a named statement is prepared once per connection)', () => {
     const make = (a: string, b: number) => sql`SELECT ${a}, (${sql`SELECT ${b}`})`.toQuery().text;
     expect(make('x', 1)).toBe(make('y', 2));

@@ -39,6 +39,14 @@ export class SqlFragment {
     };
   }
 
+  /**
+   * A fragment put into a plain string (`\`…${fragment}…\``, `+`) would lose its parameters: refused, so that
+   * the mistake fails at once instead of sending `[object Object]` to PostgreSQL.
+   */
+  toString(): never {
+    throw new TypeError('an SQL fragment is not text: interpolate it into sql`…`');
+  }
+
   /** True when the fragment has no text at all (e.g. `empty`, `join([])`). */
   get isEmpty(): boolean {
     return this.parts.length === 0 && this.strings[0] === '';
