@@ -20,6 +20,7 @@ import { exactRoutingExpress, LimitedExpressAdapter } from './shared/http/server
 import { securityHeaders } from './shared/http/security-headers';
 import { CoreModule } from './shared/database/database.module';
 import { createDataSource, destroyDataSource } from './shared/database/data-source';
+import { PgPool } from './shared/database/pg-pool';
 import { runMigrations } from './shared/database/run-migrations';
 import type { Clock } from './shared/domain/clock';
 import type { HostResolver } from './shared/domain/host-resolver';
@@ -111,7 +112,14 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   // CONTRACT §8: before anything (PGlite included) writes into DATA_DIR
   secureDataDir(config.dataDir);
   const secretBox = SecretBox.fromSpec(secretsKeySpec(config.secretsKey, config.dataDir));
-  const dataSource = await createDataSource(config.database);
+  const pool = PgPool.open(config.database);
+  let dataSource: DataSource;
+  try {
+    dataSource = await createDataSource(pool);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
   let secrets = { sealed: 0, unreadable: 0, unreadableVersions: [] as string[] };
   try {
     await runMigrations(dataSource, config.database);
@@ -119,7 +127,8 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     await checkSecretsKeys(dataSource, secretBox);
     secrets = await sealStoredSecrets(dataSource, secretBox);
   } catch (err) {
-    await destroyDataSource(dataSource, config.database);
+    await destroyDataSource(dataSource);
+    await pool.end();
     throw err;
   }
   // PGlite chmods its files 0666 whatever the umask: tightened now and every few seconds (DATA_DIR itself
@@ -133,9 +142,9 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     }
   }, 5_000);
   modeSweep.unref();
-  const core = CoreModule.forRoot(config, dataSource, options.clock, secretBox, options.resolver);
+  const core = CoreModule.forRoot(config, dataSource, pool, options.clock, secretBox, options.resolver);
   const logger = createRootLogger(config.logLevel, options.logStream);
-  const metrics = new ServiceMetrics(dataSource);
+  const metrics = new ServiceMetrics(dataSource, pool);
 
   const shutdown = new GracefulShutdown();
   const http = { config, logger, metrics, shutdown };
@@ -181,7 +190,8 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
     closed = true;
     await partner.close();
     await consoleApp?.close();
-    await destroyDataSource(dataSource, config.database);
+    await destroyDataSource(dataSource);
+    await pool.end();
     clearInterval(modeSweep);
     tightenModes(config.dataDir);
   };

@@ -8,6 +8,7 @@ import { UploadBudget } from '../../src/modules/attachments/api/upload-body';
 import { DownloadShare } from '../../src/modules/attachments/infrastructure/download-share';
 import { InFlightLimit } from '../../src/modules/rate-limit';
 import { POOL_MAX_CONNECTIONS } from '../../src/shared/database/data-source';
+import { PgPool } from '../../src/shared/database/pg-pool';
 import { aDeveloper } from '../support/developer-fixtures';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { ManualClock } from '../support/production-fixtures';
@@ -86,7 +87,7 @@ async function nothingHeld(app: TestApp): Promise<void> {
   const inFlight = app.apps.partner.get(InFlightLimit);
   const share = app.apps.partner.get(DownloadShare);
   const budget = app.apps.partner.get(UploadBudget);
-  const pool = (app.apps.partner.get(DataSource).driver as unknown as { master: { totalCount?: number; idleCount?: number; waitingCount?: number } }).master;
+  const pool = app.apps.partner.get(PgPool).driver;
   const server = app.apps.partner.getHttpServer() as Server;
   const connections = () => new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)));
   // what the instance's own background work (webhook dispatcher, request log) takes comes and goes: what counts

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
 import { NamedStatementClient } from '../../src/shared/performance/named-statement-client';
+import { PgPool, type PoolDriver } from '../../src/shared/database/pg-pool';
 import { Sql } from '../../src/shared/database/sql';
 import { promotedAfterFullCollection, requestBody } from '../support/promotion';
 import { itOnPostgres } from '../support/test-app';
@@ -15,7 +15,7 @@ describe('Sql.session on PostgreSQL', () => {
     // kept alive into the old generation; with postings batched the service then promoted ~640 KB per
     // scavenge (peak RSS ~245 MB instead of ~195). Each session here carries a request-sized body.
     const pool = new Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 10, Client: NamedStatementClient });
-    const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+    const sql = new Sql(new PgPool('postgres', pool as unknown as PoolDriver, () => pool.end()));
     let sessions = 0;
     let stopAt = Number.POSITIVE_INFINITY;
     const client = async (): Promise<void> => {

@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
 import { TypeOrmAccessRepository } from '../../src/modules/auth/access/infrastructure/typeorm-access.repository';
 import { NamedStatementClient } from '../../src/shared/performance/named-statement-client';
+import { PgPool, type PoolDriver } from '../../src/shared/database/pg-pool';
 import { Sql } from '../../src/shared/database/sql';
 import type { AccessLookups } from '../../src/shared/domain/caller-context';
 import { aSandboxProject } from '../support/fixtures';
@@ -31,7 +31,7 @@ describe('the token statement on a new PostgreSQL database', () => {
 
       const pool = new Pool({ connectionString: url, max: 1, Client: NamedStatementClient });
       try {
-        const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+        const sql = new Sql(new PgPool('postgres', pool as unknown as PoolDriver, () => pool.end()));
         const repository = new TypeOrmAccessRepository(sql, GrantsSql, SandboxSql);
         const tokens = {
           sandbox: { hash: hashAccessToken(project.token), organizationId: project.organization_id, accounts: project.accounts.slice(0, 2).map((a) => a.id) },

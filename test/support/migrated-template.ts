@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
-import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../src/shared/config/app-config';
-import { createDataSource, dataSourceOptions, destroyDataSource } from '../../src/shared/database/data-source';
+import { createDataSource, destroyDataSource } from '../../src/shared/database/data-source';
+import { PgPool, type PoolDriver } from '../../src/shared/database/pg-pool';
 import { runMigrations } from '../../src/shared/database/run-migrations';
 import { SerializedPGlitePool } from '../../src/shared/database/serialized-pglite-pool';
 
@@ -13,11 +13,16 @@ import { SerializedPGlitePool } from '../../src/shared/database/serialized-pglit
  * worker's PostgreSQL database is a copy (CREATE DATABASE … TEMPLATE) of one migrated database.
  */
 async function migrate(database: DatabaseConfig): Promise<void> {
-  const dataSource = await createDataSource(database);
+  const pool = PgPool.open(database);
   try {
-    await runMigrations(dataSource, database);
+    const dataSource = await createDataSource(pool);
+    try {
+      await runMigrations(dataSource, database);
+    } finally {
+      await destroyDataSource(dataSource);
+    }
   } finally {
-    await destroyDataSource(dataSource, database);
+    await pool.end();
   }
 }
 
@@ -29,13 +34,13 @@ export async function dumpMigratedPGlite(file: string): Promise<void> {
   const database: DatabaseConfig = { kind: 'pglite', dataDir: null };
   const pglite = await PGlite.create();
   try {
-    const pool = new SerializedPGlitePool(async () => pglite);
-    const options = { ...dataSourceOptions(database), driver: { Pool: function Pool() { return pool; } } } as DataSourceOptions;
-    const dataSource = await new DataSource(options).initialize();
+    // the pool over this instance, which this function closes itself (the pool's end would close the process's own)
+    const pool = new PgPool('pglite', new SerializedPGlitePool(async () => pglite) as unknown as PoolDriver, async () => undefined);
+    const dataSource = await createDataSource(pool);
     try {
       await runMigrations(dataSource, database);
     } finally {
-      await dataSource.destroy();
+      await destroyDataSource(dataSource);
     }
     const dump = await pglite.dumpDataDir('none');
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

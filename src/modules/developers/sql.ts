@@ -1,3 +1,5 @@
+import { sql, type SqlExpr, type SqlFragment } from '../../shared/database/sql-template';
+
 /**
  * SQL parts of the developers module's tables (developers, developer_apps), for statements that other
  * modules compose (docs/architecture.md): the demo company of CONTRACT §15. Its owner is a `users` row
@@ -16,6 +18,6 @@ export const DevelopersSql = {
    * The demo organization of the developer who made the app `appId` (an expression of the composing
    * statement), as a scalar sub-select: null for an app no developer made, or a developer without one.
    */
-  demoOrganizationOfApp: (appId: string): string =>
-    `(SELECT d.demo_organization_id FROM developer_apps a JOIN developers d ON d.id = a.developer_id WHERE a.app_id = ${appId})`,
+  demoOrganizationOfApp: (appId: SqlExpr): SqlFragment =>
+    sql`(SELECT d.demo_organization_id FROM developer_apps a JOIN developers d ON d.id = a.developer_id WHERE a.app_id = ${appId})`,
 } as const;

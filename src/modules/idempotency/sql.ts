@@ -1,4 +1,5 @@
 import type { PurgeParts } from '../../shared/database/purge-parts';
+import { raw, sql, type SqlExpr, type SqlFragment } from '../../shared/database/sql-template';
 /**
  * SQL parts of the idempotency module's table (idempotency_records), for statements that other
  * modules compose (one round trip): the owner writes every word about its table, the composer only
@@ -10,9 +11,12 @@ export const IdempotencySql = {
    * scope of the caller (`scope`: the alias of a row with organization_id, environment, app_id), by all
    * four columns of its primary key, as `alias`.
    */
-  leftJoinRecord: (alias: string, key: string, scope: string): string => `LEFT JOIN idempotency_records ${alias}
-  ON ${key} IS NOT NULL AND ${alias}.organization_id = ${scope}.organization_id AND ${alias}.environment = ${scope}.environment
- AND ${alias}.app_id = ${scope}.app_id AND ${alias}.idempotency_key = ${key}`,
+  leftJoinRecord: (alias: string, key: SqlExpr, scope: string): SqlFragment => {
+    const [r, s] = [raw(alias), raw(scope)];
+    return sql`LEFT JOIN idempotency_records ${r}
+  ON ${key} IS NOT NULL AND ${r}.organization_id = ${s}.organization_id AND ${r}.environment = ${s}.environment
+ AND ${r}.app_id = ${s}.app_id AND ${r}.idempotency_key = ${key}`;
+  },
   /** The joined record, as columns idem_operation, idem_fingerprint, idem_grant_id, idem_response. */
   recordColumns: (alias: string): string => `${alias}.operation AS idem_operation, ${alias}.fingerprint AS idem_fingerprint, ${alias}.grant_id AS idem_grant_id,
   ${alias}.response AS idem_response`,

@@ -1,4 +1,5 @@
 import type { PurgeParts } from '../../shared/database/purge-parts';
+import { sql, type SqlExpr, type SqlFragment } from '../../shared/database/sql-template';
 
 /**
  * SQL parts of the journal module's tables (journal_entries, journal_lines, periods, voucher_counters)
@@ -7,15 +8,13 @@ import type { PurgeParts } from '../../shared/database/purge-parts';
  */
 
 /** CONTRACT §17: an app reads and attaches only to the entries it posted, in its environment and organization. */
-const appEntryOf = (p: { organizationId: string; entryId: string; environment: string; appId: string }): string =>
-  `SELECT voucher_year, voucher_number FROM journal_entries
+const appEntryOf = (p: { organizationId: SqlExpr; entryId: SqlExpr; environment: SqlExpr; appId: SqlExpr }): SqlFragment =>
+  sql`SELECT voucher_year, voucher_number FROM journal_entries
        WHERE organization_id = ${p.organizationId} AND id = ${p.entryId} AND environment = ${p.environment} AND app_id = ${p.appId}`;
 
 export const JournalSql = {
-  /** The app's own entry (voucher_year, voucher_number), all four given as SQL expressions; no row for any other. */
+  /** The app's own entry (voucher_year, voucher_number), all four expressions of the composing statement; no row for any other. */
   appEntryOf,
-  /** appEntryOf with $1 organization, $2 entry id, $3 environment, $4 app. */
-  appEntry: appEntryOf({ organizationId: '$1', entryId: '$2', environment: '$3', appId: '$4' }),
 } as const;
 
 /** Issue 35: the journal of purged organizations (lines before entries). */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import type { PgPool } from '../../shared/database/pg-pool';
 import type { ObservedLocals } from '../../shared/http/observed-locals';
 import { WebhooksSql } from '../webhooks/sql';
 import { RequestSeries } from './request-series';
@@ -88,6 +89,7 @@ export class ServiceMetrics {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly pgPool: PgPool | null = null,
     private readonly options: { processMetrics?: boolean } = {},
   ) {
     const registers = [this.registry];
@@ -275,8 +277,7 @@ export class ServiceMetrics {
   }
 
   private pool(): PoolLike {
-    const driver = this.dataSource.driver as unknown as { master?: PoolLike };
-    return driver.master ?? {};
+    return this.pgPool?.driver ?? {};
   }
 
   /** A scrape must not fail because the database is down: the gauge keeps its last value. */

@@ -1,5 +1,6 @@
 import type { RowInsert } from '../../shared/domain/row-insert';
 import type { PurgeParts } from '../../shared/database/purge-parts';
+import { join, raw, sql, type SqlExpr, type SqlFragment } from '../../shared/database/sql-template';
 
 /**
  * SQL parts of the webhooks module's tables (webhook_outbox, webhook_endpoints, webhook_deliveries,
@@ -36,10 +37,10 @@ export const WebhooksSql = {
     columns: OUTBOX_COLUMNS,
     values: [e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt],
   }),
-  /** An INSERT of the event's outbox row from expressions of the composing statement (parameters, literals). */
-  insertOutboxEvent: (e: { [K in keyof OutboxEvent]: string }): string =>
-    `INSERT INTO webhook_outbox (${OUTBOX_COLUMNS.map(([c]) => c).join(', ')})
-       VALUES (${[e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt].join(', ')})`,
+  /** An INSERT of the event's outbox row from expressions of the composing statement (bound values, literals). */
+  insertOutboxEvent: (e: { [K in keyof OutboxEvent]: SqlExpr }): SqlFragment =>
+    sql`INSERT INTO webhook_outbox (${raw(OUTBOX_COLUMNS.map(([c]) => c).join(', '))})
+       VALUES (${join([e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt])})`,
   /** One row when the endpoint ($1, a lower-case uuid) exists and is not deleted (the console's path check). */
   endpointExists: `SELECT 1 FROM webhook_endpoints WHERE id = $1 AND active`,
   /**

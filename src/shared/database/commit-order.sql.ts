@@ -1,4 +1,5 @@
 import type { Sql } from './sql';
+import { type Bound, type CompiledSql, compileSql, sql, type SqlFragment } from './sql-template';
 
 /**
  * Commit-ordered reads (docs/adr/0006-events-feed-commit-order.md): rows are listed below a *horizon*, the
@@ -27,11 +28,18 @@ export const RUNNING_ELSEWHERE = `SELECT coalesce(array_agg(backend_xid), '{}'):
    WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()`;
 
 /**
- * A page statement: `rows` lists the page below `h.xid` (and must select the row's `commit_xid AS xid` and
- * its `id`, the commit order); `elsewhere` is the parameter (e.g. `$7`) that commitOrderedRead fills with
- * RUNNING_ELSEWHERE's list or null. An empty page is one row of nulls, so that `uncertain` is always read.
+ * A page statement over the slots `names` (compileSql): `rows(slots)` lists the page below `h.xid` (and must
+ * select the row's `commit_xid AS xid` and its `id`, the commit order); the statement's own slot `elsewhere`
+ * is filled by commitOrderedRead with RUNNING_ELSEWHERE's list or null. An empty page is one row of nulls,
+ * so that `uncertain` is always read.
  */
-export const commitOrderedStatement = (rows: string, elsewhere: string): string => `WITH s AS (SELECT pg_current_snapshot() AS snap),
+export const commitOrderedStatement = <K extends string>(
+  names: readonly K[],
+  rows: (slots: Readonly<Record<K, Bound>>) => SqlFragment,
+): CompiledSql<K | 'elsewhere'> =>
+  compileSql([...names, 'elsewhere'] as ReadonlyArray<K | 'elsewhere'>, (slots) => {
+    const elsewhere = slots.elsewhere;
+    return sql`WITH s AS (SELECT pg_current_snapshot() AS snap),
   held AS MATERIALIZED (SELECT LEAST(pg_snapshot_xmax(s.snap), (
              SELECT min(x) FROM pg_snapshot_xip(s.snap) AS x
               WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
@@ -46,7 +54,8 @@ export const commitOrderedStatement = (rows: string, elsewhere: string): string 
                                AND NOT EXISTS (SELECT 1 FROM pg_prepared_xacts p WHERE p.transaction = xid(held.xid))
                               ELSE false END AS uncertain
           FROM held)
-  SELECT h.uncertain, r.* FROM h LEFT JOIN LATERAL (${rows}) r ON true ORDER BY r.xid, r.id`;
+  SELECT h.uncertain, r.* FROM h LEFT JOIN LATERAL (${rows(slots)}) r ON true ORDER BY r.xid, r.id`;
+  });
 
 /** A row of a commitOrderedStatement: its position's xid and the statement's `uncertain` (a view leaves it out). */
 export interface CommitOrderedRow {
@@ -54,11 +63,15 @@ export interface CommitOrderedRow {
   uncertain: boolean;
 }
 
-/** The page's rows of a commitOrderedStatement, `values` its parameters but the last (`elsewhere`). */
-export async function commitOrderedRead<Row extends CommitOrderedRow>(sql: Sql, statement: string, values: unknown[]): Promise<Row[]> {
+/** The page's rows of a commitOrderedStatement, `args` the values of its slots but `elsewhere`. */
+export async function commitOrderedRead<Row extends CommitOrderedRow, K extends string>(
+  sql: Sql,
+  statement: Pick<CompiledSql<K | 'elsewhere'>, 'text' | 'values'>,
+  args: Readonly<Record<K, unknown>>,
+): Promise<Row[]> {
   let elsewhere: string | null = null;
   for (let read = 1; ; read++) {
-    const rows = await sql.query<Row>(statement, [...values, elsewhere]);
+    const rows = await sql.query<Row>(statement.text, statement.values({ ...args, elsewhere } as Record<K | 'elsewhere', unknown>));
     if (elsewhere !== null || !rows[0].uncertain) return rows[0].xid === null ? [] : rows;
     if (read >= OPTIMISTIC_READS) [{ xids: elsewhere }] = await sql.query<{ xids: string }>(RUNNING_ELSEWHERE, []);
   }

@@ -3,9 +3,6 @@ import type { PGlite } from '@electric-sql/pglite';
 import { types as pgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
-import { guardPoolClients } from './database-failure';
-import { poolConnectionFor } from './host-selection';
-import { SerializedPGlitePool } from './serialized-pglite-pool';
 import { MIGRATIONS } from './migrations';
 
 /** Connections of an instance's PostgreSQL pool (PGlite has one session). */
@@ -48,7 +45,7 @@ const PGLITE_SERIALIZERS = {
 /** One PGlite per process and data directory (TOOLCHAIN.md). */
 const pgliteInstances = new Map<string, Promise<PGlite>>();
 
-function openPGlite(dataDir: string | null, loadFrom?: string): Promise<PGlite> {
+export function openPGlite(dataDir: string | null, loadFrom?: string): Promise<PGlite> {
   const key = dataDir ?? ':memory:';
   let instance = pgliteInstances.get(key);
   if (!instance) {
@@ -73,63 +70,38 @@ export async function closePGlite(dataDir: string | null): Promise<void> {
   await (await instance).close();
 }
 
-/** TypeORM options for either store: same entities, same migrations, never `synchronize`. */
-export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
-  const common = {
-    type: 'postgres' as const,
+/** What TypeORM is handed of the service's pool (PgPool; named structurally: pg-pool.ts imports this file). */
+export interface TypeOrmPool {
+  typeormDriver(): { Pool: new () => unknown };
+}
+
+/**
+ * TypeORM's options over the service's pool (pg-pool.ts): TypeORM runs the migrations and the
+ * transactions' EntityManager; it is handed the pool and never makes one, so it has no connection
+ * settings of its own.
+ */
+export function dataSourceOptions(pool: TypeOrmPool): DataSourceOptions {
+  return {
+    type: 'postgres',
     // repositories speak SQL through the transaction's EntityManager; the schema comes only from migrations
     entities: [],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
-    migrationsTransactionMode: 'each' as const,
+    migrationsTransactionMode: 'each',
     synchronize: false,
     migrationsRun: false,
-    uuidExtension: 'pgcrypto' as const,
+    uuidExtension: 'pgcrypto',
     installExtensions: false,
     logging: false,
+    driver: pool.typeormDriver(),
   };
-  if (database.kind === 'postgres') {
-    // several hosts or target_session_attrs (CONTRACT §16): node-postgres reads the URI of the first
-    // host, the pool's client picks the writable one per connection (host-selection.ts)
-    const connection = poolConnectionFor(database.url);
-    return {
-      ...common,
-      url: connection.connectionString,
-      extra: {
-        max: POOL_MAX_CONNECTIONS,
-        connectionTimeoutMillis: 5000,
-        // an idle connection is closed after this (pg's default: 10 s): longer than the idle dispatcher's
-        // safety poll (SAFETY_POLL_MS), so an idle instance keeps one session instead of starting a backend
-        // (itself a transaction) for every look (issue 47)
-        idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
-        application_name: 'partner-api',
-        // parameterized statements are prepared once per connection (named-statement-client.ts); a
-        // connection whose host became read-only or is going away is dropped (host-selection.ts)
-        Client: connection.Client,
-        // No statement of this service waits longer than this for a lock: an identical idempotent request
-        // in flight answers 409 idempotency_request_in_progress after it (CONTRACT §6). Set per session
-        // rather than per transaction, which would cost a round trip on every write.
-        options: `-c lock_timeout=${LOCK_TIMEOUT_MS}`,
-      },
-    };
-  }
-  const pool = new SerializedPGlitePool(() => openPGlite(database.dataDir, database.loadFrom));
-  return {
-    ...common,
-    // TypeORM's postgres driver takes a `pg`-shaped module; ours hands out the one PGlite session
-    // to one holder at a time.
-    driver: { Pool: function Pool() { return pool; } },
-  } as DataSourceOptions;
 }
 
-export async function createDataSource(database: DatabaseConfig): Promise<DataSource> {
-  const dataSource = new DataSource(dataSourceOptions(database));
-  await dataSource.initialize();
-  if (database.kind === 'postgres') guardPoolClients((dataSource.driver as unknown as { master?: unknown }).master);
-  return dataSource;
+/** TypeORM over the pool, connected; destroyDataSource leaves the pool open (PgPool.end closes it). */
+export async function createDataSource(pool: TypeOrmPool): Promise<DataSource> {
+  return new DataSource(dataSourceOptions(pool)).initialize();
 }
 
-export async function destroyDataSource(dataSource: DataSource, database: DatabaseConfig): Promise<void> {
+export async function destroyDataSource(dataSource: DataSource): Promise<void> {
   if (dataSource.isInitialized) await dataSource.destroy();
-  if (database.kind === 'pglite') await closePGlite(database.dataDir);
 }

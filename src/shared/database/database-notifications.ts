@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { DatabaseNotifications, type Listening, type NotificationListener } from '../domain/database-notifications';
 import { errorSummary, poolConnectionFor } from './host-selection';
+import type { PgPool } from './pg-pool';
 import type { SerializedPGlitePool } from './serialized-pglite-pool';
 
 /** The first wait before a lost listener connects again; doubled on each failure up to RECONNECT_MAX_MS. */
@@ -121,7 +121,9 @@ export class EmbeddedNotifications extends DatabaseNotifications {
 }
 
 /** The notifications of the service's store: PostgreSQL's dedicated listeners, or the embedded store's own. */
-export function databaseNotifications(database: DatabaseConfig, dataSource: DataSource): DatabaseNotifications {
+export function databaseNotifications(database: DatabaseConfig, pool: PgPool): DatabaseNotifications {
   if (database.kind === 'postgres') return new PostgresNotifications(database.url);
-  return new EmbeddedNotifications((dataSource.driver as unknown as { master: SerializedPGlitePool }).master);
+  const embedded = pool.embedded;
+  if (!embedded) throw new Error('the embedded store runs on the serialized PGlite pool');
+  return new EmbeddedNotifications(embedded);
 }

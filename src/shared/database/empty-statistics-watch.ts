@@ -1,8 +1,7 @@
-import type { EventEmitter } from 'node:events';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type PeriodicJob, Scheduler } from '../domain/scheduler';
-import { DataSource } from 'typeorm';
+import { PgPool } from './pg-pool';
 import { Sql } from './sql';
 
 /** How often the statistics are looked at. */
@@ -54,7 +53,7 @@ export class EmptyStatisticsWatch implements OnApplicationBootstrap, OnApplicati
 
   constructor(
     private readonly sql: Sql,
-    private readonly dataSource: DataSource,
+    private readonly pgPool: PgPool,
     private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -79,8 +78,8 @@ export class EmptyStatisticsWatch implements OnApplicationBootstrap, OnApplicati
     this.pool().off('acquire', this.count);
   }
 
-  private pool(): EventEmitter {
-    return (this.dataSource.driver as unknown as { master: EventEmitter }).master;
+  private pool(): PgPool['driver'] {
+    return this.pgPool.driver;
   }
 
   /** Analyzes each table found; returns their names (schema-qualified, quoted where needed). */

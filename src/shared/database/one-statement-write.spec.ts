@@ -3,6 +3,7 @@ import { DatabaseUnavailableError, LockTimeoutError } from '../domain/errors';
 import { numberedStatement, OneStatementWrite, oneStatement } from './one-statement-write';
 import type { Sql } from './sql';
 import { statementName } from '../performance/named-statement-client';
+import { raw, sql, type SqlFragment } from './sql-template';
 
 describe('oneStatement', () => {
   const claim = {
@@ -26,7 +27,7 @@ describe('oneStatement', () => {
   });
 
   it('claims only through the gate when there is one, its parameters numbered first, and reports whether it let the write through', () => {
-    const gate = { sql: 'SELECT 1 FROM locks WHERE id = $1 AND until > $2 FOR SHARE', values: ['g-1', 'now'] };
+    const gate = { sql: () => sql`SELECT 1 FROM locks WHERE id = ${'g-1'} AND until > ${'now'} FOR SHARE` };
     const { text, values } = oneStatement(claim, [row], gate);
     expect(text.replace(/\s+/g, ' ')).toBe(
       'WITH gate AS (SELECT 1 FROM locks WHERE id = $1 AND until > $2 FOR SHARE), ' +
@@ -51,15 +52,14 @@ describe('numberedStatement', () => {
     responseColumn: 'response',
   };
   const step = {
-    ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM {source}) RETURNING n)',
-    values: ['c-1'],
-    report: '0 AS why',
+    ctes: (source: SqlFragment) => sql`numbered AS (UPDATE counters SET n = n + 1 WHERE id = ${'c-1'} AND EXISTS (SELECT 1 FROM ${source}) RETURNING n)`,
+    report: raw('0 AS why'),
     responseKey: "voucher_number",
   };
   const row = { table: 'things', columns: [['id', 'uuid']] as const, values: ['u-1'] };
 
   it('takes the number after the gate, claims with a plain INSERT from it (a committed key aborts the statement), merges the number into the stored response, then the rows', () => {
-    const gate = { sql: 'SELECT 1 FROM locks WHERE id = $1 FOR SHARE', values: ['g-1'] };
+    const gate = { sql: () => sql`SELECT 1 FROM locks WHERE id = ${'g-1'} FOR SHARE` };
     const { text, values } = numberedStatement(claim, step, [row], gate);
     expect(text.replace(/\s+/g, ' ')).toBe(
       'WITH gate AS (SELECT 1 FROM locks WHERE id = $1 FOR SHARE), ' +
@@ -105,9 +105,8 @@ const claimOf = (key: string) => ({
 
 describe('OneStatementWrite.runNumbered, writes of one lane', () => {
   const step = {
-    ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 RETURNING n)',
-    values: ['c-1'],
-    report: '0 AS closed',
+    ctes: () => sql`numbered AS (UPDATE counters SET n = n + 1 WHERE id = ${'c-1'} RETURNING n)`,
+    report: raw('0 AS closed'),
     responseKey: 'n',
     lane: 'counter c-1',
     refusal: () => new Error('closed'),
@@ -163,8 +162,7 @@ describe('OneStatementWrite.runNumbered, writes of one lane', () => {
   it('answers a refused write of a batch with its refusal, after the others committed', async () => {
     let n = 0;
     const gate: StatementGate = {
-      sql: 'SELECT 1',
-      values: [],
+      sql: () => sql`SELECT 1`,
       refusal: async () => new Error('revoked'),
       failure: async () => null,
     };
@@ -231,17 +229,15 @@ describe('OneStatementWrite.runNumbered, writes of one lane', () => {
 describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)', () => {
   const claim = claimOf;
   const step = {
-    ctes: 'numbered AS (UPDATE counters SET n = n + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM {source}) RETURNING n)',
-    values: ['c-1'],
-    report: '0 AS closed',
+    ctes: (source: SqlFragment) => sql`numbered AS (UPDATE counters SET n = n + 1 WHERE id = ${'c-1'} AND EXISTS (SELECT 1 FROM ${source}) RETURNING n)`,
+    report: raw('0 AS closed'),
     responseKey: 'n',
     lane: 'counter c-1',
-    counterLock: { sql: 'SELECT 1 FROM counters WHERE id = $1 AND {lock_timeout} FOR UPDATE', values: ['c-1'] },
+    counterLock: (lockTimeout: SqlFragment) => sql`SELECT 1 FROM counters WHERE id = ${'c-1'} AND ${lockTimeout} FOR UPDATE`,
     refusal: () => new Error('closed'),
   };
   const gate = (failure: Error | null): StatementGate => ({
-    sql: 'SELECT 1 FROM grants WHERE id = $1 AND {after} FOR SHARE',
-    values: ['g-1'],
+    sql: (after: SqlFragment) => sql`SELECT 1 FROM grants WHERE id = ${'g-1'} AND ${after} FOR SHARE`,
     refusal: async () => failure ?? new Error('refused'),
     failure: async () => failure,
   });
@@ -250,10 +246,10 @@ describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)'
     const { text, values, lockTimeoutAt } = numberedStatement(claim('k'), step, [], gate(null));
     const flat = text.replace(/\s+/g, ' ');
     expect(flat).toMatch(
-      /^WITH counter_lock AS \(SELECT count\(\*\) AS locked FROM \(SELECT 1 FROM counters WHERE id = \$2 AND set_config\('lock_timeout', \$3::text, true\) IS NOT NULL FOR UPDATE\) AS counter\), gate AS \(SELECT 1 FROM grants WHERE id = \$1 AND \(SELECT locked FROM counter_lock\) IS NOT NULL FOR SHARE\),/,
+      /^WITH counter_lock AS \(SELECT count\(\*\) AS locked FROM \(SELECT 1 FROM counters WHERE id = \$1 AND set_config\('lock_timeout', \$2::text, true\) IS NOT NULL FOR UPDATE\) AS counter\), gate AS \(SELECT 1 FROM grants WHERE id = \$3 AND \(SELECT locked FROM counter_lock\) IS NOT NULL FOR SHARE\),/,
     );
-    expect(values.slice(0, 3)).toEqual(['g-1', 'c-1', '10000']);
-    expect(lockTimeoutAt).toBe(2);
+    expect(values.slice(0, 3)).toEqual(['c-1', '10000', 'g-1']);
+    expect(lockTimeoutAt).toBe(1);
   });
 
   it('gives a write run again alone after its batch failed only what is left of its one lock timeout', async () => {

@@ -1,58 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { LockTimeoutError, ServiceUnavailableError } from '../domain/errors';
-import { type ClaimInsert, GATE_AFTER, type NumberedStep, type RowInsert, type StatementGate } from '../domain/row-insert';
+import type { ClaimInsert, NumberedStep, RowInsert, StatementGate } from '../domain/row-insert';
 import { LOCK_TIMEOUT_MS } from './data-source';
 import { lockWaitedOn, uniqueViolation } from './database-failure';
 import { NumberedBatches, type Pending } from './numbered-batches';
 import { Sql } from './sql';
+import { bind, join, raw, sql, type SqlFragment } from './sql-template';
 
 /**
- * The parts both statements share: the parameter list (the gate's first, so its `$n` stay as they
- * are), each row's values cast to its column types, and the gate's CTE and verdict.
+ * `INSERT INTO table (columns) VALUES (…)`, or `SELECT … FROM from` when given, each value a parameter
+ * cast to its column's type; a column's parameter optionally wrapped (the claim's response, which a
+ * numbered write merges its number into).
  */
-class StatementParts {
-  readonly values: unknown[] = [];
-  readonly ctes: string[] = [];
-
-  /** `after`: the condition the gate locks its rows after (GATE_AFTER), TRUE when nothing comes first. */
-  constructor(
-    private readonly gate: Pick<StatementGate, 'sql' | 'values'> | null,
-    after = 'TRUE',
-  ) {
-    if (gate) {
-      this.values.push(...gate.values);
-      this.ctes.push(`gate AS (${gate.sql.split(GATE_AFTER).join(after)})`);
-    }
-  }
-
-  /** The gate's rows, or one constant row without a gate. */
-  get source(): string {
-    return this.gate ? 'gate' : '(VALUES (1)) AS source(one)';
-  }
-
-  /** 1 when the gate let the write through (always, without a gate). */
-  get allowed(): string {
-    return this.gate ? '(SELECT count(*) FROM gate)::int' : '1';
-  }
-
-  /** A part's SQL whose parameters are numbered from $1, appended after those before it. */
-  append(sql: string, values: readonly unknown[]): string {
-    const offset = this.values.length;
-    this.values.push(...values);
-    return sql.replace(/\$(\d+)/g, (_, n: string) => `$${offset + Number(n)}`);
-  }
-
-  /** `INSERT INTO table (columns) SELECT <params> FROM from`, a column's param optionally wrapped. */
-  insert(row: RowInsert, from: string, wrap?: (column: string, param: string) => string): string {
-    if (row.values.length !== row.columns.length) throw new Error(`${row.table}: ${row.values.length} values for ${row.columns.length} columns`);
-    const params = row.columns.map(([name, type], i) => {
-      const param = `$${this.values.push(row.values[i])}::${type}`;
-      return wrap ? wrap(name, param) : param;
-    });
-    const select = from === '' ? `VALUES (${params.join(', ')})` : `SELECT ${params.join(', ')} FROM ${from}`;
-    return `INSERT INTO ${row.table} (${row.columns.map(([name]) => name).join(', ')}) ${select}`;
-  }
+function insertOf(row: RowInsert, from: SqlFragment | null, wrap?: (column: string, param: SqlFragment) => SqlFragment): SqlFragment {
+  if (row.values.length !== row.columns.length) throw new Error(`${row.table}: ${row.values.length} values for ${row.columns.length} columns`);
+  const params = row.columns.map(([name, type], i) => {
+    // an undefined value stays what node-postgres makes of it: NULL
+    const param = sql`${row.values[i] ?? null}::${raw(type)}`;
+    return wrap ? wrap(name, param) : param;
+  });
+  const select = from === null ? sql`VALUES (${join(params)})` : sql`SELECT ${join(params)} FROM ${from}`;
+  return sql`INSERT INTO ${raw(row.table)} (${raw(row.columns.map(([name]) => name).join(', '))}) ${select}`;
 }
+
+/** The CTEs of every other row, each inserted only if the claim was. */
+const rowsAfterClaim = (rows: readonly RowInsert[]): SqlFragment[] => rows.map((row, i) => sql`r${raw(String(i))} AS (${insertOf(row, raw('claim'))})`);
+
+/** 1 when the gate let the write through (always, without a gate). */
+const allowedBy = (gate: Pick<StatementGate, 'sql'> | null): SqlFragment => raw(gate ? '(SELECT count(*) FROM gate)::int' : '1');
 
 /**
  * The statement text and its parameters: the gate (when given), the claim only if the gate let it
@@ -61,13 +36,16 @@ class StatementParts {
 export function oneStatement(
   claim: ClaimInsert,
   rows: readonly RowInsert[],
-  gate: Pick<StatementGate, 'sql' | 'values'> | null = null,
+  gate: Pick<StatementGate, 'sql'> | null = null,
 ): { text: string; values: unknown[] } {
-  const parts = new StatementParts(gate);
-  parts.ctes.push(`claim AS (${parts.insert(claim, gate ? 'gate' : '')}
-       ON CONFLICT (${claim.conflictColumns.join(', ')}) DO NOTHING RETURNING 1)`);
-  rows.forEach((row, i) => parts.ctes.push(`r${i} AS (${parts.insert(row, 'claim')})`));
-  return { text: `WITH ${parts.ctes.join(',\n')}\nSELECT ${parts.allowed} AS allowed, count(*)::int AS claimed FROM claim`, values: parts.values };
+  const ctes: SqlFragment[] = [];
+  // nothing is locked before the gate
+  if (gate) ctes.push(sql`gate AS (${gate.sql(raw('TRUE'))})`);
+  ctes.push(sql`claim AS (${insertOf(claim, gate ? raw('gate') : null)}
+       ON CONFLICT (${raw(claim.conflictColumns.join(', '))}) DO NOTHING RETURNING 1)`);
+  ctes.push(...rowsAfterClaim(rows));
+  const { text, values } = sql`WITH ${join(ctes, ',\n')}\nSELECT ${allowedBy(gate)} AS allowed, count(*)::int AS claimed FROM claim`.toQuery();
+  return { text, values };
 }
 
 /**
@@ -82,32 +60,26 @@ export function oneStatement(
  */
 export function numberedStatement(
   claim: ClaimInsert,
-  step: Pick<NumberedStep, 'ctes' | 'values' | 'report' | 'responseKey' | 'counterLock' | 'response'>,
+  step: Pick<NumberedStep, 'ctes' | 'report' | 'responseKey' | 'counterLock' | 'response'>,
   rows: readonly RowInsert[],
-  gate: Pick<StatementGate, 'sql' | 'values'> | null = null,
+  gate: Pick<StatementGate, 'sql'> | null = null,
 ): { text: string; values: unknown[]; lockTimeoutAt: number } {
-  const parts = new StatementParts(gate, step.counterLock ? '(SELECT locked FROM counter_lock) IS NOT NULL' : 'TRUE');
-  let lockTimeoutAt = -1;
+  const ctes: SqlFragment[] = [];
+  const lockWait = step.counterLock ? bind(String(LOCK_TIMEOUT_MS)) : null;
   if (step.counterLock) {
-    const lock = parts.append(step.counterLock.sql, step.counterLock.values);
-    lockTimeoutAt = parts.values.push(String(LOCK_TIMEOUT_MS)) - 1;
     // first in the WITH list, so that the gate's CTE can name it; evaluated when the gate asks
-    parts.ctes.unshift(`counter_lock AS (SELECT count(*) AS locked FROM (${lock.replace(
-      '{lock_timeout}',
-      `set_config('lock_timeout', $${lockTimeoutAt + 1}::text, true) IS NOT NULL`,
-    )}) AS counter)`);
+    const lock = step.counterLock(sql`set_config('lock_timeout', ${lockWait}::text, true) IS NOT NULL`);
+    ctes.push(sql`counter_lock AS (SELECT count(*) AS locked FROM (${lock}) AS counter)`);
   }
-  parts.ctes.push(parts.append(step.ctes, step.values).replace(/\{source\}/g, parts.source));
+  if (gate) ctes.push(sql`gate AS (${gate.sql(raw(step.counterLock ? '(SELECT locked FROM counter_lock) IS NOT NULL' : 'TRUE'))})`);
+  ctes.push(step.ctes(raw(gate ? 'gate' : '(VALUES (1)) AS source(one)')));
   const key = step.responseKey.replace(/'/g, "''");
-  const merged = step.response?.sql ?? `jsonb_build_object('${key}', numbered.n)`;
-  const claimInsert = parts.insert(claim, 'numbered', (column, param) => (column === claim.responseColumn ? `${param} || ${merged}` : param));
-  parts.ctes.push(`claim AS (${claimInsert} RETURNING 1)`);
-  rows.forEach((row, i) => parts.ctes.push(`r${i} AS (${parts.insert(row, 'claim')})`));
-  return {
-    text: `WITH ${parts.ctes.join(',\n')}\nSELECT ${parts.allowed} AS allowed, (SELECT n FROM numbered) AS n, ${step.report}`,
-    values: parts.values,
-    lockTimeoutAt,
-  };
+  const merged = step.response?.sql ?? raw(`jsonb_build_object('${key}', numbered.n)`);
+  const claimInsert = insertOf(claim, raw('numbered'), (column, param) => (column === claim.responseColumn ? sql`${param} || ${merged}` : param));
+  ctes.push(sql`claim AS (${claimInsert} RETURNING 1)`);
+  ctes.push(...rowsAfterClaim(rows));
+  const query = sql`WITH ${join(ctes, ',\n')}\nSELECT ${allowedBy(gate)} AS allowed, (SELECT n FROM numbered) AS n, ${step.report}`.toQuery();
+  return { text: query.text, values: query.values, lockTimeoutAt: lockWait ? query.indexOf(lockWait) : -1 };
 }
 
 /**

@@ -1,32 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { translateDatabaseError } from './database-failure';
-
-/** node-postgres's callback forms, which both pools (pg and the serialized PGlite one) and their clients implement */
-interface Client {
-  query(text: string, values: unknown[] | undefined, callback: (err: Error | null, result: { rows: unknown[] }) => void): void;
-}
-
-interface Pool {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-  connect(callback: (err: unknown, client: Client, release: (err?: unknown) => void) => void): void;
-}
+import { PgPool, type PoolClient, type PoolDriver } from './pg-pool';
 
 /** A statement on the connection a session holds; failures as their domain errors, like Sql.query. */
 export type SessionQuery = <Row extends object = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<Row[]>;
 
 /**
- * One statement outside any transaction, straight on the driver's pool: the hot reads of every request
+ * One statement outside any transaction, straight on the service's pool (PgPool): the hot reads of every request
  * (the token look-up) skip TypeORM's query-runner bookkeeping. On PostgreSQL the pool's clients prepare
  * each statement once per connection (named-statement-client.ts); on PGlite the pool is the serialized
  * one, so a statement still waits for a transaction in progress.
  */
 @Injectable()
 export class Sql {
-  private readonly pool: Pool;
+  private readonly pool: PoolDriver;
 
-  constructor(dataSource: DataSource) {
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  constructor(pool: PgPool) {
+    this.pool = pool.driver;
   }
 
   /** The rows, typed by the caller; a database failure is thrown as its domain error (database-failure.ts). */
@@ -44,7 +34,7 @@ export class Sql {
    * it may be lost or still inside a transaction.
    */
   async session<T>(work: (query: SessionQuery) => Promise<T>): Promise<T> {
-    const [client, release] = await new Promise<[Client, (err?: unknown) => void]>((resolve, reject) =>
+    const [client, release] = await new Promise<[PoolClient, (err?: unknown) => void]>((resolve, reject) =>
       this.pool.connect((err, c, r) => (err ? reject(translateDatabaseError(err)) : resolve([c, r]))),
     );
     // pg's callback form, as its pool's own query uses, not its promise form: measured, a session of

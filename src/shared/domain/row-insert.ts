@@ -1,3 +1,5 @@
+import type { SqlFragment } from '../database/sql-template';
+
 /**
  * One row that a write inserts, described by the module that owns its table, so that the rows of
  * several modules can be written by one statement (OneStatementWrite) without any module writing
@@ -20,20 +22,17 @@ export interface ClaimInsert extends RowInsert {
 }
 
 /**
- * Where a gate's SQL takes the composing statement's condition "every lock wait before the gate is
- * over" (e.g. the voucher counter locked): the gate locks its rows only after it. The composer replaces
- * it (OneStatementWrite); `TRUE` where nothing comes first.
- */
-export const GATE_AFTER = '{after}';
-
-/**
  * A condition the write must still meet when it runs, checked and locked by the same statement: a
- * `SELECT … FOR SHARE` that returns a row while the write is allowed (its parameters numbered from $1),
- * locking only after GATE_AFTER. When it returns none, nothing is written and `refusal()` says why.
+ * `SELECT … FOR SHARE` that returns a row while the write is allowed. When it returns none, nothing is
+ * written and `refusal()` says why.
  */
 export interface StatementGate {
-  readonly sql: string;
-  readonly values: readonly unknown[];
+  /**
+   * The gate's query, which locks its rows only after `after`: the composing statement's condition
+   * "every lock wait before the gate is over" (e.g. the voucher counter locked; `TRUE` where nothing
+   * comes first).
+   */
+  sql(after: SqlFragment): SqlFragment;
   refusal(): Promise<Error>;
   /** The same condition judged now, outside the statement: the first failing check, or null. */
   failure(): Promise<Error | null>;
@@ -41,16 +40,15 @@ export interface StatementGate {
 
 /**
  * The owner's part of a write that takes the next number of a gapless counter (a voucher number) in
- * the same statement as its rows. `ctes` (comma-separated CTE definitions, parameters numbered from
- * $1 in `values`) read `{source}`, which stands for the gate's rows (one row when there is no gate),
- * and define `numbered`: one row with column `n` when the write goes ahead, none when the owner's own
- * condition stops it (a closed period). Rows of `ctes` that need the number read `numbered`.
+ * the same statement as its rows. `ctes(source)` (comma-separated CTE definitions) read `source`, which
+ * stands for the gate's rows (one row when there is no gate), and define `numbered`: one row with column
+ * `n` when the write goes ahead, none when the owner's own condition stops it (a closed period). Rows of
+ * `ctes` that need the number read `numbered`.
  */
 export interface NumberedStep {
-  readonly ctes: string;
-  readonly values: readonly unknown[];
+  ctes(source: SqlFragment): SqlFragment;
   /** select-list items added to the statement's result (e.g. why `numbered` is empty) */
-  readonly report: string;
+  readonly report: SqlFragment;
   /** the key of the claim's stored response that receives the number */
   readonly responseKey: string;
   /**
@@ -58,14 +56,14 @@ export interface NumberedStep {
    * expression over the columns of `numbered` (e.g. a name made from the number), and the same merge of
    * the first execution's body. Default: `{ [responseKey]: n }`.
    */
-  readonly response?: { readonly sql: string; complete(body: Record<string, unknown>, n: number): Record<string, unknown> };
+  readonly response?: { readonly sql: SqlFragment; complete(body: Record<string, unknown>, n: number): Record<string, unknown> };
   /**
    * Locks the counter the step numbers from, before anything else of the statement is locked (the
    * gate's rows come after it, so a write waiting for the counter holds nothing a revocation needs):
-   * a query whose rows are the counter's, locked FOR UPDATE, parameters numbered from $1 in `values`,
-   * with `{lock_timeout}` in its WHERE where the statement sets the remaining lock wait.
+   * a query whose rows are the counter's, locked FOR UPDATE, with `lockTimeout` in its WHERE: the
+   * condition that sets the statement's remaining lock wait.
    */
-  readonly counterLock?: { readonly sql: string; readonly values: readonly unknown[] };
+  counterLock?(lockTimeout: SqlFragment): SqlFragment;
   /**
    * Names the counter the step numbers from (e.g. an organization's year): writes of one lane may run
    * several to a transaction, since each would wait for the one before it anyway.

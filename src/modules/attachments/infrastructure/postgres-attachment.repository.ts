@@ -14,6 +14,7 @@ import {
   TooManyAttachmentsError,
 } from '../domain/attachment';
 import { DownloadShare } from './download-share';
+import { bind, empty, queryWith, raw, sql, type SqlFragment } from '../../../shared/database/sql-template';
 
 /**
  * A download reads the bytes in pieces of this size, each one statement through the download share
@@ -25,19 +26,27 @@ const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
  * The entry's verdict (the journal's part) and the attachment, in one statement; the bytes too when they
  * fit in one piece (most vouchers), else they are read in pieces afterwards.
  */
-const STORED = `SELECT e.ok AS entry, t.filename, t.content_type, t.size, t.sha256,
-         CASE WHEN t.size <= $6 THEN (SELECT c.content FROM attachment_contents c WHERE c.organization_id = $1 AND c.sha256 = t.sha256) END AS content
-    FROM (SELECT EXISTS (${JournalSql.appEntryOf({ organizationId: '$1', entryId: '$2', environment: '$4', appId: '$5' })}) AS ok) e
-    LEFT JOIN attachments t ON e.ok AND t.organization_id = $1 AND t.entry_id = $2 AND t.id = $3`;
+function stored(owner: { organizationId: string; appId: string; environment: string }, entryId: string, attachmentId: string): SqlFragment {
+  const organizationId = bind(owner.organizationId);
+  const entry = bind(entryId);
+  return sql`SELECT e.ok AS entry, t.filename, t.content_type, t.size, t.sha256,
+         CASE WHEN t.size <= ${DOWNLOAD_CHUNK_BYTES} THEN (SELECT c.content FROM attachment_contents c WHERE c.organization_id = ${organizationId} AND c.sha256 = t.sha256) END AS content
+    FROM (SELECT EXISTS (${JournalSql.appEntryOf({ organizationId, entryId: entry, environment: bind(owner.environment), appId: bind(owner.appId) })}) AS ok) e
+    LEFT JOIN attachments t ON e.ok AND t.organization_id = ${organizationId} AND t.entry_id = ${entry} AND t.id = ${attachmentId}`;
+}
 
 /**
- * The app's own entry (JournalSql.appEntry: $1 organization, $2 entry, $3 environment, $4 app), whether the
- * organization's attachments count against SANDBOX_STORAGE_MAX_BYTES (CONTRACT §20: a sandbox project's
- * organization, or a demo company) and its counter as it stands.
+ * The app's own entry (JournalSql.appEntryOf), whether the organization's attachments count against
+ * SANDBOX_STORAGE_MAX_BYTES (CONTRACT §20: a sandbox project's organization, or a demo company) and its
+ * counter as it stands.
  */
-const ATTACHABLE = `SELECT e.voucher_year, e.voucher_number, ($3 = 'sandbox' OR coalesce(${OrganizationsSql.isDemo('$1')}, false)) AS counted,
-         (SELECT s.bytes FROM attachment_storage s WHERE s.organization_id = $1) AS used
-    FROM (${JournalSql.appEntry}) e`;
+function attachable(owner: { organizationId: string; appId: string; environment: string }, entryId: string): SqlFragment {
+  const organizationId = bind(owner.organizationId);
+  const environment = bind(owner.environment);
+  return sql`SELECT e.voucher_year, e.voucher_number, (${environment} = 'sandbox' OR coalesce(${OrganizationsSql.isDemo(organizationId)}, false)) AS counted,
+         (SELECT s.bytes FROM attachment_storage s WHERE s.organization_id = ${organizationId}) AS used
+    FROM (${JournalSql.appEntryOf({ organizationId, entryId: bind(entryId), environment, appId: bind(owner.appId) })}) e`;
+}
 
 const CHUNK = `SELECT substring(content FROM $3 FOR $4) AS bytes FROM attachment_contents WHERE organization_id = $1 AND sha256 = $2`;
 
@@ -52,9 +61,7 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
   }
 
   async attachableEntry(owner: { organizationId: string; appId: string; environment: string }, entryId: string): Promise<AttachableEntry | null> {
-    const [row] = await this.sql.query<{ voucher_year: number; voucher_number: number; counted: boolean; used: string | number | null }>(ATTACHABLE, [
-      owner.organizationId, entryId, owner.environment, owner.appId,
-    ]);
+    const [row] = await queryWith<{ voucher_year: number; voucher_number: number; counted: boolean; used: string | number | null }>(this.sql, attachable(owner, entryId));
     if (!row) return null;
     // the first upload of a counted organization makes its counter row, which every upload's write then locks
     if (row.counted && row.used === null) {
@@ -75,43 +82,44 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
    */
   numberedAttachment(a: NewAttachment): NumberedStep {
     const counted = a.storageLimit !== null;
+    const organizationId = bind(a.organizationId);
+    const entryId = bind(a.entryId);
+    const sha256 = bind(a.sha256);
+    const size = bind(a.bytes.length);
+    const limit = bind(a.storageLimit);
     return {
-      ctes: `${counted ? `room AS (SELECT bytes FROM attachment_storage WHERE organization_id = $1 FOR UPDATE),
-       over_quota AS (SELECT count(*)::int AS over FROM room WHERE $12::bigint > 0 AND room.bytes + $7::bigint > $12::bigint),
-       ` : ''}numbered AS (
-         INSERT INTO attachment_counters (organization_id, entry_id, last_number) SELECT $1, $2, 1 FROM {source}${counted ? ` WHERE (SELECT over FROM over_quota) = 0` : ''}
+      ctes: (source) => sql`${counted ? sql`room AS (SELECT bytes FROM attachment_storage WHERE organization_id = ${organizationId} FOR UPDATE),
+       over_quota AS (SELECT count(*)::int AS over FROM room WHERE ${limit}::bigint > 0 AND room.bytes + ${size}::bigint > ${limit}::bigint),
+       ` : empty}numbered AS (
+         INSERT INTO attachment_counters (organization_id, entry_id, last_number) SELECT ${organizationId}, ${entryId}, 1 FROM ${source}${counted ? raw(` WHERE (SELECT over FROM over_quota) = 0`) : empty}
          ON CONFLICT (organization_id, entry_id) DO UPDATE SET last_number = attachment_counters.last_number + 1
-          WHERE attachment_counters.last_number < ${MAX_ATTACHMENTS_PER_ENTRY}
-         RETURNING last_number AS n, coalesce($3::text, $4::text || last_number || $5::text) AS filename),
+          WHERE attachment_counters.last_number < ${raw(String(MAX_ATTACHMENTS_PER_ENTRY))}
+         RETURNING last_number AS n, coalesce(${a.filename}::text, ${a.defaultName.prefix}::text || last_number || ${a.defaultName.suffix}::text) AS filename),
        content AS (
-         INSERT INTO attachment_contents (organization_id, sha256, size, content) SELECT $1, $6, $7, $8::bytea FROM numbered
+         INSERT INTO attachment_contents (organization_id, sha256, size, content) SELECT ${organizationId}, ${sha256}, ${size}, ${a.bytes}::bytea FROM numbered
          ON CONFLICT (organization_id, sha256) DO UPDATE SET content = EXCLUDED.content RETURNING 1),
        attachment AS (
          INSERT INTO attachments (organization_id, id, entry_id, number, filename, content_type, size, sha256, created_at)
-         SELECT $1, $9, $2, numbered.n, numbered.filename, $10, $7, $6, $11 FROM numbered RETURNING 1),${counted ? `
+         SELECT ${organizationId}, ${a.id}, ${entryId}, numbered.n, numbered.filename, ${a.contentType}, ${size}, ${sha256}, ${a.createdAt} FROM numbered RETURNING 1),${counted ? sql`
        charged AS (
-         INSERT INTO attachment_storage (organization_id, bytes) SELECT $1, $7 FROM numbered
-         ON CONFLICT (organization_id) DO UPDATE SET bytes = attachment_storage.bytes + EXCLUDED.bytes RETURNING 1),` : ''}
-       counter_now AS (SELECT last_number FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2)`,
-      values: [
-        a.organizationId, a.entryId, a.filename, a.defaultName.prefix, a.defaultName.suffix,
-        a.sha256, a.bytes.length, a.bytes, a.id, a.contentType, a.createdAt, ...(counted ? [a.storageLimit] : []),
-      ],
+         INSERT INTO attachment_storage (organization_id, bytes) SELECT ${organizationId}, ${size} FROM numbered
+         ON CONFLICT (organization_id) DO UPDATE SET bytes = attachment_storage.bytes + EXCLUDED.bytes RETURNING 1),` : empty}
+       counter_now AS (SELECT last_number FROM attachment_counters WHERE organization_id = ${organizationId} AND entry_id = ${entryId})`,
       // the counter as the statement's snapshot saw it: full, or moved on by a commit it could not see (run again);
       // the storage use as the locking read saw it (the last committed): over the limit decides at once
-      report: `(SELECT count(*) FROM counter_now WHERE last_number >= ${MAX_ATTACHMENTS_PER_ENTRY})::int AS entry_full, ${
-        counted ? '(SELECT over FROM over_quota)' : '0'} AS over_quota`,
-      counterLock: {
-        // the storage row after the entry's counter: every upload takes them in this order
-        sql: counted
-          ? `SELECT 1 FROM (SELECT 1 FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2 AND {lock_timeout} FOR UPDATE) c
-             UNION ALL SELECT 1 FROM (SELECT 1 FROM attachment_storage WHERE organization_id = $1 FOR UPDATE) s`
-          : `SELECT 1 FROM attachment_counters WHERE organization_id = $1 AND entry_id = $2 AND {lock_timeout} FOR UPDATE`,
-        values: [a.organizationId, a.entryId],
+      report: raw(`(SELECT count(*) FROM counter_now WHERE last_number >= ${MAX_ATTACHMENTS_PER_ENTRY})::int AS entry_full, ${
+        counted ? '(SELECT over FROM over_quota)' : '0'} AS over_quota`),
+      // the storage row after the entry's counter: every upload takes them in this order
+      counterLock: (lockTimeout) => {
+        const [org, entry] = [bind(a.organizationId), bind(a.entryId)];
+        return counted
+          ? sql`SELECT 1 FROM (SELECT 1 FROM attachment_counters WHERE organization_id = ${org} AND entry_id = ${entry} AND ${lockTimeout} FOR UPDATE) c
+             UNION ALL SELECT 1 FROM (SELECT 1 FROM attachment_storage WHERE organization_id = ${org} FOR UPDATE) s`
+          : sql`SELECT 1 FROM attachment_counters WHERE organization_id = ${org} AND entry_id = ${entry} AND ${lockTimeout} FOR UPDATE`;
       },
       responseKey: 'filename',
       response: {
-        sql: `jsonb_build_object('filename', numbered.filename)`,
+        sql: raw(`jsonb_build_object('filename', numbered.filename)`),
         complete: (body, n) => ({ ...body, filename: a.filename ?? `${a.defaultName.prefix}${n}${a.defaultName.suffix}` }),
       },
       lane: `attachments/${a.organizationId}/${a.entryId}`,
@@ -125,14 +133,14 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
     entryId: string,
     attachmentId: string,
   ): Promise<{ entry: boolean; attachment: StoredAttachment | null }> {
-    const [row] = await this.share.run(() => this.sql.query<{
+    const [row] = await this.share.run(() => queryWith<{
       entry: boolean;
       filename: string | null;
       content_type: AttachmentMediaType;
       size: number;
       sha256: string;
       content: Buffer | Uint8Array | null;
-    }>(STORED, [owner.organizationId, entryId, attachmentId, owner.environment, owner.appId, DOWNLOAD_CHUNK_BYTES]));
+    }>(this.sql, stored(owner, entryId, attachmentId)));
     if (!row?.entry || row.filename === null) return { entry: Boolean(row?.entry), attachment: null };
     const size = Number(row.size);
     const { sql, share } = this;

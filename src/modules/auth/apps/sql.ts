@@ -1,4 +1,5 @@
 import type { PurgeParts } from '../../../shared/database/purge-parts';
+import { sql, type SqlExpr, type SqlFragment } from '../../../shared/database/sql-template';
 /**
  * SQL parts of the apps module's tables (apps, app_revisions), for statements that other modules
  * compose (one round trip): the owner writes every word about its tables, the composer only combines
@@ -18,8 +19,8 @@ export const AppsSql = {
    * A null `revisionId` (a demo company's token issued before any approval, CONTRACT §15) matches an
    * app with none approved.
    */
-  lockApprovedRevision: (appId: string, revisionId: string, condition: string): string =>
-    `SELECT 1 FROM apps a WHERE a.id = ${appId} AND a.approved_revision_id IS NOT DISTINCT FROM ${revisionId} AND ${condition} FOR SHARE OF a`,
+  lockApprovedRevision: (appId: SqlExpr, revisionId: SqlExpr, condition: SqlFragment): SqlFragment =>
+    sql`SELECT 1 FROM apps a WHERE a.id = ${appId} AND a.approved_revision_id IS NOT DISTINCT FROM ${revisionId} AND ${condition} FOR SHARE OF a`,
   /** One row while the app $1's approved revision is $2 (null: none approved, as above). */
   approvedRevisionIs: `SELECT 1 FROM apps WHERE id = $1 AND approved_revision_id IS NOT DISTINCT FROM $2::uuid`,
   /** One row when the app $1 exists. */
@@ -29,7 +30,7 @@ export const AppsSql = {
   /** The app $1's revisions (id, number, approved), by number. */
   revisionsOfApp: `SELECT id, number, approved_at IS NOT NULL AS approved FROM app_revisions WHERE app_id = $1 ORDER BY number`,
   /** The app `appId`'s name now (an expression of the composing statement): who registered an entry (CONTRACT §19). */
-  nameOf: (appId: string): string => `SELECT name FROM apps WHERE id = ${appId}`,
+  nameOf: (appId: SqlExpr): SqlFragment => sql`SELECT name FROM apps WHERE id = ${appId}`,
   /** Inserts the app ($1 id, $2 name). */
   insertApp: `INSERT INTO apps (id, name) VALUES ($1, $2)`,
 } as const;

@@ -1,4 +1,5 @@
 import type { PurgeParts } from '../../../shared/database/purge-parts';
+import { raw, sql, type SqlExpr, type SqlFragment } from '../../../shared/database/sql-template';
 /**
  * SQL parts of the grants module's tables (grants, grant_accounts, mandates), for statements that
  * other modules compose (one round trip): the owner writes every word about its tables, the composer
@@ -27,9 +28,9 @@ export const GrantsSql = {
   mandateInForceId: (organizationId: string, appId: string): string => `SELECT m.id FROM mandates m
      WHERE m.organization_id = ${organizationId} AND m.app_id = ${appId} AND m.revoked_at IS NULL LIMIT 1`,
   /** A condition: the grant selected the account (all three are expressions of the composing statement). */
-  grantSelectsAccount: (organizationId: string, grantId: string, accountId: string, indent = ''): string => `EXISTS (
-${indent}      SELECT 1 FROM grant_accounts ga
-${indent}       WHERE ga.organization_id = ${organizationId} AND ga.grant_id = ${grantId} AND ga.account_id = ${accountId})`,
+  grantSelectsAccount: (organizationId: SqlExpr, grantId: SqlExpr, accountId: SqlExpr, indent = ''): SqlFragment => sql`EXISTS (
+${raw(indent)}      SELECT 1 FROM grant_accounts ga
+${raw(indent)}       WHERE ga.organization_id = ${organizationId} AND ga.grant_id = ${grantId} AND ga.account_id = ${accountId})`,
   /** One row when the grant $1 exists. */
   grantExists: `SELECT 1 FROM grants WHERE id = $1 LIMIT 1`,
   /** One row when the mandate $1 exists. */

@@ -1,4 +1,5 @@
 import type { PurgeParts } from '../../../shared/database/purge-parts';
+import { raw, sql, type SqlExpr, type SqlFragment } from '../../../shared/database/sql-template';
 /**
  * SQL parts of the organizations module's tables (organizations, accounts, tax_codes, users,
  * organization_owners, second_factor_*), for statements that other modules compose (one round trip):
@@ -21,17 +22,26 @@ export const OrganizationsSql = {
    * The ids of the organization's active accounts among `ids` (a uuid[] expression) for which
    * `permitted(accountId)` holds; `select` goes before the id column (e.g. a constant column).
    */
-  activeAccountIds: (p: { alias: string; select?: string; organizationId: string; ids: string; indent?: string; permitted: (accountId: string) => string }): string => {
-    const i = p.indent ?? '';
-    return `SELECT ${p.select ?? ''}${p.alias}.id FROM accounts ${p.alias}
-${i}     WHERE ${p.alias}.organization_id = ${p.organizationId} AND ${p.alias}.id = ANY(${p.ids}) AND ${p.alias}.active
-${i}       AND (${p.permitted(`${p.alias}.id`)})`;
+  activeAccountIds: (p: {
+    alias: string;
+    select?: string;
+    organizationId: SqlExpr;
+    ids: SqlExpr;
+    indent?: string;
+    permitted: (accountId: SqlFragment) => SqlFragment;
+  }): SqlFragment => {
+    const [i, a] = [raw(p.indent ?? ''), raw(p.alias)];
+    return sql`SELECT ${raw(p.select ?? '')}${a}.id FROM accounts ${a}
+${i}     WHERE ${a}.organization_id = ${p.organizationId} AND ${a}.id = ANY(${p.ids}) AND ${a}.active
+${i}       AND (${p.permitted(raw(`${p.alias}.id`))})`;
   },
   /** The ids of the organization's tax codes among `ids` (a uuid[] expression); `select` as above. */
-  taxCodeIds: (p: { alias: string; select?: string; organizationId: string; ids: string }): string =>
-    `SELECT ${p.select ?? ''}${p.alias}.id FROM tax_codes ${p.alias} WHERE ${p.alias}.organization_id = ${p.organizationId} AND ${p.alias}.id = ANY(${p.ids})`,
+  taxCodeIds: (p: { alias: string; select?: string; organizationId: SqlExpr; ids: SqlExpr }): SqlFragment => {
+    const a = raw(p.alias);
+    return sql`SELECT ${raw(p.select ?? '')}${a}.id FROM tax_codes ${a} WHERE ${a}.organization_id = ${p.organizationId} AND ${a}.id = ANY(${p.ids})`;
+  },
   /** The organization's row, locked FOR KEY SHARE (as a foreign key check locks it), as column id. */
-  keyShareLock: (organizationId: string): string => `SELECT id FROM organizations WHERE id = ${organizationId} FOR KEY SHARE`,
+  keyShareLock: (organizationId: SqlExpr): SqlFragment => sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR KEY SHARE`,
   /** One row when the organization $1 exists. */
   organizationExists: `SELECT 1 FROM organizations WHERE id = $1`,
   /** One row when a user $1 exists. */
@@ -53,17 +63,17 @@ ${i}       AND (${p.permitted(`${p.alias}.id`)})`;
   organizationsOwnedBy: `SELECT g.id, g.name, g.environment, g.demo FROM organization_owners o JOIN organizations g ON g.id = o.organization_id
         WHERE o.user_id = $1 ORDER BY g.name, g.id`,
   /** Whether the organization `organizationId` (an expression of the composing statement) is a demo company (CONTRACT §15), as a scalar sub-select. */
-  isDemo: (organizationId: string): string => `(SELECT g.demo FROM organizations g WHERE g.id = ${organizationId})`,
+  isDemo: (organizationId: SqlExpr): SqlFragment => sql`(SELECT g.demo FROM organizations g WHERE g.id = ${organizationId})`,
   /** One row when the user $2 owns the organization $1. */
   isOwner: `SELECT 1 FROM organization_owners WHERE organization_id = $1 AND user_id = $2`,
   /**
    * The organization's active accounts (id, number, name) for which `permitted(accountId)` holds, by
    * number (CONTRACT §7 `GET /accounts`).
    */
-  permittedActiveAccounts: (p: { organizationId: string; permitted: (accountId: string) => string }): string =>
-    `SELECT a.id, a.number, a.name FROM accounts a
-       WHERE a.organization_id = ${p.organizationId} AND a.active AND (${p.permitted('a.id')})
-       ORDER BY ${accountOrder('a')}`,
+  permittedActiveAccounts: (p: { organizationId: SqlExpr; permitted: (accountId: SqlFragment) => SqlFragment }): SqlFragment =>
+    sql`SELECT a.id, a.number, a.name FROM accounts a
+       WHERE a.organization_id = ${p.organizationId} AND a.active AND (${p.permitted(raw('a.id'))})
+       ORDER BY ${raw(accountOrder('a'))}`,
   /** The organization $1's tax codes (id, code, rate_basis_points), by code (CONTRACT §7 `GET /tax-codes`). */
   taxCodesOf: `SELECT id, code, rate_basis_points FROM tax_codes WHERE organization_id = $1 ORDER BY code COLLATE "C", id`,
   /** Joins the account (`organizationId`, `accountId`: expressions of the composing statement) as `alias`. */

@@ -1,4 +1,5 @@
 import type { PurgeParts } from '../../../shared/database/purge-parts';
+import { raw, sql, type SqlExpr, type SqlFragment } from '../../../shared/database/sql-template';
 /**
  * SQL parts of the sandbox module's tables (sandbox_projects, sandbox_generations), for statements
  * that other modules compose (one round trip): the owner writes every word about its tables, the
@@ -27,9 +28,9 @@ export const SandboxSql = {
    * project's current one and `condition` holds, the project row locked FOR SHARE: a new generation
    * committed after the statement began is seen there (READ COMMITTED re-checks a locked row's latest version).
    */
-  lockCurrentGeneration: (generationId: string, condition: string): string =>
-    `SELECT 1 FROM sandbox_generations sg JOIN sandbox_projects sp ON sp.id = sg.project_id
-      WHERE sg.id = ${generationId} AND ${generationWorks('sp')} AND ${condition} FOR SHARE OF sp`,
+  lockCurrentGeneration: (generationId: SqlExpr, condition: SqlFragment): SqlFragment =>
+    sql`SELECT 1 FROM sandbox_generations sg JOIN sandbox_projects sp ON sp.id = sg.project_id
+      WHERE sg.id = ${generationId} AND ${raw(generationWorks('sp'))} AND ${condition} FOR SHARE OF sp`,
   /** One row while the generation $1 is its project's current one (or the previous one still working). */
   generationIsCurrent: `SELECT 1 FROM sandbox_generations sg JOIN sandbox_projects sp ON sp.id = sg.project_id
       WHERE sg.id = $1 AND ${generationWorks('sp')}`,

@@ -15,6 +15,7 @@ import {
   type UsesInWindow,
 } from '../domain/developer.repository';
 import { LOG_ENVIRONMENTS } from '../domain/request-log-filter';
+import { bind, join, queryWith, raw, sql, type SqlFragment } from '../../../shared/database/sql-template';
 
 interface DeveloperRow {
   id: string;
@@ -261,47 +262,48 @@ export class TypeOrmDeveloperRepository extends DeveloperRepository {
    */
   async requestLog(m: EntityManager, appIds: string[], filter: RequestLogFilter, limit: number, scan = REQUEST_LOG_SCAN): Promise<RequestLogPage> {
     if (appIds.length === 0) return { calls: [], scannedTo: null };
-    const params: unknown[] = [];
-    const param = (value: unknown): string => `$${params.push(value)}`;
     const bySubstring = filter.pathContains !== undefined;
-    const where: string[] = [];
+    // each filter's value is one parameter, however many streams repeat its condition
+    const where: SqlFragment[] = [];
     // what the page's rows must also match: Path contains, and with it Status (read in the stream's order, the
     // heap in the order it was written — the Status index's rows scattered over it made a page 4x slower)
-    const test: string[] = [];
+    const test: SqlFragment[] = [];
     // the class, as request_log_status_idx holds it
-    if (filter.status) (bySubstring ? test : where).push(`(r.status / 100) = ${param(Number(filter.status[0]))}::int`);
-    if (filter.requestId) where.push(`r.request_id = ${param(filter.requestId)}`);
-    if (filter.before) where.push(`r.id < ${param(filter.before)}::bigint`);
-    const streamLimit = param(bySubstring ? scan : limit);
+    if (filter.status) (bySubstring ? test : where).push(sql`(r.status / 100) = ${bind(Number(filter.status[0]))}::int`);
+    if (filter.requestId) where.push(sql`r.request_id = ${bind(filter.requestId)}`);
+    if (filter.before) where.push(sql`r.id < ${bind(filter.before)}::bigint`);
+    const streamLimit = bind(bySubstring ? scan : limit);
     // one stream per app and environment (an app's two ids may be one), each its own statement part with its
     // values as parameters, so that PostgreSQL plans it with the app's own statistics. `app_id = ANY('{…}')` and
     // the order by app_id first: only the app's index gives that order, never the primary key read backwards
     // (which the planner picks when an app has half the table's rows, and which then walks through every newer
     // call of the other tenants first). The same order is the Status and Request id indexes', after their column.
-    const indexColumn = !bySubstring && filter.status ? '(r.status / 100), ' : filter.requestId ? 'r.request_id, ' : '';
-    const streams: string[] = [];
+    const indexColumn = raw(!bySubstring && filter.status ? '(r.status / 100), ' : filter.requestId ? 'r.request_id, ' : '');
+    const streams: SqlFragment[] = [];
     for (const appId of new Set(appIds)) {
       for (const environment of filter.environment ? [filter.environment] : LOG_ENVIRONMENTS) {
         streams.push(
-          `(SELECT r.id, r.path, r.status FROM request_log r WHERE r.app_id = ANY(${param([appId])}::uuid[]) AND r.environment = ${param(environment)}` +
-            `${where.map((w) => ` AND ${w}`).join('')} ORDER BY r.app_id, r.environment, ${indexColumn}r.id DESC LIMIT ${streamLimit})`,
+          sql`(SELECT r.id, r.path, r.status FROM request_log r WHERE r.app_id = ANY(${[appId]}::uuid[]) AND r.environment = ${environment}${join(
+            where.map((w) => sql` AND ${w}`),
+            '',
+          )} ORDER BY r.app_id, r.environment, ${indexColumn}r.id DESC LIMIT ${streamLimit})`,
         );
       }
     }
-    if (bySubstring) test.push(`strpos(r.path, ${param(filter.pathContains)}) > 0`);
-    const rows: Array<LogRow & { scan_end: string | null }> = await m.query(
-      `WITH scanned AS MATERIALIZED (SELECT x.id, x.path, x.status FROM (${streams.join(' UNION ALL ')}) AS x ORDER BY x.id DESC LIMIT ${streamLimit})
+    if (bySubstring) test.push(sql`strpos(r.path, ${filter.pathContains}) > 0`);
+    const rows = await queryWith<LogRow & { scan_end: string | null }>(
+      m,
+      sql`WITH scanned AS MATERIALIZED (SELECT x.id, x.path, x.status FROM (${join(streams, ' UNION ALL ')}) AS x ORDER BY x.id DESC LIMIT ${streamLimit})
        SELECT p.*, b.scan_end
          FROM (SELECT CASE WHEN count(*) = ${streamLimit} THEN min(id)::text END AS scan_end FROM scanned) AS b
          LEFT JOIN LATERAL (
-           SELECT c.* FROM (SELECT r.id FROM scanned r WHERE ${test.length ? test.join(' AND ') : 'true'} ORDER BY r.id DESC LIMIT ${param(limit)}) AS s
+           SELECT c.* FROM (SELECT r.id FROM scanned r WHERE ${test.length ? join(test, ' AND ') : raw('true')} ORDER BY r.id DESC LIMIT ${limit}) AS s
              -- each call by its id (LIMIT 1 keeps this a look-up: as a join, PostgreSQL may merge with the whole primary key read backwards)
              CROSS JOIN LATERAL (
                SELECT r.id AS n, r.id::text AS id, r.app_id, r.environment, r.at, r.method, r.path, r.status, r.code, r.pointers, r.duration_ms, r.request_id,
                       r.client_address, r.idempotency_key_prefix
                  FROM request_log r WHERE r.id = s.id LIMIT 1) AS c) AS p ON true
         ORDER BY p.n DESC`,
-      params,
     );
     const calls = rows.filter((r) => r.id !== null).map((r) => ({
       id: r.id,

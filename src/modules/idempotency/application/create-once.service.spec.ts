@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OneStatementWrite } from '../../../shared/database/one-statement-write';
+import { raw } from '../../../shared/database/sql-template';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import type { Clock } from '../../../shared/domain/clock';
 import type { ClaimInsert, NumberedStep, RowInsert, StatementGate } from '../../../shared/domain/row-insert';
@@ -62,8 +63,7 @@ function aCreateOnce(db = aDatabase()) {
   };
   const gates = {
     gateFor: jest.fn((_caller: CallerContext, options: { mandate: boolean }): StatementGate => ({
-      sql: options.mandate ? 'the grant and the mandate' : 'the grant',
-      values: [],
+      sql: () => raw(options.mandate ? 'the grant and the mandate' : 'the grant'),
       refusal: jest.fn(),
       failure: jest.fn().mockResolvedValue(null),
     })),
@@ -112,7 +112,7 @@ describe('CreateOnceService.create (CONTRACT §6, §7, §8; seed 2.5)', () => {
     expect(db.written).toHaveLength(1);
     const [{ claim, rows: written, gate }] = db.written;
     expect(written.map((r) => r.table)).toEqual(['widgets', 'operation_receipts']);
-    expect(gate?.sql).toBe('the grant');
+    expect(gate?.sql(raw('TRUE')).toQuery().text).toBe('the grant');
     expect(claim.scope).toEqual({ environment: 'production', organizationId: 'o-1', appId: 'a-1', key: 'k-1' });
     // CONTRACT §6: SHA-256 of the RFC 8785 canonical JSON of the operation and the normalized input
     const canonical = '{"input":{"code":"W-1","size":2},"operation":"widget.create"}';
@@ -197,7 +197,7 @@ describe('CreateOnceService.createNumbered (a write that takes a gapless number)
       resourceId: 'batch-1',
       completedAt: NOW,
     });
-    expect(db.written.map((w) => [w.step, w.rows.map((r) => r.table), w.gate?.sql])).toEqual([[step, ['operation_receipts'], 'the grant and the mandate']]);
+    expect(db.written.map((w) => [w.step, w.rows.map((r) => r.table), w.gate?.sql(raw('TRUE')).toQuery().text])).toEqual([[step, ['operation_receipts'], 'the grant and the mandate']]);
 
     const again = await once.createNumbered(callerWith(db, 'k-9'), 'k-9', POSTING, { lines: 2 }, () => ({ response: {}, step }), check);
     expect(again).toEqual({ operation_id: body.operation_id, replayed: true, voucher_number: 42 });

@@ -1,5 +1,6 @@
 import { DomainError, LockTimeoutError } from '../../../shared/domain/errors';
 import { IdempotencyRequestInProgressError } from '../domain/idempotency.errors';
+import { raw, sql } from '../../../shared/database/sql-template';
 import type { NumberedStep, StatementGate } from '../../../shared/domain/row-insert';
 import type { OneStatementWrite } from '../../../shared/database/one-statement-write';
 import type { CallerContext } from '../../../shared/domain/caller-context';
@@ -29,7 +30,7 @@ describe('IdempotencyService.executeNumbered, when the write’s own checks fail
     const svc = new IdempotencyService(records as unknown as IdempotencyRepository, write as unknown as OneStatementWrite, {} as never, {} as never);
     return { svc, write, records };
   }
-  const gate = (failure: Error | null): StatementGate => ({ sql: 'SELECT 1', values: [], refusal: jest.fn(), failure: jest.fn().mockResolvedValue(failure) });
+  const gate = (failure: Error | null): StatementGate => ({ sql: () => sql`SELECT 1`, refusal: jest.fn(), failure: jest.fn().mockResolvedValue(failure) });
   const run = (svc: IdempotencyService, g: StatementGate | null) =>
     svc.executeNumbered(caller, 'k-1', 'journal.post', input, () => ({ response: { posted: true }, step, rows: [], gate: g }), async () => {
       throw unbalanced;
@@ -108,6 +109,6 @@ describe('withNumber (the first execution\'s body with the number its statement 
 
   it('lets the step complete the body itself when the number alone is not it', () => {
     const complete = (body: Record<string, unknown>, n: number) => ({ ...body, voucher: { number: n } });
-    expect(withNumber({ entry_id: 'e1' }, step({ sql: 'unused', complete }), 7)).toEqual({ entry_id: 'e1', voucher: { number: 7 } });
+    expect(withNumber({ entry_id: 'e1' }, step({ sql: raw('unused'), complete }), 7)).toEqual({ entry_id: 'e1', voucher: { number: 7 } });
   });
 });

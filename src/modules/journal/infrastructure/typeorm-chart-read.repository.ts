@@ -4,12 +4,15 @@ import type { PermittedAccounts } from '../../../shared/domain/caller-context';
 import { GrantsSql } from '../../auth/grants/sql';
 import { OrganizationsSql } from '../../auth/organizations/sql';
 import { type ChartAccount, ChartReadRepository, type ChartTaxCode } from '../domain/chart';
+import { compileSql, raw, sql } from '../../../shared/database/sql-template';
 
-/** sandbox: every active account of the project's organization ($2 is null); production: the grant $2's selection. */
-const ACCOUNTS_SQL = OrganizationsSql.permittedActiveAccounts({
-  organizationId: '$1',
-  permitted: (account) => `$2::uuid IS NULL OR ${GrantsSql.grantSelectsAccount('a.organization_id', '$2', account, '       ')}`,
-});
+/** sandbox: every active account of the project's organization (grantId null); production: the grant's selection. */
+const ACCOUNTS = compileSql(['organizationId', 'grantId'] as const, (s) =>
+  OrganizationsSql.permittedActiveAccounts({
+    organizationId: s.organizationId,
+    permitted: (account) => sql`${s.grantId}::uuid IS NULL OR ${GrantsSql.grantSelectsAccount(raw('a.organization_id'), s.grantId, account, '       ')}`,
+  }),
+);
 
 @Injectable()
 export class TypeOrmChartReadRepository extends ChartReadRepository {
@@ -18,7 +21,7 @@ export class TypeOrmChartReadRepository extends ChartReadRepository {
   }
 
   accounts(organizationId: string, permitted: PermittedAccounts): Promise<ChartAccount[]> {
-    return this.sql.query<ChartAccount>(ACCOUNTS_SQL, [organizationId, permitted.kind === 'grant' ? permitted.grantId : null]);
+    return this.sql.query<ChartAccount>(ACCOUNTS.text, ACCOUNTS.values({ organizationId, grantId: permitted.kind === 'grant' ? permitted.grantId : null }));
   }
 
   taxCodes(organizationId: string): Promise<ChartTaxCode[]> {

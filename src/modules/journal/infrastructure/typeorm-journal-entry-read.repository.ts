@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type CommitOrderedRow, commitOrderedRead, commitOrderedStatement } from '../../../shared/database/commit-order.sql';
 import { Sql } from '../../../shared/database/sql';
+import { raw, sql } from '../../../shared/database/sql-template';
 import type { CommitPosition } from '../../../shared/domain/commit-order';
 import { EntryAttachmentsSql } from '../domain/entry-attachments.sql';
 import { type EntryFilter, type EntryOwner, JournalEntryReadRepository, type JournalEntryView } from '../domain/journal-entry-read';
+
+const PAGE_SLOTS = ['organizationId', 'appId', 'environment', 'xid', 'id', 'from', 'to', 'withoutAttachments', 'limit'] as const;
 
 /** The statements, built once from the attachments' parts (EntryAttachmentsSql, bound by the attachments module). */
 function statements(AttachmentsSql: EntryAttachmentsSql) {
@@ -20,16 +23,16 @@ const ENTRY_COLUMNS = `e.id, e.voucher_year, e.voucher_number, e.posting_date::t
          json_build_object('app_id', e.app_id, 'app_name', e.app_name, 'grant_id', e.grant_id) AS registered_by`;
 
 /** The horizon and the position: docs/adr/0011-journal-entries-commit-order.md (the events feed's, ADR 0006). */
-const PAGE = commitOrderedStatement(`SELECT ${ENTRY_COLUMNS}, e.commit_xid AS xid
+const PAGE = commitOrderedStatement(PAGE_SLOTS, (s) => sql`SELECT ${raw(ENTRY_COLUMNS)}, e.commit_xid AS xid
     FROM journal_entries e
-   WHERE e.organization_id = $1 AND e.app_id = $2 AND e.environment = $3
-     AND (e.commit_xid, e.id) > ($4::xid8, $5::uuid)
+   WHERE e.organization_id = ${s.organizationId} AND e.app_id = ${s.appId} AND e.environment = ${s.environment}
+     AND (e.commit_xid, e.id) > (${s.xid}::xid8, ${s.id}::uuid)
      AND e.commit_xid < h.xid
-     AND ($6::date IS NULL OR e.posting_date >= $6::date)
-     AND ($7::date IS NULL OR e.posting_date <= $7::date)
-     AND (NOT $8::boolean OR NOT ${AttachmentsSql.hasAttachment('e.organization_id', 'e.id')})
+     AND (${s.from}::date IS NULL OR e.posting_date >= ${s.from}::date)
+     AND (${s.to}::date IS NULL OR e.posting_date <= ${s.to}::date)
+     AND (NOT ${s.withoutAttachments}::boolean OR NOT ${raw(AttachmentsSql.hasAttachment('e.organization_id', 'e.id'))})
    ORDER BY e.commit_xid, e.id
-   LIMIT $9`, '$10');
+   LIMIT ${s.limit}`);
 
 const NEWEST = `SELECT ${ENTRY_COLUMNS}
     FROM journal_entries e
@@ -61,10 +64,10 @@ export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepositor
   }
 
   async page(owner: EntryOwner, after: CommitPosition, limit: number, filter: EntryFilter) {
-    const rows = await commitOrderedRead<EntryRow & CommitOrderedRow>(this.sql, this.statements.PAGE, [
-      owner.organizationId, owner.appId, owner.environment, after.xid, after.id,
-      filter.postingDateFrom, filter.postingDateTo, filter.withoutAttachments, limit,
-    ]);
+    const rows = await commitOrderedRead<EntryRow & CommitOrderedRow, (typeof PAGE_SLOTS)[number]>(this.sql, this.statements.PAGE, {
+      organizationId: owner.organizationId, appId: owner.appId, environment: owner.environment, xid: after.xid, id: after.id,
+      from: filter.postingDateFrom, to: filter.postingDateTo, withoutAttachments: filter.withoutAttachments, limit,
+    });
     return rows.map((r) => ({ entry: viewOf(r), position: { xid: r.xid, id: r.id } }));
   }
 

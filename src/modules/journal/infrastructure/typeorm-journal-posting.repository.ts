@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { bind, type Bound, empty, join, raw, sql, type SqlFragment } from '../../../shared/database/sql-template';
 import type { NumberedStep } from '../../../shared/domain/row-insert';
 import { AppsSql } from '../../auth/apps/sql';
 import { EntryAlreadyReversedError, JournalPostingRepository, type NewJournalEntry, PeriodLockedError } from '../domain/journal-posting';
@@ -43,82 +44,80 @@ export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
     // One entry (every POST /journal) binds each per-entry value as itself, several bind arrays that are
     // unnested: the same statement, but the single posting's is as cheap to plan and run as before batches.
     const one = entries.length === 1;
-    const bind = <T>(values: T[]): T | T[] => (one ? values[0] : values);
-    /** Rows of the per-entry parameters `params` ([$n, type]), as `alias(columns…)`, with their place `i` when asked. */
-    const rows = (params: Array<[string, string]>, alias: string, columns: string, place = false): string =>
-      one
-        ? `(SELECT ${params.map(([n, t]) => `${n}::${t}`).join(', ')}${place ? ', 1' : ''}) AS ${alias}(${columns}${place ? ', i' : ''})`
-        : `unnest(${params.map(([n, t]) => `${n}::${t}[]`).join(', ')})${place ? ' WITH ORDINALITY' : ''} AS ${alias}(${columns}${place ? ', i' : ''})`;
-    const firstOf = (n: string, t: string): string => (one ? `${n}::${t}` : `(${n}::${t}[])[1]`);
-    const anyOf = (n: string, t: string): string => (one ? `= ${n}::${t}` : `= ANY(${n}::${t}[])`);
+    const perEntry = <T>(values: T[]): Bound => bind(one ? values[0] : values);
+    /** Rows of the per-entry parameters `params` ([value, type]), as `alias(columns…)`, with their place `i` when asked. */
+    const rows = (params: Array<[Bound, string]>, alias: string, columns: string, place = false): SqlFragment => {
+      const as = raw(`AS ${alias}(${columns}${place ? ', i' : ''})`);
+      return one
+        ? sql`(SELECT ${join(params.map(([v, t]) => sql`${v}::${raw(t)}`))}${raw(place ? ', 1' : '')}) ${as}`
+        : sql`unnest(${join(params.map(([v, t]) => sql`${v}::${raw(t)}[]`))})${raw(place ? ' WITH ORDINALITY' : '')} ${as}`;
+    };
+    const firstOf = (v: Bound, t: string): SqlFragment => (one ? sql`${v}::${raw(t)}` : sql`(${v}::${raw(t)}[])[1]`);
+    const anyOf = (v: Bound, t: string): SqlFragment => (one ? sql`= ${v}::${raw(t)}` : sql`= ANY(${v}::${raw(t)}[])`);
+    // each value is one parameter wherever the statement uses it
+    const organizationId = bind(first.organizationId);
+    const appId = bind(first.appId);
+    const periodsOf = perEntry(periods);
+    const ids = perEntry(entries.map((e) => e.id));
+    const voucherYears = perEntry(entries.map((e) => e.voucherYear));
+    const behindOf = perEntry(behind);
     // the numbered entries as the response lists them (CONTRACT §19 batch), only when asked for
     const listed = listEntries
-      ? `, (SELECT jsonb_agg(jsonb_build_object('id', x.id, 'voucher_year', x.year, 'voucher_number', s.last_number - x.behind) ORDER BY x.i)
-            FROM ${rows([['$10', 'uuid'], ['$11', 'int'], ['$12', 'int']], 'x', 'id, year, behind', true)}
+      ? sql`, (SELECT jsonb_agg(jsonb_build_object('id', x.id, 'voucher_year', x.year, 'voucher_number', s.last_number - x.behind) ORDER BY x.i)
+            FROM ${rows([[ids, 'uuid'], [voucherYears, 'int'], [behindOf, 'int']], 'x', 'id, year, behind', true)}
             JOIN numbered_years s ON s.year = x.year) AS entries`
-      : '';
+      : empty;
     let entriesOfStatement: unknown = null;
     return {
-      ctes: `period_new AS (
-         INSERT INTO periods (organization_id, period) SELECT $1, p.period FROM {source}, ${rows([['$7', 'text']], 'p', 'period')}
+      ctes: (source) => sql`period_new AS (
+         INSERT INTO periods (organization_id, period) SELECT ${organizationId}, p.period FROM ${source}, ${rows([[periodsOf, 'text']], 'p', 'period')}
          ON CONFLICT (organization_id, period) DO NOTHING RETURNING period),
-       period_old AS (SELECT period, closed_at FROM periods WHERE organization_id = $1 AND period ${anyOf('$7', 'text')} FOR SHARE),
+       period_old AS (SELECT period, closed_at FROM periods WHERE organization_id = ${organizationId} AND period ${anyOf(periodsOf, 'text')} FOR SHARE),
        numbered_years AS (
          INSERT INTO voucher_counters (organization_id, year, last_number)
-         SELECT $1, y.year, y.count FROM {source}, ${rows([['$8', 'int'], ['$9', 'int']], 'y', 'year, count')}
-          WHERE (SELECT count(*) FROM period_new) + (SELECT count(*) FROM period_old WHERE closed_at IS NULL) = ${periods.length}
+         SELECT ${organizationId}, y.year, y.count FROM ${source}, ${rows([[perEntry(years), 'int'], [perEntry(years.map((y) => counts.get(y))), 'int']], 'y', 'year, count')}
+          WHERE (SELECT count(*) FROM period_new) + (SELECT count(*) FROM period_old WHERE closed_at IS NULL) = ${raw(String(periods.length))}
          ON CONFLICT (organization_id, year) DO UPDATE SET last_number = voucher_counters.last_number + EXCLUDED.last_number
          RETURNING year, last_number),
-       numbered AS (SELECT s.last_number - ${firstOf('$12', 'int')} AS n${listed} FROM numbered_years s WHERE s.year = ${firstOf('$11', 'int')}),
+       numbered AS (SELECT s.last_number - ${firstOf(behindOf, 'int')} AS n${listed} FROM numbered_years s WHERE s.year = ${firstOf(voucherYears, 'int')}),
        entry AS (
          INSERT INTO journal_entries (organization_id, id, environment, voucher_year, voucher_number, posting_date,
            transaction_date, document_date, description, currency, app_id, app_name, grant_id, operation_id, created_at, reverses)
-         SELECT $1, x.id, $2, x.year, s.last_number - x.behind, x.posting_date, x.transaction_date, x.document_date,
-                x.description, x.currency, $3, (${AppsSql.nameOf('$3')}), $4, $5, $6, x.reverses
-           FROM ${rows([['$10', 'uuid'], ['$11', 'int'], ['$12', 'int'], ['$13', 'date'], ['$14', 'date'], ['$15', 'date'], ['$16', 'text'], ['$17', 'text'], ['$18', 'uuid']],
+         SELECT ${organizationId}, x.id, ${first.environment}, x.year, s.last_number - x.behind, x.posting_date, x.transaction_date, x.document_date,
+                x.description, x.currency, ${appId}, (${AppsSql.nameOf(appId)}), ${first.grantId}, ${first.operationId}, ${first.createdAt}, x.reverses
+           FROM ${rows(
+             [
+               [ids, 'uuid'], [voucherYears, 'int'], [behindOf, 'int'],
+               [perEntry(entries.map((e) => e.input.posting_date)), 'date'],
+               [perEntry(entries.map((e) => e.input.transaction_date)), 'date'],
+               [perEntry(entries.map((e) => e.input.document_date)), 'date'],
+               [perEntry(entries.map((e) => e.input.description)), 'text'],
+               [perEntry(entries.map((e) => e.input.currency)), 'text'],
+               [perEntry(entries.map((e) => e.reverses)), 'uuid'],
+             ],
              'x', 'id, year, behind, posting_date, transaction_date, document_date, description, currency, reverses')}
            JOIN numbered_years s ON s.year = x.year
          RETURNING 1),
        line AS (
          INSERT INTO journal_lines (organization_id, entry_id, line_no, account_id, debit_minor, credit_minor,
            tax_code_id, dimension_refs, line_text)
-         SELECT $1, l.entry_id, l.line_no, l.account_id, l.debit_minor, l.credit_minor, l.tax_code_id, l.dimension_refs, l.line_text
-           FROM unnest($19::uuid[], $20::int[], $21::uuid[], $22::bigint[], $23::bigint[], $24::uuid[], $25::jsonb[], $26::text[])
+         SELECT ${organizationId}, l.entry_id, l.line_no, l.account_id, l.debit_minor, l.credit_minor, l.tax_code_id, l.dimension_refs, l.line_text
+           FROM unnest(${lines.map((x) => x.entryId)}::uuid[], ${lines.map((x) => x.lineNo)}::int[],
+                       ${lines.map((x) => x.l.account_id.toLowerCase())}::uuid[],
+                       ${lines.map((x) => String(x.l.debit_minor))}::bigint[], ${lines.map((x) => String(x.l.credit_minor))}::bigint[],
+                       ${lines.map((x) => (x.l.tax_code_id ? x.l.tax_code_id.toLowerCase() : null))}::uuid[],
+                       ${lines.map((x) => JSON.stringify(x.l.dimension_refs))}::jsonb[], ${lines.map((x) => x.l.line_text)}::text[])
              AS l(entry_id, line_no, account_id, debit_minor, credit_minor, tax_code_id, dimension_refs, line_text)
           WHERE EXISTS (SELECT 1 FROM entry))`,
-      values: [
-        first.organizationId, first.environment, first.appId, first.grantId, first.operationId, first.createdAt,
-        bind(periods),
-        bind(years), bind(years.map((y) => counts.get(y))),
-        bind(entries.map((e) => e.id)),
-        bind(entries.map((e) => e.voucherYear)),
-        bind(behind),
-        bind(entries.map((e) => e.input.posting_date)),
-        bind(entries.map((e) => e.input.transaction_date)),
-        bind(entries.map((e) => e.input.document_date)),
-        bind(entries.map((e) => e.input.description)),
-        bind(entries.map((e) => e.input.currency)),
-        bind(entries.map((e) => e.reverses)),
-        lines.map((x) => x.entryId),
-        lines.map((x) => x.lineNo),
-        lines.map((x) => x.l.account_id.toLowerCase()),
-        lines.map((x) => String(x.l.debit_minor)),
-        lines.map((x) => String(x.l.credit_minor)),
-        lines.map((x) => (x.l.tax_code_id ? x.l.tax_code_id.toLowerCase() : null)),
-        lines.map((x) => JSON.stringify(x.l.dimension_refs)),
-        lines.map((x) => x.l.line_text),
-      ],
-      report: `(SELECT array_agg(period) FROM period_old WHERE closed_at IS NOT NULL) AS closed_periods${listEntries ? ', (SELECT entries FROM numbered) AS entries' : ''}`,
+      report: raw(`(SELECT array_agg(period) FROM period_old WHERE closed_at IS NOT NULL) AS closed_periods${listEntries ? ', (SELECT entries FROM numbered) AS entries' : ''}`),
       // the years' counters are locked before the gate locks grant and mandate (CONTRACT §8: a revocation
       // never waits for a posting that waits for a counter); absent before a year's first posting
-      counterLock: {
-        sql: `SELECT 1 FROM voucher_counters WHERE organization_id = $1 AND year ${anyOf('$2', 'int')} AND {lock_timeout} ORDER BY year FOR UPDATE`,
-        values: [first.organizationId, bind(years)],
-      },
+      counterLock: (lockTimeout) =>
+        sql`SELECT 1 FROM voucher_counters WHERE organization_id = ${first.organizationId} AND year ${anyOf(perEntry(years), 'int')} AND ${lockTimeout} ORDER BY year FOR UPDATE`,
       responseKey: 'voucher_number',
       ...(listEntries && {
         response: {
-          sql: `jsonb_build_object('entries', numbered.entries)`,
+          sql: raw(`jsonb_build_object('entries', numbered.entries)`),
           complete: (body: Record<string, unknown>) => ({ ...body, entries: entriesOfStatement }),
         },
         decided: (result: Record<string, unknown>) => {

@@ -29,17 +29,6 @@ const RECEIPT_COLUMNS = [
   ['completed_at', 'timestamptz'],
 ] as const;
 
-/** The receipt's `operation.completed` event, from the parameters of insert() below; the outbox is the webhooks module's. */
-const INSERT_EVENT = WebhooksSql.insertOutboxEvent({
-  organizationId: '$1',
-  id: '$10',
-  environment: '$3',
-  appId: '$4',
-  eventType: `'operation.completed'`,
-  body: '$11',
-  createdAt: '$9',
-});
-
 @Injectable()
 export class TypeOrmReceiptRepository extends ReceiptRepository {
   constructor(private readonly dataSource: DataSource) {

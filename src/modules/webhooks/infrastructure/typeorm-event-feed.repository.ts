@@ -2,15 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { type CommitOrderedRow, commitOrderedRead, commitOrderedStatement } from '../../../shared/database/commit-order.sql';
 import { Sql } from '../../../shared/database/sql';
 import { EventFeedRepository, type FeedPosition, type StoredEvent } from '../domain/event-feed';
+import { sql } from '../../../shared/database/sql-template';
 
 /** The horizon: docs/adr/0006-events-feed-commit-order.md (commitOrderedRead). */
-const PAGE = commitOrderedStatement(`SELECT o.id, o.body, o.commit_xid AS xid
+const PAGE_SLOTS = ['organizationId', 'appId', 'environment', 'xid', 'id', 'limit'] as const;
+const PAGE = commitOrderedStatement(PAGE_SLOTS, (s) => sql`SELECT o.id, o.body, o.commit_xid AS xid
     FROM webhook_outbox o
-   WHERE o.organization_id = $1 AND o.app_id = $2 AND o.environment = $3
-     AND (o.commit_xid, o.id) > ($4::xid8, $5::uuid)
+   WHERE o.organization_id = ${s.organizationId} AND o.app_id = ${s.appId} AND o.environment = ${s.environment}
+     AND (o.commit_xid, o.id) > (${s.xid}::xid8, ${s.id}::uuid)
      AND o.commit_xid < h.xid
    ORDER BY o.commit_xid, o.id
-   LIMIT $6`, '$7');
+   LIMIT ${s.limit}`);
 
 @Injectable()
 export class TypeOrmEventFeedRepository extends EventFeedRepository {
@@ -23,9 +25,9 @@ export class TypeOrmEventFeedRepository extends EventFeedRepository {
     after: FeedPosition,
     limit: number,
   ): Promise<StoredEvent[]> {
-    const rows = await commitOrderedRead<{ id: string; body: string } & CommitOrderedRow>(this.sql, PAGE, [
-      scope.organizationId, scope.appId, scope.environment, after.xid, after.id, limit,
-    ]);
+    const rows = await commitOrderedRead<{ id: string; body: string } & CommitOrderedRow, (typeof PAGE_SLOTS)[number]>(this.sql, PAGE, {
+      organizationId: scope.organizationId, appId: scope.appId, environment: scope.environment, xid: after.xid, id: after.id, limit,
+    });
     return rows.map((r) => ({ id: r.id, body: r.body, position: { xid: r.xid, id: r.id } }));
   }
 }

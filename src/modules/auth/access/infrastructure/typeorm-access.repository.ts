@@ -7,6 +7,7 @@ import { AccessRepository, type TokenRecord } from '../domain/access.repository'
 import { GrantTokenSql, SandboxTokenSql } from '../domain/token-state.sql';
 import { type AccessLookups, NO_LOOKUPS, type Environment } from '../../../../shared/domain/caller-context';
 import type { PrefetchedIdempotencyRecord, PrefetchedReferences } from '../../../../shared/domain/caller-context';
+import { type CompiledSql, compileSql, empty, join, raw, sql } from '../../../../shared/database/sql-template';
 
 interface TokenRow {
   environment: Environment;
@@ -59,49 +60,50 @@ export interface TokenStatementShape {
  * says which is asked for, so each text joins only those tables (4 index look-ups instead of 6 for a
  * replay). A token of the other environment is still found, and refused on its environment.
  */
-export function tokenStatement(shape: TokenStatementShape, parts: { grants: GrantTokenSql; sandbox: SandboxTokenSql }): string {
+export function tokenStatement(shape: TokenStatementShape, parts: { grants: GrantTokenSql; sandbox: SandboxTokenSql }): CompiledSql<TokenSlot> {
   const GrantsSql = parts.grants;
   const SandboxSql = parts.sandbox;
-  const sandbox = shape.environment === 'sandbox';
-  let next = 2;
-  const param = (type: string): string => `$${next++}::${type}`;
-  const columns = ['t.*'];
-  if (shape.mandate) {
-    columns.push(`(${GrantsSql.mandateInForceId('t.organization_id', 't.app_id')}) AS mandate_id`);
-  }
-  if (shape.references) {
-    const accountIds = param('uuid[]');
-    const taxCodeIds = param('uuid[]');
-    columns.push(`ARRAY(
+  return compileSql(TOKEN_SLOTS, (s) => {
+    const sandbox = shape.environment === 'sandbox';
+    const columns = [raw('t.*')];
+    if (shape.mandate) {
+      columns.push(raw(`(${GrantsSql.mandateInForceId('t.organization_id', 't.app_id')}) AS mandate_id`));
+    }
+    if (shape.references) {
+      columns.push(sql`ARRAY(
     ${OrganizationsSql.activeAccountIds({
       alias: 'ac',
-      organizationId: 't.organization_id',
-      ids: accountIds,
+      organizationId: raw('t.organization_id'),
+      ids: sql`${s.accountIds}::uuid[]`,
       // a sandbox token may use every account of its organization
-      permitted: (account) => (sandbox ? 'TRUE' : GrantsSql.grantSelectsAccount('t.organization_id', 't.grant_id', account, '       ')),
+      permitted: (account) => (sandbox ? raw('TRUE') : GrantsSql.grantSelectsAccount(raw('t.organization_id'), raw('t.grant_id'), account, '       ')),
     })}) AS usable_accounts`);
-    columns.push(`ARRAY(
-    ${OrganizationsSql.taxCodeIds({ alias: 'tc', organizationId: 't.organization_id', ids: taxCodeIds })}) AS usable_tax_codes`);
-  }
-  const key = shape.idempotencyRecord ? param('text') : null;
-  if (key) columns.push(IdempotencySql.recordColumns('r'));
-  return `
+      columns.push(sql`ARRAY(
+    ${OrganizationsSql.taxCodeIds({ alias: 'tc', organizationId: raw('t.organization_id'), ids: sql`${s.taxCodeIds}::uuid[]` })}) AS usable_tax_codes`);
+    }
+    const key = shape.idempotencyRecord ? sql`${s.idempotencyKey}::text` : null;
+    if (key) columns.push(raw(IdempotencySql.recordColumns('r')));
+    return sql`
 WITH t AS (
   SELECT t.environment, t.organization_id, t.app_id, t.grant_id, t.generation_id, t.app_revision_id,
-         ${sandbox ? SandboxSql.currentGenerationId('p') : `${GrantsSql.grantState('g')}, ${AppsSql.approvedRevisionId('a')}`}
+         ${raw(sandbox ? SandboxSql.currentGenerationId('p') : `${GrantsSql.grantState('g')}, ${AppsSql.approvedRevisionId('a')}`)}
     FROM access_tokens t
-    ${sandbox ? SandboxSql.leftJoinProjectOfGeneration('p', 't.generation_id') : `${AppsSql.joinApp('a', 't.app_id')}
-    ${GrantsSql.leftJoinGrant('g', 't.organization_id', 't.grant_id')}`}
-   WHERE t.token_hash = $1)
-SELECT ${columns.join(',\n  ')}
-FROM t${key ? `\n${IdempotencySql.leftJoinRecord('r', key, 't')}` : ''}`;
+    ${raw(sandbox ? SandboxSql.leftJoinProjectOfGeneration('p', 't.generation_id') : `${AppsSql.joinApp('a', 't.app_id')}
+    ${GrantsSql.leftJoinGrant('g', 't.organization_id', 't.grant_id')}`)}
+   WHERE t.token_hash = ${s.tokenHash})
+SELECT ${join(columns, ',\n  ')}
+FROM t${key ? sql`\n${IdempotencySql.leftJoinRecord('r', key, 't')}` : empty}`;
+  });
 }
 
+/** The values a token statement takes (those of its shape's parts). */
+const TOKEN_SLOTS = ['tokenHash', 'accountIds', 'taxCodeIds', 'idempotencyKey'] as const;
+type TokenSlot = (typeof TOKEN_SLOTS)[number];
 
 @Injectable()
 export class TypeOrmAccessRepository extends AccessRepository {
   /** The sixteen texts, by shapeIndex (built once, from the parts grants and sandbox bind). */
-  private readonly statements: readonly string[];
+  private readonly statements: ReadonlyArray<CompiledSql<TokenSlot>>;
 
   constructor(
     private readonly sql: Sql,
@@ -120,11 +122,11 @@ export class TypeOrmAccessRepository extends AccessRepository {
   async findToken(tokenHash: string, environment: Environment, lookups: AccessLookups = NO_LOOKUPS): Promise<TokenRecord | null> {
     const refs = lookups.references;
     const key = lookups.idempotencyKey;
-    const values: unknown[] = [tokenHash];
-    if (refs) values.push(refs.accountIds, refs.taxCodeIds);
-    if (key !== null) values.push(key);
     const shapeIndex = (lookups.mandate ? 1 : 0) | (refs ? 2 : 0) | (key !== null ? 4 : 0) | (environment === 'production' ? 8 : 0);
-    const rows = await this.sql.query<TokenRow>(this.statements[shapeIndex], values);
+    const statement = this.statements[shapeIndex];
+    // a slot the shape does not read is left out of its values (null keeps compileSql's undefined check quiet)
+    const values = statement.values({ tokenHash, accountIds: refs?.accountIds ?? null, taxCodeIds: refs?.taxCodeIds ?? null, idempotencyKey: key });
+    const rows = await this.sql.query<TokenRow>(statement.text, values);
     const r = rows[0];
     if (!r) return null;
     return {

@@ -5,6 +5,7 @@ import { GrantsSql } from '../../grants/sql';
 import { OrganizationsSql } from '../../organizations/sql';
 import { DemoIdentitySql } from '../../organizations';
 import { ConsentRepository, type OAuthClientRegistration, type StoredCode } from '../domain/consent.repository';
+import { type CompiledSql, compileSql, sql } from '../../../../shared/database/sql-template';
 
 const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
 /**
@@ -20,12 +21,12 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   /** Sign-in's users by email: a developer's demo identity signs in with the developer's password (CONTRACT §15). */
   private readonly usersSigningIn: string;
   /** The demo company of the app's developer, or null. */
-  private readonly demoOrganizationOfAppSql: string;
+  private readonly demoOrganizationOfAppSql: CompiledSql<'appId'>;
 
   constructor(demo: DemoIdentitySql) {
     super();
     this.usersSigningIn = OrganizationsSql.usersSigningIn((developerId) => demo.passwordHashOf(developerId));
-    this.demoOrganizationOfAppSql = `SELECT ${demo.demoOrganizationOfApp('$1::uuid')} AS demo`;
+    this.demoOrganizationOfAppSql = compileSql(['appId'] as const, (s) => sql`SELECT ${demo.demoOrganizationOfApp(sql`${s.appId}::uuid`)} AS demo`);
   }
 
   async findClientRegistration(m: EntityManager, appId: string): Promise<OAuthClientRegistration | null> {
@@ -79,7 +80,7 @@ export class TypeOrmConsentRepository extends ConsentRepository {
   }
 
   async demoOrganizationOfApp(m: EntityManager, appId: string): Promise<string | null> {
-    const [r]: Array<{ demo: string | null }> = await m.query(this.demoOrganizationOfAppSql, [appId]);
+    const [r]: Array<{ demo: string | null }> = await m.query(this.demoOrganizationOfAppSql.text, this.demoOrganizationOfAppSql.values({ appId }));
     return r?.demo ?? null;
   }
 

@@ -4,12 +4,15 @@ import { Sql } from '../../../../shared/database/sql';
 import { OrganizationsSql } from '../../organizations/sql';
 import { GrantsSql } from '../sql';
 import { type GrantInForce, GrantReadRepository, type GrantView, type TokenGrantState } from '../domain/grant-read.repository';
+import { compileSql, raw, sql } from '../../../../shared/database/sql-template';
 
-/** sandbox: every active account of the organization ($2 is null); production: the grant $2's selection (as GET /accounts). */
-const PERMITTED_ACCOUNTS = OrganizationsSql.permittedActiveAccounts({
-  organizationId: '$1',
-  permitted: (account) => `$2::uuid IS NULL OR ${GrantsSql.grantSelectsAccount('a.organization_id', '$2', account, '       ')}`,
-});
+/** sandbox: every active account of the organization (grantId null); production: the grant's selection (as GET /accounts). */
+const PERMITTED_ACCOUNTS = compileSql(['organizationId', 'grantId'] as const, (s) =>
+  OrganizationsSql.permittedActiveAccounts({
+    organizationId: s.organizationId,
+    permitted: (account) => sql`${s.grantId}::uuid IS NULL OR ${GrantsSql.grantSelectsAccount(raw('a.organization_id'), s.grantId, account, '       ')}`,
+  }),
+);
 
 /** The grant ($1 organization, $3 id) of the app $2, with whether a mandate of (organization, app) is in force. */
 const TOKEN_GRANT = `SELECT g.scopes, g.expires_at, (${GrantsSql.mandateInForceId('g.organization_id', 'g.app_id')}) IS NOT NULL AS mandate
@@ -85,7 +88,7 @@ export class TypeOrmGrantReadRepository extends GrantReadRepository {
   }
 
   async permittedAccountIds(organizationId: string, grantId: string | null): Promise<string[]> {
-    const rows = await this.sql.query<{ id: string }>(PERMITTED_ACCOUNTS, [organizationId, grantId]);
+    const rows = await this.sql.query<{ id: string }>(PERMITTED_ACCOUNTS.text, PERMITTED_ACCOUNTS.values({ organizationId, grantId }));
     return rows.map((r) => r.id);
   }
 

@@ -6,6 +6,7 @@ import { OrganizationsSql } from '../../organizations/sql';
 import { WebhooksSql } from '../../../webhooks/sql';
 import type { GrantEvent, GrantRef } from '../domain/grant-events';
 import { type ExpiredGrant, type ExpiringGrant, type GrantRecord, GrantRepository, type NewGrant } from '../domain/grant.repository';
+import { bind, type CompiledSql, compileSql, queryWith, raw, sql, type SqlExpr, type SqlFragment } from '../../../../shared/database/sql-template';
 
 interface RefRow {
   organization_id: string;
@@ -16,40 +17,37 @@ interface RefRow {
 const ref = (r: RefRow): GrantRef => ({ organizationId: r.organization_id, id: r.id, appId: r.app_id });
 const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 
-/** In force at $at: not revoked, not superseded, not expired, and its end not claimed (CONTRACT §18). */
-const IN_FORCE = (at: string) => `revoked_at IS NULL AND superseded_at IS NULL AND end_notified_at IS NULL AND expires_at > ${at}`;
+/** In force at `at`: not revoked, not superseded, not expired, and its end not claimed (CONTRACT §18). */
+const IN_FORCE = (at: SqlExpr): SqlFragment => sql`revoked_at IS NULL AND superseded_at IS NULL AND end_notified_at IS NULL AND expires_at > ${at}`;
 
 /** A grant event's outbox row (the outbox is the webhooks module's): grants are production's only. */
-const INSERT_EVENT = WebhooksSql.insertOutboxEvent({
-  organizationId: '$1',
-  id: '$2',
-  environment: `'production'`,
-  appId: '$3',
-  eventType: '$4',
-  body: '$5',
-  createdAt: '$6',
-});
+const INSERT_EVENT = compileSql(['organizationId', 'id', 'appId', 'eventType', 'body', 'createdAt'] as const, (s) =>
+  WebhooksSql.insertOutboxEvent({ ...s, environment: raw(`'production'`) }),
+);
 
 @Injectable()
 export class TypeOrmGrantRepository extends GrantRepository {
   /** A demo company's standing (CONTRACT §15): whether the organization is one, and the app's developer's demo company. */
-  private readonly demoStandingSql: string;
+  private readonly demoStandingSql: CompiledSql<'organizationId' | 'appId'>;
 
   constructor(demo: DemoIdentitySql) {
     super();
-    this.demoStandingSql = `SELECT ${OrganizationsSql.isDemo('$1::uuid')} AS demo, ${demo.demoOrganizationOfApp('$2::uuid')} AS app_demo`;
+    this.demoStandingSql = compileSql(['organizationId', 'appId'] as const, (s) =>
+      sql`SELECT ${OrganizationsSql.isDemo(sql`${s.organizationId}::uuid`)} AS demo, ${demo.demoOrganizationOfApp(sql`${s.appId}::uuid`)} AS app_demo`,
+    );
   }
 
   async supersedeCurrent(m: EntityManager, organizationId: string, appId: string, at: Date): Promise<GrantRef[]> {
     // (UPDATE … RETURNING inside a CTE: TypeORM answers a bare UPDATE with [rows, count])
     // the organization's row is locked by the caller: supersessions of one (organization, app) never overlap
-    const ended: RefRow[] = await m.query(
-      `WITH ended AS (
-         UPDATE grants SET superseded_at = $3, end_notified_at = $3
-          WHERE organization_id = $1 AND app_id = $2 AND ${IN_FORCE('$3')}
+    const when = bind(at);
+    const ended = await queryWith<RefRow>(
+      m,
+      sql`WITH ended AS (
+         UPDATE grants SET superseded_at = ${when}, end_notified_at = ${when}
+          WHERE organization_id = ${organizationId} AND app_id = ${appId} AND ${IN_FORCE(when)}
           RETURNING organization_id, id, app_id)
        SELECT * FROM ended`,
-      [organizationId, appId, at],
     );
     await m.query(
       `UPDATE grants SET superseded_at = $3 WHERE organization_id = $1 AND app_id = $2 AND superseded_at IS NULL`,
@@ -83,10 +81,11 @@ export class TypeOrmGrantRepository extends GrantRepository {
   async revoke(m: EntityManager, grantId: string, at: Date): Promise<{ ended: GrantRef | null } | null> {
     // PostgreSQL re-checks the condition on the row it locks: of a revocation, a supersession and an
     // expiry scan running at once, one claims the end
-    const ended: RefRow[] = await m.query(
-      `WITH ended AS (UPDATE grants SET revoked_at = $2, end_notified_at = $2 WHERE id = $1 AND ${IN_FORCE('$2')} RETURNING organization_id, id, app_id)
+    const when = bind(at);
+    const ended = await queryWith<RefRow>(
+      m,
+      sql`WITH ended AS (UPDATE grants SET revoked_at = ${when}, end_notified_at = ${when} WHERE id = ${grantId} AND ${IN_FORCE(when)} RETURNING organization_id, id, app_id)
        SELECT * FROM ended`,
-      [grantId, at],
     );
     if (ended.length > 0) return { ended: ref(ended[0]) };
     const rows: unknown[] = await m.query(
@@ -108,14 +107,16 @@ export class TypeOrmGrantRepository extends GrantRepository {
 
   async demoStanding(m: EntityManager, organizationId: string, appId: string): Promise<{ organizationIsDemo: boolean; developersOwn: boolean }> {
     const [r]: Array<{ demo: boolean | null; app_demo: string | null }> = await m.query(
-      this.demoStandingSql,
-      [organizationId, appId],
+      this.demoStandingSql.text,
+      this.demoStandingSql.values({ organizationId, appId }),
     );
     return { organizationIsDemo: r?.demo === true, developersOwn: r?.demo === true && r.app_demo === organizationId };
   }
 
   async insertEvents(m: EntityManager, events: readonly GrantEvent[]): Promise<void> {
-    for (const e of events) await m.query(INSERT_EVENT, [e.organizationId, e.id, e.appId, e.type, e.body, e.createdAt]);
+    for (const e of events) {
+      await m.query(INSERT_EVENT.text, INSERT_EVENT.values({ organizationId: e.organizationId, id: e.id, appId: e.appId, eventType: e.type, body: e.body, createdAt: e.createdAt }));
+    }
   }
 
   async claimExpired(m: EntityManager, now: Date, limit: number): Promise<ExpiredGrant[]> {

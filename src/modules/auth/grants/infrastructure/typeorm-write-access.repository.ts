@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { managerOf } from '../../../../shared/database/transactions';
-import { GATE_AFTER, type StatementGate } from '../../../../shared/domain/row-insert';
+import { bind, join, raw, sql, type SqlFragment } from '../../../../shared/database/sql-template';
+import type { StatementGate } from '../../../../shared/domain/row-insert';
 import type { Transaction } from '../../../../shared/domain/transaction';
 import { AppsSql } from '../../apps/sql';
 import { OrganizationsSql } from '../../organizations/sql';
@@ -53,40 +54,41 @@ export class TypeOrmWriteAccessRepository extends WriteAccessRepository {
 
   /**
    * Each part judges its row on the statement's snapshot and then locks it FOR SHARE, and only after
-   * `{after}` (GATE_AFTER): a revocation, approval or new generation committed while the statement
+   * `after` (StatementGate.sql): a revocation, approval or new generation committed while the statement
    * waited before that (e.g. on the voucher counter) is seen on the row's latest version, which
    * READ COMMITTED re-checks when it locks a row updated since the snapshot; one that comes later waits
    * only for the rest of this statement, never for the lock waits before it (CONTRACT §8).
    */
   writeGate(check: WriteCheck, explain: Pick<StatementGate, 'refusal' | 'failure'>): StatementGate {
-    const values: unknown[] = [check.organizationId];
-    const param = (value: unknown) => `$${values.push(value)}`;
-    const parts: Array<[name: string, sql: string]> = [];
-    if (check.generationId !== null) {
-      parts.push(['s', this.generations.lockCurrentGeneration(`${param(check.generationId)}::uuid`, GATE_AFTER)]);
-    }
-    if (check.grantId !== null) {
-      const grantId = param(check.grantId);
-      const now = param(check.now);
-      parts.push(['g', `SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
-             WHERE g.id = ${grantId} AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > ${now}
-               AND ${GATE_AFTER}
+    const parts = (after: SqlFragment): Array<[name: string, part: SqlFragment]> => {
+      const gate: Array<[name: string, part: SqlFragment]> = [];
+      if (check.generationId !== null) gate.push(['s', this.generations.lockCurrentGeneration(sql`${check.generationId}::uuid`, after)]);
+      if (check.grantId !== null) {
+        gate.push(['g', sql`SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
+             WHERE g.id = ${check.grantId} AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > ${check.now}
+               AND ${after}
              FOR SHARE OF g`]);
-    }
-    if (check.revision !== null) {
-      parts.push(['r', AppsSql.lockApprovedRevision(`${param(check.revision.appId)}::uuid`, `${param(check.revision.revisionId)}::uuid`, GATE_AFTER)]);
-    }
-    if (check.mandateAppId !== null) {
-      const appId = param(check.mandateAppId);
-      parts.push(['m', `SELECT 1 FROM org JOIN mandates m ON m.organization_id = org.id
-             WHERE m.app_id = ${appId} AND m.revoked_at IS NULL AND ${GATE_AFTER} LIMIT 1 FOR SHARE OF m`]);
-    }
-    if (parts.length === 0) throw new Error('a write gate needs something to check');
-    // The organization's key lock (which the write's foreign keys take anyway, and which a revocation
-    // never waits for) comes first.
-    const sql = `WITH org AS (${OrganizationsSql.keyShareLock('$1')}),
-            ${parts.map(([name, part]) => `${name} AS (${part})`).join(',\n            ')}
-            SELECT 1 FROM ${parts.map(([name]) => name).join(', ')}`;
-    return { sql, values, ...explain };
+      }
+      if (check.revision !== null) {
+        gate.push(['r', AppsSql.lockApprovedRevision(sql`${check.revision.appId}::uuid`, sql`${check.revision.revisionId}::uuid`, after)]);
+      }
+      if (check.mandateAppId !== null) {
+        gate.push(['m', sql`SELECT 1 FROM org JOIN mandates m ON m.organization_id = org.id
+             WHERE m.app_id = ${check.mandateAppId} AND m.revoked_at IS NULL AND ${after} LIMIT 1 FOR SHARE OF m`]);
+      }
+      return gate;
+    };
+    if (parts(raw('TRUE')).length === 0) throw new Error('a write gate needs something to check');
+    return {
+      // The organization's key lock (which the write's foreign keys take anyway, and which a revocation
+      // never waits for) comes first.
+      sql: (after) => {
+        const gate = parts(after);
+        return sql`WITH org AS (${OrganizationsSql.keyShareLock(bind(check.organizationId))}),
+            ${join(gate.map(([name, part]) => sql`${raw(name)} AS (${part})`), ',\n            ')}
+            SELECT 1 FROM ${raw(gate.map(([name]) => name).join(', '))}`;
+      },
+      ...explain,
+    };
   }
 }
