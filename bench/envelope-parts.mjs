@@ -158,9 +158,9 @@ function buildVariants(oldDir) {
   function requestLog(dir, logWith) {
     const { prepareValue } = require(resolve(HERE, 'node_modules/pg/lib/utils.js'));
     const { RequestLogRecorder } = dist(dir, 'modules/developers/application/request-log.recorder.js');
-    const { TypeOrmDeveloperRepository } = dist(dir, 'modules/developers/infrastructure/typeorm-developer.repository.js');
+    const { PgDeveloperRepository } = dist(dir, 'modules/developers/infrastructure/pg-developer.repository.js');
     const { SystemClock } = dist(dir, 'shared/domain/clock.js');
-    const repo = new TypeOrmDeveloperRepository({});
+    const repo = new PgDeveloperRepository({});
     const manager = { query: async (_sql, params = []) => params.map((p) => prepareValue(p)) };
     const transactions = { run: (work) => work(manager) };
     const recorder = new RequestLogRecorder(repo, transactions, new SystemClock(), { every: () => ({ cancel() {} }) }, { requestLogRetentionDays: 7 });

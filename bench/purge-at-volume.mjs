@@ -19,8 +19,8 @@ import { freePort, readySandboxProject, serviceNode, startScriptArgs } from './s
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const pg = require('pg');
-const { PURGE_SQL: IDEMPOTENCY_PURGE } = require('../dist/src/modules/idempotency/infrastructure/typeorm-idempotency.repository.js');
-const { PURGE_SQL: WEBHOOK_PURGE } = require('../dist/src/modules/webhooks/infrastructure/typeorm-webhook.repository.js');
+const { PURGE_SQL: IDEMPOTENCY_PURGE } = require('../dist/src/modules/idempotency/infrastructure/pg-idempotency.repository.js');
+const { PURGE_SQL: WEBHOOK_PURGE } = require('../dist/src/modules/webhooks/infrastructure/pg-webhook.repository.js');
 const { pacedBatches } = require('../dist/src/shared/database/paced-batches.js');
 // --unpaced: batches back to back, as the service ran them before pacedBatches
 const UNPACED = process.argv.includes('--unpaced');

@@ -1,6 +1,6 @@
 // CONTRACT §20 ("Request log"): does a filtered page of the developer console's request log answer within
 // 500 ms with 2 M calls in the developer's own log? Runs the statement the service sends
-// (TypeOrmDeveloperRepository.requestLog, from the build: npm run build) for each filter under
+// (PgDeveloperRepository.requestLog, from the build: npm run build) for each filter under
 // EXPLAIN (ANALYZE) on a database filled by bench/request-log-filters.sql, three times each, and prints the
 // PostgreSQL execution times and how the plan reads request_log.
 //   node bench/request-log-filters.mjs --database postgres://postgres@127.0.0.1:5432/reqlog_scratch
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const { TypeOrmDeveloperRepository } = require('../dist/src/modules/developers/infrastructure/typeorm-developer.repository.js');
+const { PgDeveloperRepository } = require('../dist/src/modules/developers/infrastructure/pg-developer.repository.js');
 const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
 const url = arg('database');
 if (!url || !/@(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(url)) throw new Error('--database postgres://…@127.0.0.1/… (loopback only)');
@@ -50,7 +50,7 @@ try {
           return [];
         },
       };
-      await TypeOrmDeveloperRepository.prototype.requestLog.call(null, manager, APP_IDS, filter, 51);
+      await PgDeveloperRepository.prototype.requestLog.call(null, manager, APP_IDS, filter, 51);
     }
     console.log(`${name.padEnd(70)} ${times.map((t) => `${t.toFixed(1)} ms`).join(', ').padEnd(30)} ${reads.join('; ')}`);
   }

@@ -86,7 +86,7 @@ ${n.fields.map((f) => `  ['${f.name}', '${column(f)}'],`).join('\n')}
 ] as const;
 
 @Injectable()
-export class TypeOrm${n.Resource}Repository extends ${n.Resource}Repository {
+export class Pg${n.Resource}Repository extends ${n.Resource}Repository {
   rowFor(r: New${n.Resource}): RowInsert {
     return {
       table: '${n.table}',
@@ -188,12 +188,12 @@ import { ReceiptsModule } from '../receipts';
 import { ${n.Module}Controller } from './api/${n.module}.controller';
 import { ${n.Module}Service } from './application/${n.module}.service';
 import { ${n.Resource}Repository } from './domain/${n.resource}.repository';
-import { TypeOrm${n.Resource}Repository } from './infrastructure/typeorm-${n.resource}.repository';
+import { Pg${n.Resource}Repository } from './infrastructure/pg-${n.resource}.repository';
 
 @Module({
   imports: [IdempotencyModule, ReceiptsModule, GrantsModule],
   controllers: [${n.Module}Controller],
-  providers: [${n.Module}Service, CreateOnceService, { provide: ${n.Resource}Repository, useClass: TypeOrm${n.Resource}Repository }],
+  providers: [${n.Module}Service, CreateOnceService, { provide: ${n.Resource}Repository, useClass: Pg${n.Resource}Repository }],
 })
 export class ${n.Module}Module {}
 `;
@@ -475,7 +475,7 @@ export function files(n, timestamp) {
     [`${m}/application/${n.module}.service.ts`]: service(n),
     [`${m}/domain/${n.resource}.ts`]: domain(n),
     [`${m}/domain/${n.resource}.repository.ts`]: port(n),
-    [`${m}/infrastructure/typeorm-${n.resource}.repository.ts`]: adapter(n),
+    [`${m}/infrastructure/pg-${n.resource}.repository.ts`]: adapter(n),
     [`src/shared/database/migrations/${timestamp}-${n.module}.ts`]: migration(n, timestamp),
     [`test/e2e/${n.module}.e2e-spec.ts`]: e2e(n),
   };

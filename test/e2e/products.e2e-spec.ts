@@ -4,7 +4,7 @@ import { IdempotencyService } from '../../src/modules/idempotency/application/id
 import { aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { aProductionAccess, anOwner, codeOf, consolePost, aToken } from '../support/production-fixtures';
 import { createTestApp, itOnPostgres, type TestApp } from '../support/test-app';
-import { PURGE_SQL } from '../../src/modules/idempotency/infrastructure/typeorm-idempotency.repository';
+import { PURGE_SQL } from '../../src/modules/idempotency/infrastructure/pg-idempotency.repository';
 
 describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
   let app: TestApp;

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { TypeOrmAccessRepository } from '../../src/modules/auth/access/infrastructure/typeorm-access.repository';
+import { PgAccessRepository } from '../../src/modules/auth/access/infrastructure/pg-access.repository';
 import { NamedStatementClient } from '../../src/shared/performance/named-statement-client';
 import { PgPool, type PoolDriver } from '../../src/shared/database/pg-pool';
 import { Sql } from '../../src/shared/database/sql';
@@ -32,7 +32,7 @@ describe('the token statement on a new PostgreSQL database', () => {
       const pool = new Pool({ connectionString: url, max: 1, Client: NamedStatementClient });
       try {
         const sql = new Sql(new PgPool('postgres', pool as unknown as PoolDriver, () => pool.end()));
-        const repository = new TypeOrmAccessRepository(sql, GrantsSql, SandboxSql);
+        const repository = new PgAccessRepository(sql, GrantsSql, SandboxSql);
         const tokens = {
           sandbox: { hash: hashAccessToken(project.token), organizationId: project.organization_id, accounts: project.accounts.slice(0, 2).map((a) => a.id) },
           production: { hash: hashAccessToken(production.token), organizationId: production.organization.id, accounts: production.grantedAccountIds.slice(0, 2) },

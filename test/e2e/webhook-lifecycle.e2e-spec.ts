@@ -7,7 +7,7 @@ import { WebhookEndpointsService, WebhookRetention } from '../../src/modules/web
 import { WebhookDispatcher } from '../../src/modules/webhooks/application/webhook-dispatcher';
 import { WebhookSender } from '../../src/modules/webhooks/domain/webhook-sender';
 import { WebhookRepository } from '../../src/modules/webhooks/domain/webhook.repository';
-import { PURGE_SQL } from '../../src/modules/webhooks/infrastructure/typeorm-webhook.repository';
+import { PURGE_SQL } from '../../src/modules/webhooks/infrastructure/pg-webhook.repository';
 import { Clock } from '../../src/shared/domain/clock';
 import { NotFoundError } from '../../src/shared/domain/errors';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';

@@ -7,7 +7,7 @@ import { OrganizationsModule } from '../auth/organizations';
 import { SandboxModule } from '../auth/sandbox';
 import { ResourceLookupService } from './application/resource-lookup.service';
 import { ResourceLookupRepository } from './domain/resource-lookup.repository';
-import { TypeOrmResourceLookupRepository } from './infrastructure/typeorm-resource-lookup.repository';
+import { PgResourceLookupRepository } from './infrastructure/pg-resource-lookup.repository';
 import { CONSOLE_API_KEY, ConsoleKeyGuard } from './api/console-key.guard';
 import { AccountsController } from './api/accounts.controller';
 import { AppsController } from './api/apps.controller';
@@ -61,7 +61,7 @@ export class ConsoleModule implements NestModule {
         { provide: APP_GUARD, useClass: ConsoleKeyGuard },
         PathResourcesGuard,
         ResourceLookupService,
-        { provide: ResourceLookupRepository, useClass: TypeOrmResourceLookupRepository },
+        { provide: ResourceLookupRepository, useClass: PgResourceLookupRepository },
         ConsoleReadService,
         OwnerPasswordService,
       ],

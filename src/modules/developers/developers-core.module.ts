@@ -4,7 +4,7 @@ import { DemoIdentityModule } from './demo-identity.module';
 import { DemoCompanyService } from './application/demo-company.service';
 import { DeveloperOperatorService } from './application/developer-operator.service';
 import { DeveloperRepository } from './domain/developer.repository';
-import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.repository';
+import { PgDeveloperRepository } from './infrastructure/pg-developer.repository';
 
 /**
  * The developers' tables and what the operator does with them, without the pages: the console listener
@@ -12,7 +12,7 @@ import { TypeOrmDeveloperRepository } from './infrastructure/typeorm-developer.r
  */
 @Module({
   imports: [OrganizationsModule, DemoIdentityModule],
-  providers: [DeveloperOperatorService, DemoCompanyService, { provide: DeveloperRepository, useClass: TypeOrmDeveloperRepository }],
+  providers: [DeveloperOperatorService, DemoCompanyService, { provide: DeveloperRepository, useClass: PgDeveloperRepository }],
   exports: [DeveloperOperatorService, DemoCompanyService, DeveloperRepository],
 })
 export class DevelopersCoreModule {}

@@ -7,16 +7,16 @@ import { JournalController } from './api/journal.controller';
 import { JournalEntriesController } from './api/journal-entries.controller';
 import { JournalReadsService } from './application/journal-reads.service';
 import { JournalEntryReadRepository } from './domain/journal-entry-read';
-import { TypeOrmJournalEntryReadRepository } from './infrastructure/typeorm-journal-entry-read.repository';
+import { PgJournalEntryReadRepository } from './infrastructure/pg-journal-entry-read.repository';
 import { JournalService } from './application/journal.service';
 import { JournalPostingRepository } from './domain/journal-posting';
 import { ChartReadRepository } from './domain/chart';
 import { JournalReferenceRepository } from './domain/journal-references';
-import { TypeOrmChartReadRepository } from './infrastructure/typeorm-chart-read.repository';
-import { TypeOrmJournalPostingRepository } from './infrastructure/typeorm-journal-posting.repository';
-import { TypeOrmJournalReferenceRepository } from './infrastructure/typeorm-journal-reference.repository';
+import { PgChartReadRepository } from './infrastructure/pg-chart-read.repository';
+import { PgJournalPostingRepository } from './infrastructure/pg-journal-posting.repository';
+import { PgJournalReferenceRepository } from './infrastructure/pg-journal-reference.repository';
 import { JournalActivityRepository } from './domain/journal-activity';
-import { TypeOrmJournalActivityRepository } from './infrastructure/typeorm-journal-activity.repository';
+import { PgJournalActivityRepository } from './infrastructure/pg-journal-activity.repository';
 
 /** Prepare, final posting and period close, and reading entries back; used by the partner API, the console (periods) and the developer console (sandbox entries). */
 @Module({
@@ -24,11 +24,11 @@ import { TypeOrmJournalActivityRepository } from './infrastructure/typeorm-journ
   providers: [
     JournalService,
     CreateOnceService,
-    { provide: JournalReferenceRepository, useClass: TypeOrmJournalReferenceRepository },
-    { provide: JournalPostingRepository, useClass: TypeOrmJournalPostingRepository },
-    { provide: JournalActivityRepository, useClass: TypeOrmJournalActivityRepository },
+    { provide: JournalReferenceRepository, useClass: PgJournalReferenceRepository },
+    { provide: JournalPostingRepository, useClass: PgJournalPostingRepository },
+    { provide: JournalActivityRepository, useClass: PgJournalActivityRepository },
     JournalReadsService,
-    { provide: JournalEntryReadRepository, useClass: TypeOrmJournalEntryReadRepository },
+    { provide: JournalEntryReadRepository, useClass: PgJournalEntryReadRepository },
   ],
   exports: [JournalService, JournalReadsService, JournalActivityRepository],
 })
@@ -39,7 +39,7 @@ export class JournalModule {}
   imports: [JournalModule],
   controllers: [JournalController, ChartController, JournalEntriesController],
   providers: [
-    { provide: ChartReadRepository, useClass: TypeOrmChartReadRepository },
+    { provide: ChartReadRepository, useClass: PgChartReadRepository },
   ],
 })
 export class JournalApiModule {}

@@ -3,13 +3,13 @@ import { OperationReceiptRows } from '../idempotency';
 import { OperationsController } from './api/operations.controller';
 import { ReceiptsService } from './application/receipts.service';
 import { ReceiptRepository } from './domain/receipt.repository';
-import { TypeOrmReceiptRepository } from './infrastructure/typeorm-receipt.repository';
+import { PgReceiptRepository } from './infrastructure/pg-receipt.repository';
 
 /** Operation receipts: written with each exactly-once write (create-once's receipt rows: OperationReceiptRows). */
 @Module({
   providers: [
     ReceiptsService,
-    { provide: ReceiptRepository, useClass: TypeOrmReceiptRepository },
+    { provide: ReceiptRepository, useClass: PgReceiptRepository },
     { provide: OperationReceiptRows, useExisting: ReceiptsService },
   ],
   exports: [ReceiptsService, OperationReceiptRows],

@@ -8,8 +8,8 @@ import { WebhookDeliveryReadRepository } from './domain/webhook-delivery-read.re
 import { WebhookRepository } from './domain/webhook.repository';
 import { WebhookSender } from './domain/webhook-sender';
 import { HttpWebhookSender } from './infrastructure/http-webhook-sender';
-import { TypeOrmWebhookDeliveryReadRepository } from './infrastructure/typeorm-webhook-delivery-read.repository';
-import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repository';
+import { PgWebhookDeliveryReadRepository } from './infrastructure/pg-webhook-delivery-read.repository';
+import { PgWebhookRepository } from './infrastructure/pg-webhook.repository';
 
 /** Production timing: every knob at its default (webhook-dispatcher.ts) but the configured concurrency per endpoint. */
 const dispatchOptions = (config: AppConfig): WebhookDispatchOptions => ({ perEndpointConcurrency: config.webhookEndpointConcurrency });
@@ -18,8 +18,8 @@ const dispatchOptions = (config: AppConfig): WebhookDispatchOptions => ({ perEnd
 @Module({
   providers: [
     WebhookEndpointsService,
-    { provide: WebhookRepository, useClass: TypeOrmWebhookRepository },
-    { provide: WebhookDeliveryReadRepository, useClass: TypeOrmWebhookDeliveryReadRepository },
+    { provide: WebhookRepository, useClass: PgWebhookRepository },
+    { provide: WebhookDeliveryReadRepository, useClass: PgWebhookDeliveryReadRepository },
   ],
   exports: [WebhookEndpointsService, WebhookRepository, WebhookDeliveryReadRepository],
 })

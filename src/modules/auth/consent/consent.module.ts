@@ -12,12 +12,12 @@ import { ConsentService } from './application/consent.service';
 import { OAuthClientService } from './application/oauth-client.service';
 import { TokenService } from './application/token.service';
 import { ConsentRepository } from './domain/consent.repository';
-import { TypeOrmConsentRepository } from './infrastructure/typeorm-consent.repository';
+import { PgConsentRepository } from './infrastructure/pg-consent.repository';
 
 /** The consent flow's services, for both listeners (the console registers clients and reads apps). */
 @Module({
   imports: [AppsModule, GrantsModule, OrganizationsModule, WebKernelModule],
-  providers: [ConsentService, ConsentSessionService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: TypeOrmConsentRepository }],
+  providers: [ConsentService, ConsentSessionService, OAuthClientService, TokenService, { provide: ConsentRepository, useClass: PgConsentRepository }],
   exports: [ConsentService, ConsentSessionService, OAuthClientService, TokenService],
 })
 export class ConsentCoreModule {}

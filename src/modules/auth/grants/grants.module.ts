@@ -13,10 +13,10 @@ import { GrantReadRepository } from './domain/grant-read.repository';
 import { GrantRepository } from './domain/grant.repository';
 import { MandateRepository } from './domain/mandate.repository';
 import { WriteAccessRepository } from './domain/write-access.repository';
-import { TypeOrmGrantReadRepository } from './infrastructure/typeorm-grant-read.repository';
-import { TypeOrmGrantRepository } from './infrastructure/typeorm-grant.repository';
-import { TypeOrmMandateRepository } from './infrastructure/typeorm-mandate.repository';
-import { TypeOrmWriteAccessRepository } from './infrastructure/typeorm-write-access.repository';
+import { PgGrantReadRepository } from './infrastructure/pg-grant-read.repository';
+import { PgGrantRepository } from './infrastructure/pg-grant.repository';
+import { PgMandateRepository } from './infrastructure/pg-mandate.repository';
+import { PgWriteAccessRepository } from './infrastructure/pg-write-access.repository';
 
 /** Customer grants (and the production tokens issued under them), posting mandates, and the write-time re-check of both. */
 @Module({
@@ -25,10 +25,10 @@ import { TypeOrmWriteAccessRepository } from './infrastructure/typeorm-write-acc
     GrantService,
     MandateService,
     WriteAccessService,
-    { provide: GrantRepository, useClass: TypeOrmGrantRepository },
-    { provide: GrantReadRepository, useClass: TypeOrmGrantReadRepository },
-    { provide: MandateRepository, useClass: TypeOrmMandateRepository },
-    { provide: WriteAccessRepository, useClass: TypeOrmWriteAccessRepository },
+    { provide: GrantRepository, useClass: PgGrantRepository },
+    { provide: GrantReadRepository, useClass: PgGrantReadRepository },
+    { provide: MandateRepository, useClass: PgMandateRepository },
+    { provide: WriteAccessRepository, useClass: PgWriteAccessRepository },
     // create-once's gate (the idempotency module's port)
     { provide: WriteAccessGate, useExisting: WriteAccessService },
   ],
@@ -49,7 +49,7 @@ export class GrantsApiModule {}
  * the partner listener of every instance.
  */
 @Module({
-  providers: [GrantEventsScan, { provide: GrantRepository, useClass: TypeOrmGrantRepository }],
+  providers: [GrantEventsScan, { provide: GrantRepository, useClass: PgGrantRepository }],
   exports: [GrantEventsScan],
 })
 export class GrantEventsModule {}

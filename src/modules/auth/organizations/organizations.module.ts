@@ -5,20 +5,20 @@ import { OrganizationReadRepository } from './domain/organization-read.repositor
 import { OrganizationRepository } from './domain/organization.repository';
 import { OwnerRepository } from './domain/owner.repository';
 import { SecondFactorLockoutRepository } from './domain/second-factor-lockout.repository';
-import { TypeOrmOrganizationReadRepository } from './infrastructure/typeorm-organization-read.repository';
-import { TypeOrmOrganizationRepository } from './infrastructure/typeorm-organization.repository';
-import { TypeOrmOwnerRepository } from './infrastructure/typeorm-owner.repository';
-import { TypeOrmSecondFactorLockoutRepository } from './infrastructure/typeorm-second-factor-lockout.repository';
+import { PgOrganizationReadRepository } from './infrastructure/pg-organization-read.repository';
+import { PgOrganizationRepository } from './infrastructure/pg-organization.repository';
+import { PgOwnerRepository } from './infrastructure/pg-owner.repository';
+import { PgSecondFactorLockoutRepository } from './infrastructure/pg-second-factor-lockout.repository';
 
 /** Organizations, their chart of accounts and tax codes, their owners and the owners' second factor. */
 @Module({
   providers: [
     OrganizationService,
     SecondFactorService,
-    { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
-    { provide: OrganizationReadRepository, useClass: TypeOrmOrganizationReadRepository },
-    { provide: OwnerRepository, useClass: TypeOrmOwnerRepository },
-    { provide: SecondFactorLockoutRepository, useClass: TypeOrmSecondFactorLockoutRepository },
+    { provide: OrganizationRepository, useClass: PgOrganizationRepository },
+    { provide: OrganizationReadRepository, useClass: PgOrganizationReadRepository },
+    { provide: OwnerRepository, useClass: PgOwnerRepository },
+    { provide: SecondFactorLockoutRepository, useClass: PgSecondFactorLockoutRepository },
   ],
   exports: [OrganizationService, SecondFactorService, OrganizationRepository, OrganizationReadRepository],
 })

@@ -101,7 +101,7 @@ const TOKEN_SLOTS = ['tokenHash', 'accountIds', 'taxCodeIds', 'idempotencyKey'] 
 type TokenSlot = (typeof TOKEN_SLOTS)[number];
 
 @Injectable()
-export class TypeOrmAccessRepository extends AccessRepository {
+export class PgAccessRepository extends AccessRepository {
   /** The sixteen texts, by shapeIndex (built once, from the parts grants and sandbox bind). */
   private readonly statements: ReadonlyArray<CompiledSql<TokenSlot>>;
 

@@ -7,7 +7,7 @@ import { OrganizationsSql } from '../../organizations/sql';
 import { SandboxRepository, type SandboxProjectPlan } from '../domain/sandbox.repository';
 
 @Injectable()
-export class TypeOrmSandboxRepository extends SandboxRepository {
+export class PgSandboxRepository extends SandboxRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -5,7 +5,7 @@ import { DemoIdentitySql } from '../domain/demo-identity.sql';
 import { OwnerRepository, type OwnerSecondFactor } from '../domain/owner.repository';
 
 @Injectable()
-export class TypeOrmOwnerRepository extends OwnerRepository {
+export class PgOwnerRepository extends OwnerRepository {
   /** TOTP secrets are stored sealed (CONTRACT §8); a demo owner's second factor is its developer's (DemoIdentitySql). */
   constructor(
     private readonly box: SecretBox,

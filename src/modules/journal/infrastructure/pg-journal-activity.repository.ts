@@ -13,7 +13,7 @@ function filesOf(json: unknown): { attachments: number; files: Array<{ id: strin
 const dateText = (v: Date | string): string => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
 @Injectable()
-export class TypeOrmJournalActivityRepository extends JournalActivityRepository {
+export class PgJournalActivityRepository extends JournalActivityRepository {
   /** the attachments' parts (the journal's port, bound by the attachments module) */
   constructor(private readonly attachmentsSql: EntryAttachmentsSql) {
     super();

@@ -41,7 +41,7 @@ const CLAIM_COLUMNS = [
 ] as const;
 
 @Injectable()
-export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
+export class PgIdempotencyRepository extends IdempotencyRepository {
   constructor(
     private readonly dataSource: DataSource,
     private readonly sql: Sql,

@@ -17,7 +17,7 @@ interface GrantRow {
 
 
 @Injectable()
-export class TypeOrmWriteAccessRepository extends WriteAccessRepository {
+export class PgWriteAccessRepository extends WriteAccessRepository {
   constructor(
     private readonly dataSource: DataSource,
     /** the sandbox generation's parts (access's port, bound by sandbox) */

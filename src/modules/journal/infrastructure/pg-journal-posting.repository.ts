@@ -9,7 +9,7 @@ import { EntryAlreadyReversedError, JournalPostingRepository, type NewJournalEnt
 const REVERSED_ONCE = 'journal_entries_reverses_key';
 
 @Injectable()
-export class TypeOrmJournalPostingRepository extends JournalPostingRepository {
+export class PgJournalPostingRepository extends JournalPostingRepository {
   numberedEntry(e: NewJournalEntry): NumberedStep {
     return this.numbered([e], false);
   }

@@ -4,7 +4,7 @@ import { type AppRecord, AppRepository, type PendingRevision } from '../domain/a
 import type { AppPublisher } from '../domain/app-read.repository';
 
 @Injectable()
-export class TypeOrmAppRepository extends AppRepository {
+export class PgAppRepository extends AppRepository {
   async create(m: EntityManager, app: { id: string; name: string }): Promise<void> {
     await m.query(`INSERT INTO apps (id, name) VALUES ($1, $2)`, [app.id, app.name]);
   }

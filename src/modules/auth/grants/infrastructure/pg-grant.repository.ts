@@ -26,7 +26,7 @@ const INSERT_EVENT = compileSql(['organizationId', 'id', 'appId', 'eventType', '
 );
 
 @Injectable()
-export class TypeOrmGrantRepository extends GrantRepository {
+export class PgGrantRepository extends GrantRepository {
   /** A demo company's standing (CONTRACT §15): whether the organization is one, and the app's developer's demo company. */
   private readonly demoStandingSql: CompiledSql<'organizationId' | 'appId'>;
 

@@ -4,7 +4,7 @@ import { OrganizationReadRepository, type OrganizationView } from '../domain/org
 import { OrganizationsSql } from '../sql';
 
 @Injectable()
-export class TypeOrmOrganizationReadRepository extends OrganizationReadRepository {
+export class PgOrganizationReadRepository extends OrganizationReadRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

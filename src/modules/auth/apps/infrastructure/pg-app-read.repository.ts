@@ -4,7 +4,7 @@ import { type AppPublisher, AppReadRepository, type AppSummary } from '../domain
 import { AppsSql } from '../sql';
 
 @Injectable()
-export class TypeOrmAppReadRepository extends AppReadRepository {
+export class PgAppReadRepository extends AppReadRepository {
   async app(m: EntityManager, appId: string): Promise<AppSummary | null> {
     type Publisher = { publisher_name: string | null; website_url: string | null; privacy_policy_url: string | null; cvr: string | null };
     const rows: Array<{ id: string; name: string; approved_revision_id: string | null; draft: Publisher; approved: Publisher | null; verified: boolean }> = await m.query(

@@ -20,7 +20,7 @@ const EXISTS_SQL: Readonly<Record<PathResource, string>> = {
 };
 
 @Injectable()
-export class TypeOrmResourceLookupRepository extends ResourceLookupRepository {
+export class PgResourceLookupRepository extends ResourceLookupRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

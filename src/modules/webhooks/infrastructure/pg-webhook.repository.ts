@@ -9,7 +9,7 @@ import { NO_ORGANIZATION, WEBHOOK_TEST_EVENT } from '../domain/webhook-events';
 import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, type EndpointState, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
 
 @Injectable()
-export class TypeOrmWebhookRepository extends WebhookRepository {
+export class PgWebhookRepository extends WebhookRepository {
   /** Signing secrets are stored sealed (CONTRACT §8). */
   constructor(
     private readonly dataSource: DataSource,

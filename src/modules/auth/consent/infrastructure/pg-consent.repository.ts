@@ -17,7 +17,7 @@ const CODE_FOR_UPDATE = `SELECT c.*, ${GrantsSql.grantExpiresAt('g')} AS grant_e
         WHERE c.code_hash = $1 FOR UPDATE OF c`;
 
 @Injectable()
-export class TypeOrmConsentRepository extends ConsentRepository {
+export class PgConsentRepository extends ConsentRepository {
   /** Sign-in's users by email: a developer's demo identity signs in with the developer's password (CONTRACT §15). */
   private readonly usersSigningIn: string;
   /** The demo company of the app's developer, or null. */

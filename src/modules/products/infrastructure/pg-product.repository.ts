@@ -19,7 +19,7 @@ const COLUMNS = [
 ] as const;
 
 @Injectable()
-export class TypeOrmProductRepository extends ProductRepository {
+export class PgProductRepository extends ProductRepository {
   rowFor(p: NewProduct): RowInsert {
     return {
       table: 'products',

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { MandateRepository } from '../domain/mandate.repository';
 
 @Injectable()
-export class TypeOrmMandateRepository extends MandateRepository {
+export class PgMandateRepository extends MandateRepository {
   async revokeActive(m: EntityManager, organizationId: string, appId: string, at: Date): Promise<void> {
     await m.query(
       `UPDATE mandates SET revoked_at = $3 WHERE organization_id = $1 AND app_id = $2 AND revoked_at IS NULL`,

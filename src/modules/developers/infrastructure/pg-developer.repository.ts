@@ -65,7 +65,7 @@ const appOfRow = (r: AppRow): DeveloperApp => ({
 });
 
 @Injectable()
-export class TypeOrmDeveloperRepository extends DeveloperRepository {
+export class PgDeveloperRepository extends DeveloperRepository {
   /** TOTP secrets are stored sealed (CONTRACT §8), under their own context. */
   constructor(private readonly box: SecretBox) {
     super();

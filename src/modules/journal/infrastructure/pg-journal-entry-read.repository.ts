@@ -52,7 +52,7 @@ type EntryRow = Omit<JournalEntryView, 'lines'> & { lines: JournalEntryView['lin
 const viewOf = ({ xid: _xid, uncertain: _uncertain, ...row }: EntryRow): JournalEntryView => ({ ...row, lines: row.lines ?? [] });
 
 @Injectable()
-export class TypeOrmJournalEntryReadRepository extends JournalEntryReadRepository {
+export class PgJournalEntryReadRepository extends JournalEntryReadRepository {
   private readonly statements: ReturnType<typeof statements>;
 
   constructor(

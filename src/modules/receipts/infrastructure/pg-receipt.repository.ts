@@ -30,7 +30,7 @@ const RECEIPT_COLUMNS = [
 ] as const;
 
 @Injectable()
-export class TypeOrmReceiptRepository extends ReceiptRepository {
+export class PgReceiptRepository extends ReceiptRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -23,7 +23,7 @@ type Query = (sql: string, params: unknown[]) => Promise<Array<Record<string, un
  *   session is handed to anyone else (Transactions' after-rollback hook).
  */
 @Injectable()
-export class TypeOrmSecondFactorLockoutRepository extends SecondFactorLockoutRepository implements OnModuleDestroy {
+export class PgSecondFactorLockoutRepository extends SecondFactorLockoutRepository implements OnModuleDestroy {
   private pool: Pool | null = null;
 
   constructor(

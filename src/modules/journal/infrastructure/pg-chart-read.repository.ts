@@ -15,7 +15,7 @@ const ACCOUNTS = compileSql(['organizationId', 'grantId'] as const, (s) =>
 );
 
 @Injectable()
-export class TypeOrmChartReadRepository extends ChartReadRepository {
+export class PgChartReadRepository extends ChartReadRepository {
   constructor(private readonly sql: Sql) {
     super();
   }

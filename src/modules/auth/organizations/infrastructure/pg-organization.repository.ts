@@ -5,7 +5,7 @@ import { OrganizationRepository } from '../domain/organization.repository';
 import { OrganizationsSql } from '../sql';
 
 @Injectable()
-export class TypeOrmOrganizationRepository extends OrganizationRepository {
+export class PgOrganizationRepository extends OrganizationRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -21,7 +21,7 @@ const FIND_USABLE = compileSql(['organizationId', 'accountIds', 'grantId', 'taxC
 );
 
 @Injectable()
-export class TypeOrmJournalReferenceRepository extends JournalReferenceRepository {
+export class PgJournalReferenceRepository extends JournalReferenceRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

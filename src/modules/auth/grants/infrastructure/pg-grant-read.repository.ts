@@ -21,7 +21,7 @@ const TOKEN_GRANT = `SELECT g.scopes, g.expires_at, (${GrantsSql.mandateInForceI
 const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).toISOString();
 
 @Injectable()
-export class TypeOrmGrantReadRepository extends GrantReadRepository {
+export class PgGrantReadRepository extends GrantReadRepository {
   constructor(
     private readonly dataSource: DataSource,
     private readonly sql: Sql,

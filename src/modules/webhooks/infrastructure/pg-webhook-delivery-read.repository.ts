@@ -67,7 +67,7 @@ const DETAILS_SQL = `SELECT ${DELIVERY_COLUMNS}, o.environment, o.event_type,
  LIMIT $2`;
 
 @Injectable()
-export class TypeOrmWebhookDeliveryReadRepository extends WebhookDeliveryReadRepository {
+export class PgWebhookDeliveryReadRepository extends WebhookDeliveryReadRepository {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -15,7 +15,7 @@ const PAGE = commitOrderedStatement(PAGE_SLOTS, (s) => sql`SELECT o.id, o.body, 
    LIMIT ${s.limit}`);
 
 @Injectable()
-export class TypeOrmEventFeedRepository extends EventFeedRepository {
+export class PgEventFeedRepository extends EventFeedRepository {
   constructor(private readonly sql: Sql) {
     super();
   }
