@@ -35,7 +35,8 @@ const build = parse('tsconfig.build.json');
 // what `npm run build` writes: the build's outputs are under the same outDir and rootDir as the whole program's
 const built = new Set(build.fileNames.map((f) => resolve(f)));
 for (const key of ['outDir', 'rootDir', 'module', 'target', 'sourceMap', 'declaration', 'emitDecoratorMetadata', 'experimentalDecorators', 'esModuleInterop']) {
-  if (all.options[key] !== build.options[key]) throw new Error(`tsconfig.build.json's ${key} differs from tsconfig.json's: run npm run typecheck and npm run build instead`);
+  if (all.options[key] !== build.options[key])
+    throw new Error(`tsconfig.build.json's ${key} differs from tsconfig.json's: run npm run typecheck and npm run build instead`);
 }
 // a dist/ removed since the last run: the cached program would think its files written, so start over
 if (!existsSync(join(root, 'dist', 'src', 'main.js'))) rmSync(buildInfo, { force: true });
@@ -43,7 +44,13 @@ mkdirSync(dirname(buildInfo), { recursive: true });
 
 const options = { ...all.options, incremental: true, tsBuildInfoFile: buildInfo, noEmit: false };
 const host = ts.createIncrementalCompilerHost(options);
-const program = ts.createIncrementalProgram({ rootNames: all.fileNames, options, host, projectReferences: all.projectReferences, configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(all) });
+const program = ts.createIncrementalProgram({
+  rootNames: all.fileNames,
+  options,
+  host,
+  projectReferences: all.projectReferences,
+  configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(all),
+});
 const diagnostics = [...ts.getPreEmitDiagnostics(program)];
 // the outputs of test files and specs are dropped; the build info is written
 const writeFile = (fileName, text, bom, onError, sourceFiles) => {
