@@ -186,7 +186,8 @@ describe('CONTRACT §20 clients that do not read (issue: 50 unread downloads at 
     const path = `${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId}`;
     const started = Date.now();
     const held = Array.from({ length: 6 }, () => unreadDownload(port, path, p.token));
-    await eventually(() => app.apps.partner.get(InFlightLimit).held === 6, 'the six downloads under way');
+    // a ceiling, not a pace: on a loaded machine (the full run's first minutes) 15 s were not enough (issue 46)
+    await eventually(() => app.apps.partner.get(InFlightLimit).held === 6, 'the six downloads under way', 60_000);
     // every slot is taken: another tenant's connection is refused at once
     await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
 
@@ -210,7 +211,7 @@ describe('CONTRACT §20 clients that do not read (issue: 50 unread downloads at 
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     await nothingHeld(app);
-  }, 60_000);
+  }, 180_000);
 });
 
 describeOnPostgres('CONTRACT §20 a read that fails after the headers went out (issue: ~10 truncated downloads still open 15 minutes later)', () => {
@@ -440,8 +441,9 @@ describe('CONTRACT §20 the embedded store (issue: GET /health/live stalled 38 s
     origin = o;
     consoleOrigin = `http://127.0.0.1:${env.CONSOLE_PORT}`;
     service = startService({ ...env, CONSOLE_API_KEY: TEST_CONSOLE_KEY, RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0' });
-    await waitForReady(`${origin}/health/ready`, 60_000, service);
-  }, 90_000);
+    // a ceiling, not a pace: the built service's start on an on-disk PGlite took over 60 s at load ~18 (issue 46)
+    await waitForReady(`${origin}/health/ready`, 150_000, service);
+  }, 180_000);
   afterAll(() => stopService(service));
 
   /** The slowest GET /health/live answer while `work` runs (asked one after another). */
