@@ -63,14 +63,15 @@ module.exports = {
     {
       name: 'facts-are-leaves',
       severity: 'error',
-      comment: "A module's facts.ts (src/shared/module-facts.ts) imports nothing but src/shared, its own sql.ts (its purge part) and its own domain/ (the operations whose receipts it declares): the kernel assembles facts, it never follows them into a module.",
+      comment:
+        "A module's facts.ts (src/shared/module-facts.ts) imports nothing but src/shared, its own sql.ts (its purge part) and its own domain/ (the operations whose receipts it declares): the kernel assembles facts, it never follows them into a module.",
       from: { path: `^src/modules/(${ANY_MODULE})/facts\\.ts$` },
       to: { path: '^src/', pathNot: ['^src/shared/', `^src/modules/$1/sql\\.ts$`, `^src/modules/$1/domain/`] },
     },
     {
       name: 'root-to-public-surface',
       severity: 'error',
-      comment: "The composition root (src/*.ts) imports a module only through its index.ts (the auth group also through auth.module.ts).",
+      comment: 'The composition root (src/*.ts) imports a module only through its index.ts (the auth group also through auth.module.ts).',
       from: { path: '^src/[^/]+\\.ts$' },
       to: { path: '^src/modules/', pathNot: [`^src/modules/${ANY_MODULE}/index\\.ts$`, '^src/modules/auth/auth\\.module\\.ts$'] },
     },

@@ -13,8 +13,17 @@ import { READ_SCENARIOS, startServiceOnFreshDatabase, yardstickScenarios } from 
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
-const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
-const envOf = (text) => Object.fromEntries((text ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const envOf = (text) =>
+  Object.fromEntries(
+    (text ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
 const SIDES = { A: { dir: resolve(arg('a', '.')), env: envOf(arg('a-env')) }, B: { dir: resolve(arg('b', '.')), env: envOf(arg('b-env')) } };
 const SCENARIOS = arg('scenario', 'prepare2').split(',');
 const ROUNDS = Number(arg('rounds', '4'));
@@ -24,7 +33,10 @@ const DURATION = Number(arg('duration', '8'));
 // of a faster one: fewer answers per event-loop turn and per system call), and req/s says only whether both kept up
 const RATE = arg('rate', undefined);
 const LOAD = RATE ? { overallRate: Number(RATE) } : {};
-const ticksOf = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+const ticksOf = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(f[11]) + Number(f[12]);
+};
 const cpuTicks = (pid) => ticksOf(pid);
 /** CPU ticks of the PostgreSQL backends connected to one database (their process title names it); a backend gone in between loses its ticks */
 const backendTicks = (database) => {
@@ -34,16 +46,28 @@ const backendTicks = (database) => {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (cmd.startsWith('postgres: ') && cmd.includes(` ${database} `)) sum += ticksOf(pid);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return sum;
 };
-const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function start(name, { dir, env }) {
   const { proc, project, database, stop } = await startServiceOnFreshDatabase({ dir, name: `ab_${name}`, env });
   try {
-    return { name, proc, database, stop, origin: new URL(project.base).origin, scenarios: await yardstickScenarios(project, { reads: SCENARIOS.some((n) => READ_SCENARIOS.includes(n)) }) };
+    return {
+      name,
+      proc,
+      database,
+      stop,
+      origin: new URL(project.base).origin,
+      scenarios: await yardstickScenarios(project, { reads: SCENARIOS.some((n) => READ_SCENARIOS.includes(n)) }),
+    };
   } catch (err) {
     await stop();
     throw err;
@@ -67,19 +91,26 @@ try {
         const ok = r.statusCodeStats?.[String(status)]?.count ?? 0;
         if (ok !== r.requests.total) process.stderr.write(`!! ${sys.name} ${scenario}: ${r.requests.total - ok} answers not ${status}\n`);
         const row = {
-          rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99,
+          rps: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
           cpu: ((cpuTicks(sys.proc.pid) - t) * 10_000) / r.requests.total,
           pg: ((backendTicks(sys.database) - pg) * 10_000) / r.requests.total,
           // this process is the load generator: what sending the requests and parsing the answers cost it
           load: (({ user, system }) => (user + system) / r.requests.total)(process.cpuUsage(load)),
         };
         out[sys.name].push(row);
-        process.stderr.write(`   ${scenario} round ${round + 1} ${sys.name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, CPU ${row.cpu.toFixed(0)} µs, PostgreSQL ${row.pg.toFixed(0)} µs, load generator ${row.load.toFixed(0)} µs\n`);
+        process.stderr.write(
+          `   ${scenario} round ${round + 1} ${sys.name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, CPU ${row.cpu.toFixed(0)} µs, PostgreSQL ${row.pg.toFixed(0)} µs, load generator ${row.load.toFixed(0)} µs\n`,
+        );
       }
     }
     const m = (xs, k) => median(xs.map((x) => x[k]));
-    const f = (xs) => `${m(xs, 'rps').toFixed(0)} req/s, p50 ${m(xs, 'p50')} ms, p99 ${m(xs, 'p99')} ms, CPU ${m(xs, 'cpu').toFixed(0)} µs/req, PostgreSQL ${m(xs, 'pg').toFixed(0)} µs/req, load generator ${m(xs, 'load').toFixed(0)} µs/req`;
-    process.stdout.write(`${scenario}: A ${f(out.A)} | B ${f(out.B)} | B/A req/s ${(m(out.B, 'rps') / m(out.A, 'rps')).toFixed(3)}, p99 ${(m(out.B, 'p99') / m(out.A, 'p99')).toFixed(2)}\n`);
+    const f = (xs) =>
+      `${m(xs, 'rps').toFixed(0)} req/s, p50 ${m(xs, 'p50')} ms, p99 ${m(xs, 'p99')} ms, CPU ${m(xs, 'cpu').toFixed(0)} µs/req, PostgreSQL ${m(xs, 'pg').toFixed(0)} µs/req, load generator ${m(xs, 'load').toFixed(0)} µs/req`;
+    process.stdout.write(
+      `${scenario}: A ${f(out.A)} | B ${f(out.B)} | B/A req/s ${(m(out.B, 'rps') / m(out.A, 'rps')).toFixed(3)}, p99 ${(m(out.B, 'p99') / m(out.A, 'p99')).toFixed(2)}\n`,
+    );
   }
 } finally {
   for (const sys of systems) await sys.stop();

@@ -25,22 +25,37 @@ try {
   for (let i = 0; i < count; i++) {
     const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(size - 9)]);
     await client.query(`INSERT INTO attachment_contents (organization_id, sha256, size, content) VALUES ($1, $2, $3, $4)`, [
-      org, createHash('sha256').update(bytes).digest('hex'), bytes.length, bytes,
+      org,
+      createHash('sha256').update(bytes).digest('hex'),
+      bytes.length,
+      bytes,
     ]);
   }
   const ms = Date.now() - started;
   await client.query('VACUUM ANALYZE attachment_contents');
-  const [r] = (await client.query(`SELECT pg_relation_size('attachment_contents') AS heap,
+  const [r] = (
+    await client.query(`SELECT pg_relation_size('attachment_contents') AS heap,
       pg_total_relation_size(reltoastrelid) AS toast, pg_indexes_size('attachment_contents') AS indexes,
       (SELECT count(*) FROM attachment_contents) AS rows
-    FROM pg_class WHERE relname = 'attachment_contents'`)).rows;
+    FROM pg_class WHERE relname = 'attachment_contents'`)
+  ).rows;
   const dump = execFileSync('pg_dump', ['-h', '127.0.0.1', '-U', 'postgres', '-Fc', '-t', 'attachment_contents', db], { maxBuffer: 2 ** 31 });
   const mb = (b) => (Number(b) / 1048576).toFixed(1);
   const per = (b) => (Number(b) / count / 1024).toFixed(1);
-  console.log(JSON.stringify({ count, size, rows: Number(r.rows), insertMs: ms,
-    heapMB: mb(r.heap), toastMB: mb(r.toast), indexesMB: mb(r.indexes), dumpMB: mb(dump.length),
-    perFileKB: { heap: per(r.heap), toast: per(r.toast), indexes: per(r.indexes), dump: per(dump.length) },
-    payloadMB: mb(count * size) }));
+  console.log(
+    JSON.stringify({
+      count,
+      size,
+      rows: Number(r.rows),
+      insertMs: ms,
+      heapMB: mb(r.heap),
+      toastMB: mb(r.toast),
+      indexesMB: mb(r.indexes),
+      dumpMB: mb(dump.length),
+      perFileKB: { heap: per(r.heap), toast: per(r.toast), indexes: per(r.indexes), dump: per(dump.length) },
+      payloadMB: mb(count * size),
+    }),
+  );
 } finally {
   await client.end();
   await admin.query(`DROP DATABASE ${db}`);

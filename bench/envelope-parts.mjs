@@ -15,7 +15,10 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
 const require = createRequire(import.meta.url);
-const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
 const HERE = resolve(new URL('..', import.meta.url).pathname);
 
 if (process.argv.includes('--serve')) await serve(arg('old'));
@@ -70,7 +73,10 @@ async function micro(oldDir) {
       runs[name].push(((used.user + used.system) * 1000) / N);
     }
   }
-  const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
   const bare = median(runs.bare);
   for (const name of names) {
     const m = median(runs[name]);
@@ -108,13 +114,23 @@ function buildVariants(oldDir) {
   const fakeDb = { isInitialized: false, driver: {} };
   // the baseline's twins (../shared/bench/baseline.mjs), as Express middleware
   const HEADERS = Object.entries({
-    'Content-Security-Policy': "default-src 'none';frame-ancestors 'none'", 'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Resource-Policy': 'same-origin', 'Origin-Agent-Cluster': '?1', 'Referrer-Policy': 'no-referrer',
-    'Strict-Transport-Security': 'max-age=31536000; includeSubDomains', 'X-Content-Type-Options': 'nosniff',
-    'X-DNS-Prefetch-Control': 'off', 'X-Download-Options': 'noopen', 'X-Frame-Options': 'DENY',
-    'X-Permitted-Cross-Domain-Policies': 'none', 'X-XSS-Protection': '0',
+    'Content-Security-Policy': "default-src 'none';frame-ancestors 'none'",
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Origin-Agent-Cluster': '?1',
+    'Referrer-Policy': 'no-referrer',
+    'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+    'X-Content-Type-Options': 'nosniff',
+    'X-DNS-Prefetch-Control': 'off',
+    'X-Download-Options': 'noopen',
+    'X-Frame-Options': 'DENY',
+    'X-Permitted-Cross-Domain-Policies': 'none',
+    'X-XSS-Protection': '0',
   });
-  const headersByHand = (_req, res, next) => { for (const [k, v] of HEADERS) res.setHeader(k, v); next(); };
+  const headersByHand = (_req, res, next) => {
+    for (const [k, v] of HEADERS) res.setHeader(k, v);
+    next();
+  };
   const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
   const histograms = new Map();
   const completionByHand = (req, res, next) => {
@@ -126,7 +142,9 @@ function buildVariants(oldDir) {
       if (!h) histograms.set(key, (h = { counts: new Array(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
       let i = 0;
       while (i < BUCKETS.length && seconds > BUCKETS[i]) i++;
-      h.counts[i]++; h.sum += seconds; h.count++;
+      h.counts[i]++;
+      h.sum += seconds;
+      h.count++;
       if (logger.isLevelEnabled('info')) logger.info({ msg: 'request completed' });
     });
     next();
@@ -138,7 +156,12 @@ function buildVariants(oldDir) {
     const key = 'f'.repeat(64);
     let w = windows.get(key);
     if (!w) windows.set(key, (w = { start: now - (now % 60_000), current: 0, previous: 0 }));
-    if (now - w.start >= 60_000) { const passed = Math.floor((now - w.start) / 60_000); w.previous = passed === 1 ? w.current : 0; w.current = 0; w.start += passed * 60_000; }
+    if (now - w.start >= 60_000) {
+      const passed = Math.floor((now - w.start) / 60_000);
+      w.previous = passed === 1 ? w.current : 0;
+      w.current = 0;
+      w.start += passed * 60_000;
+    }
     const used = w.previous * (1 - (now - w.start) / 60_000) + w.current;
     w.current += 1;
     res.setHeader('RateLimit-Policy', `"partner";q=${RATE};w=60`);
@@ -165,7 +188,11 @@ function buildVariants(oldDir) {
     const transactions = { run: (work) => work(manager) };
     const recorder = new RequestLogRecorder(repo, transactions, new SystemClock(), { every: () => ({ cancel() {} }) }, { requestLogRetentionDays: 7 });
     const caller = { organizationId: 'o', appId: '6f1c1d2e-0000-4000-8000-000000000001', environment: 'sandbox' };
-    const known = (req, _res, next) => { req.caller = caller; req.id = randomUUID(); next(); };
+    const known = (req, _res, next) => {
+      req.caller = caller;
+      req.id = randomUUID();
+      next();
+    };
     const middleware = [known, logWith(recorder.record)];
     middleware.settle = () => recorder.settled();
     return middleware;
@@ -187,7 +214,9 @@ function buildVariants(oldDir) {
     ...(oldDir ? { 'completion-old': completionOld() } : {}),
     'completion-by-hand': [completionByHand],
     'ratelimit-service': [rateService],
-    ...(oldDir ? { 'ratelimit-old': [rateStep(new (old('modules/rate-limit/rate-limit.service.js').RateLimitService)({ rateLimitPerMinute: RATE, redisUrl: null }))] } : {}),
+    ...(oldDir
+      ? { 'ratelimit-old': [rateStep(new (old('modules/rate-limit/rate-limit.service.js').RateLimitService)({ rateLimitPerMinute: RATE, redisUrl: null }))] }
+      : {}),
     'ratelimit-by-hand': [rateByHand],
     // the request log's hook (CONTRACT §15) with its flush's work in this process: every 500 calls the queue is
     // written to a repository whose "database" is node-postgres's own parameter preparation (arrays to literals)
@@ -203,17 +232,27 @@ async function measure() {
   const ROUNDS = Number(arg('rounds', '5'));
   const DURATION = Number(arg('duration', '4'));
   const only = arg('only')?.split(',');
-  const child = spawn(resolve(HERE, 'node_modules/.bin/node'), [new URL(import.meta.url).pathname, '--serve', ...(arg('old') ? ['--old', resolve(arg('old'))] : [])], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    resolve(HERE, 'node_modules/.bin/node'),
+    [new URL(import.meta.url).pathname, '--serve', ...(arg('old') ? ['--old', resolve(arg('old'))] : [])],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
     const ports = await new Promise((res, rej) => {
       let out = '';
-      child.stdout.on('data', (d) => { out += d; if (out.includes('\n')) res(JSON.parse(out)); });
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) res(JSON.parse(out));
+      });
       child.once('exit', (code) => rej(new Error(`server exited ${code}`)));
     });
     const names = Object.keys(ports).filter((n) => !only || only.includes(n) || n === 'bare');
-    const ticks = () => { const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+    const ticks = () => {
+      const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(f[11]) + Number(f[12]);
+    };
     const runs = Object.fromEntries(names.map((n) => [n, []]));
     // every variant compiled and warm before the first measured round
     for (const name of names) await autocannon({ url: `http://127.0.0.1:${ports[name]}/x`, connections: 16, duration: 3 });
@@ -227,11 +266,20 @@ async function measure() {
       }
       process.stderr.write(`round ${round + 1} of ${ROUNDS}\n`);
     }
-    const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+    const median = (xs) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    };
     const bare = median(runs.bare.map((x) => x.cpu));
     for (const name of names) {
       const cpu = median(runs[name].map((x) => x.cpu));
-      process.stdout.write(`${name.padEnd(20)} ${median(runs[name].map((x) => x.rps)).toFixed(0).padStart(6)} req/s  CPU ${cpu.toFixed(1).padStart(6)} µs/req  above bare ${(cpu - bare).toFixed(1).padStart(5)} µs  (runs: ${runs[name].map((x) => x.cpu.toFixed(0)).join(' ')})\n`);
+      process.stdout.write(
+        `${name.padEnd(20)} ${median(runs[name].map((x) => x.rps))
+          .toFixed(0)
+          .padStart(
+            6,
+          )} req/s  CPU ${cpu.toFixed(1).padStart(6)} µs/req  above bare ${(cpu - bare).toFixed(1).padStart(5)} µs  (runs: ${runs[name].map((x) => x.cpu.toFixed(0)).join(' ')})\n`,
+      );
     }
   } finally {
     child.kill();

@@ -77,53 +77,103 @@ const when = `now() - ((i % 525600) || ' minutes')::interval`; // spread over th
 const recent = `now() - ((i % 41760) || ' minutes')::interval`;
 
 if (!WEBHOOKS_ONLY) {
-await step('apps', ORGS, `INSERT INTO apps (id, name) SELECT ${app('i')}, 'Fill app ' || i FROM generate_series($1::int, $2::int) i`);
-await step('organizations', ORGS, `INSERT INTO organizations (id, name, environment) SELECT ${org('i')}, 'Fill org ' || i, 'sandbox' FROM generate_series($1::int, $2::int) i`);
-await step('accounts (2 per organization)', ORGS, `INSERT INTO accounts (organization_id, id, number, name)
+  await step('apps', ORGS, `INSERT INTO apps (id, name) SELECT ${app('i')}, 'Fill app ' || i FROM generate_series($1::int, $2::int) i`);
+  await step(
+    'organizations',
+    ORGS,
+    `INSERT INTO organizations (id, name, environment) SELECT ${org('i')}, 'Fill org ' || i, 'sandbox' FROM generate_series($1::int, $2::int) i`,
+  );
+  await step(
+    'accounts (2 per organization)',
+    ORGS,
+    `INSERT INTO accounts (organization_id, id, number, name)
   SELECT ${org('i')}, ${acc('i', 1)}, '1000', 'Kasse' FROM generate_series($1::int, $2::int) i
-  UNION ALL SELECT ${org('i')}, ${acc('i', 2)}, '2000', 'Salg' FROM generate_series($1::int, $2::int) i`);
-await step('webhook_endpoints', ORGS, `INSERT INTO webhook_endpoints (id, app_id, environment, url, secret)
-  SELECT md5('ep' || i)::uuid, ${app('i')}, 'sandbox', 'https://hooks.example.com/' || i, 'sealed-placeholder' FROM generate_series($1::int, $2::int) i`);
-await step('products', PRODUCTS, `INSERT INTO products (organization_id, id, environment, code, name, kind, unit, app_id, operation_id, created_at)
+  UNION ALL SELECT ${org('i')}, ${acc('i', 2)}, '2000', 'Salg' FROM generate_series($1::int, $2::int) i`,
+  );
+  await step(
+    'webhook_endpoints',
+    ORGS,
+    `INSERT INTO webhook_endpoints (id, app_id, environment, url, secret)
+  SELECT md5('ep' || i)::uuid, ${app('i')}, 'sandbox', 'https://hooks.example.com/' || i, 'sealed-placeholder' FROM generate_series($1::int, $2::int) i`,
+  );
+  await step(
+    'products',
+    PRODUCTS,
+    `INSERT INTO products (organization_id, id, environment, code, name, kind, unit, app_id, operation_id, created_at)
   SELECT ${org(O)}, md5('p' || i)::uuid, 'sandbox', 'P-' || ${N}, 'Vare ' || i, 'services', 'stk', ${app(O)}, md5('op' || i)::uuid, ${when}
-  FROM generate_series($1::int, $2::int) i`);
-await step('journal_entries', ENTRIES, `INSERT INTO journal_entries (organization_id, id, environment, voucher_year, voucher_number, posting_date, currency, app_id, operation_id, created_at)
+  FROM generate_series($1::int, $2::int) i`,
+  );
+  await step(
+    'journal_entries',
+    ENTRIES,
+    `INSERT INTO journal_entries (organization_id, id, environment, voucher_year, voucher_number, posting_date, currency, app_id, operation_id, created_at)
   SELECT ${org(O)}, md5('j' || i)::uuid, 'sandbox', 2026, ${N}, date '2026-01-01' + (i % 300), 'DKK', ${app(O)}, md5('op' || (${PRODUCTS} + i))::uuid, ${when}
-  FROM generate_series($1::int, $2::int) i`);
-await step('journal_lines (2 per entry)', ENTRIES, `INSERT INTO journal_lines (organization_id, entry_id, line_no, account_id, debit_minor, credit_minor, dimension_refs)
+  FROM generate_series($1::int, $2::int) i`,
+  );
+  await step(
+    'journal_lines (2 per entry)',
+    ENTRIES,
+    `INSERT INTO journal_lines (organization_id, entry_id, line_no, account_id, debit_minor, credit_minor, dimension_refs)
   SELECT ${org(O)}, md5('j' || i)::uuid, 1, ${acc(O, 1)}, 12500, 0, '[]'::jsonb FROM generate_series($1::int, $2::int) i
-  UNION ALL SELECT ${org(O)}, md5('j' || i)::uuid, 2, ${acc(O, 2)}, 0, 12500, '[]'::jsonb FROM generate_series($1::int, $2::int) i`);
-await step('voucher_counters', ORGS, `INSERT INTO voucher_counters (organization_id, year, last_number)
-  SELECT ${org('i')}, 2026, ${ENTRIES} / ${ORGS} + (CASE WHEN i <= ${ENTRIES} % ${ORGS} THEN 1 ELSE 0 END) FROM generate_series($1::int, $2::int) i`);
+  UNION ALL SELECT ${org(O)}, md5('j' || i)::uuid, 2, ${acc(O, 2)}, 0, 12500, '[]'::jsonb FROM generate_series($1::int, $2::int) i`,
+  );
+  await step(
+    'voucher_counters',
+    ORGS,
+    `INSERT INTO voucher_counters (organization_id, year, last_number)
+  SELECT ${org('i')}, 2026, ${ENTRIES} / ${ORGS} + (CASE WHEN i <= ${ENTRIES} % ${ORGS} THEN 1 ELSE 0 END) FROM generate_series($1::int, $2::int) i`,
+  );
 }
 const WRITES = PRODUCTS + ENTRIES;
 const isProduct = `i <= ${PRODUCTS}`;
 const resource = `CASE WHEN ${isProduct} THEN md5('p' || i)::uuid ELSE md5('j' || (i - ${PRODUCTS}))::uuid END`;
-if (!WEBHOOKS_ONLY) await step('idempotency_records', WRITES, `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, response, created_at)
+if (!WEBHOOKS_ONLY)
+  await step(
+    'idempotency_records',
+    WRITES,
+    `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, response, created_at)
   SELECT ${org(O)}, 'sandbox', ${app(O)}, 'fill-' || i, CASE WHEN ${isProduct} THEN 'product.create' ELSE 'journal.post' END,
     encode(sha256(('f' || i)::bytea), 'hex'),
     jsonb_build_object('id', ${resource}, CASE WHEN ${isProduct} THEN 'created' ELSE 'posted' END, true, 'replayed', false, 'environment', 'sandbox', 'operation_id', md5('op' || i)::uuid),
     now() - ((i % 72000) || ' seconds')::interval
-  FROM generate_series($1::int, $2::int) i`);
-if (!WEBHOOKS_ONLY) await step('operation_receipts', WRITES, `INSERT INTO operation_receipts (organization_id, id, environment, app_id, kind, status, resource_type, resource_id, completed_at)
+  FROM generate_series($1::int, $2::int) i`,
+  );
+if (!WEBHOOKS_ONLY)
+  await step(
+    'operation_receipts',
+    WRITES,
+    `INSERT INTO operation_receipts (organization_id, id, environment, app_id, kind, status, resource_type, resource_id, completed_at)
   SELECT ${org(O)}, md5('op' || i)::uuid, 'sandbox', ${app(O)}, CASE WHEN ${isProduct} THEN 'product.create' ELSE 'journal.post' END, 'completed',
     CASE WHEN ${isProduct} THEN 'product' ELSE 'journal_entry' END, ${resource}, ${when}
-  FROM generate_series($1::int, $2::int) i`);
+  FROM generate_series($1::int, $2::int) i`,
+  );
 if (WEBHOOKS_ONLY) await client.query('TRUNCATE webhook_attempts, webhook_deliveries, webhook_outbox');
-await step('webhook_outbox', WRITES, `INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at, dispatched_at)
+await step(
+  'webhook_outbox',
+  WRITES,
+  `INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at, dispatched_at)
   SELECT ${org(O)}, md5('ev' || i)::uuid, 'sandbox', ${app(O)}, 'operation.completed',
     json_build_object('type', 'operation.completed', 'timestamp', ${recent}, 'data', json_build_object('operation_id', md5('op' || i)::uuid,
       'kind', CASE WHEN ${isProduct} THEN 'product.create' ELSE 'journal.post' END, 'status', 'completed',
       'resource', json_build_object('type', CASE WHEN ${isProduct} THEN 'product' ELSE 'journal_entry' END, 'id', ${resource}),
       'completed_at', ${recent}, 'environment', 'sandbox'))::text,
     ${recent}, ${recent}
-  FROM generate_series($1::int, $2::int) i`);
-await step('webhook_deliveries', WRITES, `INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, attempts, next_attempt_at, delivered_at, last_status)
+  FROM generate_series($1::int, $2::int) i`,
+);
+await step(
+  'webhook_deliveries',
+  WRITES,
+  `INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, attempts, next_attempt_at, delivered_at, last_status)
   SELECT ${org(O)}, md5('d' || i)::uuid, md5('ev' || i)::uuid, md5('ep' || ${O})::uuid, 1, ${recent}, ${recent}, 200
-  FROM generate_series($1::int, $2::int) i`);
-await step('webhook_attempts', WRITES, `INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, duration_ms)
+  FROM generate_series($1::int, $2::int) i`,
+);
+await step(
+  'webhook_attempts',
+  WRITES,
+  `INSERT INTO webhook_attempts (organization_id, delivery_id, attempt, attempted_at, status, duration_ms)
   SELECT ${org(O)}, md5('d' || i)::uuid, 1, ${recent}, 200, 40 + i % 200
-  FROM generate_series($1::int, $2::int) i`);
+  FROM generate_series($1::int, $2::int) i`,
+);
 
 process.stdout.write('VACUUM ANALYZE …\n');
 const v = Date.now();
@@ -137,7 +187,9 @@ const { rows: sizes } = await client.query(`
 const mb = (b) => (Number(b) / 1048576).toFixed(0);
 process.stdout.write('| table | rows | heap MB | indexes MB | bytes/row (heap + indexes) |\n|---|---:|---:|---:|---:|\n');
 for (const s of sizes) {
-  process.stdout.write(`| ${s.table} | ${Number(s.rows).toLocaleString('en')} | ${mb(s.heap)} | ${mb(s.indexes)} | ${Math.round((Number(s.heap) + Number(s.indexes)) / Math.max(1, Number(s.rows)))} |\n`);
+  process.stdout.write(
+    `| ${s.table} | ${Number(s.rows).toLocaleString('en')} | ${mb(s.heap)} | ${mb(s.indexes)} | ${Math.round((Number(s.heap) + Number(s.indexes)) / Math.max(1, Number(s.rows)))} |\n`,
+  );
 }
 const { rows: total } = await client.query(`SELECT pg_database_size(current_database()) AS b`);
 process.stdout.write(`\ndatabase: ${mb(total[0].b)} MB\n`);

@@ -23,14 +23,20 @@ import { pathToFileURL } from 'node:url';
 
 const HERE = resolve(new URL('..', import.meta.url).pathname);
 const need = createRequire(join(HERE, 'package.json'));
-const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
 const YARDSTICK = resolve(arg('yardstick', join(HERE, '..', 'shared', 'bench')));
 
 /** The rungs, in request order; each adds its part to every rung below it. */
 export const RUNGS = [
   ['floor', "floor.mjs's Nest app: ExpressAdapter, one @All('*') handler with @Req/@Res, the baseline's handler (its by-hand envelope on)"],
   ['floor-bare', "the same, the baseline's handler without its by-hand envelope (BASELINE_ENVELOPE=0); every rung above adds the service's own"],
-  ['adapter', "the service's Express (exact routing, LimitedExpressAdapter, trust proxy), its Nest logger, small-buffer-pool; the route as declared: @Post on both bases, @HttpCode, @PartnerRoute"],
+  [
+    'adapter',
+    "the service's Express (exact routing, LimitedExpressAdapter, trust proxy), its Nest logger, small-buffer-pool; the route as declared: @Post on both bases, @HttpCode, @PartnerRoute",
+  ],
   ['security-headers', 'app.use(securityHeaders())'],
   ['request-id', 'app.use(requestIdMiddleware({ noStore: true }))'],
   ['shutdown', 'app.use(GracefulShutdown.middleware())'],
@@ -42,7 +48,10 @@ export const RUNGS = [
   ['handler', "the service's JournalApiModule (JournalController.prepare, JournalService, repositories) instead of the baseline handler"],
   ['answer-observation', 'observeJsonAnswers (the res.json hook)'],
   ['request-log', 'RequestLogRecorder.record as the second completion hook (the developer request log, batched)'],
-  ['partner-app', "bootstrap.ts's createApplications() itself (no console listener): PartnerAppModule's every module, their middleware and routes, Swagger, background jobs, the pool as configured"],
+  [
+    'partner-app',
+    "bootstrap.ts's createApplications() itself (no console listener): PartnerAppModule's every module, their middleware and routes, Swagger, background jobs, the pool as configured",
+  ],
   ['service', 'the service as `npm start` runs it: every module, their middleware and routes, Swagger, background jobs, the console listener'],
 ].map(([name, what]) => ({ name, what }));
 const rungIndex = (name) => RUNGS.findIndex((r) => r.name === name);
@@ -76,8 +85,18 @@ async function serve(name) {
   // after the JSON body middleware the stream is read: the baseline handler gets the body as a stream again
   const replayed = (req) => {
     const bytes = Buffer.from(JSON.stringify(req.body));
-    return { method: req.method, url: req.originalUrl, headers: req.headers, socket: req.socket, resume() {},
-      on(event, fn) { if (event === 'data') fn(bytes); else if (event === 'end') fn(); return this; } };
+    return {
+      method: req.method,
+      url: req.originalUrl,
+      headers: req.headers,
+      socket: req.socket,
+      resume() {},
+      on(event, fn) {
+        if (event === 'data') fn(bytes);
+        else if (event === 'end') fn();
+        return this;
+      },
+    };
   };
 
   let app;
@@ -86,9 +105,14 @@ async function serve(name) {
     const apps = await dist('bootstrap.js').createApplications(config);
     app = apps.partner;
   } else if (!has('adapter')) {
-    class C { any(req, res) { handle(req, res); } }
+    class C {
+      any(req, res) {
+        handle(req, res);
+      }
+    }
     Reflect.decorate([All('*')], C.prototype, 'any', Object.getOwnPropertyDescriptor(C.prototype, 'any'));
-    Req()(C.prototype, 'any', 0); Res()(C.prototype, 'any', 1);
+    Req()(C.prototype, 'any', 0);
+    Res()(C.prototype, 'any', 1);
     const Ctl = Reflect.decorate([Controller()], C);
     const Mod = Reflect.decorate([Module({ controllers: [Ctl] })], class M {});
     app = await NestFactory.create(Mod, new ExpressAdapter(), { logger: false, bodyParser: false });
@@ -118,10 +142,15 @@ async function serve(name) {
     const providers = [];
     if (!has('handler')) {
       const bodyParam = has('json-body');
-      class F { prepare(req, res) { handle(bodyParam ? replayed(req) : req, res); } }
+      class F {
+        prepare(req, res) {
+          handle(bodyParam ? replayed(req) : req, res);
+        }
+      }
       const d = Object.getOwnPropertyDescriptor(F.prototype, 'prepare');
       Reflect.decorate([Post('prepare'), HttpCode(200), PartnerRoute('journal:prepare', { prefetch: journalReferencesPrefetch })], F.prototype, 'prepare', d);
-      Req()(F.prototype, 'prepare', 0); Res()(F.prototype, 'prepare', 1);
+      Req()(F.prototype, 'prepare', 0);
+      Res()(F.prototype, 'prepare', 1);
       if (bodyParam) Body()(F.prototype, 'prepare', 2);
       Reflect.defineMetadata('design:paramtypes', [Object, Object, has('validation-pipe') ? JournalRequestDto : Object], F.prototype, 'prepare');
       controllers.push(Reflect.decorate([Controller(PARTNER_BASES.map((base) => `${base}/journal`))], F));
@@ -136,11 +165,18 @@ async function serve(name) {
     if (has('request-log')) {
       ({ RequestLogRecorder } = dist('modules/developers/application/request-log.recorder.js'));
       const { DevelopersCoreModule } = dist('modules/developers/developers-core.module.js');
-      imports.push(Reflect.decorate([Module({ imports: [DevelopersCoreModule], providers: [RequestLogRecorder], exports: [RequestLogRecorder] })], class RequestLogRung {}));
+      imports.push(
+        Reflect.decorate(
+          [Module({ imports: [DevelopersCoreModule], providers: [RequestLogRecorder], exports: [RequestLogRecorder] })],
+          class RequestLogRung {},
+        ),
+      );
     }
     // as PartnerAppModule.configure binds it: the routes taking a body, read off the controllers in the container
     class LadderModule {
-      constructor(modules) { this.modules = modules; }
+      constructor(modules) {
+        this.modules = modules;
+      }
       configure(consumer) {
         if (!has('json-body')) return;
         const all = [...this.modules.values()].flatMap((m) => [...m.controllers.values()].map((w) => w.metatype));
@@ -153,7 +189,9 @@ async function serve(name) {
 
     const logger = createRootLogger(config.logLevel);
     app = await NestFactory.create(Mod, new LimitedExpressAdapter(exactRoutingExpress(), config.maxConnections), {
-      bodyParser: false, logger: new PinoNestLogger(logger.child({ listener: 'partner' })), abortOnError: false,
+      bodyParser: false,
+      logger: new PinoNestLogger(logger.child({ listener: 'partner' })),
+      abortOnError: false,
     });
     // the order of configureHttpApp (bootstrap.ts)
     app.getHttpAdapter().getInstance().set('trust proxy', config.trustProxy);
@@ -209,7 +247,11 @@ async function measure() {
   const stopAll = async () => {
     for (const c of children) c.proc.kill('SIGTERM');
     await service.stop();
-    try { psql(`DROP DATABASE IF EXISTS ${baseDb} WITH (FORCE)`); } catch { /* gone */ }
+    try {
+      psql(`DROP DATABASE IF EXISTS ${baseDb} WITH (FORCE)`);
+    } catch {
+      /* gone */
+    }
     rmSync(dataDir, { recursive: true, force: true });
   };
   process.on('SIGINT', () => stopAll().finally(() => process.exit(130)));
@@ -223,26 +265,58 @@ async function measure() {
     const token = service.project.headers.authorization.slice('Bearer '.length);
     const c = new pg.Client({ connectionString: baseUrl });
     await c.connect();
-    await c.query("INSERT INTO tokens (token_hash, org_id, app_id, environment) VALUES ($1, $2, $3, 'sandbox')", [createHash('sha256').update(token).digest(), seed.organization_id, seed.app_id]);
+    await c.query("INSERT INTO tokens (token_hash, org_id, app_id, environment) VALUES ($1, $2, $3, 'sandbox')", [
+      createHash('sha256').update(token).digest(),
+      seed.organization_id,
+      seed.app_id,
+    ]);
     for (const [i, id] of service.project.accounts.entries()) {
-      await c.query('INSERT INTO accounts (id, org_id, number, name) VALUES ($1, $2, $3, $4)', [id, seed.organization_id, String(5000 + i), `Service account ${i}`]);
+      await c.query('INSERT INTO accounts (id, org_id, number, name) VALUES ($1, $2, $3, $4)', [
+        id,
+        seed.organization_id,
+        String(5000 + i),
+        `Service account ${i}`,
+      ]);
     }
     await c.end();
 
     const node = serviceNode(HERE);
     const flags = startScriptArgs(join(HERE, 'package.json')).slice(0, -1);
     for (const rung of rungs) {
-      if (rung.name === 'service') { children.push({ rung, proc: service.proc, origin: new URL(service.project.base).origin }); continue; }
+      if (rung.name === 'service') {
+        children.push({ rung, proc: service.proc, origin: new URL(service.project.base).origin });
+        continue;
+      }
       const proc = spawn(node, [...flags, join(HERE, 'bench/ladder.mjs'), '--serve', rung.name, '--yardstick', YARDSTICK], {
-        cwd: HERE, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-        env: { ...process.env, ...env, ...(process.env.LADDER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.LADDER_NODE_OPTIONS } : {}), DATABASE_URL: service.databaseUrl, BASELINE_URL: baseUrl, DATA_DIR: dataDir, PORT: '0', CONSOLE_PORT: '0' },
+        cwd: HERE,
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        env: {
+          ...process.env,
+          ...env,
+          ...(process.env.LADDER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.LADDER_NODE_OPTIONS } : {}),
+          DATABASE_URL: service.databaseUrl,
+          BASELINE_URL: baseUrl,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          CONSOLE_PORT: '0',
+        },
       });
-      const port = await new Promise((ok, fail) => { proc.once('message', (m) => ok(m.port)); proc.once('exit', (code) => fail(new Error(`rung ${rung.name} exited ${code}`))); });
+      const port = await new Promise((ok, fail) => {
+        proc.once('message', (m) => ok(m.port));
+        proc.once('exit', (code) => fail(new Error(`rung ${rung.name} exited ${code}`)));
+      });
       children.push({ rung, proc, origin: `http://127.0.0.1:${port}` });
     }
-    say(`${children.length} rungs up; ${RATE} req/s, ${ROUNDS} rounds of ${DURATION} s (+${WARM} s warm-up), Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    say(
+      `${children.length} rungs up; ${RATE} req/s, ${ROUNDS} rounds of ${DURATION} s (+${WARM} s warm-up), Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}, load ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
 
-    const ticks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+    const ticks = (pid) => {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(f[11]) + Number(f[12]);
+    };
     const load = async (c, seconds) => autocannon({ url: c.origin, connections: 16, duration: seconds, overallRate: RATE, requests: [prepare2.request] });
     // every rung must answer the yardstick's prepare as it does: 200, a valid journal
     for (const c of children) {
@@ -267,13 +341,29 @@ async function measure() {
         const ok = r.statusCodeStats?.['200']?.count ?? 0;
         if (ok !== r.requests.total || r.errors) throw new Error(`rung ${c.rung.name}: ${r.requests.total - ok} answers not 200, ${r.errors} errors`);
         rounds[c.rung.name].push({ cpu, rps: r.requests.total / DURATION, p99: r.latency.p99 });
-        say(`  round ${round + 1} ${c.rung.name.padEnd(19)} ${cpu.toFixed(1).padStart(6)} µs/req  ${(r.requests.total / DURATION).toFixed(0)} req/s  p99 ${r.latency.p99} ms`);
+        say(
+          `  round ${round + 1} ${c.rung.name.padEnd(19)} ${cpu.toFixed(1).padStart(6)} µs/req  ${(r.requests.total / DURATION).toFixed(0)} req/s  p99 ${r.latency.p99} ms`,
+        );
       }
     }
-    const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+    const median = (xs) => {
+      const s = [...xs].sort((x, y) => x - y);
+      return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    };
     const table = children.map((c, i) => {
       const cpus = rounds[c.rung.name].map((x) => x.cpu);
-      return { rung: c.rung.name, what: c.rung.what, median: median(cpus), min: Math.min(...cpus), max: Math.max(...cpus), rounds: cpus, idle_us_per_s: idle[c.rung.name], rps: median(rounds[c.rung.name].map((x) => x.rps)), p99: median(rounds[c.rung.name].map((x) => x.p99)), i };
+      return {
+        rung: c.rung.name,
+        what: c.rung.what,
+        median: median(cpus),
+        min: Math.min(...cpus),
+        max: Math.max(...cpus),
+        rounds: cpus,
+        idle_us_per_s: idle[c.rung.name],
+        rps: median(rounds[c.rung.name].map((x) => x.rps)),
+        p99: median(rounds[c.rung.name].map((x) => x.p99)),
+        i,
+      };
     });
     // the step from the rung below, per round (the two were loaded one after the other, so the machine's drift
     // mostly cancels), then its median and spread over the rounds
@@ -291,12 +381,22 @@ async function measure() {
       '',
       `| rung | server CPU µs/req (median) | spread (min–max) | Δ medians | Δ per round: median (min–max) | idle CPU µs/s (÷ rate = µs/req) | req/s | p99 ms | adds |`,
       '|---|---:|---:|---:|---:|---:|---:|---:|---|',
-      ...table.map((r) => `| ${r.rung} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)}–${r.max.toFixed(1)} | ${f(r.delta)} | ${r.step === null ? '' : `${f(r.step)} (${f(Math.min(...r.steps))}…${f(Math.max(...r.steps))})`} | ${r.idle_us_per_s.toFixed(0)} (${(r.idle_us_per_s / RATE).toFixed(1)}) | ${r.rps.toFixed(0)} | ${r.p99} | ${r.what} |`),
+      ...table.map(
+        (r) =>
+          `| ${r.rung} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)}–${r.max.toFixed(1)} | ${f(r.delta)} | ${r.step === null ? '' : `${f(r.step)} (${f(Math.min(...r.steps))}…${f(Math.max(...r.steps))})`} | ${r.idle_us_per_s.toFixed(0)} (${(r.idle_us_per_s / RATE).toFixed(1)}) | ${r.rps.toFixed(0)} | ${r.p99} | ${r.what} |`,
+      ),
     ];
-    const largest = table.filter((r) => r.step !== null).sort((a, b) => b.step - a.step).slice(0, 3);
+    const largest = table
+      .filter((r) => r.step !== null)
+      .sort((a, b) => b.step - a.step)
+      .slice(0, 3);
     out.push('', `largest rungs (median step per round): ${largest.map((r) => `${r.rung} ${f(r.step)} µs`).join(', ')}`);
     process.stdout.write(`${out.join('\n')}\n`);
-    if (arg('json')) writeFileSync(arg('json'), JSON.stringify({ started, finished, commit, node: nodeVersion, flags, rate: RATE, rounds: ROUNDS, duration: DURATION, table }, null, 2));
+    if (arg('json'))
+      writeFileSync(
+        arg('json'),
+        JSON.stringify({ started, finished, commit, node: nodeVersion, flags, rate: RATE, rounds: ROUNDS, duration: DURATION, table }, null, 2),
+      );
   } finally {
     await stopAll();
   }

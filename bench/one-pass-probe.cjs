@@ -29,20 +29,22 @@ module.exports = function install(app, dist) {
   const fail = (err, req, res, next) => filter.catch(err, new ExecutionContextHost([req, res, next]));
   app.use('/api/partner/sandbox/v1/journal/prepare', (req, res, next) => {
     if (req.method !== 'POST' || req.url !== '/') return next();
-    body.use(req, res, async () => {
-      try {
-        req.caller = await access.authenticate(req.headers.authorization, 'sandbox', requirement, requirement.prefetch?.(req), async (tokenHash) => {
-          const outcome = await rateLimit.take(tokenHash);
-          if (!outcome) return;
-          res.setHeader('RateLimit-Policy', outcome.headers['RateLimit-Policy']);
-          res.setHeader('RateLimit', outcome.headers.RateLimit);
-          if (!outcome.allowed) throw new RateLimitedError(outcome.retryAfterSeconds);
-        });
-        const dto = await pipe.transform(req.body, metadata);
-        res.status(200).json(await journal.prepare(req.caller, dto));
-      } catch (err) {
-        fail(err, req, res, next);
-      }
-    }).catch((err) => fail(err, req, res, next));
+    body
+      .use(req, res, async () => {
+        try {
+          req.caller = await access.authenticate(req.headers.authorization, 'sandbox', requirement, requirement.prefetch?.(req), async (tokenHash) => {
+            const outcome = await rateLimit.take(tokenHash);
+            if (!outcome) return;
+            res.setHeader('RateLimit-Policy', outcome.headers['RateLimit-Policy']);
+            res.setHeader('RateLimit', outcome.headers.RateLimit);
+            if (!outcome.allowed) throw new RateLimitedError(outcome.retryAfterSeconds);
+          });
+          const dto = await pipe.transform(req.body, metadata);
+          res.status(200).json(await journal.prepare(req.caller, dto));
+        } catch (err) {
+          fail(err, req, res, next);
+        }
+      })
+      .catch((err) => fail(err, req, res, next));
   });
 };

@@ -24,7 +24,10 @@ const { PURGE_SQL: WEBHOOK_PURGE } = require('../dist/src/modules/webhooks/infra
 const { pacedBatches } = require('../dist/src/shared/database/paced-batches.js');
 // --unpaced: batches back to back, as the service ran them before pacedBatches
 const UNPACED = process.argv.includes('--unpaced');
-const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
 const url = arg('database');
 const RATE = Number(arg('rate', '1000'));
 const DURATION = Number(arg('duration', '20'));
@@ -41,9 +44,12 @@ const count = async (sql) => Number((await db.query(sql)).rows[0].n);
 // the backlog: copies of the fill's organizations' rows, older than the retentions (24 h, 30 days)
 process.stdout.write(`adding ${RECORDS.toLocaleString('en')} expired idempotency records and ${EVENTS.toLocaleString('en')} expired webhook events …\n`);
 const tag = randomBytes(4).toString('hex');
-await db.query(`INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, response, created_at)
+await db.query(
+  `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, response, created_at)
   SELECT organization_id, environment, app_id, 'expired-${tag}-' || idempotency_key, operation, fingerprint, response, now() - interval '25 hours' - (random() * interval '5 hours')
-  FROM idempotency_records WHERE idempotency_key LIKE 'fill-%' LIMIT $1`, [RECORDS]);
+  FROM idempotency_records WHERE idempotency_key LIKE 'fill-%' LIMIT $1`,
+  [RECORDS],
+);
 await db.query(`CREATE TEMP TABLE src AS SELECT o.*, md5('${tag}' || o.id)::uuid AS new_id FROM webhook_outbox o LIMIT $1`, [EVENTS]);
 await db.query(`INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at, dispatched_at)
   SELECT organization_id, new_id, environment, app_id, event_type, body, now() - interval '31 days', now() - interval '31 days' FROM src`);
@@ -61,20 +67,65 @@ const [port, consolePort] = [await freePort(), await freePort()];
 const dataDir = mkdtempSync(join(tmpdir(), 'purge-at-volume-'));
 const key = `ck_${randomBytes(16).toString('hex')}`;
 const service = spawn(serviceNode(), startScriptArgs(), {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: url,
-    LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    CONSOLE_PORT: String(consolePort),
+    CONSOLE_API_KEY: key,
+    DATABASE_URL: url,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    DATA_DIR: dataDir,
     // the service's own purges stay out of the measurement: this process runs their statements itself
-    IDEMPOTENCY_RETENTION_HOURS: '1000000', WEBHOOK_RETENTION_DAYS: '100000' },
+    IDEMPOTENCY_RETENTION_HOURS: '1000000',
+    WEBHOOK_RETENTION_DAYS: '100000',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const latency = (r) => `${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, not 201: ${r.requests.total - (r.statusCodeStats?.['201']?.count ?? 0) + r.errors + r.timeouts}`;
+const latency = (r) =>
+  `${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, not 201: ${r.requests.total - (r.statusCodeStats?.['201']?.count ?? 0) + r.errors + r.timeouts}`;
 try {
   const { base, headers } = await readySandboxProject(port, consolePort, key);
   const u = new URL(`${base}/products`);
-  const load = () => autocannon({ url: u.origin, connections: 16, overallRate: RATE, duration: DURATION, requests: [{ method: 'POST', path: u.pathname,
-    setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } }] });
-  await autocannon({ url: u.origin, connections: 16, overallRate: RATE, duration: 3, requests: [{ method: 'POST', path: u.pathname,
-    setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `W-${k.slice(0, 18)}`, name: 'Vare' }); return req; } }] });
+  const load = () =>
+    autocannon({
+      url: u.origin,
+      connections: 16,
+      overallRate: RATE,
+      duration: DURATION,
+      requests: [
+        {
+          method: 'POST',
+          path: u.pathname,
+          setupRequest: (req) => {
+            const k = randomUUID();
+            req.headers = { ...headers, 'idempotency-key': k };
+            req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' });
+            return req;
+          },
+        },
+      ],
+    });
+  await autocannon({
+    url: u.origin,
+    connections: 16,
+    overallRate: RATE,
+    duration: 3,
+    requests: [
+      {
+        method: 'POST',
+        path: u.pathname,
+        setupRequest: (req) => {
+          const k = randomUUID();
+          req.headers = { ...headers, 'idempotency-key': k };
+          req.body = JSON.stringify({ code: `W-${k.slice(0, 18)}`, name: 'Vare' });
+          return req;
+        },
+      },
+    ],
+  });
   const alone = await load();
   process.stdout.write(`writes at ${RATE}/s, no purge:   ${latency(alone)}\n`);
 
@@ -83,16 +134,25 @@ try {
   const purge = async (sql, cutoff, batch) => {
     const c = new pg.Client({ connectionString: url, application_name: 'purge' });
     await c.connect();
-    let rows = 0, statements = 0, slowest = 0, slowestAt = 0;
+    let rows = 0,
+      statements = 0,
+      slowest = 0,
+      slowestAt = 0;
     const t0 = performance.now();
     const one = async (size) => {
       const t = performance.now();
       const n = Number((await c.query(sql, [cutoff(), size])).rows[0].n);
-      if (performance.now() - t > slowest) { slowest = performance.now() - t; slowestAt = statements + 1; }
-      rows += n; statements++;
+      if (performance.now() - t > slowest) {
+        slowest = performance.now() - t;
+        slowestAt = statements + 1;
+      }
+      rows += n;
+      statements++;
       return n;
     };
-    if (UNPACED) { while (!stop && (await one(batch)) === batch); } else await pacedBatches(batch, one, () => stop);
+    if (UNPACED) {
+      while (!stop && (await one(batch)) === batch);
+    } else await pacedBatches(batch, one, () => stop);
     const seconds = (performance.now() - t0) / 1000;
     await c.end();
     return { rows, statements, seconds, slowest, slowestAt };
@@ -105,8 +165,12 @@ try {
   stop = true;
   const [idem, hooks] = await Promise.all(running);
   process.stdout.write(`writes at ${RATE}/s, with purges: ${latency(withPurge)}\n`);
-  process.stdout.write(`idempotency purge: ${idem.rows.toLocaleString('en')} records in ${idem.seconds.toFixed(1)} s = ${Math.round(idem.rows / idem.seconds).toLocaleString('en')}/s (${idem.statements} statements, slowest ${idem.slowest.toFixed(0)} ms: statement ${idem.slowestAt})\n`);
-  process.stdout.write(`webhook retention purge: ${hooks.rows.toLocaleString('en')} events (+ their deliveries and attempts) in ${hooks.seconds.toFixed(1)} s = ${Math.round(hooks.rows / hooks.seconds).toLocaleString('en')}/s (${hooks.statements} statements, slowest ${hooks.slowest.toFixed(0)} ms: statement ${hooks.slowestAt})\n`);
+  process.stdout.write(
+    `idempotency purge: ${idem.rows.toLocaleString('en')} records in ${idem.seconds.toFixed(1)} s = ${Math.round(idem.rows / idem.seconds).toLocaleString('en')}/s (${idem.statements} statements, slowest ${idem.slowest.toFixed(0)} ms: statement ${idem.slowestAt})\n`,
+  );
+  process.stdout.write(
+    `webhook retention purge: ${hooks.rows.toLocaleString('en')} events (+ their deliveries and attempts) in ${hooks.seconds.toFixed(1)} s = ${Math.round(hooks.rows / hooks.seconds).toLocaleString('en')}/s (${hooks.statements} statements, slowest ${hooks.slowest.toFixed(0)} ms: statement ${hooks.slowestAt})\n`,
+  );
   process.stdout.write(`left: ${(await expiredRecords()).toLocaleString('en')} records, ${(await expiredEvents()).toLocaleString('en')} events\n`);
 } finally {
   const exited = new Promise((r) => service.once('exit', r));

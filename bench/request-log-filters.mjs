@@ -10,7 +10,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const pg = require('pg');
 const { PgDeveloperRepository } = require('../dist/src/modules/developers/infrastructure/pg-developer.repository.js');
-const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
 const url = arg('database');
 if (!url || !/@(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(url)) throw new Error('--database postgres://…@127.0.0.1/… (loopback only)');
 
@@ -33,7 +36,9 @@ const FILTERS = {
 const client = new pg.Client({ connectionString: url });
 await client.connect();
 const scans = (node) => [
-  ...(node['Relation Name'] === 'request_log' || node['Index Name']?.startsWith('request_log') ? [`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim()] : []),
+  ...(node['Relation Name'] === 'request_log' || node['Index Name']?.startsWith('request_log')
+    ? [`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim()]
+    : []),
   ...(node.Plans ?? []).flatMap(scans),
 ];
 try {
@@ -52,7 +57,12 @@ try {
       };
       await PgDeveloperRepository.prototype.requestLog.call(null, manager, APP_IDS, filter, 51);
     }
-    console.log(`${name.padEnd(70)} ${times.map((t) => `${t.toFixed(1)} ms`).join(', ').padEnd(30)} ${reads.join('; ')}`);
+    console.log(
+      `${name.padEnd(70)} ${times
+        .map((t) => `${t.toFixed(1)} ms`)
+        .join(', ')
+        .padEnd(30)} ${reads.join('; ')}`,
+    );
   }
 } finally {
   await client.end();

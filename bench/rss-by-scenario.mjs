@@ -6,7 +6,10 @@ import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-proje
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
-const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? process.argv[i + 1] : fallback; };
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
 const DURATION = Number(arg('duration', '5'));
 const mem = (pid) => {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');

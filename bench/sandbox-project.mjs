@@ -14,8 +14,13 @@ export async function readySandboxProject(port, consolePort, consoleKey, name = 
     if (i > 1200) throw new Error(`${name} not ready within 120 s`);
     await sleep(100);
   }
-  const project = await (await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
-    method: 'POST', headers: { authorization: `Bearer ${consoleKey}`, 'content-type': 'application/json' }, body: '{}' })).json();
+  const project = await (
+    await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${consoleKey}`, 'content-type': 'application/json' },
+      body: '{}',
+    })
+  ).json();
   const base = `http://127.0.0.1:${port}/api/partner/sandbox/v1`;
   const headers = { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' };
   const [a, b] = project.accounts.map((x) => x.id);
@@ -40,7 +45,13 @@ export const serviceNode = (dir = '.') => {
 };
 
 /** A free TCP port on 127.0.0.1. */
-export const freePort = () => new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); }); });
+export const freePort = () =>
+  new Promise((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
 
 /** The commit-ordered reads (ADR 0006): the first page (20) of `GET {base}/journal/entries` and of `GET {base}/events`. */
 const READ_PATHS = { entries: '/journal/entries', events: '/events' };
@@ -70,9 +81,22 @@ export async function yardstickScenarios({ base, headers, accounts: [a, b] }, { 
     ...(reads ? Object.fromEntries(Object.entries(READ_PATHS).map(([name, p]) => [name, get(p)])) : {}),
     prepare2: post('/journal/prepare', 200, { body: journal(2) }),
     prepare500: post('/journal/prepare', 200, { body: journal(500) }),
-    create: post('/products', 201, { setupRequest: (req) => { const k = randomUUID(); req.headers = { ...headers, 'idempotency-key': k }; req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' }); return req; } }),
+    create: post('/products', 201, {
+      setupRequest: (req) => {
+        const k = randomUUID();
+        req.headers = { ...headers, 'idempotency-key': k };
+        req.body = JSON.stringify({ code: `C-${k.slice(0, 18)}`, name: 'Vare' });
+        return req;
+      },
+    }),
     replay: post('/products', 201, { headers: { ...headers, 'idempotency-key': replayKey }, body: replayBody }),
-    posting: post('/journal', 201, { body: journal(2), setupRequest: (req) => { req.headers = { ...headers, 'idempotency-key': randomUUID() }; return req; } }),
+    posting: post('/journal', 201, {
+      body: journal(2),
+      setupRequest: (req) => {
+        req.headers = { ...headers, 'idempotency-key': randomUUID() };
+        return req;
+      },
+    }),
   };
 }
 
@@ -93,8 +117,19 @@ export async function startServiceOnFreshDatabase({ dir = '.', name = 'service',
   const key = `ck_${randomBytes(16).toString('hex')}`;
   const proc = spawn(serviceNode(dir), [...nodeArgs, ...startScriptArgs(join(dir, 'package.json'))], {
     cwd: dir,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: `${PG}/${db}`,
-      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CONSOLE_PORT: String(consolePort),
+      CONSOLE_API_KEY: key,
+      DATABASE_URL: `${PG}/${db}`,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', stdout, 'inherit'],
   });
   const exited = new Promise((r) => proc.once('exit', r));

@@ -17,14 +17,31 @@ const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 const { proc: service, project, databaseUrl, stop } = await startServiceOnFreshDatabase({ name: 'svc_only' });
 let failed = false;
 try {
-  const { base, headers, accounts: [a, b] } = project;
-  const journal = { posting_date: new Date().toISOString().slice(0, 10), lines: [{ account_id: a, debit_minor: 100 }, { account_id: b, credit_minor: 100 }] };
+  const {
+    base,
+    headers,
+    accounts: [a, b],
+  } = project;
+  const journal = {
+    posting_date: new Date().toISOString().slice(0, 10),
+    lines: [
+      { account_id: a, debit_minor: 100 },
+      { account_id: b, credit_minor: 100 },
+    ],
+  };
 
   const rounds = [];
   // a warm-up round first: the heap grows to its working size while the JIT settles
   await autocannon({ url: `${base}/journal/prepare`, method: 'POST', headers, body: JSON.stringify(journal), connections: 16, duration: QUICK ? 3 : 10 });
   for (let round = 1; round <= 3; round++) {
-    const r = await autocannon({ url: `${base}/journal/prepare`, method: 'POST', headers, body: JSON.stringify(journal), connections: 16, duration: QUICK ? 3 : 10 });
+    const r = await autocannon({
+      url: `${base}/journal/prepare`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(journal),
+      connections: 16,
+      duration: QUICK ? 3 : 10,
+    });
     rounds.push({ round, rps: Math.round(r.requests.average), non2xx: r.non2xx, rssMb: Math.round(rssMb(service.pid)) });
   }
   const growth = rounds[2].rssMb / rounds[0].rssMb;
@@ -32,9 +49,15 @@ try {
   if (growth > 1.1 || rounds.some((r) => r.non2xx > 0)) failed = true;
 
   const code = `same-${randomBytes(4).toString('hex')}`;
-  const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/products`, {
-    method: 'POST', headers: { ...headers, 'idempotency-key': code }, body: JSON.stringify({ code, name: 'Concurrent' }) })
-    .then(async (res) => ({ status: res.status, body: await res.json() }))));
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      fetch(`${base}/products`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': code },
+        body: JSON.stringify({ code, name: 'Concurrent' }),
+      }).then(async (res) => ({ status: res.status, body: await res.json() })),
+    ),
+  );
   const ids = new Set(answers.map((x) => x.body.id));
   const rows = Number(execFileSync('psql', [databaseUrl, '-qAtc', `SELECT count(*) FROM products WHERE code = '${code}'`], { encoding: 'utf8' }).trim());
   const firsts = answers.filter((x) => x.body.replayed === false).length;

@@ -37,14 +37,28 @@ async function start(name, url) {
   const dataDir = mkdtempSync(join(tmpdir(), `volume-${name}-`));
   const key = `ck_${randomBytes(16).toString('hex')}`;
   const proc = spawn(serviceNode(), startArgs, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: key, DATABASE_URL: url,
-      LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CONSOLE_PORT: String(consolePort),
+      CONSOLE_API_KEY: key,
+      DATABASE_URL: url,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const project = await readySandboxProject(port, consolePort, key, name);
   const scenarios = await yardstickScenarios(project);
   return {
-    name, proc, dataDir, url, origin: new URL(project.base).origin,
+    name,
+    proc,
+    dataDir,
+    url,
+    origin: new URL(project.base).origin,
     scenarios: {
       'S1 prepare, 2 lines': scenarios.prepare2,
       'S2 prepare, 500 lines': scenarios.prepare500,
@@ -58,7 +72,11 @@ async function start(name, url) {
 async function psql(url, sql) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  try { await client.query(sql); } finally { await client.end(); }
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 const results = {};
@@ -87,11 +105,19 @@ try {
     rmSync(sys.dataDir, { recursive: true, force: true });
   }
 }
-const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
-process.stdout.write(`| scenario | empty req/s | filled req/s | ratio | empty p99 ms | filled p99 ms | ratio | not as expected |\n|---|---:|---:|---:|---:|---:|---:|---:|\n`);
+const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s[Math.floor(s.length / 2)];
+};
+process.stdout.write(
+  `| scenario | empty req/s | filled req/s | ratio | empty p99 ms | filled p99 ms | ratio | not as expected |\n|---|---:|---:|---:|---:|---:|---:|---:|\n`,
+);
 for (const scenario of Object.keys(running[0].scenarios).filter((s) => results[`${s}|empty`])) {
-  const e = results[`${scenario}|empty`], f = results[`${scenario}|filled`];
+  const e = results[`${scenario}|empty`],
+    f = results[`${scenario}|filled`];
   const [er, fr, ep, fp] = [median(e.map((x) => x.rps)), median(f.map((x) => x.rps)), median(e.map((x) => x.p99)), median(f.map((x) => x.p99))];
   const bad = [...e, ...f].reduce((n, x) => n + x.bad, 0);
-  process.stdout.write(`| ${scenario} | ${er.toFixed(0)} | ${fr.toFixed(0)} | ${(fr / er).toFixed(2)}× | ${ep} | ${fp} | ${(fp / ep).toFixed(2)}× | ${bad} |\n`);
+  process.stdout.write(
+    `| ${scenario} | ${er.toFixed(0)} | ${fr.toFixed(0)} | ${(fr / er).toFixed(2)}× | ${ep} | ${fp} | ${(fp / ep).toFixed(2)}× | ${bad} |\n`,
+  );
 }

@@ -39,8 +39,20 @@ async function startInstance(db, name) {
   const dataDir = mkdtempSync(join(tmpdir(), `bench-webhooks-${name}-`));
   const child = spawn(serviceNode(ROOT), startArgs, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CONSOLE_PORT: String(consolePort), CONSOLE_API_KEY: CONSOLE_KEY, SECRETS_KEY,
-      DATABASE_URL: `${PG}/${db}`, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CONSOLE_PORT: String(consolePort),
+      CONSOLE_API_KEY: CONSOLE_KEY,
+      SECRETS_KEY,
+      DATABASE_URL: `${PG}/${db}`,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '0',
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const instance = { name, port, consolePort, child, dataDir, base: `http://127.0.0.1:${port}`, console: `http://127.0.0.1:${consolePort}/console/v1` };
@@ -64,7 +76,11 @@ async function stopInstance(i) {
 }
 
 async function consolePost(i, path, body) {
-  const res = await fetch(`${i.console}${path}`, { method: 'POST', headers: { authorization: `Bearer ${CONSOLE_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${i.console}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${CONSOLE_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`console ${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -72,19 +88,37 @@ async function consolePost(i, path, body) {
 /** One write through a keep-alive agent; resolves with the 201's operation_id, or throws. */
 function write(agent, base, project, kind, seq) {
   const path = kind === 'product' ? '/api/partner/sandbox/v1/products' : '/api/partner/sandbox/v1/journal';
-  const body = JSON.stringify(kind === 'product'
-    ? { code: `W-${seq}-${randomBytes(3).toString('hex')}`, name: 'Webhook bench' }
-    : { posting_date: '2026-06-15', lines: [{ account_id: project.accounts[0].id, debit_minor: 12_500 }, { account_id: project.accounts[1].id, credit_minor: 12_500 }] });
+  const body = JSON.stringify(
+    kind === 'product'
+      ? { code: `W-${seq}-${randomBytes(3).toString('hex')}`, name: 'Webhook bench' }
+      : {
+          posting_date: '2026-06-15',
+          lines: [
+            { account_id: project.accounts[0].id, debit_minor: 12_500 },
+            { account_id: project.accounts[1].id, credit_minor: 12_500 },
+          ],
+        },
+  );
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, {
-      method: 'POST', agent,
-      headers: { authorization: `Bearer ${project.token}`, 'idempotency-key': randomUUID(), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(text).operation_id) : reject(new Error(`${res.statusCode} ${text.slice(0, 200)}`))));
-    });
+    const req = http.request(
+      `${base}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${project.token}`,
+          'idempotency-key': randomUUID(),
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(text).operation_id) : reject(new Error(`${res.statusCode} ${text.slice(0, 200)}`))));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -95,22 +129,24 @@ async function load(instances, projects, seconds, onWrite) {
   const end = Date.now() + seconds * 1000;
   const failures = [];
   let seq = 0;
-  await Promise.all(Array.from({ length: LOOPS }, async (_, loop) => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const instance = instances[loop % instances.length];
-    const project = projects[loop % projects.length];
-    while (Date.now() < end) {
-      const kind = (loop + seq) % 2 === 0 ? 'product' : 'journal';
-      try {
-        const operationId = await write(agent, instance.base, project, kind, ++seq);
-        onWrite(operationId, Date.now());
-      } catch (err) {
-        failures.push(String(err.message ?? err));
-        if (failures.length > 100) throw new Error(`writes failing: ${failures.slice(0, 3).join('; ')}`);
+  await Promise.all(
+    Array.from({ length: LOOPS }, async (_, loop) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const instance = instances[loop % instances.length];
+      const project = projects[loop % projects.length];
+      while (Date.now() < end) {
+        const kind = (loop + seq) % 2 === 0 ? 'product' : 'journal';
+        try {
+          const operationId = await write(agent, instance.base, project, kind, ++seq);
+          onWrite(operationId, Date.now());
+        } catch (err) {
+          failures.push(String(err.message ?? err));
+          if (failures.length > 100) throw new Error(`writes failing: ${failures.slice(0, 3).join('; ')}`);
+        }
       }
-    }
-    agent.destroy();
-  }));
+      agent.destroy();
+    }),
+  );
   return failures;
 }
 
@@ -132,7 +168,10 @@ async function phase(label, withEndpoints) {
       const port = await new Promise((r) => receiver.once('message', (m) => r(m.port)));
       const secrets = [];
       for (let p = 0; p < 3; p++) {
-        const ep = await consolePost(instances[0], `/apps/${projects[p].app_id}/webhook-endpoints`, { url: `http://127.0.0.1:${port}/hooks/${p}`, environment: 'sandbox' });
+        const ep = await consolePost(instances[0], `/apps/${projects[p].app_id}/webhook-endpoints`, {
+          url: `http://127.0.0.1:${port}/hooks/${p}`,
+          environment: 'sandbox',
+        });
         secrets.push(ep.secret);
       }
       receiver.send({ secrets });
@@ -150,7 +189,10 @@ async function phase(label, withEndpoints) {
     let report = null;
     if (receiver) {
       await drain(receiver, db, 60_000);
-      report = await new Promise((r) => { receiver.once('message', r); receiver.send({ report: true }); });
+      report = await new Promise((r) => {
+        receiver.once('message', r);
+        receiver.send({ report: true });
+      });
     }
     const commits = psql(db, `SELECT count(*) FROM webhook_outbox`);
     return { label, writes, loadStart, loadEnd, failures, report, outboxRows: Number(commits) };
@@ -165,7 +207,12 @@ async function phase(label, withEndpoints) {
 async function drain(receiver, db, ms) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
-    const left = Number(psql(db, `SELECT (SELECT count(*) FROM webhook_outbox WHERE dispatched_at IS NULL) + (SELECT count(*) FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL)`));
+    const left = Number(
+      psql(
+        db,
+        `SELECT (SELECT count(*) FROM webhook_outbox WHERE dispatched_at IS NULL) + (SELECT count(*) FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL)`,
+      ),
+    );
     if (left === 0) return;
     await sleep(250);
   }
@@ -174,7 +221,9 @@ async function drain(receiver, db, ms) {
 const load1 = loadavg()[0];
 let exit = 0;
 try {
-  console.log(`webhook dispatch bench: ${LOOPS} client loops, ${DURATION_S} s after a ${WARMUP_S} s warm-up, two instances, three endpoints; load average before ${load1.toFixed(2)}`);
+  console.log(
+    `webhook dispatch bench: ${LOOPS} client loops, ${DURATION_S} s after a ${WARMUP_S} s warm-up, two instances, three endpoints; load average before ${load1.toFixed(2)}`,
+  );
   const none = await phase('none', false);
   const withHooks = await phase('hooks', true);
   const seconds = (p) => (p.loadEnd - p.loadStart) / 1000;
@@ -200,14 +249,24 @@ try {
   const duplicates = Object.values(r.byOperation).filter((e) => e.count > 1).length;
   const wrongEndpoint = r.wrongEndpoint;
   console.log(`no endpoint:   ${none.writes.size} writes, ${wpsNone.toFixed(0)} writes/s, ${none.failures.length} failed`);
-  console.log(`3 endpoints:   ${withHooks.writes.size} writes, ${wps.toFixed(0)} writes/s, ${withHooks.failures.length} failed; outbox rows ${withHooks.outboxRows}`);
-  console.log(`steady window: ${(writesInWindow / windowS).toFixed(0)} writes/s, ${(deliveriesInWindow / windowS).toFixed(0)} deliveries/s (${windowS.toFixed(0)} s)`);
-  console.log(`first delivery after the commit: p50 ${quantile(lat, 0.5)} ms, p99 ${quantile(lat, 0.99)} ms, max ${lat[lat.length - 1]} ms; > 5 s: ${lat.filter((x) => x > 5000).length}`);
+  console.log(
+    `3 endpoints:   ${withHooks.writes.size} writes, ${wps.toFixed(0)} writes/s, ${withHooks.failures.length} failed; outbox rows ${withHooks.outboxRows}`,
+  );
+  console.log(
+    `steady window: ${(writesInWindow / windowS).toFixed(0)} writes/s, ${(deliveriesInWindow / windowS).toFixed(0)} deliveries/s (${windowS.toFixed(0)} s)`,
+  );
+  console.log(
+    `first delivery after the commit: p50 ${quantile(lat, 0.5)} ms, p99 ${quantile(lat, 0.99)} ms, max ${lat[lat.length - 1]} ms; > 5 s: ${lat.filter((x) => x > 5000).length}`,
+  );
   console.log(`write ratio (3 endpoints / none): ${ratio.toFixed(2)}`);
-  console.log(`checks: missing ${missing}, duplicates ${duplicates}, bad signatures ${r.badSignatures}, wrong endpoint ${wrongEndpoint}, received ${r.received}; load average after ${loadavg()[0].toFixed(2)}`);
+  console.log(
+    `checks: missing ${missing}, duplicates ${duplicates}, bad signatures ${r.badSignatures}, wrong endpoint ${wrongEndpoint}, received ${r.received}; load average after ${loadavg()[0].toFixed(2)}`,
+  );
   if (missing > 0 || duplicates > 0 || r.badSignatures > 0 || wrongEndpoint > 0 || none.failures.length + withHooks.failures.length > 0) exit = 1;
   else if (quantile(lat, 0.99) > 2000 || deliveriesInWindow < writesInWindow * 0.98 || ratio < 0.85) exit = 2;
-  console.log(`SUMMARY writes/s ${wps.toFixed(0)} deliveries/s ${(deliveriesInWindow / windowS).toFixed(0)} p50 ${quantile(lat, 0.5)} p99 ${quantile(lat, 0.99)} max ${lat[lat.length - 1]} ratio ${ratio.toFixed(2)} ${exit === 0 ? 'PASS' : exit === 1 ? 'CHECK FAILED' : 'TARGET MISSED'}`);
+  console.log(
+    `SUMMARY writes/s ${wps.toFixed(0)} deliveries/s ${(deliveriesInWindow / windowS).toFixed(0)} p50 ${quantile(lat, 0.5)} p99 ${quantile(lat, 0.99)} max ${lat[lat.length - 1]} ratio ${ratio.toFixed(2)} ${exit === 0 ? 'PASS' : exit === 1 ? 'CHECK FAILED' : 'TARGET MISSED'}`,
+  );
 } catch (err) {
   console.error(`BENCH FAILED: ${err.stack ?? err}`);
   exit = 1;

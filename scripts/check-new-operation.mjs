@@ -69,28 +69,46 @@ try {
 
   // outside its own folder a new operation edits at most the composition root's two lists, and adds only its migration and e2e spec
   const own = `src/modules/${ARGS[0]}/`;
-  const edited = [...before].filter(([file, h]) => !file.startsWith(own) && !DERIVED.includes(file) && (!existsSync(join(copy, file)) || hash(join(copy, file)) !== h)).map(([file]) => file);
+  const edited = [...before]
+    .filter(([file, h]) => !file.startsWith(own) && !DERIVED.includes(file) && (!existsSync(join(copy, file)) || hash(join(copy, file)) !== h))
+    .map(([file]) => file);
   assert.ok(
     edited.length <= MAX_EDITED_OUTSIDE,
     `the generated operation edits ${edited.length} existing files outside ${own} (at most ${MAX_EDITED_OUTSIDE}: src/app.module.ts and ` +
       `the migrations index): ${edited.join(', ')}. Declare the module's facts in its own facts.ts (src/shared/module-facts.ts), not in a list elsewhere`,
   );
-  const filesUnder = (dir) => readdirSync(join(copy, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(copy, join(e.parentPath, e.name)));
+  const filesUnder = (dir) =>
+    readdirSync(join(copy, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(copy, join(e.parentPath, e.name)));
   const added = ['src', 'test'].flatMap(filesUnder).filter((f) => !before.has(f) && !f.startsWith(own));
-  assert.deepEqual(added.sort(), [`src/shared/database/migrations/${TIMESTAMP}-${ARGS[0]}.ts`, `test/e2e/${ARGS[0]}.e2e-spec.ts`], 'the generated operation adds files outside its module');
+  assert.deepEqual(
+    added.sort(),
+    [`src/shared/database/migrations/${TIMESTAMP}-${ARGS[0]}.ts`, `test/e2e/${ARGS[0]}.e2e-spec.ts`],
+    'the generated operation adds files outside its module',
+  );
   console.log(`  ok: outside ${own} it edits ${edited.length} existing files (${edited.join(', ')}) and adds its migration and e2e spec (${seconds()})`);
 
   // a second run of the wiring is a no-op, and a second generation is refused before it writes anything
   const n = namesFor(ARGS[0], ARGS[1], ARGS[2], ARGS.slice(3));
   n.words = { en: { title: 'Create gadgets', text: 'add gadgets' }, da: { title: 'Oprette dimser', text: 'tilføje dimser til din liste' } };
   const steps = wiringSteps(n, { className: migrationClass(n, TIMESTAMP), file: `${TIMESTAMP}-gadgets` });
-  assert.deepEqual(wire(copy, steps).filter((s) => s.changed).map((s) => s.file), [], 'a second wiring run changed files');
+  assert.deepEqual(
+    wire(copy, steps)
+      .filter((s) => s.changed)
+      .map((s) => s.file),
+    [],
+    'a second wiring run changed files',
+  );
   const again = spawnSync('node', generator, { cwd: copy, encoding: 'utf8' });
   assert.equal(again.status, 2);
   assert.match(again.stderr, /exists already/);
   // a step whose anchor is gone names its file and the place to adapt it
   const appModule = steps.find((s) => s.file === 'src/app.module.ts');
-  assert.throws(() => appModule.edit('export class PartnerAppModule {}\n', appModule.file), (e) => e instanceof WiringError && /src\/app\.module\.ts: .*wiring\.mjs/.test(e.message));
+  assert.throws(
+    () => appModule.edit('export class PartnerAppModule {}\n', appModule.file),
+    (e) => e instanceof WiringError && /src\/app\.module\.ts: .*wiring\.mjs/.test(e.message),
+  );
   console.log(`  ok: the wiring is idempotent, a repeat is refused, a missing anchor names its file (${seconds()})`);
 
   // the owner table of docs/architecture.md is written by hand: the check names the new module's missing row
@@ -107,7 +125,15 @@ try {
     assert.equal(partner.paths['/gadgets']?.post?.operationId, 'createGadget', 'the regenerated partner document lacks POST /gadgets');
     run(copy, 'npm', ['run', '--silent', 'lint:openapi']);
     run(copy, 'npm', ['run', '--silent', 'client:check']);
-    run(copy, 'node', ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--selectProjects', 'e2e', '--maxWorkers=1', '--', 'test/e2e/gadgets.e2e-spec.ts']);
+    run(copy, 'node', [
+      '--experimental-vm-modules',
+      'node_modules/jest/bin/jest.js',
+      '--selectProjects',
+      'e2e',
+      '--maxWorkers=1',
+      '--',
+      'test/e2e/gadgets.e2e-spec.ts',
+    ]);
   }
   console.log(`new:operation check passed in ${seconds()}`);
 } finally {

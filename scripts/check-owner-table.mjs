@@ -19,7 +19,11 @@ export function documentedOwners(markdown) {
   const owners = {};
   for (const [, first, rest] of section.matchAll(/^\| ([^|]+) \| ([^|]+) \|$/gm)) {
     if (first === 'module' || /^-+$/.test(first)) continue;
-    const module = first.replaceAll('`', '').split(' ')[0].replace(/^src\//, '').replace(/^auth\//, '');
+    const module = first
+      .replaceAll('`', '')
+      .split(' ')[0]
+      .replace(/^src\//, '')
+      .replace(/^auth\//, '');
     owners[module] = [...rest.matchAll(/`([a-z_][a-z0-9_]*)`/g)].map((m) => m[1]).sort();
   }
   return owners;
@@ -34,7 +38,9 @@ export function ownerTableDifferences(documented, owners) {
     const doc = documented[module] ?? [];
     const decl = (declaredBy[module] ?? []).sort();
     if (doc.join() !== decl.join()) {
-      differences.push(`docs/architecture.md lists for ${module} ${doc.join(', ') || 'no row'}; its facts.ts declares ${decl.join(', ') || 'no table'}: make the row say what the module declares`);
+      differences.push(
+        `docs/architecture.md lists for ${module} ${doc.join(', ') || 'no row'}; its facts.ts declares ${decl.join(', ') || 'no table'}: make the row say what the module declares`,
+      );
     }
   }
   return differences;

@@ -45,7 +45,9 @@ function moduleOf(rel) {
 /** The tables the migrations leave, in file (timestamp) order: each `up` body's CREATE TABLE, less its DROP TABLE. */
 function tablesOfMigrations() {
   const live = new Set();
-  const names = readdirSync(MIGRATIONS).filter((n) => /^\d+-.*\.ts$/.test(n) && !n.endsWith('.spec.ts')).sort();
+  const names = readdirSync(MIGRATIONS)
+    .filter((n) => /^\d+-.*\.ts$/.test(n) && !n.endsWith('.spec.ts'))
+    .sort();
   for (const name of names) {
     const text = readFileSync(join(MIGRATIONS, name), 'utf8');
     const up = text.slice(text.indexOf('async up('), text.includes('async down(') ? text.indexOf('async down(') : undefined);
@@ -68,9 +70,11 @@ const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace
  */
 function namesUsedAsTables(texts) {
   const ctes = new Set();
-  for (const text of texts.values()) for (const [, name] of text.matchAll(/\b([a-z_][a-z0-9_]*)(?:\s*\([^()]*\))?\s+AS\s+(?:NOT\s+)?(?:MATERIALIZED\s+)?\(/g)) ctes.add(name);
+  for (const text of texts.values())
+    for (const [, name] of text.matchAll(/\b([a-z_][a-z0-9_]*)(?:\s*\([^()]*\))?\s+AS\s+(?:NOT\s+)?(?:MATERIALIZED\s+)?\(/g)) ctes.add(name);
   const used = new Map();
-  const USE = /\btable:\s*'([a-z_][a-z0-9_]*)'|\b(?:INSERT INTO|DELETE FROM|FROM|JOIN)\s+([a-z_][a-z0-9_]*)\b(\s*\()?|\bUPDATE\s+([a-z_][a-z0-9_]*)(?:\s+(?:AS\s+)?[a-z_][a-z0-9_]*)?\s+SET\b/g;
+  const USE =
+    /\btable:\s*'([a-z_][a-z0-9_]*)'|\b(?:INSERT INTO|DELETE FROM|FROM|JOIN)\s+([a-z_][a-z0-9_]*)\b(\s*\()?|\bUPDATE\s+([a-z_][a-z0-9_]*)(?:\s+(?:AS\s+)?[a-z_][a-z0-9_]*)?\s+SET\b/g;
   for (const [rel, text] of texts.entries()) {
     for (const [, part, sqlName, call, updated] of withoutComments(text).matchAll(USE)) {
       const name = part ?? sqlName ?? updated;
@@ -117,10 +121,16 @@ const unexpected = found.filter((v) => !known.has(key(v)));
 const gone = KNOWN_VIOLATIONS.filter((k) => !found.some((v) => key(v) === key(k)));
 for (const v of unexpected) console.error(`✘ ${v.file} (module ${v.module}) names table ${v.table}, owned by ${v.owner}`);
 for (const k of gone) console.error(`✘ scripts/table-ownership.mjs lists ${k.file} → ${k.table}, which no longer occurs: remove it from KNOWN_VIOLATIONS`);
-for (const t of unowned) console.error(`✘ table ${t} (made by a migration) has no owner: add it to the tables of its module's facts.ts and to docs/architecture.md`);
-for (const [t, rel] of unknown) console.error(`✘ ${rel} uses table ${t}, which no migration makes and no module owns: add its migration (src/shared/database/migrations), its owner to the tables of its module's facts.ts and to docs/architecture.md`);
+for (const t of unowned)
+  console.error(`✘ table ${t} (made by a migration) has no owner: add it to the tables of its module's facts.ts and to docs/architecture.md`);
+for (const [t, rel] of unknown)
+  console.error(
+    `✘ ${rel} uses table ${t}, which no migration makes and no module owns: add its migration (src/shared/database/migrations), its owner to the tables of its module's facts.ts and to docs/architecture.md`,
+  );
 for (const t of stale) console.error(`✘ the facts.ts of ${TABLE_OWNERS[t]} declares table ${t}, which no migration leaves: remove it`);
 for (const k of dataGone) console.error(`✘ scripts/table-ownership.mjs lists ${k} in NAMED_AS_DATA, which no longer occurs: remove it`);
 for (const d of declared) console.error(`✘ ${d}`);
 if (unexpected.length + gone.length + unowned.length + stale.length + dataGone.length + unknown.length + declared.length > 0) process.exit(1);
-console.log(`✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, each made by the migrations and owned once (the modules' facts.ts); ${found.length} known violation(s) left (scripts/table-ownership.mjs)`);
+console.log(
+  `✔ table ownership: ${Object.keys(TABLE_OWNERS).length} tables, each made by the migrations and owned once (the modules' facts.ts); ${found.length} known violation(s) left (scripts/table-ownership.mjs)`,
+);

@@ -62,7 +62,8 @@ function main() {
     da: words(options.wordsDa, '--words-da'),
   };
   for (const taken of [`src/modules/${n.module}`, `src/modules/auth/${n.module}`]) {
-    if (existsSync(join(root, taken))) throw new UsageError(`${taken} exists already: a module name is used once (lint:deps and the facts' module: name modules by folder)`);
+    if (existsSync(join(root, taken)))
+      throw new UsageError(`${taken} exists already: a module name is used once (lint:deps and the facts' module: name modules by folder)`);
   }
   const timestamp = options.timestamp ?? String(Date.now());
   if (!/^\d{13}$/.test(timestamp)) throw new UsageError(`--timestamp ${timestamp}: 13 digits (milliseconds)`);
@@ -82,7 +83,11 @@ function main() {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 
-  console.log(`created (the module's own files):\n${Object.keys(written).map((p) => `  ${p}`).join('\n')}`);
+  console.log(
+    `created (the module's own files):\n${Object.keys(written)
+      .map((p) => `  ${p}`)
+      .join('\n')}`,
+  );
   console.log(`wired (outside the module, scripts/new-operation/wiring.mjs):`);
   for (const w of wired) console.log(`  ${w.file}: ${w.what}${w.changed ? '' : ' (already there)'}`);
   if (options.openapi) {

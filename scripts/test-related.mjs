@@ -69,13 +69,26 @@ for (const file of changed) {
   }
 }
 
-const jest = (args) => spawnSync(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
+const jest = (args) =>
+  spawnSync(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
 
 console.log(`test:related: ${changed.length} file(s) differ from ${base}`);
 const sources = changed.filter((f) => /^(src|test)\//.test(f));
 if (listOnly) {
-  const units = sources.length > 0 ? execFileSync(process.execPath, ['node_modules/jest/bin/jest.js', '--selectProjects', 'unit', '--listTests', '--findRelatedTests', ...sources], { cwd: root, encoding: 'utf8' }) : '';
-  console.log(`unit specs:\n${units.split('\n').filter((l) => l.endsWith('.spec.ts')).map((l) => `  ${l.slice(root.length + 1)}`).join('\n')}`);
+  const units =
+    sources.length > 0
+      ? execFileSync(process.execPath, ['node_modules/jest/bin/jest.js', '--selectProjects', 'unit', '--listTests', '--findRelatedTests', ...sources], {
+          cwd: root,
+          encoding: 'utf8',
+        })
+      : '';
+  console.log(
+    `unit specs:\n${units
+      .split('\n')
+      .filter((l) => l.endsWith('.spec.ts'))
+      .map((l) => `  ${l.slice(root.length + 1)}`)
+      .join('\n')}`,
+  );
   console.log(`e2e specs:\n${[...chosen].map(([spec, why]) => `  ${spec}  ← ${why}`).join('\n')}`);
   process.exit(0);
 }

@@ -25,7 +25,26 @@ export class PartnerAppModule implements NestModule {
   static forRoot(core: DynamicModule, _logLevel?: string, _logStream?: DestinationStream): DynamicModule {
     return {
       module: PartnerAppModule,
-      imports: [core, HealthModule, AuthModule, IdempotencyModule, IdempotencyPurgeModule, ReceiptsApiModule, EventsFeedApiModule, JournalApiModule, AttachmentsApiModule, ProductsModule, GrantsApiModule, GrantEventsModule, WebhookDispatchModule, ConsentPagesModule, OwnerPagesModule, WebPurgeModule, RateLimitModule, DevelopersModule],
+      imports: [
+        core,
+        HealthModule,
+        AuthModule,
+        IdempotencyModule,
+        IdempotencyPurgeModule,
+        ReceiptsApiModule,
+        EventsFeedApiModule,
+        JournalApiModule,
+        AttachmentsApiModule,
+        ProductsModule,
+        GrantsApiModule,
+        GrantEventsModule,
+        WebhookDispatchModule,
+        ConsentPagesModule,
+        OwnerPagesModule,
+        WebPurgeModule,
+        RateLimitModule,
+        DevelopersModule,
+      ],
       // EmptyStatisticsWatch: on the partner listener only, so once per instance
       providers: [{ provide: APP_GUARD, useClass: PartnerAuthGuard }, EmptyStatisticsWatch],
     };

@@ -152,13 +152,19 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   metrics.countWebhookDeliveriesOf(partner.get(WebhookDispatcher));
   metrics.countRequestLogDropsOf(partner.get(RequestLogRecorder, { strict: false }));
   for (const warning of config.startWarnings) logger.warn(warning);
-  const [inFlight, downloads, uploads] = [partner.get(InFlightLimit, { strict: false }), partner.get(DownloadShare, { strict: false }), partner.get(UploadBudget, { strict: false })];
+  const [inFlight, downloads, uploads] = [
+    partner.get(InFlightLimit, { strict: false }),
+    partner.get(DownloadShare, { strict: false }),
+    partner.get(UploadBudget, { strict: false }),
+  ];
   metrics.countCapacityOf({ requestsInFlight: () => inFlight.held, downloadReads: () => downloads.inUse, uploadBytes: () => uploads.bytesInFlight });
   const plain = plainHttpOrigin(config.publicOrigin);
   if (plain) logger.warn(plain);
   if (secrets.sealed > 0) logger.info(`sealed ${secrets.sealed} stored secret(s) under SECRETS_KEY v${secretBox.current.version}`);
   if (secrets.unreadable > 0) {
-    logger.error(`${secrets.unreadable} stored secret(s) sealed under SECRETS_KEY ${secrets.unreadableVersions.join(', ')} open with no key of this instance; calls that need them answer 503`);
+    logger.error(
+      `${secrets.unreadable} stored secret(s) sealed under SECRETS_KEY ${secrets.unreadableVersions.join(', ')} open with no key of this instance; calls that need them answer 503`,
+    );
   }
   configureHttpApp(http, partner, 'partner');
   const document = partnerDocumentFromRoutes(partner);

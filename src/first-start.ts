@@ -40,8 +40,14 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
   const byNumber = (number: string) => p.accounts.find((a) => a.number === number);
   // the sample chart's accounts by meaning (SANDBOX_ACCOUNTS), so an example journal reads as bookkeeping
   const meanings: Array<[string, string]> = [
-    ['SALES_ACCOUNT', '1000'], ['SERVICES_ACCOUNT', '1100'], ['PURCHASES_ACCOUNT', '5000'], ['RENT_ACCOUNT', '7000'],
-    ['OFFICE_ACCOUNT', '7500'], ['BANK_ACCOUNT', '12000'], ['RECEIVABLES_ACCOUNT', '13000'], ['PAYABLES_ACCOUNT', '15000'],
+    ['SALES_ACCOUNT', '1000'],
+    ['SERVICES_ACCOUNT', '1100'],
+    ['PURCHASES_ACCOUNT', '5000'],
+    ['RENT_ACCOUNT', '7000'],
+    ['OFFICE_ACCOUNT', '7500'],
+    ['BANK_ACCOUNT', '12000'],
+    ['RECEIVABLES_ACCOUNT', '13000'],
+    ['PAYABLES_ACCOUNT', '15000'],
   ];
   const accounts: Record<string, string> = {};
   for (const [name, number] of meanings) {
@@ -50,8 +56,13 @@ export async function firstStartSandbox(config: AppConfig, app: INestApplication
   }
   const salesTax = p.tax_codes.find((t) => t.code === 'U25') ?? p.tax_codes[0];
   const envFile = writeSandboxEnv(config.dataDir, store, {
-    BASE: p.base_url, TOKEN: p.token, APP_ID: p.app_id, PROJECT_ID: p.project_id, ORG_ID: p.organization_id,
-    ...accounts, ...(salesTax ? { SALES_TAX_CODE: salesTax.id } : {}),
+    BASE: p.base_url,
+    TOKEN: p.token,
+    APP_ID: p.app_id,
+    PROJECT_ID: p.project_id,
+    ORG_ID: p.organization_id,
+    ...accounts,
+    ...(salesTax ? { SALES_TAX_CODE: salesTax.id } : {}),
     // issue 34: the origin and the console's address, so that no shell block of the docs names a port; the
     // console CLI (`npm run console`) reads CONSOLE_HOST and CONSOLE_PORT
     ORIGIN: config.publicOrigin,

@@ -55,10 +55,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${signal}: finishing in-flight requests and stopping\n`);
     // CONTRACT §3: exit 0 within SHUTDOWN_GRACE_SECONDS. apps.stop() answers every request within it;
     // this only bounds what follows (closing the stores), should the database hang.
-    const force = setTimeout(() => {
-      process.stderr.write('stop: grace ran out while closing; exiting\n');
-      process.exit(0);
-    }, Math.max(config.shutdownGraceSeconds * 1000 - 200, 100));
+    const force = setTimeout(
+      () => {
+        process.stderr.write('stop: grace ran out while closing; exiting\n');
+        process.exit(0);
+      },
+      Math.max(config.shutdownGraceSeconds * 1000 - 200, 100),
+    );
     force.unref();
     apps.stop().then(
       () => process.exit(0),
@@ -106,7 +109,9 @@ async function createApplicationsWhenWritable(config: AppConfig): Promise<Awaite
       }
       if (Date.now() - saidAt >= SAY_EVERY_MS) {
         saidAt = Date.now();
-        process.stderr.write(`waiting for a database host that accepts writes (${(err as Error).message.slice(0, 300)}); readiness is 503, retrying every ${RETRY_START_MS / 1000} s\n`);
+        process.stderr.write(
+          `waiting for a database host that accepts writes (${(err as Error).message.slice(0, 300)}); readiness is 503, retrying every ${RETRY_START_MS / 1000} s\n`,
+        );
       }
       await new Promise((r) => setTimeout(r, RETRY_START_MS));
     }
@@ -117,4 +122,3 @@ main().catch((err: Error) => {
   process.stderr.write(`start failed: ${err.message}\n`);
   process.exit(1);
 });
-

@@ -9,7 +9,11 @@ const FIELD = /^([a-z][a-z0-9_]*):(text|amount)(\?)?$/;
 /** field names the generated code uses itself (columns, the receipt's members) */
 const RESERVED = new Set(['id', 'organization_id', 'environment', 'app_id', 'operation_id', 'created_at', 'created', 'replayed']);
 
-const pascal = (kebab) => kebab.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const pascal = (kebab) =>
+  kebab
+    .split('-')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 const camel = (kebab) => pascal(kebab)[0].toLowerCase() + pascal(kebab).slice(1);
 const snake = (kebab) => kebab.replaceAll('-', '_');
 

@@ -290,8 +290,14 @@ const e2e = (n) => {
   const minimalOf = (expr) => `{ ${n.key.name}: ${expr}${rest.map((f) => `, ${f.name}: ${sample(f)}`).join('')} }`;
   const minimal = minimalOf('k()');
   // every field given; bigint columns come back from pg as strings
-  const full = `{ ${n.key.name}: c${n.fields.slice(1).map((f) => `, ${f.name}: ${sample(f)}`).join('')} }`;
-  const stored = `{ ${n.key.name}: c${n.fields.slice(1).map((f) => `, ${f.name}: ${f.type === 'amount' ? "'12500'" : sample(f)}`).join('')} }`;
+  const full = `{ ${n.key.name}: c${n.fields
+    .slice(1)
+    .map((f) => `, ${f.name}: ${sample(f)}`)
+    .join('')} }`;
+  const stored = `{ ${n.key.name}: c${n.fields
+    .slice(1)
+    .map((f) => `, ${f.name}: ${f.type === 'amount' ? "'12500'" : sample(f)}`)
+    .join('')} }`;
   const textField = n.fields.find((f) => f.type === 'text' && f !== n.key) ?? n.key;
   const amountField = n.fields.find((f) => f.type === 'amount');
   return `import { randomUUID } from 'node:crypto';
@@ -335,14 +341,18 @@ describe('POST /${n.module} (CONTRACT §5, §6, §7, §8)', () => {
     const rows = await db.query(\`SELECT ${n.fields.map((f) => f.name).join(', ')} FROM ${n.table} WHERE id = $1\`, [res.body.id]);
     expect(rows).toEqual([${stored}]);
   });
-${optional.length > 0 ? `
+${
+  optional.length > 0
+    ? `
   it('stores an optional field left out as null', async () => {
     const res = await post(${minimal});
     expect(res.status).toBe(201);
     const rows = await db.query(\`SELECT ${optional.map((f) => f.name).join(', ')} FROM ${n.table} WHERE id = $1\`, [res.body.id]);
     expect(rows).toEqual([{ ${optional.map((f) => `${f.name}: null`).join(', ')} }]);
   });
-` : ''}
+`
+    : ''
+}
   it('replays an identical request: 201, same id and operation_id, replayed true, no environment; one row', async () => {
     const key = randomUUID();
     const body = ${minimal};
@@ -385,10 +395,14 @@ ${optional.length > 0 ? `
     ['a ${n.key.name} too long', 'invalid_input', '/${n.key.name}', { ${n.key.name}: 'x'.repeat(${maxOf(n, n.key) + 1}) }],
     ['a ${textField.name} that is a number', 'invalid_input', '/${textField.name}', { ${textField.name}: 7 }],
     ['a NUL in ${textField.name}', 'invalid_input', '/${textField.name}', { ${textField.name}: 'a\\u0000b' }],
-${amountField ? `    ['a negative ${amountField.name}', 'invalid_amount', '/${amountField.name}', { ${amountField.name}: -1 }],
+${
+  amountField
+    ? `    ['a negative ${amountField.name}', 'invalid_amount', '/${amountField.name}', { ${amountField.name}: -1 }],
     ['a fractional ${amountField.name}', 'invalid_amount', '/${amountField.name}', { ${amountField.name}: 1.5 }],
     ['a ${amountField.name} as a string', 'invalid_amount', '/${amountField.name}', { ${amountField.name}: '100' }],
-` : ''}    ['an unknown field', 'invalid_input', '/colour', { colour: 'red' }],
+`
+    : ''
+}    ['an unknown field', 'invalid_input', '/colour', { colour: 'red' }],
   ])('refuses %s: 400 %s at %s, nothing stored, the key reusable', async (_what, code, pointer, change) => {
     const key = randomUUID();
     const bad = await post({ ...${minimal}, ...change }, key);

@@ -21,12 +21,15 @@ function step(name, file, what, edit) {
 
 /** The index just before the anchor, or a WiringError naming the step's file. */
 function at(text, anchor, file, from = 0) {
-  const i = typeof anchor === 'string' ? text.indexOf(anchor, from) : (() => {
-    const re = new RegExp(anchor.source, anchor.flags.includes('g') ? anchor.flags : `${anchor.flags}g`);
-    re.lastIndex = from;
-    const m = re.exec(text);
-    return m ? m.index : -1;
-  })();
+  const i =
+    typeof anchor === 'string'
+      ? text.indexOf(anchor, from)
+      : (() => {
+          const re = new RegExp(anchor.source, anchor.flags.includes('g') ? anchor.flags : `${anchor.flags}g`);
+          re.lastIndex = from;
+          const m = re.exec(text);
+          return m ? m.index : -1;
+        })();
   if (i < 0) throw new WiringError(`${file}: the anchor ${anchor} is not there any more; adapt this step in scripts/new-operation/wiring.mjs`);
   return i;
 }

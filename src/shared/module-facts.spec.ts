@@ -13,9 +13,12 @@ import '../modules/receipts/facts';
 import '../modules/webhooks/facts';
 import { declareModuleFacts, openApiTags, pathParameterWords, purgeOrder, RECEIPT_KINDS, RESOURCE_TYPES, SCOPES, tableOwners } from './module-facts';
 
-const words = { consent: { en: { title: 'Create gadgets', text: 'add gadgets' }, da: { title: 'Oprette dimser', text: 'tilføje dimser' } }, openapi: 'Create gadgets' };
+const words = {
+  consent: { en: { title: 'Create gadgets', text: 'add gadgets' }, da: { title: 'Oprette dimser', text: 'tilføje dimser' } },
+  openapi: 'Create gadgets',
+};
 
-describe('the modules\' facts, as the kernel assembles them (src/shared/module-facts.ts)', () => {
+describe("the modules' facts, as the kernel assembles them (src/shared/module-facts.ts)", () => {
   it('lists what the documents list, in their checked-in order, whichever module declares it', () => {
     expect([...SCOPES]).toEqual(['journal:prepare', 'journal:post', 'products:create', 'operations:read', 'journal:read']);
     expect([...RECEIPT_KINDS]).toEqual(['product.create', 'journal.post', 'attachment.add', 'journal.reverse', 'journal.batch']);
@@ -26,11 +29,22 @@ describe('the modules\' facts, as the kernel assembles them (src/shared/module-f
 
   it('purges dependants first: each part before the parts of the modules its rows refer to', () => {
     expect(purgeOrder().map((p) => p.module)).toEqual([
-      'access', 'attachments', 'consent', 'grants', 'idempotency', 'journal', 'products', 'receipts', 'sandbox', 'webhooks', 'apps', 'organizations',
+      'access',
+      'attachments',
+      'consent',
+      'grants',
+      'idempotency',
+      'journal',
+      'products',
+      'receipts',
+      'sandbox',
+      'webhooks',
+      'apps',
+      'organizations',
     ]);
   });
 
-  it('takes a new module\'s facts without a change to the kernel: its scope, kind and tag follow the checked-in ones, its purge goes before organizations', () => {
+  it("takes a new module's facts without a change to the kernel: its scope, kind and tag follow the checked-in ones, its purge goes before organizations", () => {
     declareModuleFacts({
       module: 'aardvarks',
       scopes: { 'aardvarks:create': words },
@@ -52,7 +66,9 @@ describe('the modules\' facts, as the kernel assembles them (src/shared/module-f
     expect(() => declareModuleFacts({ module: 'customers', scopes: { 'products:create': words } })).toThrow(
       'the scope products:create is declared by both products and customers: one module owns it',
     );
-    expect(() => declareModuleFacts({ module: 'customers', tables: ['journal_entries'] })).toThrow('the table journal_entries is declared by both journal and customers');
+    expect(() => declareModuleFacts({ module: 'customers', tables: ['journal_entries'] })).toThrow(
+      'the table journal_entries is declared by both journal and customers',
+    );
     expect(SCOPES).not.toContain('customers:create');
   });
 });

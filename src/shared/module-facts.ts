@@ -74,9 +74,7 @@ export function onModuleFacts(listener: (facts: ModuleFacts) => void): void {
 /** The values of one kind of fact across the modules, each once, in the documents' order. */
 function ordered(values: Array<{ value: string; module: string; index: number }>, pins: readonly string[]): string[] {
   const rank = (v: string) => (pins.includes(v) ? pins.indexOf(v) : pins.length);
-  return values
-    .sort((a, b) => rank(a.value) - rank(b.value) || a.module.localeCompare(b.module) || a.index - b.index)
-    .map((v) => v.value);
+  return values.sort((a, b) => rank(a.value) - rank(b.value) || a.module.localeCompare(b.module) || a.index - b.index).map((v) => v.value);
 }
 
 function collect(pick: (f: ModuleFacts) => Iterable<string> | undefined): Array<{ value: string; module: string; index: number }> {
@@ -119,10 +117,29 @@ export function declareModuleFacts<F extends ModuleFacts>(facts: F): F {
   if (before) throw new Error(`the module ${facts.module} declares its facts twice`);
   for (const [what, pick] of FACT_KINDS) refuseTwice(facts, what, pick);
   declared.set(facts.module, facts);
-  refill(SCOPES, ordered(collect((f) => Object.keys(f.scopes ?? {})), CHECKED_IN_ORDER.scopes));
-  refill(RECEIPT_KINDS, ordered(collect((f) => f.receipts?.kinds), CHECKED_IN_ORDER.kinds));
+  refill(
+    SCOPES,
+    ordered(
+      collect((f) => Object.keys(f.scopes ?? {})),
+      CHECKED_IN_ORDER.scopes,
+    ),
+  );
+  refill(
+    RECEIPT_KINDS,
+    ordered(
+      collect((f) => f.receipts?.kinds),
+      CHECKED_IN_ORDER.kinds,
+    ),
+  );
   // a resource type may be named by several kinds of one module; each once
-  refill(RESOURCE_TYPES, [...new Set(ordered(collect((f) => f.receipts?.resourceTypes), CHECKED_IN_ORDER.resourceTypes))]);
+  refill(RESOURCE_TYPES, [
+    ...new Set(
+      ordered(
+        collect((f) => f.receipts?.resourceTypes),
+        CHECKED_IN_ORDER.resourceTypes,
+      ),
+    ),
+  ]);
   for (const listener of listeners) listener(facts);
   return facts;
 }
@@ -141,7 +158,10 @@ export function scopeRegistry(): Readonly<Record<string, ScopeDefinition>> {
 /** The partner document's tags (name → words), in the document's order. */
 export function openApiTags(): Array<[string, string]> {
   const all = Object.assign({}, ...[...declared.values()].map((f) => f.openapi?.tags ?? {})) as Record<string, string>;
-  return ordered(collect((f) => Object.keys(f.openapi?.tags ?? {})), CHECKED_IN_ORDER.tags).map((t) => [t, all[t]]);
+  return ordered(
+    collect((f) => Object.keys(f.openapi?.tags ?? {})),
+    CHECKED_IN_ORDER.tags,
+  ).map((t) => [t, all[t]]);
 }
 
 /** The words of every path parameter, by the document's name. */

@@ -8,7 +8,6 @@ import { aJournal, PRODUCTION } from '../support/fixtures';
 import { aProductionOrganization, consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-
 /**
  * The owner's pages in a real browser (Debian's Chromium through playwright-core): what a person
  * sees and does, end to end, with a screenshot of each page for a person to look at.
@@ -180,13 +179,22 @@ describe('owner consent in a real browser (CONTRACT §11)', () => {
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.waitForURL(/\/callback\?/);
     const location = new URL(page.url());
-    expect([location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('code')]).toEqual(['access_denied', 'b-state', null]);
+    expect([location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('code')]).toEqual([
+      'access_denied',
+      'b-state',
+      null,
+    ]);
   });
 
   it('the mandate checkbox gives final posting; without it POST /journal is 403 mandate_required', async () => {
     const s = await setup();
     const post = (token: string, key: string) =>
-      app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', key).send(aJournal([s.organization.accounts[0].id]));
+      app
+        .partner()
+        .post(`${PRODUCTION}/journal`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Idempotency-Key', key)
+        .send(aJournal([s.organization.accounts[0].id]));
     const without = await consent(s, { accounts: [0] });
     expect((await post(without.access_token, 'b-1')).body.code).toBe('mandate_required');
     const withMandate = await consent(s, { accounts: [0], mandate: true });

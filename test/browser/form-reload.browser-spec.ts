@@ -8,8 +8,32 @@ import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const NAMES = {
-  da: { locale: 'da-DK', email: 'E-mail', password: 'Adgangskode', code: 'Kode fra godkendelsesapp', signIn: 'Log ind', failed: 'Du kunne ikke logges ind', connections: 'Tilknyttede apps', allow: 'Tillad', signOut: 'Log ud', replaced: 'En nyere anmodning har erstattet denne', continueNewer: 'Fortsæt med den nyere anmodning' },
-  en: { locale: 'en-GB', email: 'Email', password: 'Password', code: 'Authenticator code', signIn: 'Sign in', failed: 'Sign-in failed', connections: 'Connected apps', allow: 'Allow access', signOut: 'Sign out', replaced: 'A newer request replaced this one', continueNewer: 'Continue with the newer request' },
+  da: {
+    locale: 'da-DK',
+    email: 'E-mail',
+    password: 'Adgangskode',
+    code: 'Kode fra godkendelsesapp',
+    signIn: 'Log ind',
+    failed: 'Du kunne ikke logges ind',
+    connections: 'Tilknyttede apps',
+    allow: 'Tillad',
+    signOut: 'Log ud',
+    replaced: 'En nyere anmodning har erstattet denne',
+    continueNewer: 'Fortsæt med den nyere anmodning',
+  },
+  en: {
+    locale: 'en-GB',
+    email: 'Email',
+    password: 'Password',
+    code: 'Authenticator code',
+    signIn: 'Sign in',
+    failed: 'Sign-in failed',
+    connections: 'Connected apps',
+    allow: 'Allow access',
+    signOut: 'Sign out',
+    replaced: 'A newer request replaced this one',
+    continueNewer: 'Continue with the newer request',
+  },
 } as const;
 
 /**
@@ -52,7 +76,9 @@ describe('a reload after a refused sign-in repeats nothing (CONTRACT §21)', () 
         if (r.method() === 'POST') posts.push(r.url());
       });
       const failures = async () =>
-        Number((await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM sign_in_failures WHERE email_key = $1`, [signInKey('owner', s.owner.email)]))[0].n);
+        Number(
+          (await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM sign_in_failures WHERE email_key = $1`, [signInKey('owner', s.owner.email)]))[0].n,
+        );
 
       await page.goto(`${base}/account/connections`);
       await page.getByLabel(n.email).fill(s.owner.email);
@@ -172,7 +198,10 @@ describe('a reload after a refused sign-in repeats nothing (CONTRACT §21)', () 
 
       // the first tab, still showing the first request's form
       await page.getByRole('checkbox').first().check();
-      const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/oauth/authorize/decision')), page.getByRole('button', { name: n.allow }).click()]);
+      const [answer] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/oauth/authorize/decision')),
+        page.getByRole('button', { name: n.allow }).click(),
+      ]);
       expect(answer.status()).toBe(409);
       await page.getByRole('heading', { name: n.replaced, level: 1 }).waitFor();
       expect(callbacks).toEqual([]);

@@ -98,7 +98,11 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
 
   async function setup(): Promise<ConsentSetup> {
     const s = await aConsentSetup(app, { accounts: 3, redirectUris: [callbackUri] });
-    await anApprovedPublisher(app, s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
+    await anApprovedPublisher(app, s.app.id, {
+      name: 'Bogføring A/S',
+      website: 'https://bogforing.example',
+      privacyPolicy: 'https://bogforing.example/privatliv',
+    });
     return s;
   }
 
@@ -145,7 +149,17 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
       await signIn(s, n);
       await page.getByRole('button', { name: n.allow }).waitFor();
       const body = (await page.locator('main').textContent()) as string;
-      for (const shown of ['Partner API', 'Bogføringsappen', 'Bogføring A/S', 'https://bogforing.example', 'https://bogforing.example/privatliv', new URL(callbackUri).host, s.owner.email, 'Bager Hansen ApS', n.endDate]) {
+      for (const shown of [
+        'Partner API',
+        'Bogføringsappen',
+        'Bogføring A/S',
+        'https://bogforing.example',
+        'https://bogforing.example/privatliv',
+        new URL(callbackUri).host,
+        s.owner.email,
+        'Bager Hansen ApS',
+        n.endDate,
+      ]) {
         expect(body).toContain(shown);
       }
       expect(body).not.toMatch(/journal:|products:create|operations:read/);
@@ -191,7 +205,18 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
       const token = await exchangeCode(app, s, new URL(page.url()).searchParams.get('code') as string, verifier, callbackUri);
       expect(token.status).toBe(200);
       const bearer = `Bearer ${token.body.access_token}`;
-      const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', bearer).set('Idempotency-Key', `b-${lang}`).send({ ...aJournal(chosen.map((a) => a.id), { amount: 700000 }), description: 'Husleje november' });
+      const posted = await app
+        .partner()
+        .post(`${PRODUCTION}/journal`)
+        .set('Authorization', bearer)
+        .set('Idempotency-Key', `b-${lang}`)
+        .send({
+          ...aJournal(
+            chosen.map((a) => a.id),
+            { amount: 700000 },
+          ),
+          description: 'Husleje november',
+        });
       expect(posted.status).toBe(201);
       const attached = await app
         .partner()
@@ -214,7 +239,11 @@ describe('owner pages in Danish and English, in control (CONTRACT §18)', () => 
       await page.getByRole('button', { name: n.cancel }).click();
       await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
       expect(await grants(s)).toBe(1);
-      const inForce = async () => Number((await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM grants WHERE organization_id = $1 AND revoked_at IS NULL`, [s.organization.id]))[0].n);
+      const inForce = async () =>
+        Number(
+          (await app.apps.dataSource.query(`SELECT count(*)::int AS n FROM grants WHERE organization_id = $1 AND revoked_at IS NULL`, [s.organization.id]))[0]
+            .n,
+        );
       expect(await inForce()).toBe(1);
       await page.getByRole('button', { name: n.revoke }).click();
       await page.getByRole('button', { name: n.confirm }).click();

@@ -12,8 +12,38 @@ const SLOW = 240_000;
 const DEV_PASSWORD = 'udvikler hest batteri 42';
 
 const NAMES = {
-  da: { locale: 'da-DK', skip: 'Gå til indhold', email: 'E-mail', password: 'Adgangskode', code: 'Kode fra godkendelsesapp', signIn: 'Log ind', allow: 'Tillad', connections: 'Tilknyttede apps', revoke: 'Tilbagekald', notVerified: 'Ikke verificeret af Regnskabsporten', savePublisher: 'Gem udgiver', publisherSaved: 'Udgiveren er gemt.', cvr: 'CVR-nummer', cvrRefused: 'CVR-nummer: indtast de 8 cifre' },
-  en: { locale: 'en-GB', skip: 'Skip to content', email: 'Email', password: 'Password', code: 'Authenticator code', signIn: 'Sign in', allow: 'Allow access', connections: 'Connected apps', revoke: 'Revoke', notVerified: 'Not verified by Regnskabsporten', savePublisher: 'Save publisher', publisherSaved: 'Publisher saved.', cvr: 'CVR number', cvrRefused: 'CVR number: enter the 8 digits' },
+  da: {
+    locale: 'da-DK',
+    skip: 'Gå til indhold',
+    email: 'E-mail',
+    password: 'Adgangskode',
+    code: 'Kode fra godkendelsesapp',
+    signIn: 'Log ind',
+    allow: 'Tillad',
+    connections: 'Tilknyttede apps',
+    revoke: 'Tilbagekald',
+    notVerified: 'Ikke verificeret af Regnskabsporten',
+    savePublisher: 'Gem udgiver',
+    publisherSaved: 'Udgiveren er gemt.',
+    cvr: 'CVR-nummer',
+    cvrRefused: 'CVR-nummer: indtast de 8 cifre',
+  },
+  en: {
+    locale: 'en-GB',
+    skip: 'Skip to content',
+    email: 'Email',
+    password: 'Password',
+    code: 'Authenticator code',
+    signIn: 'Sign in',
+    allow: 'Allow access',
+    connections: 'Connected apps',
+    revoke: 'Revoke',
+    notVerified: 'Not verified by Regnskabsporten',
+    savePublisher: 'Save publisher',
+    publisherSaved: 'Publisher saved.',
+    cvr: 'CVR number',
+    cvrRefused: 'CVR number: enter the 8 digits',
+  },
 } as const;
 type Names = (typeof NAMES)['da' | 'en'];
 
@@ -95,7 +125,12 @@ describe('pages for everyone (CONTRACT §21)', () => {
           }
         }
         if (bg === 'rgba(0, 0, 0, 0)') bg = 'rgb(255, 255, 255)';
-        return { what: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}:${(el.textContent ?? '').trim().slice(0, 30)}`, outline: style.outlineColor, width: parseFloat(style.outlineWidth) || 0, background: bg };
+        return {
+          what: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}:${(el.textContent ?? '').trim().slice(0, 30)}`,
+          outline: style.outlineColor,
+          width: parseFloat(style.outlineWidth) || 0,
+          background: bg,
+        };
       });
       if (stop) out.push(stop);
     }
@@ -116,7 +151,8 @@ describe('pages for everyone (CONTRACT §21)', () => {
           const out: string[] = [];
           for (const el of Array.from(document.querySelectorAll('main *'))) {
             const r = el.getBoundingClientRect();
-            if (r.right > limit + 1 && out.length < 5) out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${(el as HTMLElement).className}:${Math.round(r.right)}`);
+            if (r.right > limit + 1 && out.length < 5)
+              out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${(el as HTMLElement).className}:${Math.round(r.right)}`);
           }
           return out.join(', ');
         }, client);
@@ -152,74 +188,96 @@ describe('pages for everyone (CONTRACT §21)', () => {
   for (const lang of ['da', 'en'] as const) {
     const n = NAMES[lang];
 
-    it(`${lang}: the owner's pages — sign-in, consent (publisher not verified), Connected apps`, async () => {
-      context = await browser.newContext({ locale: n.locale });
-      page = await context.newPage();
-      const s = await aConsentSetup(app, { accounts: 3 });
-      await anApprovedPublisher(app, s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', cvr: '10150817' });
-      const q = new URLSearchParams({ response_type: 'code', client_id: s.client.client_id, redirect_uri: REDIRECT_URI, scope: 'journal:prepare journal:post', state: 'x', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
-      await page.goto(`${base}/oauth/authorize?${q}`);
-      await check(`${lang}-owner-sign-in`, n);
-      await followSkipLink(n);
-      await ownerSignIn(s, n);
-      await page.getByRole('button', { name: n.allow }).waitFor();
-      const who = (await page.locator('#publisher').textContent()) as string;
-      expect(who).toContain('Bogføring A/S');
-      expect(who).toContain('10150817');
-      expect(who).toContain(n.notVerified);
-      await check(`${lang}-consent`, n);
-      // a grant in force (made over HTTP), so Connected apps shows its card
-      expect((await consentOverHttp(app, clock, s, { challenge: pkcePair().challenge, accountIds: [s.organization.accounts[0].id] })).location).toContain('code=');
-      // Connected apps from a browser with no session asks to sign in (in the consent's browser the owner stays signed in: CONTRACT §21 one sign-in)
-      await context.close();
-      context = await browser.newContext({ locale: n.locale });
-      page = await context.newPage();
-      await page.goto(`${base}/account/connections`);
-      await check(`${lang}-connections-sign-in`, n);
-      await ownerSignIn(s, n);
-      await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
-      await page.getByRole('button', { name: n.revoke }).waitFor();
-      await check(`${lang}-connections`, n);
-      expect(problems).toEqual([]);
-      expect(findings).toEqual([]);
-    }, SLOW);
+    it(
+      `${lang}: the owner's pages — sign-in, consent (publisher not verified), Connected apps`,
+      async () => {
+        context = await browser.newContext({ locale: n.locale });
+        page = await context.newPage();
+        const s = await aConsentSetup(app, { accounts: 3 });
+        await anApprovedPublisher(app, s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', cvr: '10150817' });
+        const q = new URLSearchParams({
+          response_type: 'code',
+          client_id: s.client.client_id,
+          redirect_uri: REDIRECT_URI,
+          scope: 'journal:prepare journal:post',
+          state: 'x',
+          code_challenge: pkcePair().challenge,
+          code_challenge_method: 'S256',
+        });
+        await page.goto(`${base}/oauth/authorize?${q}`);
+        await check(`${lang}-owner-sign-in`, n);
+        await followSkipLink(n);
+        await ownerSignIn(s, n);
+        await page.getByRole('button', { name: n.allow }).waitFor();
+        const who = (await page.locator('#publisher').textContent()) as string;
+        expect(who).toContain('Bogføring A/S');
+        expect(who).toContain('10150817');
+        expect(who).toContain(n.notVerified);
+        await check(`${lang}-consent`, n);
+        // a grant in force (made over HTTP), so Connected apps shows its card
+        expect((await consentOverHttp(app, clock, s, { challenge: pkcePair().challenge, accountIds: [s.organization.accounts[0].id] })).location).toContain(
+          'code=',
+        );
+        // Connected apps from a browser with no session asks to sign in (in the consent's browser the owner stays signed in: CONTRACT §21 one sign-in)
+        await context.close();
+        context = await browser.newContext({ locale: n.locale });
+        page = await context.newPage();
+        await page.goto(`${base}/account/connections`);
+        await check(`${lang}-connections-sign-in`, n);
+        await ownerSignIn(s, n);
+        await page.getByRole('heading', { name: n.connections, level: 1 }).waitFor();
+        await page.getByRole('button', { name: n.revoke }).waitFor();
+        await check(`${lang}-connections`, n);
+        expect(problems).toEqual([]);
+        expect(findings).toEqual([]);
+      },
+      SLOW,
+    );
 
-    it(`${lang}: the developer's pages — sign-in, the app page (a refused CVR number, a status in a live region)`, async () => {
-      context = await browser.newContext({ locale: n.locale });
-      page = await context.newPage();
-      const email = `dev-${lang}-${Date.now()}@example.dk`;
-      const created = await app.console().post('/console/v1/developers').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({ email, password: DEV_PASSWORD });
-      expect(created.status).toBe(201);
-      await page.goto(`${base}/developers/signin`);
-      await check(`${lang}-developer-sign-in`, n);
-      clock.advance(30_000);
-      await page.getByLabel(n.email).fill(email);
-      await page.getByLabel(n.password).fill(DEV_PASSWORD);
-      await page.getByLabel(n.code).fill(totpCodeAt(created.body.totp_secret as string, clock.nowMs()));
-      await page.getByRole('button', { name: n.signIn }).click();
-      await page.waitForURL(`${base}/developers/apps`);
-      await page.goto(`${base}/developers/apps/new`);
-      await page.locator('input[name=name]').fill('Bogføringsappen med et meget langt navn uden mellemrum_abcdefghijklmnopqrstuvwxyz');
-      await page.locator('form[action="/developers/apps"] button[type=submit]').click();
-      await page.waitForURL(/\/developers\/apps\/[0-9a-f-]{36}/);
-      const appUrl = page.url().split('#')[0];
-      await page.locator('#redirect_uris').fill('http://127.0.0.1:8765/callback/with/a/rather/long/path/that/goes/on/and/on');
-      await page.locator('form[action$="/redirect-uris"] button[type=submit]').click();
-      await page.waitForURL(/#oauth$/);
-      await page.goto(appUrl);
-      await check(`${lang}-developer-app`, n);
-      // a CVR number failing its check is refused beside the field
-      await page.getByLabel(n.cvr, { exact: true }).fill('10150818');
-      await page.getByRole('button', { name: n.savePublisher }).click();
-      await page.locator('#cvr-error').waitFor();
-      expect(await page.locator('#cvr-error').textContent()).toContain(n.cvrRefused);
-      // a status message is announced: it sits in a live region
-      await page.getByLabel(n.cvr, { exact: true }).fill('10150817');
-      await page.getByRole('button', { name: n.savePublisher }).click();
-      await page.getByRole('status').filter({ hasText: n.publisherSaved }).waitFor();
-      await check(`${lang}-developer-app-saved`, n);
-      expect(problems).toEqual([]);
-      expect(findings).toEqual([]);
-    }, SLOW);
+    it(
+      `${lang}: the developer's pages — sign-in, the app page (a refused CVR number, a status in a live region)`,
+      async () => {
+        context = await browser.newContext({ locale: n.locale });
+        page = await context.newPage();
+        const email = `dev-${lang}-${Date.now()}@example.dk`;
+        const created = await app
+          .console()
+          .post('/console/v1/developers')
+          .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+          .send({ email, password: DEV_PASSWORD });
+        expect(created.status).toBe(201);
+        await page.goto(`${base}/developers/signin`);
+        await check(`${lang}-developer-sign-in`, n);
+        clock.advance(30_000);
+        await page.getByLabel(n.email).fill(email);
+        await page.getByLabel(n.password).fill(DEV_PASSWORD);
+        await page.getByLabel(n.code).fill(totpCodeAt(created.body.totp_secret as string, clock.nowMs()));
+        await page.getByRole('button', { name: n.signIn }).click();
+        await page.waitForURL(`${base}/developers/apps`);
+        await page.goto(`${base}/developers/apps/new`);
+        await page.locator('input[name=name]').fill('Bogføringsappen med et meget langt navn uden mellemrum_abcdefghijklmnopqrstuvwxyz');
+        await page.locator('form[action="/developers/apps"] button[type=submit]').click();
+        await page.waitForURL(/\/developers\/apps\/[0-9a-f-]{36}/);
+        const appUrl = page.url().split('#')[0];
+        await page.locator('#redirect_uris').fill('http://127.0.0.1:8765/callback/with/a/rather/long/path/that/goes/on/and/on');
+        await page.locator('form[action$="/redirect-uris"] button[type=submit]').click();
+        await page.waitForURL(/#oauth$/);
+        await page.goto(appUrl);
+        await check(`${lang}-developer-app`, n);
+        // a CVR number failing its check is refused beside the field
+        await page.getByLabel(n.cvr, { exact: true }).fill('10150818');
+        await page.getByRole('button', { name: n.savePublisher }).click();
+        await page.locator('#cvr-error').waitFor();
+        expect(await page.locator('#cvr-error').textContent()).toContain(n.cvrRefused);
+        // a status message is announced: it sits in a live region
+        await page.getByLabel(n.cvr, { exact: true }).fill('10150817');
+        await page.getByRole('button', { name: n.savePublisher }).click();
+        await page.getByRole('status').filter({ hasText: n.publisherSaved }).waitFor();
+        await check(`${lang}-developer-app-saved`, n);
+        expect(problems).toEqual([]);
+        expect(findings).toEqual([]);
+      },
+      SLOW,
+    );
   }
 });

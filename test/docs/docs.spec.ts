@@ -10,7 +10,13 @@ import { fencedBlocks, isPathBlock, RUNNABLE_DOCS, shellBlocks } from '../suppor
  * each says why. The one-shell run itself: test/e2e/readme.e2e-spec.ts.
  */
 const ROOT = join(__dirname, '..', '..');
-const docs = ['README.md', 'clients/typescript/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  'clients/typescript/README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 export function anchorsOf(markdown: string): Set<string> {
@@ -18,7 +24,10 @@ export function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, text] of withoutCode.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const base = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -50,7 +59,7 @@ describe('the docs', () => {
     expect(broken).toEqual([]);
   });
 
-  it('knows GitHub\'s anchors and finds links outside code', () => {
+  it("knows GitHub's anchors and finds links outside code", () => {
     expect([...anchorsOf('# A (b 2.0) `c`: d\n## A (b 2.0) `c`: d\n```sh\n# not a heading\n```\n')]).toEqual(['a-b-20-c-d', 'a-b-20-c-d-1']);
     expect(linkTargets('see [x](a.md#b) and `[y](not-a-link)`\n```\n[z](nor-this)\n```\n')).toEqual(['a.md#b']);
   });
@@ -61,7 +70,8 @@ describe('the docs', () => {
     const skipped = blocks.filter((b) => b.notRun !== null);
     expect(blocks.length - skipped.length).toBeGreaterThanOrEqual(15);
     expect(skipped.length).toBeLessThanOrEqual(8);
-    for (const b of skipped) expect(`${b.file}:${b.line} ${b.notRun!.length >= 10 ? 'has a reason' : 'gives no reason'}`).toBe(`${b.file}:${b.line} has a reason`);
+    for (const b of skipped)
+      expect(`${b.file}:${b.line} ${b.notRun!.length >= 10 ? 'has a reason' : 'gives no reason'}`).toBe(`${b.file}:${b.line} has a reason`);
     // a marker above anything but a shell block (or a misspelt one) would silently run or skip nothing
     for (const file of RUNNABLE_DOCS) {
       const text = readFileSync(join(ROOT, file), 'utf8');
@@ -70,12 +80,13 @@ describe('the docs', () => {
     }
   });
 
-  it('no shell block names the service\'s port or pastes a token: they use the variables the start writes', () => {
+  it("no shell block names the service's port or pastes a token: they use the variables the start writes", () => {
     const faults: string[] = [];
     for (const b of blocks) {
       b.code.split('\n').forEach((line, i) => {
         const code = line.replace(/(^|\s)#.*$/, ''); // comments show answers, e.g. a base_url
-        if (/\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(?:3000|3001)\b|localhost:\d+|:-300[01]\b/.test(code)) faults.push(`${b.file}:${b.line + 1 + i} a literal port: ${line.trim()}`);
+        if (/\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(?:3000|3001)\b|localhost:\d+|:-300[01]\b/.test(code))
+          faults.push(`${b.file}:${b.line + 1 + i} a literal port: ${line.trim()}`);
         if (/\b(?:hsk|hat|hcs)_[0-9A-Za-z]{8,}|whsec_[0-9A-Za-z+/]{8,}/.test(code)) faults.push(`${b.file}:${b.line + 1 + i} a pasted secret: ${line.trim()}`);
       });
     }
@@ -87,7 +98,7 @@ describe('the docs', () => {
    * only the operator guide (or sandbox.env's sample project) defines: every variable a block reads is set
    * by an earlier block of the path — an assignment, or a `read` the developer answers from the page.
    */
-  it('the partner guide\'s path to production runs blocks that read only variables the path itself sets', () => {
+  it("the partner guide's path to production runs blocks that read only variables the path itself sets", () => {
     const path = blocks.filter(isPathBlock);
     expect(path.filter((b) => b.notRun === null).length).toBeGreaterThanOrEqual(6);
     const set = new Set<string>();
@@ -96,7 +107,10 @@ describe('the docs', () => {
       // the service's own address, read from the file the start wrote, in a subshell that keeps nothing else
       const code = b.code.replace(/\$\(\. \.data\/sandbox\.env && echo "\$ORIGIN"\)/g, '');
       b.code.split('\n').forEach((line, i) => {
-        for (const m of line.replace(/(^|\s)#.*$/, '').replace(/\$\(\. \.data\/sandbox\.env && echo "\$ORIGIN"\)/g, '').matchAll(/\$\{?([A-Z][A-Z0-9_]*)(?![a-z])/g)) {
+        for (const m of line
+          .replace(/(^|\s)#.*$/, '')
+          .replace(/\$\(\. \.data\/sandbox\.env && echo "\$ORIGIN"\)/g, '')
+          .matchAll(/\$\{?([A-Z][A-Z0-9_]*)(?![a-z])/g)) {
           if (!set.has(m[1]) && !line.includes(`${m[1]}=`)) faults.push(`${b.file}:${b.line + 1 + i} reads $${m[1]}, which the path has not set`);
         }
         for (const m of line.matchAll(/\b([A-Z][A-Z0-9_]*)=/g)) set.add(m[1]);

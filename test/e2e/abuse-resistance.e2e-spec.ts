@@ -151,7 +151,11 @@ describe('finding 2: per-token rate limit (CONTRACT §12)', () => {
   }
 
   const prepare = (p: SandboxProject) =>
-    app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
+    app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .send(aJournal(p.accounts.map((a) => a.id)));
 
   it('allows 5 calls per token, then answers 429 rate_limited with Retry-After and executes nothing', async () => {
     const p = await aSandboxProject(app);
@@ -160,12 +164,7 @@ describe('finding 2: per-token rate limit (CONTRACT §12)', () => {
     for (let i = 0; i < 8; i++) answers.push(await prepare(p));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     for (const a of answers) expect(a.headers['ratelimit-policy']).toBe('"partner";q=5;w=60');
-    expect(answers.slice(0, 4).map((a) => a.headers.ratelimit)).toEqual([
-      '"partner";r=4;t=0',
-      '"partner";r=3;t=0',
-      '"partner";r=2;t=0',
-      '"partner";r=1;t=0',
-    ]);
+    expect(answers.slice(0, 4).map((a) => a.headers.ratelimit)).toEqual(['"partner";r=4;t=0', '"partner";r=3;t=0', '"partner";r=2;t=0', '"partner";r=1;t=0']);
     expect(answers[4].headers.ratelimit).toMatch(/^"partner";r=0;t=([1-9]\d*)$/);
     const limited = answers[5];
     expect(limited.body.code).toBe('rate_limited');
@@ -217,7 +216,11 @@ describe('finding 2: per-token rate limit (CONTRACT §12)', () => {
     try {
       const p = await aSandboxProject(off);
       for (let i = 0; i < 8; i++) {
-        const res = await off.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
+        const res = await off
+          .partner()
+          .post(`${SANDBOX}/journal/prepare`)
+          .set('Authorization', `Bearer ${p.token}`)
+          .send(aJournal(p.accounts.map((a) => a.id)));
         expect(res.status).toBe(200);
         expect(res.headers.ratelimit).toBeUndefined();
       }
@@ -466,7 +469,12 @@ describe('finding 6: DATA_DIR modes (CONTRACT §8)', () => {
    * grant.revoked event (CONTRACT §18), whose outbox row's foreign key needs the organization row too,
    * which nothing of the service ever holds FOR UPDATE, but this test's session would.
    */
-  async function whileHeld<T>(organizationId: string, write: () => Promise<T>, revoke: () => Promise<void>, hold: 'organization' | 'products' = 'organization'): Promise<T> {
+  async function whileHeld<T>(
+    organizationId: string,
+    write: () => Promise<T>,
+    revoke: () => Promise<void>,
+    hold: 'organization' | 'products' = 'organization',
+  ): Promise<T> {
     await holder.query('BEGIN');
     if (hold === 'products') await holder.query(`LOCK TABLE products IN SHARE MODE`);
     else await holder.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);

@@ -2,15 +2,7 @@ import { Writable } from 'node:stream';
 import { generateAccessToken } from '../../src/modules/auth/access/domain/access-token';
 import { AccessRepository } from '../../src/modules/auth/access/domain/access.repository';
 import { aJournal, aSandboxProject, PRODUCTION, SANDBOX, type SandboxProject } from '../support/fixtures';
-import {
-  aProductionAccess,
-  aProductionOrganization,
-  aToken,
-  codeOf,
-  consolePost,
-  ManualClock,
-  type ProductionAccess,
-} from '../support/production-fixtures';
+import { aProductionAccess, aProductionOrganization, aToken, codeOf, consolePost, ManualClock, type ProductionAccess } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const STEP = 30_000;
@@ -87,11 +79,14 @@ describe('partner access: tokens, grants, revisions, scopes (CONTRACT §3 steps 
   }
 
   describe('401: the token', () => {
-    it.each([SANDBOX, PRODUCTION])('answers a call on %s without a token with 401 missing_token and WWW-Authenticate: Bearer realm="partner-api"', async (base) => {
-      const res = await prepare(base, null, null, sandboxAccounts());
-      expectStop(res, 401, 'missing_token');
-      expect(res.headers['www-authenticate']).toBe(REALM);
-    });
+    it.each([SANDBOX, PRODUCTION])(
+      'answers a call on %s without a token with 401 missing_token and WWW-Authenticate: Bearer realm="partner-api"',
+      async (base) => {
+        const res = await prepare(base, null, null, sandboxAccounts());
+        expectStop(res, 401, 'missing_token');
+        expect(res.headers['www-authenticate']).toBe(REALM);
+      },
+    );
 
     it.each([['Basic dXNlcjpwYXNz'], ['Bearer'], ['Bearer '], ['Token hsk_abc'], ['']])('treats Authorization %j as no token', async (header) => {
       const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', header).send(aJournal(sandboxAccounts()));

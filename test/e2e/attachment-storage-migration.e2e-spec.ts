@@ -32,7 +32,11 @@ describeOnPostgres('migration AttachmentStorage1766620000000: storage counted, s
           );
         }
       };
-      await attach(sandbox, [['faktura-1042\u202Efdp.hta', 'application/pdf', 100], ['scan.jpeg', 'image/jpeg', 100], ['.hta', 'application/xml', 100]]);
+      await attach(sandbox, [
+        ['faktura-1042\u202Efdp.hta', 'application/pdf', 100],
+        ['scan.jpeg', 'image/jpeg', 100],
+        ['.hta', 'application/xml', 100],
+      ]);
       await attach(demo, [['kvittering.pdf', 'application/pdf', 250]]);
       await attach(production, [['\u2067bon\u2069.png.', 'image/png', 999]]);
     };
@@ -41,7 +45,9 @@ describeOnPostgres('migration AttachmentStorage1766620000000: storage counted, s
       expect(Object.fromEntries(storage.map((s) => [s.organization_id, Number(s.bytes)]))).toEqual({ [sandbox]: 300, [demo]: 250 });
       const names: Array<{ filename: string }> = await after.query(`SELECT filename FROM attachments ORDER BY filename`);
       expect(names.map((n) => n.filename)).toEqual(['bilag.xml', 'bon.png', 'faktura-1042fdp.pdf', 'kvittering.pdf', 'scan.jpg']);
-      const [{ rotations }] = await after.query(`SELECT count(*)::int AS rotations FROM information_schema.columns WHERE table_name = 'webhook_endpoints' AND column_name = 'secret_rotations'`);
+      const [{ rotations }] = await after.query(
+        `SELECT count(*)::int AS rotations FROM information_schema.columns WHERE table_name = 'webhook_endpoints' AND column_name = 'secret_rotations'`,
+      );
       expect(rotations).toBe(1);
     });
   });

@@ -11,7 +11,10 @@ import { eventually } from '../support/wait';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-rest-of-png')]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF')]);
-const XML = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('\r\n  <?xml version="1.0"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>')]);
+const XML = Buffer.concat([
+  Buffer.from([0xef, 0xbb, 0xbf]),
+  Buffer.from('\r\n  <?xml version="1.0"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>'),
+]);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function listening(app: TestApp): Promise<number> {
@@ -33,27 +36,42 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
   afterAll(() => app.close());
 
   const postEntry = async (project = p, posting_date = '2026-11-20') => {
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${project.token}`)
-      .set('Idempotency-Key', randomUUID()).send(aJournal(project.accounts.map((a) => a.id), { posting_date }));
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${project.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(
+        aJournal(
+          project.accounts.map((a) => a.id),
+          { posting_date },
+        ),
+      );
     expect(res.status).toBe(201);
     return res.body as { id: string; voucher_number: number };
   };
   const upload = (entryId: string, bytes: Buffer, type: string, options: { key?: string; token?: string; disposition?: string; base?: string } = {}) => {
-    const req = app.partner().post(`${options.base ?? SANDBOX}/journal/entries/${entryId}/attachments`)
-      .set('Authorization', `Bearer ${options.token ?? p.token}`).set('Content-Type', type);
+    const req = app
+      .partner()
+      .post(`${options.base ?? SANDBOX}/journal/entries/${entryId}/attachments`)
+      .set('Authorization', `Bearer ${options.token ?? p.token}`)
+      .set('Content-Type', type);
     if (options.key !== null) req.set('Idempotency-Key', options.key ?? randomUUID());
     if (options.disposition) req.set('Content-Disposition', options.disposition);
     return req.send(bytes);
   };
   const download = (entryId: string, attachmentId: string, token = p.token) =>
-    app.partner().get(`${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId}`).set('Authorization', `Bearer ${token}`)
-      .buffer(true).parse((res, done) => {
+    app
+      .partner()
+      .get(`${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId}`)
+      .set('Authorization', `Bearer ${token}`)
+      .buffer(true)
+      .parse((res, done) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => done(null, Buffer.concat(chunks)));
       });
-  const attachmentRows = async (entryId: string) =>
-    Number((await db.query(`SELECT count(*) AS n FROM attachments WHERE entry_id = $1`, [entryId]))[0].n);
+  const attachmentRows = async (entryId: string) => Number((await db.query(`SELECT count(*) AS n FROM attachments WHERE entry_id = $1`, [entryId]))[0].n);
   /** Every row an upload writes, in the organization: a refused upload leaves none of them (no partial row). */
   const uploadRows = async (organizationId: string) => {
     const counts: Record<string, number> = {};
@@ -63,7 +81,8 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
       ['counters', `SELECT count(*)::int AS n FROM attachment_counters WHERE organization_id = $1`],
       ['receipts', `SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1 AND kind = 'attachment.add'`],
       ['records', `SELECT count(*)::int AS n FROM idempotency_records WHERE organization_id = $1`],
-    ] as const) counts[name] = (await db.query(sql, [organizationId]))[0].n;
+    ] as const)
+      counts[name] = (await db.query(sql, [organizationId]))[0].n;
     return counts;
   };
 
@@ -83,8 +102,12 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     });
     const receipt = await app.partner().get(`${SANDBOX}/operations/${res.body.operation_id}`).set('Authorization', `Bearer ${p.token}`);
     expect(receipt.body).toEqual({
-      operation_id: res.body.operation_id, kind: 'attachment.add', status: 'completed',
-      resource: { type: 'attachment', id: res.body.id }, completed_at: res.body.created_at, environment: 'sandbox',
+      operation_id: res.body.operation_id,
+      kind: 'attachment.add',
+      status: 'completed',
+      resource: { type: 'attachment', id: res.body.id },
+      completed_at: res.body.created_at,
+      environment: 'sandbox',
     });
     let event: unknown;
     await eventually(async () => {
@@ -139,8 +162,10 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     const third = await upload(entry.id, JPEG, 'image/jpeg; charset=binary');
     const fourth = await upload(entry.id, XML, 'application/xml');
     expect([first.body.filename, second.body.filename, third.body.filename, fourth.body.filename]).toEqual([
-      `bilag-2025-${entry.voucher_number}-1.pdf`, `bilag-2025-${entry.voucher_number}-2.png`,
-      `bilag-2025-${entry.voucher_number}-3.jpg`, `bilag-2025-${entry.voucher_number}-4.xml`,
+      `bilag-2025-${entry.voucher_number}-1.pdf`,
+      `bilag-2025-${entry.voucher_number}-2.png`,
+      `bilag-2025-${entry.voucher_number}-3.jpg`,
+      `bilag-2025-${entry.voucher_number}-4.xml`,
     ]);
     const pathy = await upload(entry.id, PDF, 'application/pdf', { disposition: "attachment; filename*=UTF-8''..%2F..%2Fetc%2Fkv%01it%7Fter%0Aing.pdf" });
     expect(pathy.status).toBe(201);
@@ -173,7 +198,10 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
       const res = await upload(entry.id, bytes, type, { token: project.token });
       expect({ type, status: res.status, code: res.body.code }).toEqual({ type, status, code });
     }
-    const none = await app.partner().post(`${SANDBOX}/journal/entries/${entry.id}/attachments`).set('Authorization', `Bearer ${project.token}`)
+    const none = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${entry.id}/attachments`)
+      .set('Authorization', `Bearer ${project.token}`)
       .set('Idempotency-Key', randomUUID());
     expect([none.status, none.body.code]).toEqual([415, 'unsupported_media_type']);
     expect(await attachmentRows(entry.id)).toBe(0);
@@ -196,7 +224,10 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(first.body.id);
     expect(await attachmentRows(entry.id)).toBe(2);
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM attachment_contents WHERE organization_id = $1 AND sha256 = $2`, [p.organization_id, sha(PDF)]);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM attachment_contents WHERE organization_id = $1 AND sha256 = $2`, [
+      p.organization_id,
+      sha(PDF),
+    ]);
     expect(n).toBe(1);
   });
 
@@ -218,7 +249,10 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => upload(entry.id, Buffer.concat([PDF, Buffer.from(String(i))]), 'application/pdf')));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(20);
     expect(answers.filter((a) => a.status === 409).map((a) => a.body.code)).toEqual(Array(4).fill('resource_conflict'));
-    const names = answers.filter((a) => a.status === 201).map((a) => a.body.filename as string).sort();
+    const names = answers
+      .filter((a) => a.status === 201)
+      .map((a) => a.body.filename as string)
+      .sort();
     expect(new Set(names).size).toBe(20);
     expect(await attachmentRows(entry.id)).toBe(20);
     const late = await upload(entry.id, PDF, 'application/pdf');
@@ -233,10 +267,18 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     const added = await upload(mine.id, PDF, 'application/pdf');
     const prod = await aProductionAccess(app);
     for (const [base, token, id] of [
-      [SANDBOX, p.token, theirs.id], [SANDBOX, p.token, randomUUID()], [SANDBOX, p.token, 'nope'], [PRODUCTION, prod.token, mine.id],
+      [SANDBOX, p.token, theirs.id],
+      [SANDBOX, p.token, randomUUID()],
+      [SANDBOX, p.token, 'nope'],
+      [PRODUCTION, prod.token, mine.id],
     ] as const) {
       const res = await upload(id, PDF, 'application/pdf', { token, base });
-      expect({ id, status: res.status, code: res.body.code, detail: res.body.detail }).toEqual({ id, status: 404, code: 'not_found', detail: 'No such journal entry' });
+      expect({ id, status: res.status, code: res.body.code, detail: res.body.detail }).toEqual({
+        id,
+        status: 404,
+        code: 'not_found',
+        detail: 'No such journal entry',
+      });
     }
     const refused = async (entryId: string, attachmentId: string, token = p.token) => {
       const res = await download(entryId, attachmentId, token);
@@ -255,11 +297,21 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
 
   it('answers 404 for an entry another app posted to the same organization, with the same body, and stores nothing', async () => {
     const prod = await aProductionAccess(app);
-    expect((await consolePost(app, `/organizations/${prod.organization.id}/mandates`, {
-      app_id: prod.app.id, owner_user_id: prod.owner.user_id, totp_code: codeOf(prod.owner, Date.now() + 30_000),
-    })).status).toBe(201);
-    const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${prod.token}`)
-      .set('Idempotency-Key', randomUUID()).send(aJournal(prod.grantedAccountIds));
+    expect(
+      (
+        await consolePost(app, `/organizations/${prod.organization.id}/mandates`, {
+          app_id: prod.app.id,
+          owner_user_id: prod.owner.user_id,
+          totp_code: codeOf(prod.owner, Date.now() + 30_000),
+        })
+      ).status,
+    ).toBe(201);
+    const posted = await app
+      .partner()
+      .post(`${PRODUCTION}/journal`)
+      .set('Authorization', `Bearer ${prod.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(aJournal(prod.grantedAccountIds));
     expect(posted.status).toBe(201);
     // another app, granted journal:post and journal:read on the same organization and accounts
     const otherToken = await anotherAppsToken(app, prod, ['journal:post', 'journal:read']);
@@ -270,7 +322,10 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     // the posting app itself attaches; the other app cannot download it either
     const own = await upload(posted.body.id, PDF, 'application/pdf', { token: prod.token, base: PRODUCTION });
     expect(own.status).toBe(201);
-    const get = await app.partner().get(`${PRODUCTION}/journal/entries/${posted.body.id}/attachments/${own.body.id}`).set('Authorization', `Bearer ${otherToken}`);
+    const get = await app
+      .partner()
+      .get(`${PRODUCTION}/journal/entries/${posted.body.id}/attachments/${own.body.id}`)
+      .set('Authorization', `Bearer ${otherToken}`);
     expect([get.status, get.body.detail]).toEqual([404, 'No such journal entry']);
   });
 
@@ -279,7 +334,10 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     const res = await upload(randomUUID(), PDF, 'application/pdf', { token: reader.token, base: PRODUCTION });
     expect([res.status, res.body.code]).toEqual([403, 'insufficient_scope']);
     const poster = await aProductionAccess(app, { scopes: ['journal:post'] });
-    const get = await app.partner().get(`${PRODUCTION}/journal/entries/${randomUUID()}/attachments/${randomUUID()}`).set('Authorization', `Bearer ${poster.token}`);
+    const get = await app
+      .partner()
+      .get(`${PRODUCTION}/journal/entries/${randomUUID()}/attachments/${randomUUID()}`)
+      .set('Authorization', `Bearer ${poster.token}`);
     expect([get.status, get.body.code]).toEqual([403, 'insufficient_scope']);
   });
 
@@ -289,7 +347,10 @@ describe('POST/GET {base}/journal/entries/{id}/attachments — voucher documenta
     const budget = app.apps.partner.get(UploadBudget);
     await new Promise<void>((resolve) => {
       const req = httpRequest({
-        host: '127.0.0.1', port, method: 'POST', path: `${SANDBOX}/journal/entries/${entry.id}/attachments`,
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `${SANDBOX}/journal/entries/${entry.id}/attachments`,
         headers: { Authorization: `Bearer ${p.token}`, 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/pdf', 'Content-Length': String(100_000) },
       });
       req.on('error', () => resolve());
@@ -316,8 +377,12 @@ describe('upload limits: ATTACHMENT_MAX_BYTES (413) and the instance share of up
   beforeAll(async () => {
     app = await createTestApp({ attachmentMaxBytes: MAX });
     p = await aSandboxProject(app);
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).send(aJournal(p.accounts.map((a) => a.id)));
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(aJournal(p.accounts.map((a) => a.id)));
     entryId = res.body.id;
   });
   afterAll(() => app.close());
@@ -325,23 +390,39 @@ describe('upload limits: ATTACHMENT_MAX_BYTES (413) and the instance share of up
   const sized = (n: number) => Buffer.concat([PDF, Buffer.alloc(n - PDF.length, 0x20)]);
 
   it('accepts exactly ATTACHMENT_MAX_BYTES and refuses one byte more with 413, also sent chunked', async () => {
-    const ok = await app.partner().post(`${SANDBOX}/journal/entries/${entryId}/attachments`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(sized(MAX));
+    const ok = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${entryId}/attachments`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(sized(MAX));
     expect([ok.status, ok.body.size]).toEqual([201, MAX]);
-    const over = await app.partner().post(`${SANDBOX}/journal/entries/${entryId}/attachments`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(sized(MAX + 1));
+    const over = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${entryId}/attachments`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(sized(MAX + 1));
     expect([over.status, over.body.code]).toEqual([413, 'payload_too_large']);
 
     const port = await listening(app);
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({
-        host: '127.0.0.1', port, method: 'POST', path: `${SANDBOX}/journal/entries/${entryId}/attachments`,
-        headers: { Authorization: `Bearer ${p.token}`, 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/pdf', 'Transfer-Encoding': 'chunked' },
-      }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `${SANDBOX}/journal/entries/${entryId}/attachments`,
+          headers: { Authorization: `Bearer ${p.token}`, 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/pdf', 'Transfer-Encoding': 'chunked' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.write(sized(600));
       req.write(sized(600));
@@ -366,7 +447,10 @@ describe('upload limits: ATTACHMENT_MAX_BYTES (413) and the instance share of up
     // CONTRACT §20: the share is charged with the bytes received, so each held upload sends all but its last byte
     const held = Array.from({ length: Math.floor(budget.limitBytes / MAX) }, () => {
       const req = httpRequest({
-        host: '127.0.0.1', port, method: 'POST', path: `${SANDBOX}/journal/entries/${entryId}/attachments`,
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `${SANDBOX}/journal/entries/${entryId}/attachments`,
         headers: { Authorization: `Bearer ${p.token}`, 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/pdf', 'Content-Length': String(MAX) },
       });
       req.on('error', () => undefined);
@@ -374,15 +458,25 @@ describe('upload limits: ATTACHMENT_MAX_BYTES (413) and the instance share of up
       return req;
     });
     await eventually(() => budget.bytesInFlight === held.length * (MAX - 1), 'the held uploads to take the share but a byte each');
-    const refused = await app.partner().post(`${SANDBOX}/journal/entries/${entryId}/attachments`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(sized(100));
+    const refused = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${entryId}/attachments`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(sized(100));
     expect([refused.status, refused.body.code]).toEqual([503, 'service_unavailable']);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     for (const req of held) req.destroy();
     await eventually(() => budget.bytesInFlight === 0, 'the budget given back');
     expect(budget.bytesInFlight).toBe(0);
-    const accepted = await app.partner().post(`${SANDBOX}/journal/entries/${entryId}/attachments`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(sized(100));
+    const accepted = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${entryId}/attachments`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(sized(100));
     expect(accepted.status).toBe(201);
   });
 });

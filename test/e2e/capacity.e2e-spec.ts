@@ -36,15 +36,24 @@ async function listening(app: TestApp): Promise<number> {
 }
 
 async function anEntry(app: TestApp, p: SandboxProject): Promise<string> {
-  const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`)
-    .set('Idempotency-Key', randomUUID()).send(aJournal(p.accounts.map((a) => a.id)));
+  const res = await app
+    .partner()
+    .post(`${SANDBOX}/journal`)
+    .set('Authorization', `Bearer ${p.token}`)
+    .set('Idempotency-Key', randomUUID())
+    .send(aJournal(p.accounts.map((a) => a.id)));
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
 
 async function anAttachment(app: TestApp, p: SandboxProject, entryId: string, bytes: Buffer): Promise<string> {
-  const res = await app.partner().post(`${SANDBOX}/journal/entries/${entryId}/attachments`).set('Authorization', `Bearer ${p.token}`)
-    .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(bytes);
+  const res = await app
+    .partner()
+    .post(`${SANDBOX}/journal/entries/${entryId}/attachments`)
+    .set('Authorization', `Bearer ${p.token}`)
+    .set('Idempotency-Key', randomUUID())
+    .set('Content-Type', 'application/pdf')
+    .send(bytes);
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -74,7 +83,10 @@ function closedAfter(socket: Socket, since: number, giveUpMs: number): Promise<n
 /** An upload that declares `declared` bytes and sends only the PDF signature: it stays in flight until destroyed. */
 function heldUpload(port: number, path: string, token: string, declared: number): ClientRequest {
   const req = httpRequest({
-    host: '127.0.0.1', port, method: 'POST', path,
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path,
     headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/pdf', 'Content-Length': String(declared) },
   });
   req.on('error', () => undefined);
@@ -93,8 +105,12 @@ async function nothingHeld(app: TestApp): Promise<void> {
   // what the instance's own background work (webhook dispatcher, request log) takes comes and goes: what counts
   // is that everything comes back to nothing
   const now = async () => ({
-    inFlight: inFlight.held, downloadShare: share.inUse, uploadBytes: budget.bytesInFlight, connections: await connections(),
-    poolInUse: (pool.totalCount ?? 0) - (pool.idleCount ?? 0), poolWaiting: pool.waitingCount ?? 0,
+    inFlight: inFlight.held,
+    downloadShare: share.inUse,
+    uploadBytes: budget.bytesInFlight,
+    connections: await connections(),
+    poolInUse: (pool.totalCount ?? 0) - (pool.idleCount ?? 0),
+    poolWaiting: pool.waitingCount ?? 0,
   });
   let seen = await now();
   await eventually(async () => Object.values((seen = await now())).every((n) => n === 0), 'every place given back');
@@ -157,7 +173,10 @@ describe('CONTRACT §20 in flight: a developer-console session (MAX_IN_FLIGHT_PE
     const b = await aDeveloper(app, clock);
     const port = await listening(app);
     const held = httpRequest({
-      host: '127.0.0.1', port, method: 'POST', path: '/developers/apps',
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/developers/apps',
       headers: { Cookie: a.driver.cookieHeader(), 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '1000' },
     });
     held.on('error', () => undefined);
@@ -200,12 +219,17 @@ describe('CONTRACT §20 clients that do not read (issue: 50 unread downloads at 
     // a ceiling, not a pace (a loaded machine sweeps late): closed, where before they were held for the whole 96 s
     expect(ms).toBeLessThan(40_000);
     // each client, reading again, gets what the kernel still held and then the end: a cut-off body
-    const received = await Promise.all(held.map((socket) => new Promise<number>((resolve) => {
-      let n = 0;
-      socket.on('data', (d: Buffer) => (n += d.length));
-      socket.on('close', () => resolve(n));
-      socket.resume();
-    })));
+    const received = await Promise.all(
+      held.map(
+        (socket) =>
+          new Promise<number>((resolve) => {
+            let n = 0;
+            socket.on('data', (d: Buffer) => (n += d.length));
+            socket.on('close', () => resolve(n));
+            socket.resume();
+          }),
+      ),
+    );
     for (const n of received) expect(n).toBeLessThan(SIZE);
     const res = await fetch(`http://127.0.0.1:${port}${SANDBOX}/accounts`, { headers: { authorization: `Bearer ${other.token}`, connection: 'close' } });
     expect(res.status).toBe(200);
@@ -241,15 +265,19 @@ describeOnPostgres('CONTRACT §20 a read that fails after the headers went out (
     server.once('connection', (s: Socket) => (serverSide = s));
     let received = 0;
     const client = connect(port, '127.0.0.1', () =>
-      client.write(`GET ${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${p.token}\r\n\r\n`),
+      client.write(
+        `GET ${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${p.token}\r\n\r\n`,
+      ),
     );
     client.on('error', () => undefined);
     // the headers and the first bytes arrive, then the client stops reading until the server is stuck writing
-    await new Promise<void>((resolve) => client.once('data', (d: Buffer) => {
-      received += d.length;
-      client.pause();
-      resolve();
-    }));
+    await new Promise<void>((resolve) =>
+      client.once('data', (d: Buffer) => {
+        received += d.length;
+        client.pause();
+        resolve();
+      }),
+    );
     await eventually(() => serverSide !== null && (serverSide as Socket).writableLength > 0, 'the server waiting for the client to read');
     await db.query('ALTER TABLE attachment_contents RENAME COLUMN content TO content_away');
     try {
@@ -300,8 +328,13 @@ describe('CONTRACT §20 uploads (issue: 4 uploads declaring 10 MiB and sending 1
     const budget = app.apps.partner.get(UploadBudget);
     await eventually(() => app.apps.partner.get(InFlightLimit).held === 4, 'the four uploads under way');
 
-    const fifth = await app.partner().post(`${SANDBOX}/journal/entries/${otherEntry}/attachments`).set('Authorization', `Bearer ${other.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(aPdf(MAX));
+    const fifth = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${otherEntry}/attachments`)
+      .set('Authorization', `Bearer ${other.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(aPdf(MAX));
     expect(fifth.status).toBe(201);
 
     const answers = await Promise.all(slow.map((s) => s.answered));
@@ -323,13 +356,19 @@ describe('CONTRACT §20 uploads (issue: 4 uploads declaring 10 MiB and sending 1
     const entryId = await anEntry(app, p);
     const bytes = aPdf(MAX);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({
-        host: '127.0.0.1', port, method: 'POST', path: `${SANDBOX}/journal/entries/${entryId}/attachments`,
-        headers: { Authorization: `Bearer ${p.token}`, 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/pdf', 'Content-Length': String(MAX) },
-      }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `${SANDBOX}/journal/entries/${entryId}/attachments`,
+          headers: { Authorization: `Bearer ${p.token}`, 'Idempotency-Key': randomUUID(), 'Content-Type': 'application/pdf', 'Content-Length': String(MAX) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       // 12 pieces of ~85 KiB, one a second
       const piece = Math.ceil(MAX / 12);
@@ -347,14 +386,17 @@ describe('CONTRACT §20 uploads (issue: 4 uploads declaring 10 MiB and sending 1
   }, 30_000);
 });
 
-describeOnPostgres('CONTRACT §20 downloads through half the pool (issue: 100 downloads of 10 MB, another tenant\'s GET /accounts 14.4 s; here 30 of 4 MB, two service processes)', () => {
-  const SIZE = 4 * MiB;
-  const DOWNLOADS = 30;
-  const two = twoServiceInstances('capacity-downloads', { ATTACHMENT_MAX_BYTES: String(SIZE) });
+describeOnPostgres(
+  "CONTRACT §20 downloads through half the pool (issue: 100 downloads of 10 MB, another tenant's GET /accounts 14.4 s; here 30 of 4 MB, two service processes)",
+  () => {
+    const SIZE = 4 * MiB;
+    const DOWNLOADS = 30;
+    const two = twoServiceInstances('capacity-downloads', { ATTACHMENT_MAX_BYTES: String(SIZE) });
 
-  /** `n` downloads of `path` run by a worker thread (their reading costs the measuring loop nothing); resolves their sizes. */
-  const downloadsInAWorker = (n: number, port: number, path: string, token: string): Promise<number[]> => {
-    const worker = new Worker(`
+    /** `n` downloads of `path` run by a worker thread (their reading costs the measuring loop nothing); resolves their sizes. */
+    const downloadsInAWorker = (n: number, port: number, path: string, token: string): Promise<number[]> => {
+      const worker = new Worker(
+        `
       const { get } = require('node:http');
       const { workerData, parentPort } = require('node:worker_threads');
       Promise.all(Array.from({ length: workerData.n }, () => new Promise((resolve, reject) => {
@@ -364,69 +406,84 @@ describeOnPostgres('CONTRACT §20 downloads through half the pool (issue: 100 do
           res.on('end', () => resolve(size));
         }).on('error', reject);
       }))).then((sizes) => parentPort.postMessage(sizes), (err) => parentPort.postMessage(String(err)));
-    `, { eval: true, workerData: { n, port, path, token } });
-    return new Promise((resolve, reject) => {
-      worker.once('message', (m: number[] | string) => (typeof m === 'string' ? reject(new Error(m)) : resolve(m)));
-      worker.once('error', reject);
-    });
-  };
+    `,
+        { eval: true, workerData: { n, port, path, token } },
+      );
+      return new Promise((resolve, reject) => {
+        worker.once('message', (m: number[] | string) => (typeof m === 'string' ? reject(new Error(m)) : resolve(m)));
+        worker.once('error', reject);
+      });
+    };
 
-  it(`${DOWNLOADS} concurrent downloads of 4 MB on one instance (their reads through at most half its pool, ${POOL_MAX_CONNECTIONS / 2} of ${POOL_MAX_CONNECTIONS}): another tenant's GET /accounts there answers within 1 s throughout; nothing held after`, async () => {
-    const [port] = two.ports;
-    const p = await two.aProject();
-    const other = await two.aProject();
-    const call = (path: string, token: string, init: RequestInit = {}) =>
-      fetch(`http://127.0.0.1:${port}${SANDBOX}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
-    const entry = await call('/journal', p.token, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(aJournal(p.accounts.map((a) => a.id))),
-    });
-    expect(entry.status).toBe(201);
-    const entryId = ((await entry.json()) as { id: string }).id;
-    const added = await call(`/journal/entries/${entryId}/attachments`, p.token, {
-      method: 'POST', headers: { 'content-type': 'application/pdf', 'idempotency-key': randomUUID() }, body: aPdf(SIZE),
-    });
-    expect(added.status).toBe(201);
-    const attachmentId = ((await added.json()) as { id: string }).id;
+    it(`${DOWNLOADS} concurrent downloads of 4 MB on one instance (their reads through at most half its pool, ${POOL_MAX_CONNECTIONS / 2} of ${POOL_MAX_CONNECTIONS}): another tenant's GET /accounts there answers within 1 s throughout; nothing held after`, async () => {
+      const [port] = two.ports;
+      const p = await two.aProject();
+      const other = await two.aProject();
+      const call = (path: string, token: string, init: RequestInit = {}) =>
+        fetch(`http://127.0.0.1:${port}${SANDBOX}${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
+        });
+      const entry = await call('/journal', p.token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify(aJournal(p.accounts.map((a) => a.id))),
+      });
+      expect(entry.status).toBe(201);
+      const entryId = ((await entry.json()) as { id: string }).id;
+      const added = await call(`/journal/entries/${entryId}/attachments`, p.token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf', 'idempotency-key': randomUUID() },
+        body: aPdf(SIZE),
+      });
+      expect(added.status).toBe(201);
+      const attachmentId = ((await added.json()) as { id: string }).id;
 
-    let running = true;
-    const downloads = downloadsInAWorker(DOWNLOADS, port, `${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId}`, p.token).finally(() => (running = false));
-    const reads: number[] = [];
-    while (running) {
-      const t = Date.now();
-      const res = await call('/accounts', other.token);
-      await res.arrayBuffer();
-      expect(res.status).toBe(200);
-      reads.push(Date.now() - t);
-    }
-    expect(await downloads).toEqual(Array(DOWNLOADS).fill(SIZE));
-    expect(reads.length).toBeGreaterThan(0);
-    expect(Math.max(...reads)).toBeLessThan(1_000);
+      let running = true;
+      const downloads = downloadsInAWorker(DOWNLOADS, port, `${SANDBOX}/journal/entries/${entryId}/attachments/${attachmentId}`, p.token).finally(
+        () => (running = false),
+      );
+      const reads: number[] = [];
+      while (running) {
+        const t = Date.now();
+        const res = await call('/accounts', other.token);
+        await res.arrayBuffer();
+        expect(res.status).toBe(200);
+        reads.push(Date.now() - t);
+      }
+      expect(await downloads).toEqual(Array(DOWNLOADS).fill(SIZE));
+      expect(reads.length).toBeGreaterThan(0);
+      expect(Math.max(...reads)).toBeLessThan(1_000);
 
-    // nothing held: the instance's shares and its pool, as its metrics report them
-    const metric = async (line: RegExp) => Number(line.exec(await (await fetch(`http://127.0.0.1:${two.consolePorts[0]}/metrics`)).text())?.[1]);
-    const held = async () => Promise.all([
-      metric(/^partner_capacity_in_use\{share="requests_in_flight"\} (\d+)/m),
-      metric(/^partner_capacity_in_use\{share="download_reads"\} (\d+)/m),
-      metric(/^partner_capacity_in_use\{share="upload_bytes"\} (\d+)/m),
-      // the scrape's own webhook queries may hold one connection while it is read
-      metric(/^partner_db_pool_connections\{state="in_use"\} (\d+)/m).then((n) => (n <= 1 ? 0 : n)),
-    ]);
-    // other work of the instance (its webhook dispatcher, the request log, the scrape) comes and goes: what
-    // counts is that the shares and the pool come back to nothing
-    let seen: number[] = [];
-    // on failure the assertion below names what stayed held
-    await eventually(async () => (seen = await held()).every((n) => n === 0), 'nothing held', 60_000).catch(() => undefined);
-    if (seen.some((n) => n !== 0)) {
-      const { Client } = await import('pg');
-      const c = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      const r = await c.query(`SELECT pid, state, backend_xid, now() - state_change AS since, left(query, 200) AS query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
-      console.log('pool connections still in use; the database sessions of this test:', JSON.stringify(r.rows, null, 1));
-      await c.end();
-    }
-    expect(seen).toEqual([0, 0, 0, 0]);
-  }, 180_000);
-});
+      // nothing held: the instance's shares and its pool, as its metrics report them
+      const metric = async (line: RegExp) => Number(line.exec(await (await fetch(`http://127.0.0.1:${two.consolePorts[0]}/metrics`)).text())?.[1]);
+      const held = async () =>
+        Promise.all([
+          metric(/^partner_capacity_in_use\{share="requests_in_flight"\} (\d+)/m),
+          metric(/^partner_capacity_in_use\{share="download_reads"\} (\d+)/m),
+          metric(/^partner_capacity_in_use\{share="upload_bytes"\} (\d+)/m),
+          // the scrape's own webhook queries may hold one connection while it is read
+          metric(/^partner_db_pool_connections\{state="in_use"\} (\d+)/m).then((n) => (n <= 1 ? 0 : n)),
+        ]);
+      // other work of the instance (its webhook dispatcher, the request log, the scrape) comes and goes: what
+      // counts is that the shares and the pool come back to nothing
+      let seen: number[] = [];
+      // on failure the assertion below names what stayed held
+      await eventually(async () => (seen = await held()).every((n) => n === 0), 'nothing held', 60_000).catch(() => undefined);
+      if (seen.some((n) => n !== 0)) {
+        const { Client } = await import('pg');
+        const c = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await c.connect();
+        const r = await c.query(
+          `SELECT pid, state, backend_xid, now() - state_change AS since, left(query, 200) AS query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+        console.log('pool connections still in use; the database sessions of this test:', JSON.stringify(r.rows, null, 1));
+        await c.end();
+      }
+      expect(seen).toEqual([0, 0, 0, 0]);
+    }, 180_000);
+  },
+);
 
 describe('CONTRACT §20 the embedded store (issue: GET /health/live stalled 38 s during one 10 MB upload on PGlite; 10.1 s here before the bytea codec)', () => {
   const dirOf = tempDirsOfSpec();
@@ -466,14 +523,18 @@ describe('CONTRACT §20 the embedded store (issue: GET /health/live stalled 38 s
   // (the INSERT of 10 MB is one synchronous PGlite statement), so this asserts the fix's bound, STALL_BOUND_MS
   it(`a 10 MB upload and its download stall GET /health/live less than ${STALL_BOUND_MS / 1000} s (the contract: 1 s)`, async () => {
     const created = await fetch(`${consoleOrigin}/console/v1/sandbox/projects`, {
-      method: 'POST', headers: { authorization: `Bearer ${TEST_CONSOLE_KEY}`, 'content-type': 'application/json' }, body: '{}',
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_CONSOLE_KEY}`, 'content-type': 'application/json' },
+      body: '{}',
     });
     expect(created.status).toBe(201);
     const p = (await created.json()) as SandboxProject;
     const call = (path: string, init: RequestInit = {}) =>
       fetch(`${origin}${SANDBOX}${path}`, { ...init, headers: { authorization: `Bearer ${p.token}`, ...(init.headers as Record<string, string>) } });
     const entry = await call('/journal', {
-      method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(aJournal(p.accounts.map((a) => a.id))),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify(aJournal(p.accounts.map((a) => a.id))),
     });
     expect(entry.status).toBe(201);
     const entryId = ((await entry.json()) as { id: string }).id;
@@ -482,7 +543,9 @@ describe('CONTRACT §20 the embedded store (issue: GET /health/live stalled 38 s
     let attachmentId = '';
     const upload = (async () => {
       const res = await call(`/journal/entries/${entryId}/attachments`, {
-        method: 'POST', headers: { 'content-type': 'application/pdf', 'idempotency-key': randomUUID() }, body: bytes,
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf', 'idempotency-key': randomUUID() },
+        body: bytes,
       });
       expect(res.status).toBe(201);
       attachmentId = ((await res.json()) as { id: string }).id;

@@ -14,8 +14,7 @@ describe('GET /accounts and GET /tax-codes (CONTRACT §7)', () => {
   });
   afterAll(() => app.close());
 
-  const read = (base: string, token: string, what: 'accounts' | 'tax-codes') =>
-    app.partner().get(`${base}/${what}`).set('Authorization', `Bearer ${token}`);
+  const read = (base: string, token: string, what: 'accounts' | 'tax-codes') => app.partner().get(`${base}/${what}`).set('Authorization', `Bearer ${token}`);
 
   async function created(path: string, body: object = {}): Promise<string> {
     const res = await consolePost(app, path, body);
@@ -37,14 +36,24 @@ describe('GET /accounts and GET /tax-codes (CONTRACT §7)', () => {
     const owner = await anOwner(app, organizationId);
     const theApp = await anApprovedApp(app);
     const res = await consolePost(app, `/organizations/${organizationId}/grants`, {
-      app_id: theApp.id, owner_user_id: owner.user_id, totp_code: codeOf(owner), account_ids: accountIds, scopes,
+      app_id: theApp.id,
+      owner_user_id: owner.user_id,
+      totp_code: codeOf(owner),
+      account_ids: accountIds,
+      scopes,
     });
     if (res.status !== 201) throw new Error(`grant: ${res.status} ${JSON.stringify(res.body)}`);
     return aToken(app, res.body.id as string);
   }
 
   it("production: only the grant's selected accounts that are active, by number; never another organization's", async () => {
-    const org = await anOrganization([['7000', 'Husleje'], ['12000', 'Bank'], ['1000', 'Salg'], ['5000', 'Varelager'], ['3000', 'Lukket']]);
+    const org = await anOrganization([
+      ['7000', 'Husleje'],
+      ['12000', 'Bank'],
+      ['1000', 'Salg'],
+      ['5000', 'Varelager'],
+      ['3000', 'Lukket'],
+    ]);
     const other = await anOrganization([['1010', 'Fremmed konto']]);
     const token = await aGrant(org.id, [org.accounts['7000'], org.accounts['12000'], org.accounts['1000'], org.accounts['3000']], ['journal:prepare']);
     // selected, then deactivated: no longer permitted (CONTRACT §8); 5000 is not selected at all
@@ -70,7 +79,11 @@ describe('GET /accounts and GET /tax-codes (CONTRACT §7)', () => {
     const org = await anOrganization(numbers.map((n) => [n, `Konto ${n}`]));
     // equal as numbers (0100, 100): the text breaks the tie
     const natural = ['0100', '100', '1000', '1000-2', '1000-10', '7000', '12000', '99999999999999999999', 'A-9', 'A-10', 'B'];
-    const token = await aGrant(org.id, numbers.map((n) => org.accounts[n]), ['journal:prepare']);
+    const token = await aGrant(
+      org.id,
+      numbers.map((n) => org.accounts[n]),
+      ['journal:prepare'],
+    );
     const partner = await read(PRODUCTION, token, 'accounts');
     expect(partner.body.data.map((a: { number: string }) => a.number)).toEqual(natural);
     const console = await app.console().get(`/console/v1/organizations/${org.id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
@@ -78,7 +91,14 @@ describe('GET /accounts and GET /tax-codes (CONTRACT §7)', () => {
   });
 
   it("production: the organization's tax codes by code, with their rates; none of another organization's", async () => {
-    const org = await anOrganization([['1000', 'Salg']], [['U25', 2500], ['I25', 2500], ['E0', 0]]);
+    const org = await anOrganization(
+      [['1000', 'Salg']],
+      [
+        ['U25', 2500],
+        ['I25', 2500],
+        ['E0', 0],
+      ],
+    );
     await anOrganization([['1000', 'Salg']], [['A12', 1200]]);
     const token = await aGrant(org.id, [org.accounts['1000']], ['journal:post']);
     const res = await read(PRODUCTION, token, 'tax-codes');
@@ -138,8 +158,15 @@ describe('GET /accounts and GET /tax-codes (CONTRACT §7)', () => {
     const project = await aSandboxProject(app);
     const { body } = await read(SANDBOX, project.token, 'accounts');
     const ids: string[] = body.data.map((a: { id: string }) => a.id);
-    const lines = ids.flatMap((id) => [{ account_id: id, debit_minor: 100 }, { account_id: id, credit_minor: 100 }]);
-    const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`).send({ posting_date: '2026-11-20', lines });
+    const lines = ids.flatMap((id) => [
+      { account_id: id, debit_minor: 100 },
+      { account_id: id, credit_minor: 100 },
+    ]);
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', `Bearer ${project.token}`)
+      .send({ posting_date: '2026-11-20', lines });
     expect(res.status).toBe(200);
   });
 
@@ -151,7 +178,11 @@ describe('GET /accounts and GET /tax-codes (CONTRACT §7)', () => {
     const owner = await anOwner(app, org.id);
     const theApp = await anApprovedApp(app);
     const grant = await consolePost(app, `/organizations/${org.id}/grants`, {
-      app_id: theApp.id, owner_user_id: owner.user_id, totp_code: codeOf(owner), account_ids: [org.accounts['1000']], scopes: ['journal:prepare'],
+      app_id: theApp.id,
+      owner_user_id: owner.user_id,
+      totp_code: codeOf(owner),
+      account_ids: [org.accounts['1000']],
+      scopes: ['journal:prepare'],
     });
     const token = await aToken(app, grant.body.id);
     expect((await consolePost(app, `/grants/${grant.body.id}/revoke`)).status).toBe(200);

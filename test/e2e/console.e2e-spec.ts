@@ -6,16 +6,7 @@ import { totpCodeAt } from '../../src/modules/auth/organizations/domain/totp';
 import { run as runCli } from '../../src/modules/console/cli/console-cli';
 import { SCOPES } from '../../src/shared/domain/scopes';
 import { aJournal, PRODUCTION, SANDBOX } from '../support/fixtures';
-import {
-  aProductionOrganization,
-  anApprovedApp,
-  anOwner,
-  aToken,
-  codeOf,
-  consolePost,
-  ManualClock,
-  type Owner,
-} from '../support/production-fixtures';
+import { aProductionOrganization, anApprovedApp, anOwner, aToken, codeOf, consolePost, ManualClock, type Owner } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -181,7 +172,11 @@ describe('console API (CONTRACT §10)', () => {
         revisions.push(r.body);
       }
       expect(revisions.map((r) => r.number)).toEqual([1, 2, 3]);
-      expect(revisions.map((r) => Object.keys(r).sort())).toEqual([['id', 'number'], ['id', 'number'], ['id', 'number']]);
+      expect(revisions.map((r) => Object.keys(r).sort())).toEqual([
+        ['id', 'number'],
+        ['id', 'number'],
+        ['id', 'number'],
+      ]);
       expect(new Set(revisions.map((r) => r.id)).size).toBe(3);
       // another app starts at 1
       const b = await consolePost(app, '/apps', { name: 'Andet' });
@@ -452,10 +447,10 @@ describe('console API (CONTRACT §10)', () => {
       ]);
       const sha256 = (t: unknown) => createHash('sha256').update(String(t)).digest('hex');
       expect(rows.map((r) => r.token_hash).sort()).toEqual([sha256(res.body.token), sha256(second.body.token)].sort());
-      const leaked: unknown[] = await dataSource.query(
-        `SELECT 1 FROM access_tokens t WHERE t.token_hash = $1 OR t.token_hash = $2`,
-        [res.body.token, second.body.token],
-      );
+      const leaked: unknown[] = await dataSource.query(`SELECT 1 FROM access_tokens t WHERE t.token_hash = $1 OR t.token_hash = $2`, [
+        res.body.token,
+        second.body.token,
+      ]);
       expect(leaked).toEqual([]);
     });
 
@@ -501,10 +496,9 @@ describe('console API (CONTRACT §10)', () => {
       const first = await consolePost(app, `/organizations/${s.org.id}/mandates`, body(clock.nowMs()));
       const second = await consolePost(app, `/organizations/${s.org.id}/mandates`, body(clock.nowMs() + STEP));
       expect([first.status, second.status]).toEqual([201, 201]);
-      const rows: Array<{ id: string }> = await app.apps.dataSource.query(
-        `SELECT id FROM mandates WHERE organization_id = $1 AND revoked_at IS NULL`,
-        [s.org.id],
-      );
+      const rows: Array<{ id: string }> = await app.apps.dataSource.query(`SELECT id FROM mandates WHERE organization_id = $1 AND revoked_at IS NULL`, [
+        s.org.id,
+      ]);
       expect(rows).toEqual([{ id: second.body.id }]);
     });
 
@@ -544,12 +538,22 @@ describe('console API (CONTRACT §10)', () => {
     );
     keep(await consolePost(app, `/organizations/${org.id}/grants`, { app_id: appId, owner_user_id: owner.user_id, totp_code: owner.totp_secret }));
     const token = await aToken(app, grant.body.id);
-    keep(await app.partner().post(`${PRODUCTION}/journal/prepare`).set('Authorization', `Bearer ${token}`).send(aJournal(org.accounts.map((a) => a.id))));
+    keep(
+      await app
+        .partner()
+        .post(`${PRODUCTION}/journal/prepare`)
+        .set('Authorization', `Bearer ${token}`)
+        .send(aJournal(org.accounts.map((a) => a.id))),
+    );
     keep(await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${token}`).send({}));
     keep(await consolePost(app, `/grants/${grant.body.id}/revoke`));
     keep(await app.partner().post(`${PRODUCTION}/journal/prepare`).set('Authorization', `Bearer ${token}`).send({}));
     const mandate = keep(
-      await consolePost(app, `/organizations/${org.id}/mandates`, { app_id: appId, owner_user_id: owner.user_id, totp_code: codeOf(owner, clock.nowMs() + STEP) }),
+      await consolePost(app, `/organizations/${org.id}/mandates`, {
+        app_id: appId,
+        owner_user_id: owner.user_id,
+        totp_code: codeOf(owner, clock.nowMs() + STEP),
+      }),
     );
     expect([grant.status, mandate.status]).toEqual([201, 201]);
 
@@ -586,9 +590,19 @@ describe('console API (CONTRACT §10)', () => {
     it('issue 35 finding 10: owner passwords come from OWNER_PASSWORD or stdin, never from an argument', async () => {
       const io = (extraEnv: NodeJS.ProcessEnv, stdin?: string) => {
         const r = { out: '', err: '' };
-        return { r, io: { out: (t: string) => (r.out += t), err: (t: string) => (r.err += t), fetch, env: { ...env, ...extraEnv }, ...(stdin === undefined ? {} : { stdin: async () => stdin }) } };
+        return {
+          r,
+          io: {
+            out: (t: string) => (r.out += t),
+            err: (t: string) => (r.err += t),
+            fetch,
+            env: { ...env, ...extraEnv },
+            ...(stdin === undefined ? {} : { stdin: async () => stdin }),
+          },
+        };
       };
-      const hash = async (userId: string) => (await app.apps.dataSource.query('SELECT password_hash FROM users WHERE id = $1', [userId]))[0].password_hash as string | null;
+      const hash = async (userId: string) =>
+        (await app.apps.dataSource.query('SELECT password_hash FROM users WHERE id = $1', [userId]))[0].password_hash as string | null;
       const org = await json('org', 'create', '--name', 'Adgangskode ApS');
       const enrol = io({ OWNER_PASSWORD: 'fra miljøet og lang nok' });
       expect(await runCli(['owner', 'enrol', '--org', org.id, '--email', `cli-owner-${Date.now()}@example.dk`], enrol.io)).toBe(0);
@@ -619,24 +633,62 @@ describe('console API (CONTRACT §10)', () => {
       expect(await json('revision', 'approve', '--app', theApp.id, '--revision', rev.id)).toEqual({ id: rev.id, number: 1, approved: true });
       let totpOut = '';
       // the secret in TOTP_SECRET, never an argument (ps, shell history)
-      const code = await runCli(['totp', 'code'], { out: (t) => (totpOut += t), err: () => undefined, fetch, env: { ...env, TOTP_SECRET: owner.totp_secret }, nowMs: () => clock.nowMs() })
-        .then((exit) => ({ code: exit, out: totpOut }));
+      const code = await runCli(['totp', 'code'], {
+        out: (t) => (totpOut += t),
+        err: () => undefined,
+        fetch,
+        env: { ...env, TOTP_SECRET: owner.totp_secret },
+        nowMs: () => clock.nowMs(),
+      }).then((exit) => ({ code: exit, out: totpOut }));
       expect(code.code).toBe(0);
       expect(code.out).toBe(`${totpCodeAt(owner.totp_secret, clock.nowMs())}\n`);
       const grant = await json(
-        'grant', 'create', '--org', org.id, '--app', theApp.id, '--owner', owner.user_id, '--totp', code.out.trim(),
-        '--accounts', `${a1.id},${a2.id}`, '--scopes', 'journal:prepare,products:create', '--duration', '3600',
+        'grant',
+        'create',
+        '--org',
+        org.id,
+        '--app',
+        theApp.id,
+        '--owner',
+        owner.user_id,
+        '--totp',
+        code.out.trim(),
+        '--accounts',
+        `${a1.id},${a2.id}`,
+        '--scopes',
+        'journal:prepare,products:create',
+        '--duration',
+        '3600',
       );
       expect(grant.expires_at).toBe(new Date(clock.nowMs() + 3_600_000).toISOString());
       const issued = await json('token', 'issue', grant.id);
-      const prepare = await app.partner().post(`${PRODUCTION}/journal/prepare`).set('Authorization', `Bearer ${issued.token}`).send(aJournal([a1.id, a2.id]));
+      const prepare = await app
+        .partner()
+        .post(`${PRODUCTION}/journal/prepare`)
+        .set('Authorization', `Bearer ${issued.token}`)
+        .send(aJournal([a1.id, a2.id]));
       expect(prepare.status).toBe(200);
 
-      const mandate = await json('mandate', 'create', '--org', org.id, '--app', theApp.id, '--owner', owner.user_id, '--totp', totpCodeAt(owner.totp_secret, clock.nowMs() + STEP));
+      const mandate = await json(
+        'mandate',
+        'create',
+        '--org',
+        org.id,
+        '--app',
+        theApp.id,
+        '--owner',
+        owner.user_id,
+        '--totp',
+        totpCodeAt(owner.totp_secret, clock.nowMs() + STEP),
+      );
       expect(await json('mandate', 'revoke', mandate.id)).toEqual({ id: mandate.id, revoked: true });
       expect(await json('account', 'deactivate', a1.id)).toEqual({ id: a1.id, active: false });
       expect(await json('grant', 'revoke', grant.id)).toEqual({ id: grant.id, revoked: true });
-      const stopped = await app.partner().post(`${PRODUCTION}/journal/prepare`).set('Authorization', `Bearer ${issued.token}`).send(aJournal([a1.id, a2.id]));
+      const stopped = await app
+        .partner()
+        .post(`${PRODUCTION}/journal/prepare`)
+        .set('Authorization', `Bearer ${issued.token}`)
+        .send(aJournal([a1.id, a2.id]));
       expect([stopped.status, stopped.body.code]).toEqual([403, 'grant_revoked']);
     });
 

@@ -20,7 +20,8 @@ describe('control characters in forms and in JSON strings that reach pages: 400/
   });
   afterAll(() => app.close());
 
-  const isRefusedPage = (res: { status: number; headers: Record<string, string> }) => [400, 422].includes(res.status) && /^text\/html/.test(res.headers['content-type']);
+  const isRefusedPage = (res: { status: number; headers: Record<string, string> }) =>
+    [400, 422].includes(res.status) && /^text\/html/.test(res.headers['content-type']);
 
   it.each(Object.entries(CONTROLS))('developer pages: %s in every field of every form', async (_name, c) => {
     const d = await aDeveloper(app, clock);
@@ -79,25 +80,47 @@ describe('control characters in forms and in JSON strings that reach pages: 400/
     // the client endpoints answer in their own JSON: 400 invalid_request
     for (const form of [
       { grant_type: 'authorization_code', code: `x${c}`, redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43), ...s.client },
-      { grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43), client_id: s.client.client_id, client_secret: `${s.client.client_secret}${c}` },
+      {
+        grant_type: 'authorization_code',
+        code: 'x',
+        redirect_uri: 'http://127.0.0.1:8765/callback',
+        code_verifier: 'v'.repeat(43),
+        client_id: s.client.client_id,
+        client_secret: `${s.client.client_secret}${c}`,
+      },
     ]) {
       const token = await app.partner().post('/oauth/token').type('form').send(form);
       expect([token.status, token.body.error]).toEqual([400, 'invalid_request']);
     }
-    const revoke = await app.partner().post('/oauth/revoke').type('form').send({ token: `hat_${c}`, ...s.client });
+    const revoke = await app
+      .partner()
+      .post('/oauth/revoke')
+      .type('form')
+      .send({ token: `hat_${c}`, ...s.client });
     expect([revoke.status, revoke.body.error]).toEqual([400, 'invalid_request']);
   });
 
   it.each(Object.entries(CONTROLS))('GET /oauth/authorize: %s in a query parameter is an error page, never 500', async (_name, c) => {
     const s = await aConsentSetup(app);
-    for (const extra of [{ state: `st${c}` }, { scope: `journal:prepare${c}` }, { client_id: `${s.client.client_id}${c}` }, { redirect_uri: `http://127.0.0.1:8765/callback${c}` }, { code_challenge: `${'a'.repeat(43)}${c}` }]) {
+    for (const extra of [
+      { state: `st${c}` },
+      { scope: `journal:prepare${c}` },
+      { client_id: `${s.client.client_id}${c}` },
+      { redirect_uri: `http://127.0.0.1:8765/callback${c}` },
+      { code_challenge: `${'a'.repeat(43)}${c}` },
+    ]) {
       const res = await new PageDriver(app).get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, extra)}`);
       expect([Object.keys(extra)[0], res.status < 500]).toEqual([Object.keys(extra)[0], true]);
     }
   });
 
   it.each(Object.entries(CONTROLS))('console API: %s in a JSON string a page shows is 400 invalid_input at its pointer', async (_name, c) => {
-    const post = (path: string, body: unknown) => app.console().post(`/console/v1${path}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send(body as object);
+    const post = (path: string, body: unknown) =>
+      app
+        .console()
+        .post(`/console/v1${path}`)
+        .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+        .send(body as object);
     const org = await post('/organizations', { name: 'Bager Hansen ApS' });
     expect(org.status).toBe(201);
     const answers: Array<[string, number, string | undefined]> = [];

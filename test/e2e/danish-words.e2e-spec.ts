@@ -17,11 +17,36 @@ const GLOSSARY = readFileSync(join(__dirname, '..', '..', 'docs', 'glossary-da.m
 const TECHNICAL = new Set([...GLOSSARY.slice(GLOSSARY.indexOf('## Tekniske termer')).matchAll(/`([^`]+)`/g)].map((m) => m[1].toLowerCase()));
 
 /** Danish words spelled as an English word of the catalogues (not English on a Danish page). */
-const ALSO_DANISH = new Set(['app', 'apps', 'at', 'for', 'give', 'have', 'link', 'links', 'log', 'start', 'status', 'send', 'time', 'under', 'operation', 'hat', 'fragment', 'zone', 'demo', 'minut', 'det', 'alle']);
+const ALSO_DANISH = new Set([
+  'app',
+  'apps',
+  'at',
+  'for',
+  'give',
+  'have',
+  'link',
+  'links',
+  'log',
+  'start',
+  'status',
+  'send',
+  'time',
+  'under',
+  'operation',
+  'hat',
+  'fragment',
+  'zone',
+  'demo',
+  'minut',
+  'det',
+  'alle',
+]);
 
 /** A text's placeholders as a reader sees them: `{n, plural, one {# a} other {# b}}` gives its forms, `{name}` nothing. */
 function readable(text: string): string {
-  return text.replace(/\{\w+, plural,((?:\s*[a-z]+ \{[^{}]*\})+)\s*\}/g, (_w, forms: string) => forms.replace(/[a-z]+ \{([^{}]*)\}/g, ' $1 ')).replace(/\{\w+\}/g, ' ');
+  return text
+    .replace(/\{\w+, plural,((?:\s*[a-z]+ \{[^{}]*\})+)\s*\}/g, (_w, forms: string) => forms.replace(/[a-z]+ \{([^{}]*)\}/g, ' $1 '))
+    .replace(/\{\w+\}/g, ' ');
 }
 
 /** Words of a text: letters only; addresses, environment variable names and code-like tokens left out. */
@@ -40,13 +65,18 @@ for (const c of CATALOGUES) for (const t of Object.values(c.en)) wordsOf(readabl
 Object.values(scopeCatalogueTexts('en')).forEach((t) => wordsOf(t).forEach((w) => ENGLISH.add(w)));
 
 /** The glossary's technical terms of more than one part ("e-mail", "redirect-URI"), taken out before the words are split. */
-const COMPOUND_TERMS = [...TECHNICAL].filter((t) => /[^a-zæøå]/.test(t)).sort((a, b) => b.length - a.length).map((t) => new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
+const COMPOUND_TERMS = [...TECHNICAL]
+  .filter((t) => /[^a-zæøå]/.test(t))
+  .sort((a, b) => b.length - a.length)
+  .map((t) => new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
 
 function englishIn(text: string, names: string[] = []): string[] {
   let t = text;
   for (const n of names) t = t.split(n).join(' ');
   for (const term of COMPOUND_TERMS) t = t.replace(term, ' ');
-  return [...new Set(wordsOf(t).filter((w) => ENGLISH.has(w) && !TECHNICAL.has(w) && !ALSO_DANISH.has(w) && !(w.endsWith('s') && TECHNICAL.has(w.slice(0, -1)))))];
+  return [
+    ...new Set(wordsOf(t).filter((w) => ENGLISH.has(w) && !TECHNICAL.has(w) && !ALSO_DANISH.has(w) && !(w.endsWith('s') && TECHNICAL.has(w.slice(0, -1))))),
+  ];
 }
 
 /** What a person reads on a page: its text and the accessible names it sets; no style, no <code> (addresses, ids). */
@@ -95,7 +125,11 @@ describe('Danish words (CONTRACT §21)', () => {
     expect(da.filter(([, t]) => /vedhæftede? fil/i.test(t)).map(([k]) => k)).toEqual([]);
     expect(da.filter(([, t]) => /revision/i.test(t)).map(([k]) => k)).toEqual([]);
     expect(DEVELOPER_MESSAGES.da.recover).not.toBe(DEVELOPER_MESSAGES.da.resend);
-    expect(Object.entries(CONSENT_MESSAGES.da).filter(([, t]) => /client_id|redirect_uri/.test(t)).map(([k]) => k)).toEqual([]);
+    expect(
+      Object.entries(CONSENT_MESSAGES.da)
+        .filter(([, t]) => /client_id|redirect_uri/.test(t))
+        .map(([k]) => k),
+    ).toEqual([]);
     expect(translate('da', 'web.tooMany', { seconds: 1 })).toBe('For mange forsøg fra din adresse. Prøv igen om 1 sekund.');
     expect(translate('da', 'web.tooMany', { seconds: 2 })).toBe('For mange forsøg fra din adresse. Prøv igen om 2 sekunder.');
     expect(translate('en', 'web.tooMany', { seconds: 1 })).toBe('Too many attempts from your address. Try again in 1 second.');
@@ -133,7 +167,9 @@ describe('Danish words (CONTRACT §21)', () => {
     const appId = await anAppOnThePage(d, 'Bogføringsappen');
     pages.push(['apps', (await d.driver.get('/developers/apps')).text]);
     pages.push(['new app', (await d.driver.get('/developers/apps/new')).text]);
-    expect((await d.driver.post(`/developers/apps/${appId}/webhook-endpoints`, { url: 'https://hooks.example/partner', environment: 'sandbox' })).status).toBe(303);
+    expect((await d.driver.post(`/developers/apps/${appId}/webhook-endpoints`, { url: 'https://hooks.example/partner', environment: 'sandbox' })).status).toBe(
+      303,
+    );
     const appPage = await d.driver.get(`/developers/apps/${appId}`);
     pages.push(['app page', appPage.text]);
     const endpointId = /id="endpoint-([0-9a-f-]{36})"/.exec(appPage.text)?.[1] as string;

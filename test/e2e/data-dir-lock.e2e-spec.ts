@@ -81,12 +81,21 @@ describe('one process per DATA_DIR, and npm start as one process tree', () => {
       await Promise.all(pair.map((c) => c.said(/ready/)));
       for (const c of pair) c.child.stdin!.write('go\n');
       await Promise.all(pair.map((c) => c.said(/held|locked|error/)));
-      outcomes.push(pair.map((c) => c.out()).sort().join('+'));
+      outcomes.push(
+        pair
+          .map((c) => c.out())
+          .sort()
+          .join('+'),
+      );
       for (const c of pair) c.child.stdin!.end();
       await Promise.all(pair.map((c) => (c.child.exitCode === null ? new Promise((r) => c.child.once('exit', r)) : null)));
     }
     const both = outcomes.filter((o) => o === 'held+held').length;
-    expect({ exactlyOne: outcomes.filter((o) => o === 'held+locked').length, both, other: outcomes.filter((o) => o !== 'held+locked' && o !== 'held+held') }).toEqual({ exactlyOne: 40, both: 0, other: [] });
+    expect({
+      exactlyOne: outcomes.filter((o) => o === 'held+locked').length,
+      both,
+      other: outcomes.filter((o) => o !== 'held+locked' && o !== 'held+held'),
+    }).toEqual({ exactlyOne: 40, both: 0, other: [] });
   }, 180_000);
 
   it('npm start runs `node [flags] FILE`, the form the shared yardstick reads, so the bench runs the service with its flags', () => {
@@ -111,35 +120,51 @@ describe('one process per DATA_DIR, and npm start as one process tree', () => {
     expect(JSON.parse(cmd![1])).toEqual(start.trim().split(/\s+/));
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('npm start stops with its service on %s to npm: no orphan', async (signal) => {
-    const dataDir = tempDir();
-    const { env, origin } = await envFor(dataDir);
-    // a user's shell: the project's node_modules/.bin comes from npm itself
-    const path = (process.env.PATH ?? '').split(delimiter).filter((p) => !p.endsWith(`node_modules${sep}.bin`)).join(delimiter);
-    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { PATH: path, HOME: process.env.HOME ?? dataDir, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    npm.stderr!.on('data', (d) => (err += String(d)));
-    npm.stdout!.resume();
-    const npmExited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
-    let service: number | undefined;
-    try {
-      await waitForReady(`${origin}/health/ready`, 120_000);
-      // the process serving: the holder of DATA_DIR's lock, below npm
-      service = Number(readFileSync(join(dataDir, 'service.lock', 'owner'), 'utf8').split(' ')[0]);
-      const ancestors = spawnSync('ps', ['-o', 'ppid=', '-p', String(service)], { encoding: 'utf8' }).stdout.trim();
-      expect([String(npm.pid), ...spawnSync('ps', ['-o', 'pid=', '--ppid', String(npm.pid)], { encoding: 'utf8' }).stdout.trim().split(/\s+/)]).toContain(ancestors);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'npm start stops with its service on %s to npm: no orphan',
+    async (signal) => {
+      const dataDir = tempDir();
+      const { env, origin } = await envFor(dataDir);
+      // a user's shell: the project's node_modules/.bin comes from npm itself
+      const path = (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter((p) => !p.endsWith(`node_modules${sep}.bin`))
+        .join(delimiter);
+      const npm = spawn('npm', ['start'], {
+        cwd: ROOT,
+        env: { PATH: path, HOME: process.env.HOME ?? dataDir, LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      npm.stderr!.on('data', (d) => (err += String(d)));
+      npm.stdout!.resume();
+      const npmExited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+      let service: number | undefined;
+      try {
+        await waitForReady(`${origin}/health/ready`, 120_000);
+        // the process serving: the holder of DATA_DIR's lock, below npm
+        service = Number(readFileSync(join(dataDir, 'service.lock', 'owner'), 'utf8').split(' ')[0]);
+        const ancestors = spawnSync('ps', ['-o', 'ppid=', '-p', String(service)], { encoding: 'utf8' }).stdout.trim();
+        expect([
+          String(npm.pid),
+          ...spawnSync('ps', ['-o', 'pid=', '--ppid', String(npm.pid)], { encoding: 'utf8' })
+            .stdout.trim()
+            .split(/\s+/),
+        ]).toContain(ancestors);
 
-      npm.kill(signal); // the npm process only, as `kill -TERM %1` of a backgrounded `npm start` does
-      // npm itself ends too (without the fix, on SIGINT npm kept waiting on its shell)
-      let npmDone = false;
-      void npmExited.then(() => (npmDone = true));
-      await eventually(() => npmDone, 'npm to exit', 20_000);
-      await eventually(() => !isAlive(service!), 'the service stops with npm', 15_000);
-      await expect(fetch(`${origin}/health/live`)).rejects.toThrow();
-    } finally {
-      if (service !== undefined && isAlive(service)) process.kill(service, 'SIGKILL');
-      if (npm.exitCode === null) npm.kill('SIGKILL');
-    }
-    expect(err).not.toContain('start failed');
-  }, 180_000);
+        npm.kill(signal); // the npm process only, as `kill -TERM %1` of a backgrounded `npm start` does
+        // npm itself ends too (without the fix, on SIGINT npm kept waiting on its shell)
+        let npmDone = false;
+        void npmExited.then(() => (npmDone = true));
+        await eventually(() => npmDone, 'npm to exit', 20_000);
+        await eventually(() => !isAlive(service!), 'the service stops with npm', 15_000);
+        await expect(fetch(`${origin}/health/live`)).rejects.toThrow();
+      } finally {
+        if (service !== undefined && isAlive(service)) process.kill(service, 'SIGKILL');
+        if (npm.exitCode === null) npm.kill('SIGKILL');
+      }
+      expect(err).not.toContain('start failed');
+    },
+    180_000,
+  );
 });

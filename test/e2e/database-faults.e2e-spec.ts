@@ -41,7 +41,9 @@ if (!onPostgres()) {
   const productsWithCode = async (p: SandboxProject, code: string) =>
     Number((await db.query(`SELECT count(*)::int AS n FROM products WHERE organization_id = $1 AND code = $2`, [p.organization_id, code]))[0].n);
   const recordsWithKey = async (p: SandboxProject, key: string) =>
-    Number((await db.query(`SELECT count(*)::int AS n FROM idempotency_records WHERE organization_id = $1 AND idempotency_key = $2`, [p.organization_id, key]))[0].n);
+    Number(
+      (await db.query(`SELECT count(*)::int AS n FROM idempotency_records WHERE organization_id = $1 AND idempotency_key = $2`, [p.organization_id, key]))[0].n,
+    );
 
   /** Terminates the backend of the transaction `m` from another session and waits until the client has seen it. */
   async function terminateOwnBackend(m: EntityManager): Promise<void> {
@@ -69,7 +71,10 @@ if (!onPostgres()) {
   }
 
   class NeverWaited extends Error {
-    constructor(message: string, readonly status: number | undefined) {
+    constructor(
+      message: string,
+      readonly status: number | undefined,
+    ) {
       super(message);
     }
   }
@@ -80,7 +85,14 @@ if (!onPostgres()) {
       await other.query(`SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
       const pending = Promise.resolve(send());
       let answered: unknown;
-      void pending.then((r) => { answered = r; }, (err: unknown) => { answered = err; });
+      void pending.then(
+        (r) => {
+          answered = r;
+        },
+        (err: unknown) => {
+          answered = err;
+        },
+      );
       const deadline = Date.now() + 15_000;
       let blocked: number | undefined;
       while (blocked === undefined) {
@@ -90,7 +102,10 @@ if (!onPostgres()) {
         blocked = rows[0]?.pid;
         if (blocked === undefined) {
           if (answered !== undefined || Date.now() > deadline) {
-            const what = answered === undefined ? 'no answer within 15 s' : `answered ${JSON.stringify((answered as { status?: number; body?: unknown }).status ?? String(answered))} ${JSON.stringify((answered as { body?: unknown }).body ?? '')}`;
+            const what =
+              answered === undefined
+                ? 'no answer within 15 s'
+                : `answered ${JSON.stringify((answered as { status?: number; body?: unknown }).status ?? String(answered))} ${JSON.stringify((answered as { body?: unknown }).body ?? '')}`;
             throw new NeverWaited(`the write never waited on the organization's row: ${what}`, (answered as { status?: number } | undefined)?.status);
           }
           await new Promise((r) => setTimeout(r, 20));
@@ -113,15 +128,27 @@ if (!onPostgres()) {
   }
 
   const postJournal = (p: SandboxProject, key: string, postingDate: string) =>
-    app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key)
-      .send(aJournal(p.accounts.map((a) => a.id), { posting_date: postingDate }));
+    app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', key)
+      .send(
+        aJournal(
+          p.accounts.map((a) => a.id),
+          { posting_date: postingDate },
+        ),
+      );
   const entriesOf = async (p: SandboxProject) =>
     Number((await db.query(`SELECT count(*)::int AS n FROM journal_entries WHERE organization_id = $1`, [p.organization_id]))[0].n);
 
   const taxCodesOf = async (organizationId: string, code: string) =>
     Number((await db.query(`SELECT count(*)::int AS n FROM tax_codes WHERE organization_id = $1 AND code = $2`, [organizationId, code]))[0].n);
   const createTaxCode = (organizationId: string, code: string) =>
-    app.console().post(`/console/v1/organizations/${organizationId}/tax-codes`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+    app
+      .console()
+      .post(`/console/v1/organizations/${organizationId}/tax-codes`)
+      .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
       .send({ code, rate_basis_points: 2500 });
 
   it('a connection lost between two statements of a transaction (QueryRunnerAlreadyReleasedError) is 503; the retry commits once', async () => {
@@ -170,8 +197,14 @@ if (!onPostgres()) {
   it('a batch (CONTRACT §19) whose connection is lost in the middle of its statement is 503, writes nothing and takes no number; the retry posts it once with the numbers nobody else took', async () => {
     const p = await aSandboxProject(app);
     const key = randomUUID();
-    const journals = ['2026-05-05', '2025-05-05', '2026-05-06'].map((posting_date) => aJournal(p.accounts.map((a) => a.id), { posting_date }));
-    const postBatch = () => app.partner().post(`${SANDBOX}/journal/batch`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ journals });
+    const journals = ['2026-05-05', '2025-05-05', '2026-05-06'].map((posting_date) =>
+      aJournal(
+        p.accounts.map((a) => a.id),
+        { posting_date },
+      ),
+    );
+    const postBatch = () =>
+      app.partner().post(`${SANDBOX}/journal/batch`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ journals });
     // the statement holds the years' counters and waits at its gate for the organization row held here; then its backend goes
     expect503(await lostWhileWaitingOn(p.organization_id, postBatch));
     expect(await entriesOf(p)).toBe(0);
@@ -179,7 +212,11 @@ if (!onPostgres()) {
     const retry = await postBatch();
     expect(retry.status).toBe(201);
     expect(retry.body.replayed).toBe(false);
-    expect(retry.body.entries.map((e: { voucher_year: number; voucher_number: number }) => [e.voucher_year, e.voucher_number])).toEqual([[2026, 1], [2025, 1], [2026, 2]]);
+    expect(retry.body.entries.map((e: { voucher_year: number; voucher_number: number }) => [e.voucher_year, e.voucher_number])).toEqual([
+      [2026, 1],
+      [2025, 1],
+      [2026, 2],
+    ]);
     expect((await postJournal(p, randomUUID(), '2026-05-07')).body.voucher_number).toBe(3);
     expect(await entriesOf(p)).toBe(4);
   });
@@ -204,10 +241,15 @@ if (!onPostgres()) {
     expect(posted.status).toBe(201);
     const key = randomUUID();
     const pdf = Buffer.from(`%PDF-1.7 ${randomUUID()}`);
-    const attach = () => app.partner().post(`${SANDBOX}/journal/entries/${posted.body.id}/attachments`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', key).set('Content-Type', 'application/pdf').send(pdf);
-    const attachments = async () =>
-      Number((await db.query(`SELECT count(*)::int AS n FROM attachments WHERE organization_id = $1`, [p.organization_id]))[0].n);
+    const attach = () =>
+      app
+        .partner()
+        .post(`${SANDBOX}/journal/entries/${posted.body.id}/attachments`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', key)
+        .set('Content-Type', 'application/pdf')
+        .send(pdf);
+    const attachments = async () => Number((await db.query(`SELECT count(*)::int AS n FROM attachments WHERE organization_id = $1`, [p.organization_id]))[0].n);
     // the new content row's foreign-key check waits for the organization row held here; then its backend goes
     expect503(await lostWhileWaitingOn(p.organization_id, attach));
     expect(await attachments()).toBe(0);
@@ -223,7 +265,12 @@ if (!onPostgres()) {
     const p = await aSandboxProject(app);
     const ids = p.accounts.map((a) => a.id);
     const post = (key: string) =>
-      app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send(aJournal(ids, { posting_date: '2026-03-02' }));
+      app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', key)
+        .send(aJournal(ids, { posting_date: '2026-03-02' }));
     expect((await post(randomUUID())).body.voucher_number).toBe(1);
     await other.query('BEGIN');
     try {
@@ -245,7 +292,12 @@ if (!onPostgres()) {
     const p = await aSandboxProject(app);
     const ids = p.accounts.map((a) => a.id);
     const post = (key: string) =>
-      app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send(aJournal(ids, { posting_date: '2026-04-02' }));
+      app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', key)
+        .send(aJournal(ids, { posting_date: '2026-04-02' }));
     expect((await post(randomUUID())).status).toBe(201);
     expect(await db.query(`SELECT 1 FROM periods WHERE organization_id = $1 AND period = '2026-04'`, [p.organization_id])).toHaveLength(1);
     await other.query('BEGIN');

@@ -7,7 +7,13 @@ import { consolePost, ManualClock } from '../support/production-fixtures';
 import { createTestApp, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 
 const issued = (html: string) => /id="issued-value">([^<]+)</.exec(html)?.[1] as string;
-const decoded = (s: string) => s.replace(/&amp;/g, '&').replace(/&#x2F;/g, '/').replace(/&#x3D;/g, '=').replace(/&#39;/g, "'").replace(/&quot;/g, '"');
+const decoded = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&#x2F;/g, '/')
+    .replace(/&#x3D;/g, '=')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"');
 
 /**
  * CONTRACT §15 "A demo company, to try production alone": the developer's production organization,
@@ -55,7 +61,11 @@ describe('the demo company (CONTRACT §15)', () => {
 
   it('is made with the account: production, marked demo for the operator, "Demo ApS – <email>", the sample chart, the developer its only owner', async () => {
     const d = await aDeveloper(app, clock);
-    const created = await app.console().post('/console/v1/developers').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({ email: `other-${Date.now()}@example.dk`, password: DEV_PASSWORD });
+    const created = await app
+      .console()
+      .post('/console/v1/developers')
+      .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+      .send({ email: `other-${Date.now()}@example.dk`, password: DEV_PASSWORD });
     expect(created.status).toBe(201);
     expect(created.body.demo_organization_id).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -73,7 +83,18 @@ describe('the demo company (CONTRACT §15)', () => {
     expect(read.body.demo).toBe(true);
     expect(read.body.name).toBe(`Demo ApS – ${d.email}`);
     expect(read.body.owners).toEqual([{ user_id: expect.any(String), email: d.email }]);
-    expect(read.body.accounts.map((a: { number: string }) => a.number)).toEqual(['1000', '1100', '5000', '7000', '7500', '12000', '13000', '14500', '14600', '15000']);
+    expect(read.body.accounts.map((a: { number: string }) => a.number)).toEqual([
+      '1000',
+      '1100',
+      '5000',
+      '7000',
+      '7500',
+      '12000',
+      '13000',
+      '14500',
+      '14600',
+      '15000',
+    ]);
     expect(read.body.tax_codes.length).toBeGreaterThanOrEqual(1);
 
     // its owner's password is the developer's: the operator cannot set another one for it, and enrolling the
@@ -106,7 +127,7 @@ describe('the demo company (CONTRACT §15)', () => {
     expect((await consoleGet(`/organizations/${first}`)).body).toMatchObject({ demo: true, name: `Demo ApS – ${d.email}` });
   });
 
-  it('issue 45: the code verifier stays the same on every load of the app page in one session (the copied one still exchanges the code of a later load\'s link); another session has its own', async () => {
+  it("issue 45: the code verifier stays the same on every load of the app page in one session (the copied one still exchanges the code of a later load's link); another session has its own", async () => {
     const d = await aDeveloper(app, clock);
     const { appId, secret, page } = await anUnapprovedAppWithClient(d);
     const copied = verifierOn(page);
@@ -136,7 +157,7 @@ describe('the demo company (CONTRACT §15)', () => {
     expect(verifierOn((await other.get(`/developers/apps/${appId}`)).text)).not.toBe(copied);
   });
 
-  it('Connect the demo company: the developer signs in with the account\'s email, password and authenticator, consents an unapproved app, and gets a hat_ token that works on the production base', async () => {
+  it("Connect the demo company: the developer signs in with the account's email, password and authenticator, consents an unapproved app, and gets a hat_ token that works on the production base", async () => {
     const d = await aDeveloper(app, clock);
     const { appId, secret, page } = await anUnapprovedAppWithClient(d);
     const demoId = demoIdOn(page);
@@ -269,7 +290,9 @@ describe('the demo company (CONTRACT §15)', () => {
     // an operator's app without approval and without a developer: refused before sign-in, as before
     const bare = await consolePost(app, '/apps', { name: 'Ikke godkendt' });
     await consolePost(app, `/apps/${bare.body.id}/oauth`, { redirect_uris: [REDIRECT_URI] });
-    const refused = await new PageDriver(app).get(`/oauth/authorize?${authorizeQuery({ ...s, client: { client_id: bare.body.id, client_secret: '' } }, challenge)}`);
+    const refused = await new PageDriver(app).get(
+      `/oauth/authorize?${authorizeQuery({ ...s, client: { client_id: bare.body.id, client_secret: '' } }, challenge)}`,
+    );
     expect(refused.status).toBe(303);
     expect(new URL(refused.headers.location as string).searchParams.get('error')).toBe('unauthorized_client');
   });
@@ -287,7 +310,11 @@ describe('the demo company (CONTRACT §15)', () => {
     const reused = await signInTry(driver, '/oauth/authorize/sign-in', { email: d.email, password: DEV_PASSWORD, code });
     expect(reused.answer).toBe('refused');
     clock.advance(30_000);
-    const wrongPassword = await signInTry(driver, '/oauth/authorize/sign-in', { email: d.email, password: 'not the password at all', code: totpCodeAt(d.secret, clock.nowMs()) });
+    const wrongPassword = await signInTry(driver, '/oauth/authorize/sign-in', {
+      email: d.email,
+      password: 'not the password at all',
+      code: totpCodeAt(d.secret, clock.nowMs()),
+    });
     expect(wrongPassword.answer).toBe('refused');
   });
   it('goes with its developer: a developer gone 90 days is purged with the demo company, its grant, what its token wrote and its owner; the grant never counts as a customer', async () => {
@@ -298,13 +325,20 @@ describe('the demo company (CONTRACT §15)', () => {
     expect((await signInAsDeveloper(driver, d, connectHref(page))).status).toBe(303);
     const form = await driver.get('/oauth/authorize/continue');
     const accountId = /name="account_ids" value="([0-9a-f-]{36})"/.exec(form.text)?.[1] as string;
-    const code = new URL((await driver.post('/oauth/authorize/decision', { decision: 'allow', account_ids: [accountId], duration_days: '90' })).headers.location as string).searchParams.get('code');
+    const code = new URL(
+      (await driver.post('/oauth/authorize/decision', { decision: 'allow', account_ids: [accountId], duration_days: '90' })).headers.location as string,
+    ).searchParams.get('code');
     const token = await app
       .partner()
       .post('/oauth/token')
       .type('form')
       .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifierOn(page), client_id: appId, client_secret: secret });
-    const product = await app.partner().post(`${PRODUCTION}/products`).set('Authorization', `Bearer ${token.body.access_token}`).set('Idempotency-Key', `demo-${Date.now()}`).send({ code: 'DEMO', name: 'Demovare' });
+    const product = await app
+      .partner()
+      .post(`${PRODUCTION}/products`)
+      .set('Authorization', `Bearer ${token.body.access_token}`)
+      .set('Idempotency-Key', `demo-${Date.now()}`)
+      .send({ code: 'DEMO', name: 'Demovare' });
     expect(product.status).toBe(201);
     const n = async (sql: string, params: unknown[]) => Number((await app.apps.dataSource.query(sql, params))[0].n);
     expect(await n(`SELECT count(*) AS n FROM users WHERE lower(email) = lower($1) AND developer_id IS NOT NULL`, [d.email])).toBe(1);

@@ -99,7 +99,11 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       const rightPassword = await signInTry(a, '/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) });
       const b = from('203.0.113.51');
       await b.get('/developers/signin');
-      const wrongPassword = await signInTry(b, '/developers/signin', { email: d.email, password: 'not the password at all', code: totpCodeAt(d.secret, clock.nowMs()) });
+      const wrongPassword = await signInTry(b, '/developers/signin', {
+        email: d.email,
+        password: 'not the password at all',
+        code: totpCodeAt(d.secret, clock.nowMs()),
+      });
       expect(rightPassword.answer).toBe('refused');
       expect(wrongPassword.answer).toBe('refused');
       expect(sameShape(rightPassword.text)).toBe(sameShape(wrongPassword.text));
@@ -121,7 +125,9 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       // another /64 is another client
       const neighbour = from('2001:db8:35:2::1');
       await neighbour.get('/developers/signin');
-      expect((await neighbour.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) })).status).toBe(303);
+      expect((await neighbour.post('/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) })).status).toBe(
+        303,
+      );
     });
   });
 
@@ -208,13 +214,12 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       const d = await signUpByEmail(app, clock, inbox);
       expect((await d.driver.get('/developers/apps')).status).toBe(200);
     });
-
   });
 
   describe('issue 43 finding 6: the password is chosen by whoever follows the link (CONTRACT §20)', () => {
     const ATTACKER_PASSWORD = 'angriberens kodeord 1234';
 
-    it('Create account asks for the email only; the link\'s page asks for the password (12–128) and the code, keeping the secret on a refusal', async () => {
+    it("Create account asks for the email only; the link's page asks for the password (12–128) and the code, keeping the secret on a refusal", async () => {
       const email = `fields-${randomUUID()}@example.dk`;
       const driver = from('192.0.2.140');
       const form = await driver.get('/developers/signup');
@@ -270,7 +275,9 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       clock.advance(30_000);
       const stranger = from('192.0.2.152');
       await stranger.get('/developers/signin');
-      expect((await signInTry(stranger, '/developers/signin', { email: victim, password: ATTACKER_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) })).answer).toBe('refused');
+      expect(
+        (await signInTry(stranger, '/developers/signin', { email: victim, password: ATTACKER_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) })).answer,
+      ).toBe('refused');
       const owner = from('192.0.2.153');
       await owner.get('/developers/signin');
       expect((await owner.post('/developers/signin', { email: victim, password: DEV_PASSWORD, code: totpCodeAt(secret, clock.nowMs()) })).status).toBe(303);
@@ -362,7 +369,7 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       clock.advance(3600_000 + 1_000);
     }, 180_000);
 
-    it('answers a NUL byte in the sign-up or sign-in email with the page kernel\'s 400 page, never a 500', async () => {
+    it("answers a NUL byte in the sign-up or sign-in email with the page kernel's 400 page, never a 500", async () => {
       const driver = from('192.0.2.170');
       await driver.get('/developers/signup');
       // the page kernel refuses a control character in any form field before the form is read (issue 35, finding 8)
@@ -399,17 +406,25 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       const second = await anAppOnThePage(d, 'Anden');
       const endpointOf = async (appId: string) => {
         await d.driver.get(`/developers/apps/${appId}`);
-        expect((await d.driver.post(`/developers/apps/${appId}/webhook-endpoints`, { url: `http://127.0.0.1:9/resends-${appId}`, environment: 'sandbox' })).status).toBe(303);
+        expect(
+          (await d.driver.post(`/developers/apps/${appId}/webhook-endpoints`, { url: `http://127.0.0.1:9/resends-${appId}`, environment: 'sandbox' })).status,
+        ).toBe(303);
         return /name="endpoint_id" value="([0-9a-f-]{36})"/.exec((await d.driver.get(`/developers/apps/${appId}`)).text)?.[1] as string;
       };
       const endpoints = { [first]: await endpointOf(first), [second]: await endpointOf(second) };
       const test = (appId: string) => d.driver.post(`/developers/apps/${appId}/webhook-endpoints/test`, { endpoint_id: endpoints[appId] });
-      const recover = (appId: string) => d.driver.post(`/developers/apps/${appId}/webhook-endpoints/recover`, { endpoint_id: endpoints[appId], since: new Date(clock.nowMs() - 60_000).toISOString() });
+      const recover = (appId: string) =>
+        d.driver.post(`/developers/apps/${appId}/webhook-endpoints/recover`, {
+          endpoint_id: endpoints[appId],
+          since: new Date(clock.nowMs() - 60_000).toISOString(),
+        });
       // one test event per app (2), its delivery resent 57 times over both apps, one recovery: 60 deliveries by hand
       expect([(await test(first)).status, (await test(second)).status]).toEqual([303, 303]);
-      const eventOf = async (appId: string) => /name="event_id" value="([0-9a-f-]{36})"/.exec((await d.driver.get(`/developers/apps/${appId}`)).text)?.[1] as string;
+      const eventOf = async (appId: string) =>
+        /name="event_id" value="([0-9a-f-]{36})"/.exec((await d.driver.get(`/developers/apps/${appId}`)).text)?.[1] as string;
       const events = { [first]: await eventOf(first), [second]: await eventOf(second) };
-      const resend = (appId: string) => d.driver.post(`/developers/apps/${appId}/deliveries/resend`, { event_id: events[appId], endpoint_id: endpoints[appId] });
+      const resend = (appId: string) =>
+        d.driver.post(`/developers/apps/${appId}/deliveries/resend`, { event_id: events[appId], endpoint_id: endpoints[appId] });
       const statuses: number[] = [];
       for (let i = 0; i < 57; i++) statuses.push((await resend(i % 2 === 0 ? first : second)).status);
       expect(statuses.filter((s) => s !== 303)).toEqual([]);
@@ -425,7 +440,9 @@ describe('developer accounts as strong as owners (issue 35)', () => {
       const other = await aDeveloper(app, clock);
       const hers = await anAppOnThePage(other);
       await other.driver.get(`/developers/apps/${hers}`);
-      expect((await other.driver.post(`/developers/apps/${hers}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hers', environment: 'sandbox' })).status).toBe(303);
+      expect((await other.driver.post(`/developers/apps/${hers}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hers', environment: 'sandbox' })).status).toBe(
+        303,
+      );
       const herEndpoint = /name="endpoint_id" value="([0-9a-f-]{36})"/.exec((await other.driver.get(`/developers/apps/${hers}`)).text)?.[1] as string;
       expect((await other.driver.post(`/developers/apps/${hers}/webhook-endpoints/test`, { endpoint_id: herEndpoint })).status).toBe(303);
       // an hour on (the session kept alive: it ends after 30 minutes idle), the first uses have left the hour
@@ -452,7 +469,10 @@ describe('sign-up without SMTP_URL: the link is in the log (issue 35)', () => {
       const form = await driver.get('/developers/signup');
       expect(form.text).toContain('the link to confirm the address is written to the service’s log');
       expect((await driver.post('/developers/signup', { email })).status).toBe(303);
-      for (const [lang, where, never] of [['en', 'Your link is in the service’s log', /check your email|we sent an email/i], ['da', 'Dit link står i tjenestens log', /tjek din e-mail|vi har sendt/i]] as const) {
+      for (const [lang, where, never] of [
+        ['en', 'Your link is in the service’s log', /check your email|we sent an email/i],
+        ['da', 'Dit link står i tjenestens log', /tjek din e-mail|vi har sendt/i],
+      ] as const) {
         const sent = await driver.get(`/developers/signup/sent?lang=${lang}`);
         expect(sent.status).toBe(200);
         expect(sent.text).toContain(where);
@@ -480,7 +500,9 @@ describe('sign-up without SMTP_URL: the link is in the log (issue 35)', () => {
       await again.get('/developers/signup');
       const refused = await again.post('/developers/signup', { email: other });
       expect(refused.status).toBe(429);
-      expect(refused.text).toContain(`${DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour} links for this address were written to the service’s log within the hour`);
+      expect(refused.text).toContain(
+        `${DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour} links for this address were written to the service’s log within the hour`,
+      );
       expect(refused.text).not.toMatch(/inbox|we sent/i);
     } finally {
       await app.close();
@@ -521,7 +543,11 @@ describe('the operator creates developers (POST /console/v1/developers, issue 35
     const again = await app.console().post('/console/v1/developers').set('Authorization', KEY).send({ email: email.toUpperCase(), password: DEV_PASSWORD });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('resource_conflict');
-    const short = await app.console().post('/console/v1/developers').set('Authorization', KEY).send({ email: `x-${randomUUID()}@example.dk`, password: 'short' });
+    const short = await app
+      .console()
+      .post('/console/v1/developers')
+      .set('Authorization', KEY)
+      .send({ email: `x-${randomUUID()}@example.dk`, password: 'short' });
     expect(short.status).toBe(400);
     expect(short.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/password']);
     const bad = await app.console().post('/console/v1/developers').set('Authorization', KEY).send({ email: 'not-an-email', password: DEV_PASSWORD });
@@ -553,15 +579,36 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     const goneApps = [await anAppOnThePage(gone, 'Glemt'), await anAppOnThePage(gone, 'Også glemt')];
     const page = (await gone.driver.get(`/developers/apps/${goneApps[0]}`)).text;
     const token = issued((await postAndFollow(gone.driver, `/developers/apps/${goneApps[0]}/sandbox-token`, {})).text);
-    expect((await postAndFollow(gone.driver, `/developers/apps/${goneApps[0]}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hook', environment: 'sandbox' })).postStatus).toBe(303);
-    const posted = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send(aJournal(accountIds(page)));
+    expect(
+      (await postAndFollow(gone.driver, `/developers/apps/${goneApps[0]}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hook', environment: 'sandbox' }))
+        .postStatus,
+    ).toBe(303);
+    const posted = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(aJournal(accountIds(page)));
     expect(posted.status).toBe(201);
-    const attached = await app.partner().post(`${SANDBOX}/journal/entries/${posted.body.id}/attachments`).set('Authorization', `Bearer ${token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(Buffer.from('%PDF-1.4\n% bilag\n%%EOF\n'));
+    const attached = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${posted.body.id}/attachments`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(Buffer.from('%PDF-1.4\n% bilag\n%%EOF\n'));
     expect(attached.status).toBe(201);
-    const product = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send({ code: 'KAFFE', name: 'Kaffe' });
+    const product = await app
+      .partner()
+      .post(`${SANDBOX}/products`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send({ code: 'KAFFE', name: 'Kaffe' });
     expect(product.status).toBe(201);
-    const [{ organization_id: goneOrg }] = await app.apps.dataSource.query(`SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`, [goneApps[0]]);
+    const [{ organization_id: goneOrg }] = await app.apps.dataSource.query(
+      `SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`,
+      [goneApps[0]],
+    );
     // a developer whose app is approved: in production, kept however long away
     const approved = await aDeveloper(app, clock);
     const approvedApp = await anAppOnThePage(approved, 'I produktion');
@@ -596,7 +643,9 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     clock.advance(2 * 24 * 3600_000);
     const signIn = new PageDriver(app);
     await signIn.get('/developers/signin');
-    expect((await signIn.post('/developers/signin', { email: back.email, password: DEV_PASSWORD, code: totpCodeAt(back.secret, clock.nowMs()) })).status).toBe(303);
+    expect((await signIn.post('/developers/signin', { email: back.email, password: DEV_PASSWORD, code: totpCodeAt(back.secret, clock.nowMs()) })).status).toBe(
+      303,
+    );
     expect((await purge()).developers).toBeGreaterThanOrEqual(1);
 
     expect(await n(`SELECT count(*) AS n FROM developers WHERE email = $1`, [gone.email])).toBe(0);
@@ -604,7 +653,15 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     for (const id of goneApps) expect((await app.console().get(`/console/v1/apps/${id}`).set('Authorization', KEY)).status).toBe(404);
     expect((await app.console().get(`/console/v1/organizations/${goneOrg}`).set('Authorization', KEY)).status).toBe(404);
     expect((await app.console().get(`/console/v1/apps/${approvedApp}`).set('Authorization', KEY)).status).toBe(200);
-    expect((await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${token}`).send(aJournal(accountIds(page)))).status).toBe(401);
+    expect(
+      (
+        await app
+          .partner()
+          .post(`${SANDBOX}/journal/prepare`)
+          .set('Authorization', `Bearer ${token}`)
+          .send(aJournal(accountIds(page)))
+      ).status,
+    ).toBe(401);
     for (const table of ['journal_entries', 'attachments', 'attachment_contents', 'products', 'operation_receipts', 'webhook_outbox', 'accounts']) {
       expect(await n(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [goneOrg])).toBe(0);
     }
@@ -612,7 +669,9 @@ describe('the purge of unconfirmed sign-ups and of developers gone 90 days (issu
     const again = new PageDriver(app);
     await again.get('/developers/signin');
     clock.advance(30_000);
-    expect((await signInTry(again, '/developers/signin', { email: gone.email, password: DEV_PASSWORD, code: totpCodeAt(gone.secret, clock.nowMs()) })).answer).toBe('refused');
+    expect(
+      (await signInTry(again, '/developers/signin', { email: gone.email, password: DEV_PASSWORD, code: totpCodeAt(gone.secret, clock.nowMs()) })).answer,
+    ).toBe('refused');
     expect((await app.console().post('/console/v1/developers').set('Authorization', KEY).send({ email: gone.email, password: DEV_PASSWORD })).status).toBe(201);
   });
 });

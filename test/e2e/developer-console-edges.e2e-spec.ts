@@ -88,7 +88,14 @@ describe('developer console at the edges (CONTRACT §21)', () => {
     expect(ask.text).toContain('Recover deliveries?');
     expect(ask.text).toContain(`name="since" value="${since}"`);
     const uses = async () =>
-      Number((await db.query(`SELECT count(*)::int AS n FROM developer_quota_events q JOIN developers d ON d.id = q.developer_id WHERE d.email = $1 AND q.kind = 'resend'`, [d.email]))[0].n);
+      Number(
+        (
+          await db.query(
+            `SELECT count(*)::int AS n FROM developer_quota_events q JOIN developers d ON d.id = q.developer_id WHERE d.email = $1 AND q.kind = 'resend'`,
+            [d.email],
+          )
+        )[0].n,
+      );
     const before = await uses();
     const form = { endpoint_id: endpointId, since, confirmation: confirmationOf(ask.text) };
     const recovered = await postAndFollow(d.driver, `/developers/apps/${appId}/webhook-endpoints/recover`, form);
@@ -132,10 +139,13 @@ describe('developer console at the edges (CONTRACT §21)', () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);
     const accounts = accountIds((await d.driver.get(`/developers/apps/${id}`)).text);
-    const prepare = async (t: string) => (await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${t}`).send(aJournal(accounts))).status;
+    const prepare = async (t: string) =>
+      (await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${t}`).send(aJournal(accounts))).status;
     const project = (await db.query(`SELECT sandbox_project_id AS p FROM developer_apps WHERE app_id = $1`, [id]))[0].p as string;
     const hoursLeft = async () =>
-      Number((await db.query(`SELECT EXTRACT(EPOCH FROM (previous_generation_until - now())) / 3600 AS h FROM sandbox_projects WHERE id = $1`, [project]))[0].h);
+      Number(
+        (await db.query(`SELECT EXTRACT(EPOCH FROM (previous_generation_until - now())) / 3600 AS h FROM sandbox_projects WHERE id = $1`, [project]))[0].h,
+      );
     const ask = await d.driver.get(`/developers/apps/${id}/sandbox-token`);
     // the choice, 24 hours already made
     expect(ask.text).toMatch(/<input type="radio" id="keep_previous-24h" name="keep_previous" value="24h" checked>/);
@@ -179,7 +189,20 @@ describe('developer console at the edges (CONTRACT §21)', () => {
     await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: 'https://app.example/cb' });
     // a client authenticated: 400 invalid_grant for a made-up code; a wrong secret: 401 invalid_client
     const tokenCall = async (secret: string) =>
-      (await app.partner().post('/oauth/token').type('form').send({ grant_type: 'authorization_code', code: 'made-up', redirect_uri: 'https://app.example/cb', code_verifier: 'x'.repeat(43), client_id: id, client_secret: secret })).status;
+      (
+        await app
+          .partner()
+          .post('/oauth/token')
+          .type('form')
+          .send({
+            grant_type: 'authorization_code',
+            code: 'made-up',
+            redirect_uri: 'https://app.example/cb',
+            code_verifier: 'x'.repeat(43),
+            client_id: id,
+            client_secret: secret,
+          })
+      ).status;
     const a = issued((await postAndFollow(d.driver, `/developers/apps/${id}/client-secret`, { keep_previous: 'now' })).text) as string;
     d.driver.language = 'da';
     await d.driver.get(`/developers/apps/${id}/client-secret`);

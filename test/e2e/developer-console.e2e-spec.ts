@@ -44,7 +44,11 @@ describe('developer console (CONTRACT §15)', () => {
     // the code of the confirm's step again: refused (one use per code)
     const reused = await signInTry(other, '/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) });
     expect(reused.answer).toBe('refused');
-    const wrongPassword = await signInTry(other, '/developers/signin', { email: d.email, password: 'not the password!', code: totpCodeAt(d.secret, clock.nowMs() + 30_000) });
+    const wrongPassword = await signInTry(other, '/developers/signin', {
+      email: d.email,
+      password: 'not the password!',
+      code: totpCodeAt(d.secret, clock.nowMs() + 30_000),
+    });
     expect(wrongPassword.answer).toBe('refused');
     expect(wrongPassword.text).toContain('Sign-in failed');
     expect(reused.text.replace(/value="[^"]*"/g, '')).toBe(wrongPassword.text.replace(/value="[^"]*"/g, ''));
@@ -65,8 +69,7 @@ describe('developer console (CONTRACT §15)', () => {
     const db = app.apps.partner.get(DataSource);
     const [row] = await db.query(`SELECT id, totp_last_step::int AS step FROM developers WHERE lower(email) = lower($1)`, [d.email]);
     expect(typeof row.step).toBe('number');
-    const consume = (step: number) =>
-      app.apps.partner.get(Transactions).run((tx) => app.apps.partner.get(DeveloperRepository).consumeStep(tx, row.id, step));
+    const consume = (step: number) => app.apps.partner.get(Transactions).run((tx) => app.apps.partner.get(DeveloperRepository).consumeStep(tx, row.id, step));
     // the guard under the sign-in's row lock: what a sign-in racing another one with the same code relies on
     expect(await consume(row.step)).toBe(false);
     expect(await consume(row.step - 1)).toBe(false);
@@ -131,7 +134,7 @@ describe('developer console (CONTRACT §15)', () => {
     expect(badEnv.text).toContain('id="environment-error"');
   });
 
-  it('says why a field was refused in the page\'s language: in Danish, no English detail of the API (CONTRACT §18)', async () => {
+  it("says why a field was refused in the page's language: in Danish, no English detail of the API (CONTRACT §18)", async () => {
     const d = await aDeveloper(app, clock);
     d.driver.language = 'da';
     const id = await anAppOnThePage(d);
@@ -160,7 +163,8 @@ describe('developer console (CONTRACT §15)', () => {
     expect(disabled.status).toBe(409);
     expect(errorOf(disabled.text, `since-error-${endpointId}`)).toBe('Modtageren er deaktiveret: aktivér den først, og send så igen.');
     // none of the API's English details on any of these pages
-    for (const page of [badUri, fragment, credentials, scheme, future, garbage, disabled]) expect(page.text).not.toMatch(/must (not )?be|must not|enable it first/);
+    for (const page of [badUri, fragment, credentials, scheme, future, garbage, disabled])
+      expect(page.text).not.toMatch(/must (not )?be|must not|enable it first/);
   });
 
   it('refuses a POST without a valid CSRF token (403) and changes nothing; pages carry the §11 headers', async () => {
@@ -209,9 +213,16 @@ describe('developer console (CONTRACT §15)', () => {
   it("lists the sandbox accounts in natural order, the partner read's order (CONTRACT §7: 7000 before 12000, then as stored text)", async () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);
-    const [{ organization_id: org }] = await app.apps.dataSource.query(`SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`, [id]);
+    const [{ organization_id: org }] = await app.apps.dataSource.query(
+      `SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`,
+      [id],
+    );
     for (const number of ['b', 'B', 'a', 'A-10', 'A-9', '1000_1', '1000A']) {
-      const res = await app.console().post(`/console/v1/organizations/${org}/accounts`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({ number, name: `Konto ${number}` });
+      const res = await app
+        .console()
+        .post(`/console/v1/organizations/${org}/accounts`)
+        .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+        .send({ number, name: `Konto ${number}` });
       expect(res.status).toBe(201);
     }
     const numbers = (html: string) => {
@@ -219,7 +230,25 @@ describe('developer console (CONTRACT §15)', () => {
       return [...section.matchAll(/<tr><td data-label="Number">([^<]*)<\/td>/g)].map((m) => m[1]);
     };
     const listed = numbers((await d.driver.get(`/developers/apps/${id}`)).text);
-    expect(listed).toEqual(['1000', '1000A', '1000_1', '1100', '5000', '7000', '7500', '12000', '13000', '14500', '14600', '15000', 'A-9', 'A-10', 'B', 'a', 'b']);
+    expect(listed).toEqual([
+      '1000',
+      '1000A',
+      '1000_1',
+      '1100',
+      '5000',
+      '7000',
+      '7500',
+      '12000',
+      '13000',
+      '14500',
+      '14600',
+      '15000',
+      'A-9',
+      'A-10',
+      'B',
+      'a',
+      'b',
+    ]);
     const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
     const read = await app.partner().get(`${SANDBOX}/accounts`).set('Authorization', `Bearer ${token}`);
     expect(read.body.data.map((a: { number: string }) => a.number)).toEqual(listed);
@@ -229,7 +258,15 @@ describe('developer console (CONTRACT §15)', () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);
     const db = app.apps.partner.get(DataSource);
-    const generations = async () => Number((await db.query(`SELECT count(*)::int AS n FROM sandbox_generations g JOIN developer_apps d ON d.sandbox_project_id = g.project_id WHERE d.app_id = $1`, [id]))[0].n);
+    const generations = async () =>
+      Number(
+        (
+          await db.query(
+            `SELECT count(*)::int AS n FROM sandbox_generations g JOIN developer_apps d ON d.sandbox_project_id = g.project_id WHERE d.app_id = $1`,
+            [id],
+          )
+        )[0].n,
+      );
     const before = await generations();
     const ask = await d.driver.get(`/developers/apps/${id}/sandbox-token`);
     const form = { confirmation: confirmationOf(ask.text) };
@@ -271,21 +308,31 @@ describe('developer console (CONTRACT §15)', () => {
     const accounts = accountIds(empty);
     const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
     const post = async (description: string) => {
-      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`)
-        .set('Idempotency-Key', randomUUID()).send({ ...aJournal(accounts, { posting_date: '2026-02-03' }), description });
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Idempotency-Key', randomUUID())
+        .send({ ...aJournal(accounts, { posting_date: '2026-02-03' }), description });
       expect(res.status).toBe(201);
       return res.body as { id: string; voucher_number: number };
     };
     const first = await post('Første bilag');
     const second = await post('Andet bilag');
-    const attached = await app.partner().post(`${SANDBOX}/journal/entries/${first.id}/attachments`).set('Authorization', `Bearer ${token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').set('Content-Disposition', 'attachment; filename="kvittering <1>.pdf"')
+    const attached = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${first.id}/attachments`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .set('Content-Disposition', 'attachment; filename="kvittering <1>.pdf"')
       .send(Buffer.from('%PDF-1.4\n'));
     expect(attached.status).toBe(201);
     const page = (await d.driver.get(`/developers/apps/${id}`)).text;
     const section = page.slice(page.indexOf('id="sandbox-entries"'), page.indexOf('id="request-log"'));
-    const rows = [...section.matchAll(/<td data-label="Voucher">([^<]+)<\/td>.*?<td data-label="Description">([^<]*)<\/td>.*?<td data-label="Attachments">(.*?)<\/td>/g)]
-      .map((m) => [m[1], m[2], m[3]]);
+    const rows = [
+      ...section.matchAll(/<td data-label="Voucher">([^<]+)<\/td>.*?<td data-label="Description">([^<]*)<\/td>.*?<td data-label="Attachments">(.*?)<\/td>/g),
+    ].map((m) => [m[1], m[2], m[3]]);
     expect(rows).toEqual([
       [`2026-${second.voucher_number}`, 'Andet bilag', 'none'],
       [`2026-${first.voucher_number}`, 'Første bilag', '<ul><li>kvittering &lt;1&gt;.pdf (application/pdf, 9 bytes)</li></ul>'],
@@ -297,17 +344,28 @@ describe('developer console (CONTRACT §15)', () => {
     const id = await anAppOnThePage(d);
     const accounts = accountIds((await d.driver.get(`/developers/apps/${id}`)).text);
     const token = issued((await postAndFollow(d.driver, `/developers/apps/${id}/sandbox-token`, {})).text);
-    const posted = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`)
-      .set('Idempotency-Key', randomUUID()).send({ ...aJournal(accounts, { posting_date: '2026-02-03' }), description: 'Forkert' });
+    const posted = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send({ ...aJournal(accounts, { posting_date: '2026-02-03' }), description: 'Forkert' });
     expect(posted.status).toBe(201);
-    const reversal = await app.partner().post(`${SANDBOX}/journal/entries/${posted.body.id}/reversal`).set('Authorization', `Bearer ${token}`)
-      .set('Idempotency-Key', randomUUID()).send({ posting_date: '2026-02-04' });
+    const reversal = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${posted.body.id}/reversal`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send({ posting_date: '2026-02-04' });
     expect(reversal.status).toBe(201);
     const page = (await d.driver.get(`/developers/apps/${id}`)).text;
     const section = page.slice(page.indexOf('id="sandbox-entries"'), page.indexOf('id="request-log"'));
     const rows = [...section.matchAll(/<td data-label="Voucher">([^<]+)<\/td>.*?<td data-label="Description">(.*?)<\/td>/g)].map((m) => [m[1], m[2]]);
     expect(rows).toEqual([
-      [`2026-${reversal.body.voucher_number}`, `Tilbageførsel af bilag 2026-${posted.body.voucher_number} <span class="hint">(reverses 2026-${posted.body.voucher_number})</span>`],
+      [
+        `2026-${reversal.body.voucher_number}`,
+        `Tilbageførsel af bilag 2026-${posted.body.voucher_number} <span class="hint">(reverses 2026-${posted.body.voucher_number})</span>`,
+      ],
       [`2026-${posted.body.voucher_number}`, 'Forkert'],
     ]);
   });
@@ -338,11 +396,17 @@ describe('developer console (CONTRACT §15)', () => {
     expect((await d.driver.post(`/developers/apps/${id}/revisions`, {})).status).toBe(303);
     const pending = await app.console().get('/console/v1/revisions?pending=true').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
     expect(pending.status).toBe(200);
-    const mine = (pending.body as Array<{ app_id: string; app_name: string; revision_id: string; number: number; submitted_at: string }>).find((r) => r.app_id === id);
+    const mine = (pending.body as Array<{ app_id: string; app_name: string; revision_id: string; number: number; submitted_at: string }>).find(
+      (r) => r.app_id === id,
+    );
     expect(mine).toMatchObject({ app_name: 'Review me', number: 1 });
     expect(new Date(mine?.submitted_at as string).toISOString()).toBe(mine?.submitted_at);
     expect((await d.driver.get(`/developers/apps/${id}`)).text).toContain('not approved');
-    const approve = await app.console().post(`/console/v1/apps/${id}/revisions/${mine?.revision_id}/approve`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({});
+    const approve = await app
+      .console()
+      .post(`/console/v1/apps/${id}/revisions/${mine?.revision_id}/approve`)
+      .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+      .send({});
     expect(approve.status).toBe(200);
     const after = await app.console().get('/console/v1/revisions?pending=true').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
     expect((after.body as Array<{ app_id: string }>).some((r) => r.app_id === id)).toBe(false);
@@ -398,7 +462,9 @@ describe('developer console: what strangers can do (CONTRACT §12, §15)', () =>
       expect((await signInTry(stranger, '/developers/signin', { email: d.email, password: 'not the password!', code: '000000' })).answer).toBe('refused');
     }
     clock.advance(30_000);
-    expect((await signInTry(stranger, '/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) })).answer).toBe('locked');
+    expect(
+      (await signInTry(stranger, '/developers/signin', { email: d.email, password: DEV_PASSWORD, code: totpCodeAt(d.secret, clock.nowMs()) })).answer,
+    ).toBe('locked');
     const owner = new PageDriver(app);
     owner.headers = { 'X-Forwarded-For': '192.0.2.44' };
     await owner.get('/developers/signin');

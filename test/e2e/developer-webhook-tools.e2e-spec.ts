@@ -31,7 +31,11 @@ async function aReceiver(status = 200) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -85,18 +89,31 @@ describe('webhook tools in the developer console (CONTRACT §15) and the operato
     expect([res.postStatus, res.status]).toEqual([303, 200]);
     const secret = issued(res.text);
     const read = await consoleGet(`/apps/${appId}`);
-    const endpoint = (read.body.webhook_endpoints as Array<{ id: string; url: string; environment: string }>).find((e) => e.url === url && e.environment === environment);
+    const endpoint = (read.body.webhook_endpoints as Array<{ id: string; url: string; environment: string }>).find(
+      (e) => e.url === url && e.environment === environment,
+    );
     if (!endpoint) throw new Error(`the app read does not list ${url} (${environment})`);
     return { id: endpoint.id, secret };
   };
   const sandboxToken = async (d: Developer, appId: string) => issued((await postAndFollow(d.driver, `/developers/apps/${appId}/sandbox-token`, {})).text);
   const postJournal = async (token: string, accounts: string[]) => {
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send(aJournal(accounts));
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(aJournal(accounts));
     expect(res.status).toBe(201);
     return res.body as { operation_id: string };
   };
   const deliveriesOf = async (appId: string) =>
-    (await consoleGet(`/apps/${appId}/webhook-deliveries?limit=100`)).body as Array<{ event_id: string; endpoint_id: string; operation_id: string | null; attempts: number; status: string }>;
+    (await consoleGet(`/apps/${appId}/webhook-deliveries?limit=100`)).body as Array<{
+      event_id: string;
+      endpoint_id: string;
+      operation_id: string | null;
+      attempts: number;
+      status: string;
+    }>;
 
   it("lists a developer app's sandbox and production endpoints and its deliveries under the app's own id", async () => {
     const d = await aDeveloper(app, clock);
@@ -115,14 +132,21 @@ describe('webhook tools in the developer console (CONTRACT §15) and the operato
     const page = (await d.driver.get(`/developers/apps/${appId}`)).text;
     const op = await postJournal(await sandboxToken(d, appId), accountIds(page));
     await eventually(async () => (await deliveriesOf(appId)).some((x) => x.status === 'delivered'), 'the sandbox delivery');
-    expect(new Webhook(sandbox.secret).verify(r.received[0].body, r.received[0].headers as Record<string, string>)).toMatchObject({ data: { operation_id: op.operation_id } });
+    expect(new Webhook(sandbox.secret).verify(r.received[0].body, r.received[0].headers as Record<string, string>)).toMatchObject({
+      data: { operation_id: op.operation_id },
+    });
     const listed = await deliveriesOf(appId);
     expect(listed).toEqual([expect.objectContaining({ endpoint_id: sandbox.id, operation_id: op.operation_id, status: 'delivered', attempts: 1 })]);
     // the sandbox project's app is the app itself: no second, hidden app holds its events
-    const [{ n }] = await db.query(`SELECT count(DISTINCT app_id)::int AS n FROM webhook_outbox WHERE organization_id = (
-      SELECT organization_id FROM webhook_outbox WHERE body::jsonb -> 'data' ->> 'operation_id' = $1)`, [op.operation_id]);
+    const [{ n }] = await db.query(
+      `SELECT count(DISTINCT app_id)::int AS n FROM webhook_outbox WHERE organization_id = (
+      SELECT organization_id FROM webhook_outbox WHERE body::jsonb -> 'data' ->> 'operation_id' = $1)`,
+      [op.operation_id],
+    );
     expect(n).toBe(1);
-    expect((await db.query(`SELECT app_id::text AS app_id FROM webhook_outbox WHERE body::jsonb -> 'data' ->> 'operation_id' = $1`, [op.operation_id]))[0].app_id).toBe(appId);
+    expect(
+      (await db.query(`SELECT app_id::text AS app_id FROM webhook_outbox WHERE body::jsonb -> 'data' ->> 'operation_id' = $1`, [op.operation_id]))[0].app_id,
+    ).toBe(appId);
   });
 
   it('shows each delivery with its attempts (time, status code or failure, duration) and the next attempt time', async () => {
@@ -186,7 +210,8 @@ describe('webhook tools in the developer console (CONTRACT §15) and the operato
     await eventually(() => r.received.length === 2, 'the operation');
     const delivered = r.received[1];
     expect(String(delivered.headers['webhook-signature']).split(' ')).toHaveLength(2);
-    for (const s of [newSecret, secret]) expect(new Webhook(s).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({ data: { operation_id: op.operation_id } });
+    for (const s of [newSecret, secret])
+      expect(new Webhook(s).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({ data: { operation_id: op.operation_id } });
 
     // Recover: a bad Since answers the form again with the reason beside it; a good one delivers again
     const bad = await d.driver.post(`/developers/apps/${appId}/webhook-endpoints/recover`, { endpoint_id: id, since: 'last tuesday' });
@@ -231,7 +256,9 @@ describe('webhook tools in the developer console (CONTRACT §15) and the operato
     }
     const [{ rotated, deliveries }] = await db.query(
       `SELECT (SELECT previous_secret IS NOT NULL FROM webhook_endpoints WHERE id = $1) AS rotated,
-              (SELECT count(*)::int FROM webhook_deliveries WHERE endpoint_id = $1) AS deliveries`, [id]);
+              (SELECT count(*)::int FROM webhook_deliveries WHERE endpoint_id = $1) AS deliveries`,
+      [id],
+    );
     expect({ rotated, deliveries }).toEqual({ rotated: false, deliveries: 0 });
   });
 });

@@ -26,8 +26,12 @@ describe('error model and transactions', () => {
   it('answers an unexpected exception with 500 internal_error that leaks nothing, and logs it with the request id', async () => {
     const secret = 'SELECT name FROM accounts WHERE secret_column = 1 /app/src/hidden.ts:42';
     jest.spyOn(JournalService.prototype, 'prepare').mockRejectedValueOnce(new Error(secret));
-    const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`)
-      .set('X-Request-Id', 'req-500-test').send(aJournal(project.accounts.map((a) => a.id)));
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', `Bearer ${project.token}`)
+      .set('X-Request-Id', 'req-500-test')
+      .send(aJournal(project.accounts.map((a) => a.id)));
     expect(res.status).toBe(500);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toEqual({
@@ -62,7 +66,10 @@ describe('error model and transactions', () => {
 
   it('never logs the Authorization header, the token or the body', async () => {
     const before = logLines.length;
-    const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`)
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', `Bearer ${project.token}`)
       .send({ ...aJournal(project.accounts.map((a) => a.id)), description: 'body-marker-xyz' });
     expect(res.status).toBe(200);
     const lines = logLines.slice(before);
@@ -92,7 +99,9 @@ describe('error model and transactions', () => {
     await expect(failing).rejects.toThrow('fails after writing');
     await expect(succeeding).resolves.toBeUndefined();
     const rows: Array<{ period: string }> = await dataSource.query(
-      `SELECT period FROM periods WHERE organization_id = $1 AND period LIKE '2001-%' ORDER BY period`, [org]);
+      `SELECT period FROM periods WHERE organization_id = $1 AND period LIKE '2001-%' ORDER BY period`,
+      [org],
+    );
     expect(rows.map((r) => r.period)).toEqual(['2001-02']);
   });
 });

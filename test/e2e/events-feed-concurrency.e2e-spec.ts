@@ -110,7 +110,10 @@ describeOnPostgres('the events feed under concurrent writes on two instances', (
     const written = new Set(writes.map((w) => w.operationId));
     const missing = [...written].filter((id) => !seen.has(id));
     const foreign = [...seen.keys()].filter((id) => !written.has(id));
-    const lags = writes.filter((w) => seen.has(w.operationId)).map((w) => seen.get(w.operationId)! - w.answeredAt).sort((a, b) => a - b);
+    const lags = writes
+      .filter((w) => seen.has(w.operationId))
+      .map((w) => seen.get(w.operationId)! - w.answeredAt)
+      .sort((a, b) => a - b);
     const heldBack = Math.max(...writes.filter((w) => seen.has(w.operationId)).map((w) => missedUntil.get(w.operationId)! - w.answeredAt));
     const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await client.connect();

@@ -32,14 +32,22 @@ describe('GET {base}/events — the events feed (CONTRACT §14)', () => {
     return res.body as FeedPage;
   };
   const createProduct = async (base: string, token: string): Promise<string> => {
-    const res = await app.partner().post(`${base}/products`).set('Authorization', `Bearer ${token}`)
-      .set('Idempotency-Key', randomUUID()).send({ code: `F-${randomUUID()}`, name: 'Feed' });
+    const res = await app
+      .partner()
+      .post(`${base}/products`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send({ code: `F-${randomUUID()}`, name: 'Feed' });
     expect(res.status).toBe(201);
     return res.body.operation_id as string;
   };
   const postJournal = async (p: SandboxProject): Promise<string> => {
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).send(aJournal(p.accounts.map((a) => a.id)));
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(aJournal(p.accounts.map((a) => a.id)));
     expect(res.status).toBe(201);
     return res.body.operation_id as string;
   };

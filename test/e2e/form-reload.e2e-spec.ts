@@ -79,7 +79,11 @@ describe('a reload repeats nothing (CONTRACT §21)', () => {
 
   it('the developer console: a refusal reloaded five times counts once; the message shows in both languages', async () => {
     const email = `dev-${randomUUID()}@example.dk`;
-    const created = await app.console().post('/console/v1/developers').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({ email, password: DEV_PASSWORD });
+    const created = await app
+      .console()
+      .post('/console/v1/developers')
+      .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+      .send({ email, password: DEV_PASSWORD });
     expect(created.status).toBe(201);
     const secret = created.body.totp_secret as string;
     const driver = new PageDriver(app);

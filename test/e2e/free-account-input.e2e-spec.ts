@@ -74,7 +74,16 @@ describe('CONTRACT §20: numbers, query parameters, cursors (issue 43 finding 8)
   describe('Query parameters: a partner GET with one it does not define is 400 invalid_input at /<name> (issue: ignored)', () => {
     const get = (p: SandboxProject, path: string) => app.partner().get(`${SANDBOX}${path}`).set('Authorization', `Bearer ${p.token}`);
     const anId = '00000000-0000-4000-8000-000000000000';
-    const routes = ['/accounts', '/tax-codes', '/grant', '/journal/entries', `/journal/entries/${anId}`, `/journal/entries/${anId}/attachments/${anId}`, `/operations/${anId}`, '/events'];
+    const routes = [
+      '/accounts',
+      '/tax-codes',
+      '/grant',
+      '/journal/entries',
+      `/journal/entries/${anId}`,
+      `/journal/entries/${anId}/attachments/${anId}`,
+      `/operations/${anId}`,
+      '/events',
+    ];
     for (const route of routes) {
       it(`GET ${route}?posting_date_form=2026-01-01: 400 at /posting_date_form`, async () => {
         const p = await aSandboxProject(app);
@@ -103,16 +112,25 @@ describe('CONTRACT §20: numbers, query parameters, cursors (issue 43 finding 8)
     });
   });
 
-  describe('Cursors reveal nothing of the service (issue: base64 of the global transaction id; another tenant\'s 25 postings moved it by 91)', () => {
+  describe("Cursors reveal nothing of the service (issue: base64 of the global transaction id; another tenant's 25 postings moved it by 91)", () => {
     const post = (p: SandboxProject) =>
-      app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID()).send(aJournal(ids(p)));
+      app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', randomUUID())
+        .send(aJournal(ids(p)));
     const cursorOf = async (p: SandboxProject, list: string) => {
       const res = await app.partner().get(`${SANDBOX}${list}`).set('Authorization', `Bearer ${p.token}`);
       expect(res.status).toBe(200);
       return res.body.next_cursor as string;
     };
     /** Everything a reader could decode from a cursor: each dot-separated part as base64url, as text. */
-    const decoded = (cursor: string) => cursor.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1')).join(' ');
+    const decoded = (cursor: string) =>
+      cursor
+        .split('.')
+        .map((part) => Buffer.from(part, 'base64url').toString('latin1'))
+        .join(' ');
 
     /** The row a posting wrote to the list's table, with its transaction id (what the old cursor carried in the clear). */
     const positions = {
@@ -170,7 +188,12 @@ describe(`Token endpoint (CONTRACT §12, §20; issue 43 finding 9): over the ano
   afterAll(() => app.close());
 
   const token = (address: string, form: Record<string, string>) =>
-    app.partner().post('/oauth/token').set('X-Forwarded-For', address).type('form').send({ grant_type: 'authorization_code', code: 'not-a-code', redirect_uri: REDIRECT_URI, code_verifier: 'v'.repeat(43), ...form });
+    app
+      .partner()
+      .post('/oauth/token')
+      .set('X-Forwarded-For', address)
+      .type('form')
+      .send({ grant_type: 'authorization_code', code: 'not-a-code', redirect_uri: REDIRECT_URI, code_verifier: 'v'.repeat(43), ...form });
   /** A stranger puts the address over the anonymous limit with credentials that are not even well-formed. */
   const exhaust = async (address: string) => {
     for (let i = 0; i < ANONYMOUS_LIMIT; i++) expect((await token(address, { client_id: 'guess', client_secret: 'guess' })).status).toBe(401);

@@ -86,7 +86,11 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
     const events: Event[] = [];
     let after: string | undefined;
     for (;;) {
-      const res = await app.partner().get(`${env}/events`).query({ limit: 100, ...(after ? { after } : {}) }).set('Authorization', `Bearer ${token}`);
+      const res = await app
+        .partner()
+        .get(`${env}/events`)
+        .query({ limit: 100, ...(after ? { after } : {}) })
+        .set('Authorization', `Bearer ${token}`);
       expect(res.status).toBe(200);
       events.push(...res.body.data);
       after = res.body.next_cursor;
@@ -96,10 +100,17 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
   const grantEventsIn = (events: Event[]) => events.filter((e) => e.type.startsWith('grant.'));
   const readGrant = (token: string, env = PRODUCTION) => app.partner().get(`${env}/grant`).set('Authorization', `Bearer ${token}`);
   const createProduct = (token: string) =>
-    app.partner().post(`${PRODUCTION}/products`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID())
+    app
+      .partner()
+      .post(`${PRODUCTION}/products`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
       .send({ code: `G-${randomUUID()}`, name: 'Grant events' });
   /** A new grant for the same organization and app (supersedes), signed with the owner's next code. */
-  const grantAgain = async (access: { organization: { id: string }; app: { id: string }; owner: Owner; grantedAccountIds: string[] }, duration_seconds?: number) => {
+  const grantAgain = async (
+    access: { organization: { id: string }; app: { id: string }; owner: Owner; grantedAccountIds: string[] },
+    duration_seconds?: number,
+  ) => {
     clock.advance(30_000);
     const res = await consolePost(app, `/organizations/${access.organization.id}/grants`, {
       app_id: access.app.id,
@@ -126,7 +137,7 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
   }
 
   describe('GET {base}/grant', () => {
-    it('sandbox: the project\'s organization, no grant, every scope, every active account, no expiry, a mandate', async () => {
+    it("sandbox: the project's organization, no grant, every scope, every active account, no expiry, a mandate", async () => {
       const p = await aSandboxProject(app);
       await consolePost(app, `/accounts/${p.accounts[1].id}/deactivate`);
       const res = await readGrant(p.token, SANDBOX);
@@ -148,7 +159,7 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
       expect([wrong.status, wrong.body.code]).toEqual([401, 'token_environment_mismatch']);
     });
 
-    it('production: the grant\'s id, scopes (any one suffices), selected accounts, expiry and mandate; nothing else', async () => {
+    it("production: the grant's id, scopes (any one suffices), selected accounts, expiry and mandate; nothing else", async () => {
       const access = await aProductionAccess(app, { scopes: ['operations:read'], accounts: 4, grantedAccounts: 3, nowMs: clock.nowMs() });
       const res = await readGrant(access.token);
       expect(res.status).toBe(200);
@@ -165,7 +176,9 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
       // a mandate given, an account deactivated: the read says what the token may do now
       clock.advance(30_000);
       const mandate = await consolePost(app, `/organizations/${access.organization.id}/mandates`, {
-        app_id: access.app.id, owner_user_id: access.owner.user_id, totp_code: codeOf(access.owner, clock.nowMs()),
+        app_id: access.app.id,
+        owner_user_id: access.owner.user_id,
+        totp_code: codeOf(access.owner, clock.nowMs()),
       });
       expect(mandate.status).toBe(201);
       await consolePost(app, `/accounts/${access.grantedAccountIds[0]}/deactivate`);
@@ -188,7 +201,7 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
   });
 
   describe('grant.revoked', () => {
-    it('console revoke: one signed grant.revoked (reason revoked) to the app\'s endpoint, in the revoking transaction; a second revoke tells nothing more', async () => {
+    it("console revoke: one signed grant.revoked (reason revoked) to the app's endpoint, in the revoking transaction; a second revoke tells nothing more", async () => {
       const access = await aProductionAccess(app, { nowMs: clock.nowMs() });
       const secret = await anEndpoint(access.app.id);
       clock.advance(1_000);
@@ -213,10 +226,13 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
       expect(deliveries.body).toEqual([expect.objectContaining({ operation_id: null, status: 'delivered', attempts: 1 })]);
     });
 
-    it('Connected apps: the owner\'s Revoke sends grant.revoked (reason revoked)', async () => {
+    it("Connected apps: the owner's Revoke sends grant.revoked (reason revoked)", async () => {
       const s = await aConsentSetup(app);
       const grant = await consolePost(app, `/organizations/${s.organization.id}/grants`, {
-        app_id: s.app.id, owner_user_id: s.owner.user_id, totp_code: nextCode(clock, s), account_ids: [s.organization.accounts[0].id],
+        app_id: s.app.id,
+        owner_user_id: s.owner.user_id,
+        totp_code: nextCode(clock, s),
+        account_ids: [s.organization.accounts[0].id],
         scopes: ['journal:prepare'],
       });
       expect(grant.status).toBe(201);
@@ -231,16 +247,22 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
       expect(deliveredTo(s.app.id, secret)[0].data).toEqual({ grant_id: grant.body.id, organization_id: s.organization.id, reason: 'revoked', at: revokedAt });
     });
 
-    it('/oauth/revoke: the app\'s token is forgotten, its grant revoked (other tokens 403 grant_revoked) and grant.revoked sent', async () => {
+    it("/oauth/revoke: the app's token is forgotten, its grant revoked (other tokens 403 grant_revoked) and grant.revoked sent", async () => {
       const s = await aConsentSetup(app);
       const grant = await consolePost(app, `/organizations/${s.organization.id}/grants`, {
-        app_id: s.app.id, owner_user_id: s.owner.user_id, totp_code: nextCode(clock, s), account_ids: [s.organization.accounts[0].id],
+        app_id: s.app.id,
+        owner_user_id: s.owner.user_id,
+        totp_code: nextCode(clock, s),
+        account_ids: [s.organization.accounts[0].id],
         scopes: ['operations:read'],
       });
       const [token, other] = [await aToken(app, grant.body.id), await aToken(app, grant.body.id)];
       const secret = await anEndpoint(s.app.id);
       const revokedAt = clock.now().toISOString();
-      const res = await app.partner().post('/oauth/revoke').type('form')
+      const res = await app
+        .partner()
+        .post('/oauth/revoke')
+        .type('form')
         .send(new URLSearchParams({ token, client_id: s.client.client_id, client_secret: s.client.client_secret }).toString());
       expect(res.status).toBe(200);
       expect((await readGrant(token)).body.code).toBe('invalid_token');
@@ -249,7 +271,10 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
       expect(deliveredTo(s.app.id, secret)[0].data).toEqual({ grant_id: grant.body.id, organization_id: s.organization.id, reason: 'revoked', at: revokedAt });
       // another app's token, an unknown one: nothing revoked, nothing sent
       const b = await aProductionAccess(app, { nowMs: clock.nowMs() });
-      const foreign = await app.partner().post('/oauth/revoke').type('form')
+      const foreign = await app
+        .partner()
+        .post('/oauth/revoke')
+        .type('form')
         .send(new URLSearchParams({ token: b.token, client_id: s.client.client_id, client_secret: s.client.client_secret }).toString());
       expect(foreign.status).toBe(200);
       expect((await readGrant(b.token)).status).toBe(200);
@@ -333,7 +358,11 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
       expect(events[1].data).toEqual({ grant_id: access.grant.id, organization_id: access.organization.id, reason: 'expired', at: expiresAt });
       await dispatch();
       // webhooks promise no order between events (the feed does): each once
-      expect(deliveredTo(access.app.id, secret).map((e) => e.type).sort()).toEqual(['grant.expiring', 'grant.revoked']);
+      expect(
+        deliveredTo(access.app.id, secret)
+          .map((e) => e.type)
+          .sort(),
+      ).toEqual(['grant.expiring', 'grant.revoked']);
     });
 
     it('a grant of 14 days or less is told at once, in the granting transaction, and only once', async () => {
@@ -377,10 +406,20 @@ describe('grant events and the grant read (CONTRACT §18)', () => {
     const { verifier, challenge } = pkcePair();
     const { location } = await consentOverHttp(app, clock, s, { challenge, accountIds: [s.organization.accounts[0].id] });
     const code = new URL(location).searchParams.get('code') as string;
-    const res = await app.partner().post('/oauth/token').type('form').send(new URLSearchParams({
-      grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier,
-      client_id: s.client.client_id, client_secret: s.client.client_secret,
-    }).toString());
+    const res = await app
+      .partner()
+      .post('/oauth/token')
+      .type('form')
+      .send(
+        new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT_URI,
+          code_verifier: verifier,
+          client_id: s.client.client_id,
+          client_secret: s.client.client_secret,
+        }).toString(),
+      );
     expect(res.status).toBe(200);
     return res.body;
   }
@@ -400,19 +439,24 @@ describeOnPostgres('grant events when two instances scan at once (CONTRACT §18:
     await a.close();
   });
 
-  it('each grant is told expiring once and expired once, however the two instances\' scans interleave', async () => {
+  it("each grant is told expiring once and expired once, however the two instances' scans interleave", async () => {
     const grants: string[] = [];
     for (let i = 0; i < 12; i++) grants.push((await aProductionAccess(a, { nowMs: clock.nowMs(), duration_seconds: 20 * DAY })).grant.id);
     const count = async (type: string): Promise<Array<{ grant_id: string; n: number }>> =>
-      ((await a.apps.dataSource.query(
-        `SELECT body::jsonb -> 'data' ->> 'grant_id' AS grant_id, count(*)::int AS n FROM webhook_outbox
+      (
+        (await a.apps.dataSource.query(
+          `SELECT body::jsonb -> 'data' ->> 'grant_id' AS grant_id, count(*)::int AS n FROM webhook_outbox
           WHERE event_type = $1 AND body::jsonb -> 'data' ->> 'grant_id' = ANY($2) GROUP BY 1`,
-        [type, grants],
-      )) as Array<{ grant_id: string; n: number }>).sort((x, y) => (x.grant_id < y.grant_id ? -1 : 1));
-    const scans = (batch: number) => Promise.all([
-      a.apps.partner.get(GrantEventsScan).runOnce(batch), b.apps.partner.get(GrantEventsScan).runOnce(batch),
-      a.apps.partner.get(GrantEventsScan).runOnce(batch), b.apps.partner.get(GrantEventsScan).runOnce(batch),
-    ]);
+          [type, grants],
+        )) as Array<{ grant_id: string; n: number }>
+      ).sort((x, y) => (x.grant_id < y.grant_id ? -1 : 1));
+    const scans = (batch: number) =>
+      Promise.all([
+        a.apps.partner.get(GrantEventsScan).runOnce(batch),
+        b.apps.partner.get(GrantEventsScan).runOnce(batch),
+        a.apps.partner.get(GrantEventsScan).runOnce(batch),
+        b.apps.partner.get(GrantEventsScan).runOnce(batch),
+      ]);
     clock.advance(7 * DAY_MS);
     await scans(2);
     expect(await count('grant.expiring')).toEqual([...grants].sort().map((grant_id) => ({ grant_id, n: 1 })));

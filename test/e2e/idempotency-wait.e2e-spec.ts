@@ -33,8 +33,19 @@ describeOnPostgres('waiting for an identical request in flight on another instan
     await other.query(
       `INSERT INTO idempotency_records (organization_id, environment, app_id, idempotency_key, operation, fingerprint, grant_id, response)
        VALUES ($1, 'sandbox', $2, $3, 'product.create', $4, NULL, $5)`,
-      [p.organization_id, p.app_id, key, requestFingerprint('product.create', input(code)),
-        JSON.stringify({ id: '11111111-1111-4111-8111-111111111111', created: true, operation_id: '22222222-2222-4222-8222-222222222222', replayed: false, environment: 'sandbox' })],
+      [
+        p.organization_id,
+        p.app_id,
+        key,
+        requestFingerprint('product.create', input(code)),
+        JSON.stringify({
+          id: '11111111-1111-4111-8111-111111111111',
+          created: true,
+          operation_id: '22222222-2222-4222-8222-222222222222',
+          replayed: false,
+          environment: 'sandbox',
+        }),
+      ],
     );
   }
 
@@ -43,12 +54,23 @@ describeOnPostgres('waiting for an identical request in flight on another instan
     const key = randomUUID();
     const code = `WAIT-${randomUUID()}`;
     await holdClaim(p, key, code);
-    const pending = app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ code, name: 'Venter' }).then((r) => r);
+    const pending = app
+      .partner()
+      .post(`${SANDBOX}/products`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', key)
+      .send({ code, name: 'Venter' })
+      .then((r) => r);
     await untilBlockedOnLock(other); // the request waits on the held claim
     await other.query('COMMIT');
     const res = await pending;
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: '11111111-1111-4111-8111-111111111111', created: true, operation_id: '22222222-2222-4222-8222-222222222222', replayed: true });
+    expect(res.body).toEqual({
+      id: '11111111-1111-4111-8111-111111111111',
+      created: true,
+      operation_id: '22222222-2222-4222-8222-222222222222',
+      replayed: true,
+    });
   });
 
   it('runs itself when the first rolls back', async () => {
@@ -56,7 +78,13 @@ describeOnPostgres('waiting for an identical request in flight on another instan
     const key = randomUUID();
     const code = `ROLLBACK-${randomUUID()}`;
     await holdClaim(p, key, code);
-    const pending = app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ code, name: 'Venter' }).then((r) => r);
+    const pending = app
+      .partner()
+      .post(`${SANDBOX}/products`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', key)
+      .send({ code, name: 'Venter' })
+      .then((r) => r);
     await untilBlockedOnLock(other);
     await other.query('ROLLBACK');
     const res = await pending;
@@ -71,7 +99,12 @@ describeOnPostgres('waiting for an identical request in flight on another instan
     await holdClaim(p, key, code);
     try {
       const started = Date.now();
-      const res = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ code, name: 'Venter' });
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/products`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', key)
+        .send({ code, name: 'Venter' });
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('idempotency_request_in_progress');
       expect(Date.now() - started).toBeGreaterThanOrEqual(9_500);

@@ -92,7 +92,8 @@ describeOnPostgres('an idle instance (issue 47)', () => {
         await a.apps.partner.get(WebhookDispatcher).onApplicationShutdown();
         const p = await aSandboxProject(a);
         const endpoint = await consolePost(a, `/apps/${p.app_id}/webhook-endpoints`, {
-          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, environment: 'sandbox',
+          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+          environment: 'sandbox',
         });
         expect(endpoint.status).toBe(201);
         const ids = p.accounts.map((x) => x.id);
@@ -100,7 +101,12 @@ describeOnPostgres('an idle instance (issue 47)', () => {
         // (no notification reaching it), each would wait for that poll, seconds on average
         const delays: number[] = [];
         for (let i = 0; i < 4; i++) {
-          const res = await a.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID()).send(aJournal(ids));
+          const res = await a
+            .partner()
+            .post(`${SANDBOX}/journal`)
+            .set('Authorization', `Bearer ${p.token}`)
+            .set('Idempotency-Key', randomUUID())
+            .send(aJournal(ids));
           expect(res.status).toBe(201);
           const committed = Date.now();
           await eventually(() => received.length > i, `event ${i + 1} at the receiver`, 15_000);
@@ -128,14 +134,21 @@ describeOnPostgres('an idle instance (issue 47)', () => {
       await admin.query(`SELECT pg_notify($1, '')`, [channel]);
       await eventually(() => notified === 1, 'the first notification', 15_000);
       // a database fault: the server ends the listener's session
-      const { rows } = await admin.query(`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'partner-api-listen' AND query = $1`, [`LISTEN "${channel}"`]);
+      const { rows } = await admin.query(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'partner-api-listen' AND query = $1`,
+        [`LISTEN "${channel}"`],
+      );
       expect(rows).toEqual([{ ended: true }]);
       await eventually(() => states.length >= 3 && states.at(-1) === true, 'lost, then up again', 15_000);
       expect(states.slice(0, 3)).toEqual([true, false, true]);
       await admin.query(`SELECT pg_notify($1, '')`, [channel]);
       await eventually(() => notified === 2, 'a notification after the reconnection', 15_000);
       await listening.close();
-      await eventually(async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1`, [`LISTEN "${channel}"`])).rows[0].n === 0, 'the listener gone', 15_000);
+      await eventually(
+        async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1`, [`LISTEN "${channel}"`])).rows[0].n === 0,
+        'the listener gone',
+        15_000,
+      );
       await admin.query(`SELECT pg_notify($1, '')`, [channel]);
       expect(states.at(-1)).toBe(false);
       expect(notified).toBe(2);

@@ -24,10 +24,12 @@ describeOnPostgres('corrections and batches on two instances', () => {
     const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await client.connect();
     try {
-      return (await client.query<{ voucher_year: number; voucher_number: number; reverses: string | null }>(
-        `SELECT voucher_year, voucher_number, reverses FROM journal_entries WHERE organization_id = $1 ORDER BY voucher_year, voucher_number`,
-        [organizationId],
-      )).rows;
+      return (
+        await client.query<{ voucher_year: number; voucher_number: number; reverses: string | null }>(
+          `SELECT voucher_year, voucher_number, reverses FROM journal_entries WHERE organization_id = $1 ORDER BY voucher_year, voucher_number`,
+          [organizationId],
+        )
+      ).rows;
     } finally {
       await client.end();
     }
@@ -59,7 +61,9 @@ describeOnPostgres('corrections and batches on two instances', () => {
     const loop = async (port: number, n: number) => {
       for (let round = 0; round < 6; round++) {
         if ((round + n) % 2 === 0) {
-          const res = await send(port, p, '/journal/batch', { journals: Array.from({ length: 10 }, (_, i) => aJournal(accounts, { posting_date: dateOf(i + round) })) });
+          const res = await send(port, p, '/journal/batch', {
+            journals: Array.from({ length: 10 }, (_, i) => aJournal(accounts, { posting_date: dateOf(i + round) })),
+          });
           expect(res.status).toBe(201);
           batches.push(res.body.entries as Array<{ voucher_year: number; voucher_number: number }>);
         } else {

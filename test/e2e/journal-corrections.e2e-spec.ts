@@ -38,7 +38,9 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
     (await db.query(`SELECT count(*)::int AS n FROM journal_entries WHERE organization_id = $1`, [organizationId]))[0].n as number;
   const withMandate = async (access: ProductionAccess) => {
     const mandate = await consolePost(app, `/organizations/${access.organization.id}/mandates`, {
-      app_id: access.app.id, owner_user_id: access.owner.user_id, totp_code: codeOf(access.owner, Date.now() + 30_000),
+      app_id: access.app.id,
+      owner_user_id: access.owner.user_id,
+      totp_code: codeOf(access.owner, Date.now() + 30_000),
     });
     expect(mandate.status).toBe(201);
   };
@@ -61,8 +63,13 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       expect(res.status).toBe(201);
       expect(Object.keys(res.body)).toEqual(['id', 'voucher_year', 'voucher_number', 'operation_id', 'replayed', 'environment', 'reverses']);
       expect(res.body).toEqual({
-        id: expect.any(String), voucher_year: 2026, voucher_number: original.voucher_number + 1, operation_id: expect.any(String),
-        replayed: false, environment: 'sandbox', reverses: original.id,
+        id: expect.any(String),
+        voucher_year: 2026,
+        voucher_number: original.voucher_number + 1,
+        operation_id: expect.any(String),
+        replayed: false,
+        environment: 'sandbox',
+        reverses: original.id,
       });
       const reversal = await get(`${SANDBOX}/journal/entries/${res.body.id}`, p.token);
       expect(reversal.status).toBe(200);
@@ -104,7 +111,7 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       expect((await get(`${SANDBOX}/journal/entries/${ok.body.id}`, p.token)).body.description).toBe('Rettelse');
     });
 
-    it('answers a posting_date before the reversed entry\'s with 422 invalid_input at /posting_date, storing nothing', async () => {
+    it("answers a posting_date before the reversed entry's with 422 invalid_input at /posting_date, storing nothing", async () => {
       const p = await aSandboxProject(app);
       const original = await post(p, aJournal(ids(p), { posting_date: '2026-05-02' }));
       const res = await reverse(p, original.id, { posting_date: '2026-05-01' });
@@ -158,7 +165,7 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       expect((await post(p)).voucher_number).toBe(3);
     });
 
-    it('404 not_found for another app\'s or project\'s entry, an unknown id and a non-uuid; 422 period_locked into a closed month', async () => {
+    it("404 not_found for another app's or project's entry, an unknown id and a non-uuid; 422 period_locked into a closed month", async () => {
       const p = await aSandboxProject(app);
       const other = await aSandboxProject(app);
       const theirs = await post(other);
@@ -188,7 +195,7 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
         const feed = await get(`${SANDBOX}/events?limit=100`, p.token);
         event = (feed.body.data as Array<{ data: { operation_id: string } }>).find((e) => e.data.operation_id === res.body.operation_id);
         return event !== undefined;
-      }, 'the reversal\'s event in the feed');
+      }, "the reversal's event in the feed");
       expect(event).toMatchObject({ type: 'operation.completed', data: receipt.body });
     });
 
@@ -215,8 +222,13 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
   it('has no route that changes or deletes an entry or an attachment: PUT, PATCH and DELETE are 404 not_found', async () => {
     const p = await aSandboxProject(app);
     const posted = await post(p);
-    const attached = await app.partner().post(`${SANDBOX}/journal/entries/${posted.id}/attachments`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(Buffer.from('%PDF-1.4\n'));
+    const attached = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${posted.id}/attachments`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(Buffer.from('%PDF-1.4\n'));
     expect(attached.status).toBe(201);
     for (const path of [`/journal/entries/${posted.id}`, `/journal/entries/${posted.id}/attachments/${attached.body.id}`]) {
       for (const method of ['put', 'patch', 'delete'] as const) {
@@ -253,7 +265,7 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       expect(listed.body.data[0]).toEqual(read.body);
     });
 
-    it('sandbox: the project\'s app, grant_id null', async () => {
+    it("sandbox: the project's app, grant_id null", async () => {
       const p = await aSandboxProject(app);
       const posted = await post(p);
       const read = await get(`${SANDBOX}/journal/entries/${posted.id}`, p.token);
@@ -274,7 +286,13 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       expect(Object.keys(res.body)).toEqual(['entries', 'operation_id', 'replayed', 'environment']);
       expect(res.body).toMatchObject({ replayed: false, environment: 'sandbox' });
       const entries = res.body.entries as Array<{ id: string; voucher_year: number; voucher_number: number }>;
-      expect(entries.map((e) => [e.voucher_year, e.voucher_number])).toEqual([[2026, 2], [2025, 1], [2026, 3], [2025, 2], [2026, 4]]);
+      expect(entries.map((e) => [e.voucher_year, e.voucher_number])).toEqual([
+        [2026, 2],
+        [2025, 1],
+        [2026, 3],
+        [2025, 2],
+        [2026, 4],
+      ]);
       expect(entries.every((e) => Object.keys(e).join() === 'id,voucher_year,voucher_number')).toBe(true);
       for (const [i, e] of entries.entries()) {
         const read = await get(`${SANDBOX}/journal/entries/${e.id}`, p.token);
@@ -285,7 +303,12 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
         ]);
       }
       const listed = await get(`${SANDBOX}/journal/entries?limit=100`, p.token);
-      expect(listed.body.data.map((e: { id: string }) => e.id).slice(1).sort()).toEqual(entries.map((e) => e.id).sort());
+      expect(
+        listed.body.data
+          .map((e: { id: string }) => e.id)
+          .slice(1)
+          .sort(),
+      ).toEqual(entries.map((e) => e.id).sort());
       const receipt = await get(`${SANDBOX}/operations/${res.body.operation_id}`, p.token);
       expect(receipt.body).toMatchObject({ kind: 'journal.batch', resource: { type: 'journal_batch', id: res.body.operation_id } });
       let events: Array<{ data: { operation_id: string; kind: string } }> = [];
@@ -318,11 +341,20 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       const none = await batch(p, []);
       expect(none.status).toBe(400);
       expect(none.body.errors).toEqual([expect.objectContaining({ pointer: '/journals', code: 'invalid_input' })]);
-      const tooMany = await batch(p, Array.from({ length: 101 }, () => aJournal(ids(p))));
+      const tooMany = await batch(
+        p,
+        Array.from({ length: 101 }, () => aJournal(ids(p))),
+      );
       expect(tooMany.status).toBe(400);
       expect(tooMany.body.errors).toEqual([expect.objectContaining({ pointer: '/journals', code: 'invalid_input' })]);
       const journals: Body[] = Array.from({ length: 60 }, () => aJournal(ids(p)));
-      journals[57] = { ...aJournal(ids(p)), lines: [{ account_id: ids(p)[0], debit_minor: 5, credit_minor: 5 }, { account_id: ids(p)[1], credit_minor: 'x' }] };
+      journals[57] = {
+        ...aJournal(ids(p)),
+        lines: [
+          { account_id: ids(p)[0], debit_minor: 5, credit_minor: 5 },
+          { account_id: ids(p)[1], credit_minor: 'x' },
+        ],
+      };
       const badLine = await batch(p, journals);
       expect(badLine.status).toBe(400);
       expect(badLine.body.code).toBe('invalid_input');
@@ -338,13 +370,25 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       const p = await aSandboxProject(app);
       const other = await aSandboxProject(app);
       const journals: Body[] = Array.from({ length: 5 }, () => aJournal(ids(p)));
-      journals[2] = { posting_date: '2026-11-20', lines: [{ account_id: ids(p)[0], debit_minor: 5 }, { account_id: ids(p)[1], credit_minor: 4 }] };
+      journals[2] = {
+        posting_date: '2026-11-20',
+        lines: [
+          { account_id: ids(p)[0], debit_minor: 5 },
+          { account_id: ids(p)[1], credit_minor: 4 },
+        ],
+      };
       const unbalanced = await batch(p, journals);
       expect(unbalanced.status).toBe(422);
       expect(unbalanced.body.code).toBe('journal_unbalanced');
       expect(unbalanced.body.detail).toContain('/journals/2');
       journals[2] = aJournal(ids(p));
-      journals[3] = { posting_date: '2026-11-20', lines: [{ account_id: ids(p)[0], debit_minor: 5 }, { account_id: other.accounts[0].id, credit_minor: 5 }] };
+      journals[3] = {
+        posting_date: '2026-11-20',
+        lines: [
+          { account_id: ids(p)[0], debit_minor: 5 },
+          { account_id: other.accounts[0].id, credit_minor: 5 },
+        ],
+      };
       const foreign = await batch(p, journals);
       expect(foreign.status).toBe(422);
       expect(foreign.body.code).toBe('reference_not_allowed');
@@ -380,12 +424,18 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       const res = await batch(p, [aJournal(ids(p), { posting_date: '2025-03-04' })]);
       expect(res.status).toBe(201);
       expect(res.body.entries).toEqual([{ id: expect.any(String), voucher_year: 2025, voucher_number: 1 }]);
-      expect((await get(`${SANDBOX}/journal/entries/${res.body.entries[0].id}`, p.token)).body).toMatchObject({ posting_date: '2025-03-04', voucher_number: 1 });
+      expect((await get(`${SANDBOX}/journal/entries/${res.body.entries[0].id}`, p.token)).body).toMatchObject({
+        posting_date: '2025-03-04',
+        voucher_number: 1,
+      });
     });
 
     it('posts 100 journals in one call', async () => {
       const p = await aSandboxProject(app);
-      const res = await batch(p, Array.from({ length: 100 }, () => aJournal(ids(p))));
+      const res = await batch(
+        p,
+        Array.from({ length: 100 }, () => aJournal(ids(p))),
+      );
       expect(res.status).toBe(201);
       expect(res.body.entries.map((e: { voucher_number: number }) => e.voucher_number)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
       expect(await entryCount(p.organization_id)).toBe(100);
@@ -398,7 +448,12 @@ describe('corrections, batch posting and registered_by (CONTRACT §19)', () => {
       expect(refused.status).toBe(403);
       expect(refused.body.code).toBe('mandate_required');
       await withMandate(access);
-      const outside = await batch(access, [journal, { ...journal, lines: [journal.lines[0], { account_id: access.organization.accounts.at(-1)!.id, credit_minor: 100 }] }], randomUUID(), PRODUCTION);
+      const outside = await batch(
+        access,
+        [journal, { ...journal, lines: [journal.lines[0], { account_id: access.organization.accounts.at(-1)!.id, credit_minor: 100 }] }],
+        randomUUID(),
+        PRODUCTION,
+      );
       expect(outside.status).toBe(422);
       expect(outside.body.errors).toEqual([expect.objectContaining({ pointer: '/journals/1/lines/1/account_id' })]);
       const ok = await batch(access, [journal, journal], randomUUID(), PRODUCTION);

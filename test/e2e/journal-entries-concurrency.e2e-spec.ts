@@ -29,7 +29,12 @@ describeOnPostgres('the journal entries list under concurrent postings on two in
       const res = await fetch(`${base}/journal`, {
         method: 'POST',
         headers: { authorization: `Bearer ${p.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-        body: JSON.stringify(aJournal(p.accounts.map((a) => a.id), { posting_date: (i + n) % 2 === 0 ? '2025-12-31' : '2026-01-01' })),
+        body: JSON.stringify(
+          aJournal(
+            p.accounts.map((a) => a.id),
+            { posting_date: (i + n) % 2 === 0 ? '2025-12-31' : '2026-01-01' },
+          ),
+        ),
       });
       const body = (await res.json()) as { id?: string; code?: string };
       if (res.status !== 201) throw new Error(`posting answered ${res.status} ${body.code}`);
@@ -92,8 +97,10 @@ describeOnPostgres('the journal entries list under concurrent postings on two in
       await client.end();
     }
     // eslint-disable-next-line no-console
-    console.log(`journal entries: ${posted.length} postings (+${noisePosted.length} of another project), ${pages} pages read, ` +
-      `${missing.length} missing, ${duplicates.length} duplicate(s), ${foreign.length} foreign`);
+    console.log(
+      `journal entries: ${posted.length} postings (+${noisePosted.length} of another project), ${pages} pages read, ` +
+        `${missing.length} missing, ${duplicates.length} duplicate(s), ${foreign.length} foreign`,
+    );
     expect(posted.length).toBeGreaterThanOrEqual(MIN_WRITES);
     expect(noisePosted.length).toBeGreaterThan(0);
     expect({ missing, duplicates, foreign }).toEqual({ missing: [], duplicates: [], foreign: [] });

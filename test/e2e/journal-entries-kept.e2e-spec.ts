@@ -36,11 +36,20 @@ describe('entries and attachments are kept (CONTRACT §17): no purge touches a l
     return [...section.matchAll(/data-label="Account id"><code>([0-9a-f-]{36})<\/code>/g)].map((m) => m[1]);
   };
   const postAndAttach = async (base: string, token: string, accountIds: string[]) => {
-    const posted = await app.partner().post(`${base}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID())
+    const posted = await app
+      .partner()
+      .post(`${base}/journal`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
       .send(aJournal(accountIds, { posting_date: '2026-11-20' }));
     expect(posted.status).toBe(201);
-    const attached = await app.partner().post(`${base}/journal/entries/${posted.body.id}/attachments`).set('Authorization', `Bearer ${token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(PDF);
+    const attached = await app
+      .partner()
+      .post(`${base}/journal/entries/${posted.body.id}/attachments`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(PDF);
     expect(attached.status).toBe(201);
     return { entryId: posted.body.id as string, attachmentId: attached.body.id as string };
   };
@@ -51,16 +60,21 @@ describe('entries and attachments are kept (CONTRACT §17): no purge touches a l
     const page = (await d.driver.get(`/developers/apps/${appId}`)).text;
     const token = issued((await postAndFollow(d.driver, `/developers/apps/${appId}/sandbox-token`, {})).text);
     await postAndAttach(SANDBOX, token, sandboxAccountIds(page));
-    const [{ organization_id }] = await app.apps.dataSource.query(`SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`, [appId]);
+    const [{ organization_id }] = await app.apps.dataSource.query(`SELECT sandbox_organization_id AS organization_id FROM developer_apps WHERE app_id = $1`, [
+      appId,
+    ]);
     return { d, appId, organizationId: organization_id as string };
   };
-  const rowsOf = async (organizationId: string) => (await app.apps.dataSource.query(
-    `SELECT (SELECT count(*) FROM journal_entries WHERE organization_id = $1)::int AS entries,
+  const rowsOf = async (organizationId: string) =>
+    (
+      await app.apps.dataSource.query(
+        `SELECT (SELECT count(*) FROM journal_entries WHERE organization_id = $1)::int AS entries,
             (SELECT count(*) FROM journal_lines WHERE organization_id = $1)::int AS lines,
             (SELECT count(*) FROM attachments WHERE organization_id = $1)::int AS attachments,
             (SELECT count(*) FROM attachment_contents WHERE organization_id = $1)::int AS contents`,
-    [organizationId],
-  ))[0];
+        [organizationId],
+      )
+    )[0];
   const approve = async (d: Developer, appId: string) => {
     await d.driver.get(`/developers/apps/${appId}`);
     await d.driver.post(`/developers/apps/${appId}/revisions`, {});
@@ -76,17 +90,32 @@ describe('entries and attachments are kept (CONTRACT §17): no purge touches a l
     const owner = await anOwner(app, customer.id);
     clock.advance(30_000);
     const grant = await consolePost(app, `/organizations/${customer.id}/grants`, {
-      app_id: live.appId, owner_user_id: owner.user_id, totp_code: codeOf(owner, clock.nowMs()),
-      account_ids: customer.accounts.map((a) => a.id), scopes: [...SCOPES],
+      app_id: live.appId,
+      owner_user_id: owner.user_id,
+      totp_code: codeOf(owner, clock.nowMs()),
+      account_ids: customer.accounts.map((a) => a.id),
+      scopes: [...SCOPES],
     });
     expect(grant.status).toBe(201);
     clock.advance(30_000);
-    const mandate = await consolePost(app, `/organizations/${customer.id}/mandates`, { app_id: live.appId, owner_user_id: owner.user_id, totp_code: codeOf(owner, clock.nowMs()) });
+    const mandate = await consolePost(app, `/organizations/${customer.id}/mandates`, {
+      app_id: live.appId,
+      owner_user_id: owner.user_id,
+      totp_code: codeOf(owner, clock.nowMs()),
+    });
     expect(mandate.status).toBe(201);
-    await postAndAttach(PRODUCTION, await aToken(app, grant.body.id), customer.accounts.map((a) => a.id));
+    await postAndAttach(
+      PRODUCTION,
+      await aToken(app, grant.body.id),
+      customer.accounts.map((a) => a.id),
+    );
     // a sandbox project the operator made
     const project = await aSandboxProject(app);
-    const projectEntry = await postAndAttach(SANDBOX, project.token, project.accounts.map((a) => a.id));
+    const projectEntry = await postAndAttach(
+      SANDBOX,
+      project.token,
+      project.accounts.map((a) => a.id),
+    );
     // a developer who never went to production and never comes back
     const gone = await aDeveloperWithSandboxEntry('Glemt');
 
@@ -108,8 +137,12 @@ describe('entries and attachments are kept (CONTRACT §17): no purge touches a l
     // and reads back over HTTP, the bytes included
     const read = await app.partner().get(`${SANDBOX}/journal/entries/${projectEntry.entryId}`).set('Authorization', `Bearer ${project.token}`);
     expect([read.status, read.body.attachments.map((a: { id: string }) => a.id)]).toEqual([200, [projectEntry.attachmentId]]);
-    const file = await app.partner().get(`${SANDBOX}/journal/entries/${projectEntry.entryId}/attachments/${projectEntry.attachmentId}`)
-      .set('Authorization', `Bearer ${project.token}`).buffer(true).parse((res, done) => {
+    const file = await app
+      .partner()
+      .get(`${SANDBOX}/journal/entries/${projectEntry.entryId}/attachments/${projectEntry.attachmentId}`)
+      .set('Authorization', `Bearer ${project.token}`)
+      .buffer(true)
+      .parse((res, done) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => done(null, Buffer.concat(chunks)));

@@ -64,8 +64,21 @@ describe('GET {base}/journal/entries and /journal/entries/{id} — reading back 
       registered_by: { app_id: p.app_id, app_name: expect.any(String), grant_id: null },
     });
     expect(Object.keys(res.body)).toEqual([
-      'id', 'voucher_year', 'voucher_number', 'posting_date', 'transaction_date', 'document_date', 'description', 'currency',
-      'lines', 'attachments', 'operation_id', 'posted_at', 'reverses', 'reversed_by', 'registered_by',
+      'id',
+      'voucher_year',
+      'voucher_number',
+      'posting_date',
+      'transaction_date',
+      'document_date',
+      'description',
+      'currency',
+      'lines',
+      'attachments',
+      'operation_id',
+      'posted_at',
+      'reverses',
+      'reversed_by',
+      'registered_by',
     ]);
     const listed = await list(SANDBOX, p.token);
     expect(listed.status).toBe(200);
@@ -161,8 +174,13 @@ describe('GET {base}/journal/entries and /journal/entries/{id} — reading back 
     expect(await ids({ posting_date_from: '2026-04-30', posting_date_to: '2026-04-30' })).toEqual([april.id]);
     expect(await ids({ without_attachments: 'true' })).toEqual([march.id, april.id, may.id]);
     expect(await ids({ without_attachments: 'false' })).toEqual([march.id, april.id, may.id]);
-    const attached = await app.partner().post(`${SANDBOX}/journal/entries/${april.id}/attachments`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/pdf').send(Buffer.from('%PDF-1.7\n'));
+    const attached = await app
+      .partner()
+      .post(`${SANDBOX}/journal/entries/${april.id}/attachments`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/pdf')
+      .send(Buffer.from('%PDF-1.7\n'));
     expect(attached.status).toBe(201);
     expect(await ids({ without_attachments: 'true' })).toEqual([march.id, may.id]);
     expect(await ids({})).toEqual([march.id, april.id, may.id]);
@@ -189,8 +207,12 @@ describe('GET {base}/journal/entries and /journal/entries/{id} — reading back 
     ];
     for (const [query, pointer] of cases) {
       const res = await list(SANDBOX, p.token, query);
-      expect({ query, status: res.status, code: res.body.code, pointers: res.body.errors?.map((e: { pointer: string }) => e.pointer) })
-        .toEqual({ query, status: 400, code: 'invalid_input', pointers: [pointer] });
+      expect({ query, status: res.status, code: res.body.code, pointers: res.body.errors?.map((e: { pointer: string }) => e.pointer) }).toEqual({
+        query,
+        status: 400,
+        code: 'invalid_input',
+        pointers: [pointer],
+      });
     }
     const two = await list(SANDBOX, p.token, { limit: '0', posting_date_from: 'x' });
     expect(two.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/limit', '/posting_date_from']);
@@ -203,7 +225,11 @@ describe('GET {base}/journal/entries and /journal/entries/{id} — reading back 
     const theirs = await post(SANDBOX, other.token, aJournal(accountsOf(other)));
     const prod = await aProductionAccess(app);
     const prodEntry = await (async () => {
-      await consolePost(app, `/organizations/${prod.organization.id}/mandates`, { app_id: prod.app.id, owner_user_id: prod.owner.user_id, totp_code: codeOf(prod.owner, Date.now() + 30_000) });
+      await consolePost(app, `/organizations/${prod.organization.id}/mandates`, {
+        app_id: prod.app.id,
+        owner_user_id: prod.owner.user_id,
+        totp_code: codeOf(prod.owner, Date.now() + 30_000),
+      });
       return post(PRODUCTION, prod.token, aJournal(prod.grantedAccountIds));
     })();
     // another app of the same organization

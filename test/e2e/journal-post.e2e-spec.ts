@@ -23,7 +23,11 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     return req.send(body as object);
   };
   const prepare = (p: SandboxProject, body: unknown) =>
-    app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(body as object);
+    app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .send(body as object);
   const receipt = (p: SandboxProject, operationId: string) =>
     app.partner().get(`${SANDBOX}/operations/${operationId}`).set('Authorization', `Bearer ${p.token}`);
 
@@ -40,8 +44,16 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
   it('stores the entry with its normalized lines', async () => {
     const p = await aSandboxProject(app);
     const body = {
-      posting_date: '2026-03-31', description: 'Husleje marts', lines: [
-        { account_id: p.accounts[3].id.toUpperCase(), debit_minor: 1250000, tax_code_id: p.tax_codes[0].id, line_text: 'Leje', dimension_refs: [{ dept: 'A' }] },
+      posting_date: '2026-03-31',
+      description: 'Husleje marts',
+      lines: [
+        {
+          account_id: p.accounts[3].id.toUpperCase(),
+          debit_minor: 1250000,
+          tax_code_id: p.tax_codes[0].id,
+          line_text: 'Leje',
+          dimension_refs: [{ dept: 'A' }],
+        },
         { account_id: p.accounts[5].id, credit_minor: 1250000 },
       ],
     };
@@ -54,7 +66,15 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
       [res.body.id],
     );
     expect(lines).toEqual([
-      { line_no: 1, account_id: p.accounts[3].id, debit_minor: '1250000', credit_minor: '0', tax_code_id: p.tax_codes[0].id, dimension_refs: [{ dept: 'A' }], line_text: 'Leje' },
+      {
+        line_no: 1,
+        account_id: p.accounts[3].id,
+        debit_minor: '1250000',
+        credit_minor: '0',
+        tax_code_id: p.tax_codes[0].id,
+        dimension_refs: [{ dept: 'A' }],
+        line_text: 'Leje',
+      },
       { line_no: 2, account_id: p.accounts[5].id, debit_minor: '0', credit_minor: '1250000', tax_code_id: null, dimension_refs: [], line_text: null },
     ]);
   });
@@ -80,8 +100,11 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     const shared = aJournal(ids(p), { posting_date: '2026-11-02' });
     const sends = [
       ...Array.from({ length: 7 }, () => post(p, aJournal(ids(p), { posting_date: '2026-11-01' }))),
-      post(p, shared, key), post(p, shared, key), post(p, shared, key),
-      post(p, aJournal(ids(p), { posting_date: '2026-01-15' })), post(p, aJournal(ids(p), { posting_date: '2026-01-16' })),
+      post(p, shared, key),
+      post(p, shared, key),
+      post(p, shared, key),
+      post(p, aJournal(ids(p), { posting_date: '2026-01-15' })),
+      post(p, aJournal(ids(p), { posting_date: '2026-01-16' })),
     ];
     // interleaved, so that refusals and repeated keys sit between the others
     const order = [0, 7, 10, 1, 8, 2, 11, 3, 9, 4, 5, 6];
@@ -105,20 +128,38 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     const first = await post(p, body, key);
     const again = await post(p, body, key);
     expect(again.status).toBe(201);
-    expect(again.body).toEqual({ id: first.body.id, posted: true, voucher_number: first.body.voucher_number, operation_id: first.body.operation_id, replayed: true });
+    expect(again.body).toEqual({
+      id: first.body.id,
+      posted: true,
+      voucher_number: first.body.voucher_number,
+      operation_id: first.body.operation_id,
+      replayed: true,
+    });
     expect((await post(p, aJournal(ids(p)))).body.voucher_number).toBe(first.body.voucher_number + 1);
   });
 
   it('a rejected posting consumes no number and stores nothing', async () => {
     const p = await aSandboxProject(app);
     const other = await aSandboxProject(app);
-    const foreign = { posting_date: '2026-11-20', lines: [{ account_id: other.accounts[0].id, debit_minor: 5 }, { account_id: p.accounts[0].id, credit_minor: 5 }] };
+    const foreign = {
+      posting_date: '2026-11-20',
+      lines: [
+        { account_id: other.accounts[0].id, debit_minor: 5 },
+        { account_id: p.accounts[0].id, credit_minor: 5 },
+      ],
+    };
     const key = randomUUID();
     const rejected = await post(p, foreign, key);
     expect(rejected.status).toBe(422);
     expect(rejected.body.code).toBe('reference_not_allowed');
     expect(rejected.body.errors).toEqual([{ pointer: '/lines/0/account_id', code: 'reference_not_allowed', detail: expect.any(String) }]);
-    const unbalanced = await post(p, { posting_date: '2026-11-20', lines: [{ account_id: p.accounts[0].id, debit_minor: 5 }, { account_id: p.accounts[1].id, credit_minor: 4 }] });
+    const unbalanced = await post(p, {
+      posting_date: '2026-11-20',
+      lines: [
+        { account_id: p.accounts[0].id, debit_minor: 5 },
+        { account_id: p.accounts[1].id, credit_minor: 4 },
+      ],
+    });
     expect(unbalanced.body.code).toBe('journal_unbalanced');
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM journal_entries WHERE organization_id = $1`, [p.organization_id]);
     expect(n).toBe(0);
@@ -129,9 +170,16 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
 
   it('stores free-form dimension_refs up to the nesting bound, and answers deeper ones with 400, never a 500', async () => {
     const p = await aSandboxProject(app);
-    const body = (depth: number) => `{"posting_date":"2026-11-20","lines":[{"account_id":"${p.accounts[0].id}","debit_minor":5,"dimension_refs":[${'['.repeat(depth)}${']'.repeat(depth)}]},{"account_id":"${p.accounts[1].id}","credit_minor":5}]}`;
-    const send = (depth: number) => app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/json').send(body(depth));
+    const body = (depth: number) =>
+      `{"posting_date":"2026-11-20","lines":[{"account_id":"${p.accounts[0].id}","debit_minor":5,"dimension_refs":[${'['.repeat(depth)}${']'.repeat(depth)}]},{"account_id":"${p.accounts[1].id}","credit_minor":5}]}`;
+    const send = (depth: number) =>
+      app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', randomUUID())
+        .set('Content-Type', 'application/json')
+        .send(body(depth));
     expect((await send(256)).status).toBe(201);
     const deep = await send(20_000);
     expect(deep.status).toBe(400);
@@ -140,15 +188,21 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
 
   it('refuses NUL and unpaired surrogates in texts and free-form items with 400, never a 500', async () => {
     const p = await aSandboxProject(app);
-    const j = (extra: string, line0: string) => `{"posting_date":"2026-11-20"${extra},"lines":[{"account_id":"${p.accounts[0].id}","debit_minor":5${line0}},{"account_id":"${p.accounts[1].id}","credit_minor":5}]}`;
+    const j = (extra: string, line0: string) =>
+      `{"posting_date":"2026-11-20"${extra},"lines":[{"account_id":"${p.accounts[0].id}","debit_minor":5${line0}},{"account_id":"${p.accounts[1].id}","credit_minor":5}]}`;
     for (const [body, pointer] of [
       [j(',"description":"a\\u0000"', ''), '/description'],
       [j('', ',"line_text":"\\ud800"'), '/lines/0/line_text'],
       [j('', ',"dimension_refs":[{"k":"\\u0000"}]'), '/lines/0/dimension_refs'],
       [j('', ',"dimension_refs":[{"\\ud800":1}]'), '/lines/0/dimension_refs'],
     ]) {
-      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
-        .set('Content-Type', 'application/json').send(body);
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', randomUUID())
+        .set('Content-Type', 'application/json')
+        .send(body);
       expect(res.status).toBe(400);
       expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([pointer]);
     }
@@ -174,22 +228,32 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
 
   it('production: 403 mandate_required until the owner gives a posting mandate, then posts within the grant', async () => {
     const access = await aProductionAccess(app);
-    const body = { posting_date: '2026-11-20', lines: [
-      { account_id: access.grantedAccountIds[0], debit_minor: 100 },
-      { account_id: access.grantedAccountIds[1], credit_minor: 100 },
-    ] };
-    const postProd = () => app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${access.token}`).set('Idempotency-Key', randomUUID()).send(body);
+    const body = {
+      posting_date: '2026-11-20',
+      lines: [
+        { account_id: access.grantedAccountIds[0], debit_minor: 100 },
+        { account_id: access.grantedAccountIds[1], credit_minor: 100 },
+      ],
+    };
+    const postProd = () =>
+      app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${access.token}`).set('Idempotency-Key', randomUUID()).send(body);
     const before = await postProd();
     expect(before.status).toBe(403);
     expect(before.body.code).toBe('mandate_required');
     const mandate = await consolePost(app, `/organizations/${access.organization.id}/mandates`, {
-      app_id: access.app.id, owner_user_id: access.owner.user_id, totp_code: codeOf(access.owner, Date.now() + 30_000),
+      app_id: access.app.id,
+      owner_user_id: access.owner.user_id,
+      totp_code: codeOf(access.owner, Date.now() + 30_000),
     });
     expect(mandate.status).toBe(201);
     const after = await postProd();
     expect(after.status).toBe(201);
     expect(after.body).toMatchObject({ posted: true, voucher_number: 1, environment: 'production' });
-    const outside = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${access.token}`).set('Idempotency-Key', randomUUID())
+    const outside = await app
+      .partner()
+      .post(`${PRODUCTION}/journal`)
+      .set('Authorization', `Bearer ${access.token}`)
+      .set('Idempotency-Key', randomUUID())
       .send({ ...body, lines: [body.lines[0], { account_id: access.organization.accounts.at(-1)!.id, credit_minor: 100 }] });
     expect(outside.status).toBe(422);
     expect(outside.body.code).toBe('reference_not_allowed');
@@ -240,7 +304,10 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect(late[0].n).toBe(0);
     const after = await post(p, aJournal(ids(p), { posting_date: `${month}-20` }));
     expect(after.body.code).toBe('period_locked');
-    const numbers = answers.filter((a) => a.status === 201).map((a) => a.body.voucher_number).sort((a, b) => a - b);
+    const numbers = answers
+      .filter((a) => a.status === 201)
+      .map((a) => a.body.voucher_number)
+      .sort((a, b) => a - b);
     expect(numbers).toEqual(numbers.map((_, i) => i + 1)); // gapless whatever was rejected
   });
 
@@ -251,14 +318,20 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     expect((await post(a, aJournal(ids(a)))).body.voucher_number).toBe(2);
     expect((await post(b, aJournal(ids(b)))).body.voucher_number).toBe(1);
     const [{ numbers }] = await db.query(
-      `SELECT array_agg(voucher_number ORDER BY voucher_number) AS numbers FROM journal_entries WHERE organization_id = $1`, [a.organization_id]);
+      `SELECT array_agg(voucher_number ORDER BY voucher_number) AS numbers FROM journal_entries WHERE organization_id = $1`,
+      [a.organization_id],
+    );
     expect(numbers).toEqual([1, 2]);
   });
 
   it('checks the mandate before the Idempotency-Key and the input (CONTRACT §3 step 3)', async () => {
     const p = await aSandboxProject(app);
     await db.query(`UPDATE mandates SET revoked_at = now() WHERE organization_id = $1 AND revoked_at IS NULL`, [p.organization_id]);
-    for (const [body, key] of [[{ nonsense: true }, null], [{ nonsense: true }, ''], [aJournal(ids(p)), randomUUID()]] as const) {
+    for (const [body, key] of [
+      [{ nonsense: true }, null],
+      [{ nonsense: true }, ''],
+      [aJournal(ids(p)), randomUUID()],
+    ] as const) {
       const res = await post(p, body, key);
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('mandate_required');
@@ -282,9 +355,21 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
     const reused = await post(p, aJournal(ids(p), { posting_date: '2026-04-11' }), key);
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe('idempotency_key_reused');
-    const unbalanced = await post(p, { posting_date: '2026-04-12', lines: [{ account_id: ids(p)[0], debit_minor: 2 }, { account_id: ids(p)[1], credit_minor: 1 }] });
+    const unbalanced = await post(p, {
+      posting_date: '2026-04-12',
+      lines: [
+        { account_id: ids(p)[0], debit_minor: 2 },
+        { account_id: ids(p)[1], credit_minor: 1 },
+      ],
+    });
     expect(unbalanced.body.code).toBe('journal_unbalanced');
-    const foreign = await post(p, { posting_date: '2026-04-12', lines: [{ account_id: ids(p)[0], debit_minor: 1 }, { account_id: other.accounts[1].id, credit_minor: 1 }] });
+    const foreign = await post(p, {
+      posting_date: '2026-04-12',
+      lines: [
+        { account_id: ids(p)[0], debit_minor: 1 },
+        { account_id: other.accounts[1].id, credit_minor: 1 },
+      ],
+    });
     expect(foreign.body.code).toBe('reference_not_allowed');
     const locked = await post(p, aJournal(ids(p), { posting_date: '2026-04-12' }));
     expect(locked.status).toBe(422);
@@ -295,7 +380,10 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
   it('locks a month closed before any posting into it, and only that month of that organization', async () => {
     const p = await aSandboxProject(app);
     const other = await aSandboxProject(app);
-    expect((await consolePost(app, `/organizations/${p.organization_id.toUpperCase()}/periods/2026-05/close`)).body).toEqual({ period: '2026-05', closed: true });
+    expect((await consolePost(app, `/organizations/${p.organization_id.toUpperCase()}/periods/2026-05/close`)).body).toEqual({
+      period: '2026-05',
+      closed: true,
+    });
     for (const date of ['2026-05-01', '2026-05-31']) {
       const res = await post(p, aJournal(ids(p), { posting_date: date }));
       expect({ date, status: res.status, code: res.body.code }).toEqual({ date, status: 422, code: 'period_locked' });
@@ -355,12 +443,17 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
       const p = await aSandboxProject(app);
       // 2026-03 has its period row already (the close UPDATEs it); 2026-01 has none (the close INSERTs it)
       expect((await post(p, aJournal(ids(p), { posting_date: '2026-03-01' }))).status).toBe(201);
-      for (const [end, expected] of [['COMMIT', 'period_locked'], ['ROLLBACK', undefined]] as const) {
+      for (const [end, expected] of [
+        ['COMMIT', 'period_locked'],
+        ['ROLLBACK', undefined],
+      ] as const) {
         const month = end === 'COMMIT' ? '2026-03' : '2026-01';
         await client.query('BEGIN');
         await client.query(
           `INSERT INTO periods (organization_id, period, closed_at) VALUES ($1, $2, clock_timestamp())
-           ON CONFLICT (organization_id, period) DO UPDATE SET closed_at = clock_timestamp()`, [p.organization_id, month]);
+           ON CONFLICT (organization_id, period) DO UPDATE SET closed_at = clock_timestamp()`,
+          [p.organization_id, month],
+        );
         const posting = pending(post(p, aJournal(ids(p), { posting_date: `${month}-15` })).then((r) => r));
         await untilBlockedOnLock(client);
         expect(posting.state.settled).toBe(false);
@@ -369,7 +462,9 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
         expect({ end, code: res.body.code }).toEqual({ end, code: expected });
       }
       const [{ numbers }] = await db.query(
-        `SELECT array_agg(voucher_number ORDER BY voucher_number) AS numbers FROM journal_entries WHERE organization_id = $1`, [p.organization_id]);
+        `SELECT array_agg(voucher_number ORDER BY voucher_number) AS numbers FROM journal_entries WHERE organization_id = $1`,
+        [p.organization_id],
+      );
       expect(numbers).toEqual([1, 2]);
     });
   });
@@ -408,9 +503,13 @@ describe('POST /journal — final posting (CONTRACT §7), periods, receipts', ()
 
     it('stores no receipt, no voucher number and no event for a prepare', async () => {
       const p = await aSandboxProject(app);
-      const before = await db.query(`SELECT (SELECT count(*) FROM operation_receipts) AS r, (SELECT count(*) FROM webhook_outbox) AS o, (SELECT count(*) FROM voucher_counters) AS v`);
+      const before = await db.query(
+        `SELECT (SELECT count(*) FROM operation_receipts) AS r, (SELECT count(*) FROM webhook_outbox) AS o, (SELECT count(*) FROM voucher_counters) AS v`,
+      );
       expect((await prepare(p, aJournal(ids(p)))).status).toBe(200);
-      const after = await db.query(`SELECT (SELECT count(*) FROM operation_receipts) AS r, (SELECT count(*) FROM webhook_outbox) AS o, (SELECT count(*) FROM voucher_counters) AS v`);
+      const after = await db.query(
+        `SELECT (SELECT count(*) FROM operation_receipts) AS r, (SELECT count(*) FROM webhook_outbox) AS o, (SELECT count(*) FROM voucher_counters) AS v`,
+      );
       expect(after).toEqual(before);
     });
   });

@@ -56,9 +56,9 @@ const codePoint = fc.oneof(
 /** A string of exactly `n` code points: either varied, or one code point repeated (to reach the bounds cheaply). */
 const textOf = (n: number) =>
   fc.oneof(
-    fc.array(codePoint, { minLength: Math.min(n, 40), maxLength: Math.min(n, 40) }).chain((head) =>
-      codePoint.map((fill) => String.fromCodePoint(...head) + String.fromCodePoint(fill).repeat(n - head.length)),
-    ),
+    fc
+      .array(codePoint, { minLength: Math.min(n, 40), maxLength: Math.min(n, 40) })
+      .chain((head) => codePoint.map((fill) => String.fromCodePoint(...head) + String.fromCodePoint(fill).repeat(n - head.length))),
     codePoint.map((cp) => String.fromCodePoint(cp).repeat(n)),
   );
 const textBetween = (min: number, max: number) =>
@@ -97,14 +97,16 @@ const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant([]), fc.cons
 const notAnArray = fc.oneof(fc.integer(), fc.boolean(), fc.string(), fc.constant({}), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }));
 /** Field names that are not part of the input, including the prototype-polluting ones. */
 const unknownKey = (known: Set<string>) =>
-  fc.oneof(
-    fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'organization_id', 'actor', '', '~', '/', 'a~/b'),
-    fc.string({ maxLength: 12 }),
-  ).filter((k) => !known.has(k));
+  fc
+    .oneof(
+      fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'organization_id', 'actor', '', '~', '/', 'a~/b'),
+      fc.string({ maxLength: 12 }),
+    )
+    .filter((k) => !known.has(k));
 const randomCase = (id: string) =>
-  fc.constantFrom<'lower' | 'upper' | 'mixed'>('lower', 'upper', 'mixed').map((c) =>
-    c === 'lower' ? id : c === 'upper' ? id.toUpperCase() : id.replace(/[a-f]/g, (x, i: number) => (i % 2 ? x.toUpperCase() : x)),
-  );
+  fc
+    .constantFrom<'lower' | 'upper' | 'mixed'>('lower', 'upper', 'mixed')
+    .map((c) => (c === 'lower' ? id : c === 'upper' ? id.toUpperCase() : id.replace(/[a-f]/g, (x, i: number) => (i % 2 ? x.toUpperCase() : x))));
 
 /** Any JSON value; object keys lean on the ones JavaScript treats specially (`__proto__`, `constructor`). */
 const jsonKey = fc.oneof(
@@ -142,8 +144,12 @@ describe('POST /journal/prepare — properties', () => {
   afterAll(() => app.close());
 
   function send(body: Json): Promise<Response> {
-    return app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`)
-      .set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+    return app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', `Bearer ${project.token}`)
+      .set('Content-Type', 'application/json')
+      .send(typeof body === 'string' ? body : JSON.stringify(body));
   }
 
   /** One line with `side` of `value` and the other side absent, 0 or null; optional members in every form. */
@@ -203,140 +209,208 @@ describe('POST /journal/prepare — properties', () => {
 
   /** Every kind of single mutation, each with the answer the contract demands. */
   const mutations: Array<(j: Journal) => fc.Arbitrary<Mutated>> = [
-    (j) => fc.constantFrom('delete', 'null').map((how) => {
-      const b = clone(j);
-      if (how === 'delete') delete b.posting_date; else b.posting_date = null;
-      return { kind: `posting_date ${how}`, body: b, expected: invalidInput('/posting_date') };
-    }),
-    (j) => fc.tuple(fc.constantFrom('posting_date', 'transaction_date', 'document_date'), notADate).map(([f, v]) => {
-      const b = clone(j);
-      b[f] = v;
-      return { kind: `${f} not a date`, body: b, expected: invalidInput(`/${f}`) };
-    }),
-    (j) => fc.oneof(fc.constant(''), fc.integer({ min: 1001, max: 1100 }).chain(textOf), notAString).map((v) => {
-      const b = clone(j);
-      b.description = v;
-      return { kind: 'description out of bounds', body: b, expected: invalidInput('/description') };
-    }),
-    (j) => fc.oneof(fc.string().filter((s) => s !== 'DKK'), notAString).map((v) => {
-      const b = clone(j);
-      b.currency = v;
-      return { kind: 'currency not DKK', body: b, expected: invalidInput('/currency') };
-    }),
-    (j) => fc.tuple(unknownKey(KNOWN_TOP), jsonValue(2)).map(([k, v]) => {
-      const b = clone(j);
-      defineOwn(b, k, v);
-      return { kind: 'unknown top-level field', body: b, expected: invalidInput(`/${escapeToken(k)}`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), unknownKey(KNOWN_LINE), jsonValue(2)).map(([i, k, v]) => {
-      const b = clone(j);
-      defineOwn(b.lines[i], k, v);
-      return { kind: 'unknown line field', body: b, expected: invalidInput(`/lines/${i}/${escapeToken(k)}`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.boolean(), notAnAmount).map(([i, amountSide, v]) => {
-      const b = clone(j);
-      const f = amountSide ? sideOf(b.lines[i]) : otherSideOf(b.lines[i]);
-      b.lines[i][f] = v;
-      // CONTRACT §5: the line rule is not judged on a line with an invalid amount
-      return { kind: 'amount invalid', body: b, expected: invalidAmount(`/lines/${i}/${f}`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), amount).map(([i, v]) => {
-      const b = clone(j);
-      b.lines[i][otherSideOf(b.lines[i])] = v;
-      return { kind: 'both sides > 0', body: b, expected: invalidInput(`/lines/${i}`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.constantFrom<Json>(ABSENT, 0, null)).map(([i, v]) => {
-      const b = clone(j);
-      const f = sideOf(b.lines[i]);
-      if (v === ABSENT) delete b.lines[i][f]; else b.lines[i][f] = v;
-      return { kind: 'neither side > 0', body: b, expected: invalidInput(`/lines/${i}`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.oneof(fc.string().filter((s) => !UUID_SHAPE.test(s)), notAString, fc.constant(null), fc.constant(ABSENT))).map(([i, v]) => {
-      const b = clone(j);
-      if (v === ABSENT) delete b.lines[i].account_id; else b.lines[i].account_id = v;
-      return { kind: 'account_id not a uuid', body: b, expected: invalidInput(`/lines/${i}/account_id`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.oneof(fc.string().filter((s) => !UUID_SHAPE.test(s)), notAString)).map(([i, v]) => {
-      const b = clone(j);
-      b.lines[i].tax_code_id = v;
-      return { kind: 'tax_code_id not a uuid', body: b, expected: invalidInput(`/lines/${i}/tax_code_id`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.oneof(fc.array(jsonValue(1), { minLength: 21, maxLength: 30 }), notAnArray)).map(([i, v]) => {
-      const b = clone(j);
-      b.lines[i].dimension_refs = v;
-      return { kind: 'dimension_refs invalid', body: b, expected: invalidInput(`/lines/${i}/dimension_refs`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.oneof(fc.constant(''), fc.integer({ min: 501, max: 560 }).chain(textOf), notAString)).map(([i, v]) => {
-      const b = clone(j);
-      b.lines[i].line_text = v;
-      return { kind: 'line_text out of bounds', body: b, expected: invalidInput(`/lines/${i}/line_text`) };
-    }),
-    (j) => lineIndex(j).map((i) => {
-      const b = clone(j);
-      b.lines = [b.lines[i]];
-      return { kind: 'one line', body: b, expected: invalidInput('/lines') };
-    }),
-    (j) => fc.integer({ min: 501, max: 510 }).map((n) => {
-      const b = clone(j);
-      while (b.lines.length < n) b.lines.push({ account_id: usable[b.lines.length % usable.length], credit_minor: 1 });
-      b.lines = b.lines.slice(0, n);
-      return { kind: 'more than 500 lines', body: b, expected: invalidInput('/lines') };
-    }),
-    (j) => fc.oneof(notAnArray, fc.constant(null), fc.constant(ABSENT)).map((v) => {
-      const b = clone(j);
-      if (v === ABSENT) delete (b as Record<string, Json>).lines; else (b as Record<string, Json>).lines = v;
-      return { kind: 'lines not an array', body: b, expected: invalidInput('/lines') };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.oneof(fc.constant(null), fc.integer(), fc.string(), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }))).map(([i, v]) => {
-      const b = clone(j);
-      (b.lines as Json[])[i] = v;
-      return { kind: 'a line not an object', body: b, expected: invalidInput(`/lines/${i}`) };
-    }),
-    (j) => lineIndex(j).map((i) => {
-      const b = clone(j);
-      const f = sideOf(b.lines[i]);
-      const a = b.lines[i][f] as number;
-      b.lines[i][f] = a < MAX ? a + 1 : a - 1;
-      return { kind: 'one øre off', body: b, expected: { status: 422, code: 'journal_unbalanced' } };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.oneof(
-      fc.uuid(),
-      fc.constantFrom(...other.accounts.map((a) => a.id)).chain(randomCase),
-      randomCase(inactive),
-      fc.constantFrom(...project.tax_codes.map((t) => t.id)),
-    )).map(([i, id]) => {
-      const b = clone(j);
-      b.lines[i].account_id = id;
-      return { kind: 'account not allowed', body: b, expected: notAllowed(`/lines/${i}/account_id`) };
-    }),
-    (j) => fc.tuple(lineIndex(j), fc.oneof(fc.uuid(), fc.constantFrom(...other.tax_codes.map((t) => t.id)), fc.constantFrom(...usable))).map(([i, id]) => {
-      const b = clone(j);
-      b.lines[i].tax_code_id = id;
-      return { kind: 'tax code not allowed', body: b, expected: notAllowed(`/lines/${i}/tax_code_id`) };
-    }),
+    (j) =>
+      fc.constantFrom('delete', 'null').map((how) => {
+        const b = clone(j);
+        if (how === 'delete') delete b.posting_date;
+        else b.posting_date = null;
+        return { kind: `posting_date ${how}`, body: b, expected: invalidInput('/posting_date') };
+      }),
+    (j) =>
+      fc.tuple(fc.constantFrom('posting_date', 'transaction_date', 'document_date'), notADate).map(([f, v]) => {
+        const b = clone(j);
+        b[f] = v;
+        return { kind: `${f} not a date`, body: b, expected: invalidInput(`/${f}`) };
+      }),
+    (j) =>
+      fc.oneof(fc.constant(''), fc.integer({ min: 1001, max: 1100 }).chain(textOf), notAString).map((v) => {
+        const b = clone(j);
+        b.description = v;
+        return { kind: 'description out of bounds', body: b, expected: invalidInput('/description') };
+      }),
+    (j) =>
+      fc
+        .oneof(
+          fc.string().filter((s) => s !== 'DKK'),
+          notAString,
+        )
+        .map((v) => {
+          const b = clone(j);
+          b.currency = v;
+          return { kind: 'currency not DKK', body: b, expected: invalidInput('/currency') };
+        }),
+    (j) =>
+      fc.tuple(unknownKey(KNOWN_TOP), jsonValue(2)).map(([k, v]) => {
+        const b = clone(j);
+        defineOwn(b, k, v);
+        return { kind: 'unknown top-level field', body: b, expected: invalidInput(`/${escapeToken(k)}`) };
+      }),
+    (j) =>
+      fc.tuple(lineIndex(j), unknownKey(KNOWN_LINE), jsonValue(2)).map(([i, k, v]) => {
+        const b = clone(j);
+        defineOwn(b.lines[i], k, v);
+        return { kind: 'unknown line field', body: b, expected: invalidInput(`/lines/${i}/${escapeToken(k)}`) };
+      }),
+    (j) =>
+      fc.tuple(lineIndex(j), fc.boolean(), notAnAmount).map(([i, amountSide, v]) => {
+        const b = clone(j);
+        const f = amountSide ? sideOf(b.lines[i]) : otherSideOf(b.lines[i]);
+        b.lines[i][f] = v;
+        // CONTRACT §5: the line rule is not judged on a line with an invalid amount
+        return { kind: 'amount invalid', body: b, expected: invalidAmount(`/lines/${i}/${f}`) };
+      }),
+    (j) =>
+      fc.tuple(lineIndex(j), amount).map(([i, v]) => {
+        const b = clone(j);
+        b.lines[i][otherSideOf(b.lines[i])] = v;
+        return { kind: 'both sides > 0', body: b, expected: invalidInput(`/lines/${i}`) };
+      }),
+    (j) =>
+      fc.tuple(lineIndex(j), fc.constantFrom<Json>(ABSENT, 0, null)).map(([i, v]) => {
+        const b = clone(j);
+        const f = sideOf(b.lines[i]);
+        if (v === ABSENT) delete b.lines[i][f];
+        else b.lines[i][f] = v;
+        return { kind: 'neither side > 0', body: b, expected: invalidInput(`/lines/${i}`) };
+      }),
+    (j) =>
+      fc
+        .tuple(
+          lineIndex(j),
+          fc.oneof(
+            fc.string().filter((s) => !UUID_SHAPE.test(s)),
+            notAString,
+            fc.constant(null),
+            fc.constant(ABSENT),
+          ),
+        )
+        .map(([i, v]) => {
+          const b = clone(j);
+          if (v === ABSENT) delete b.lines[i].account_id;
+          else b.lines[i].account_id = v;
+          return { kind: 'account_id not a uuid', body: b, expected: invalidInput(`/lines/${i}/account_id`) };
+        }),
+    (j) =>
+      fc
+        .tuple(
+          lineIndex(j),
+          fc.oneof(
+            fc.string().filter((s) => !UUID_SHAPE.test(s)),
+            notAString,
+          ),
+        )
+        .map(([i, v]) => {
+          const b = clone(j);
+          b.lines[i].tax_code_id = v;
+          return { kind: 'tax_code_id not a uuid', body: b, expected: invalidInput(`/lines/${i}/tax_code_id`) };
+        }),
+    (j) =>
+      fc.tuple(lineIndex(j), fc.oneof(fc.array(jsonValue(1), { minLength: 21, maxLength: 30 }), notAnArray)).map(([i, v]) => {
+        const b = clone(j);
+        b.lines[i].dimension_refs = v;
+        return { kind: 'dimension_refs invalid', body: b, expected: invalidInput(`/lines/${i}/dimension_refs`) };
+      }),
+    (j) =>
+      fc.tuple(lineIndex(j), fc.oneof(fc.constant(''), fc.integer({ min: 501, max: 560 }).chain(textOf), notAString)).map(([i, v]) => {
+        const b = clone(j);
+        b.lines[i].line_text = v;
+        return { kind: 'line_text out of bounds', body: b, expected: invalidInput(`/lines/${i}/line_text`) };
+      }),
+    (j) =>
+      lineIndex(j).map((i) => {
+        const b = clone(j);
+        b.lines = [b.lines[i]];
+        return { kind: 'one line', body: b, expected: invalidInput('/lines') };
+      }),
+    (j) =>
+      fc.integer({ min: 501, max: 510 }).map((n) => {
+        const b = clone(j);
+        while (b.lines.length < n) b.lines.push({ account_id: usable[b.lines.length % usable.length], credit_minor: 1 });
+        b.lines = b.lines.slice(0, n);
+        return { kind: 'more than 500 lines', body: b, expected: invalidInput('/lines') };
+      }),
+    (j) =>
+      fc.oneof(notAnArray, fc.constant(null), fc.constant(ABSENT)).map((v) => {
+        const b = clone(j);
+        if (v === ABSENT) delete (b as Record<string, Json>).lines;
+        else (b as Record<string, Json>).lines = v;
+        return { kind: 'lines not an array', body: b, expected: invalidInput('/lines') };
+      }),
+    (j) =>
+      fc.tuple(lineIndex(j), fc.oneof(fc.constant(null), fc.integer(), fc.string(), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }))).map(([i, v]) => {
+        const b = clone(j);
+        (b.lines as Json[])[i] = v;
+        return { kind: 'a line not an object', body: b, expected: invalidInput(`/lines/${i}`) };
+      }),
+    (j) =>
+      lineIndex(j).map((i) => {
+        const b = clone(j);
+        const f = sideOf(b.lines[i]);
+        const a = b.lines[i][f] as number;
+        b.lines[i][f] = a < MAX ? a + 1 : a - 1;
+        return { kind: 'one øre off', body: b, expected: { status: 422, code: 'journal_unbalanced' } };
+      }),
+    (j) =>
+      fc
+        .tuple(
+          lineIndex(j),
+          fc.oneof(
+            fc.uuid(),
+            fc.constantFrom(...other.accounts.map((a) => a.id)).chain(randomCase),
+            randomCase(inactive),
+            fc.constantFrom(...project.tax_codes.map((t) => t.id)),
+          ),
+        )
+        .map(([i, id]) => {
+          const b = clone(j);
+          b.lines[i].account_id = id;
+          return { kind: 'account not allowed', body: b, expected: notAllowed(`/lines/${i}/account_id`) };
+        }),
+    (j) =>
+      fc.tuple(lineIndex(j), fc.oneof(fc.uuid(), fc.constantFrom(...other.tax_codes.map((t) => t.id)), fc.constantFrom(...usable))).map(([i, id]) => {
+        const b = clone(j);
+        b.lines[i].tax_code_id = id;
+        return { kind: 'tax code not allowed', body: b, expected: notAllowed(`/lines/${i}/tax_code_id`) };
+      }),
     // two violations: one amount, one not → invalid_input listing both with their own codes
-    (j) => fc.tuple(lineIndex(j), notAnAmount, notADate).map(([i, v, d]) => {
-      const b = clone(j);
-      const f = sideOf(b.lines[i]);
-      b.lines[i][f] = v;
-      b.posting_date = d;
-      return {
-        kind: 'amount and date',
-        body: b,
-        expected: { status: 400, code: 'invalid_input', errors: [['/posting_date', 'invalid_input'], [`/lines/${i}/${f}`, 'invalid_amount']] },
-      };
-    }),
+    (j) =>
+      fc.tuple(lineIndex(j), notAnAmount, notADate).map(([i, v, d]) => {
+        const b = clone(j);
+        const f = sideOf(b.lines[i]);
+        b.lines[i][f] = v;
+        b.posting_date = d;
+        return {
+          kind: 'amount and date',
+          body: b,
+          expected: {
+            status: 400,
+            code: 'invalid_input',
+            errors: [
+              ['/posting_date', 'invalid_input'],
+              [`/lines/${i}/${f}`, 'invalid_amount'],
+            ],
+          },
+        };
+      }),
     // two amount violations only → invalid_amount
-    (j) => fc.tuple(lineIndex(j), notAnAmount, notAnAmount).map(([i, v, w]) => {
-      const b = clone(j);
-      b.lines[i].debit_minor = v;
-      b.lines[i].credit_minor = w;
-      return {
-        kind: 'two amounts',
-        body: b,
-        expected: { status: 400, code: 'invalid_amount', errors: [[`/lines/${i}/debit_minor`, 'invalid_amount'], [`/lines/${i}/credit_minor`, 'invalid_amount']] },
-      };
-    }),
+    (j) =>
+      fc.tuple(lineIndex(j), notAnAmount, notAnAmount).map(([i, v, w]) => {
+        const b = clone(j);
+        b.lines[i].debit_minor = v;
+        b.lines[i].credit_minor = w;
+        return {
+          kind: 'two amounts',
+          body: b,
+          expected: {
+            status: 400,
+            code: 'invalid_amount',
+            errors: [
+              [`/lines/${i}/debit_minor`, 'invalid_amount'],
+              [`/lines/${i}/credit_minor`, 'invalid_amount'],
+            ],
+          },
+        };
+      }),
   ];
 
   function expectAnswer(res: Response, expected: Expected, kind: string): void {
@@ -354,25 +428,33 @@ describe('POST /journal/prepare — properties', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   }
 
-  it('answers 200 with exactly the prepare result for any valid balanced journal over the project\u2019s accounts', async () => {
-    await fc.assert(
-      fc.asyncProperty(validJournal, async (j) => {
-        const res = await send(j);
-        expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: SUCCESS });
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  it(
+    'answers 200 with exactly the prepare result for any valid balanced journal over the project\u2019s accounts',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(validJournal, async (j) => {
+          const res = await send(j);
+          expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: SUCCESS });
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('answers any single mutation of a valid journal with the code and pointer the mutation calls for', async () => {
-    const mutated = validJournal.chain((j) => fc.oneof(...mutations.map((m) => m(j))));
-    await fc.assert(
-      fc.asyncProperty(mutated, async ({ kind, body, expected }) => {
-        expectAnswer(await send(body), expected, kind);
-      }),
-      { numRuns: RUNS * 4 },
-    );
-  }, TIMEOUT);
+  it(
+    'answers any single mutation of a valid journal with the code and pointer the mutation calls for',
+    async () => {
+      const mutated = validJournal.chain((j) => fc.oneof(...mutations.map((m) => m(j))));
+      await fc.assert(
+        fc.asyncProperty(mutated, async ({ kind, body, expected }) => {
+          expectAnswer(await send(body), expected, kind);
+        }),
+        { numRuns: RUNS * 4 },
+      );
+    },
+    TIMEOUT,
+  );
 
   /** Every path below the root of a journal (members of the top, of the lines, items of lines and dimension_refs). */
   function pathsOf(value: Json, at: Array<string | number> = []): Array<Array<string | number>> {
@@ -387,7 +469,8 @@ describe('POST /journal/prepare — properties', () => {
     for (const step of path.slice(0, -1)) node = node[step];
     const last = path[path.length - 1];
     if (value === ABSENT) {
-      if (Array.isArray(node)) node.splice(Number(last), 1); else delete node[last];
+      if (Array.isArray(node)) node.splice(Number(last), 1);
+      else delete node[last];
     } else defineOwn(node, String(last), value);
     return copy;
   }
@@ -402,28 +485,48 @@ describe('POST /journal/prepare — properties', () => {
     }
   }
 
-  it('never answers 5xx for a valid journal with any subtree replaced or removed', async () => {
-    const body = validJournal.chain((j) =>
-      fc.tuple(fc.constantFrom(...pathsOf(j)), fc.oneof(jsonValue(3), fc.constant(ABSENT))).map(([p, v]) => replaceAt(j, p, v)),
-    );
-    await fc.assert(fc.asyncProperty(body, async (b) => expectNo5xx(await send(b))), { numRuns: RUNS * 2 });
-  }, TIMEOUT);
+  it(
+    'never answers 5xx for a valid journal with any subtree replaced or removed',
+    async () => {
+      const body = validJournal.chain((j) =>
+        fc.tuple(fc.constantFrom(...pathsOf(j)), fc.oneof(jsonValue(3), fc.constant(ABSENT))).map(([p, v]) => replaceAt(j, p, v)),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, async (b) => expectNo5xx(await send(b))),
+        { numRuns: RUNS * 2 },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('never answers 5xx for arbitrary JSON objects, written as raw text (keys such as __proto__ included)', async () => {
-    const key = fc.oneof(fc.constantFrom(...KNOWN_TOP, '__proto__', 'constructor', 'prototype'), fc.string({ maxLength: 10 }));
-    const value = fc.oneof(jsonValue(3), fc.array(jsonValue(2), { maxLength: 4 }));
-    const raw = fc.array(fc.tuple(key, value), { maxLength: 8 }).map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`);
-    await fc.assert(fc.asyncProperty(raw, async (b) => expectNo5xx(await send(b))), { numRuns: RUNS * 2 });
-  }, TIMEOUT);
+  it(
+    'never answers 5xx for arbitrary JSON objects, written as raw text (keys such as __proto__ included)',
+    async () => {
+      const key = fc.oneof(fc.constantFrom(...KNOWN_TOP, '__proto__', 'constructor', 'prototype'), fc.string({ maxLength: 10 }));
+      const value = fc.oneof(jsonValue(3), fc.array(jsonValue(2), { maxLength: 4 }));
+      const raw = fc
+        .array(fc.tuple(key, value), { maxLength: 8 })
+        .map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`);
+      await fc.assert(
+        fc.asyncProperty(raw, async (b) => expectNo5xx(await send(b))),
+        { numRuns: RUNS * 2 },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('never answers 5xx for arbitrary JSON text or arbitrary text', async () => {
-    const raw = fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 50 }), fc.string({ unit: 'binary', maxLength: 50 }));
-    await fc.assert(
-      fc.asyncProperty(raw, async (b) => {
-        const res = await send(b);
-        expectNo5xx(res);
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  it(
+    'never answers 5xx for arbitrary JSON text or arbitrary text',
+    async () => {
+      const raw = fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 50 }), fc.string({ unit: 'binary', maxLength: 50 }));
+      await fc.assert(
+        fc.asyncProperty(raw, async (b) => {
+          const res = await send(b);
+          expectNo5xx(res);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 });

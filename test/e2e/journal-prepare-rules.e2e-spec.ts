@@ -257,7 +257,18 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
     it.each<Case>([
       ['the maximum on both sides', both(MAX, MAX), ok],
       ['1 øre on both sides', both(1, 1), ok],
-      ['maximum + 1', both(MAX + 1, MAX + 1), { status: 400, code: 'invalid_amount', errors: [['/lines/0/debit_minor', 'invalid_amount'], ['/lines/1/credit_minor', 'invalid_amount']] }],
+      [
+        'maximum + 1',
+        both(MAX + 1, MAX + 1),
+        {
+          status: 400,
+          code: 'invalid_amount',
+          errors: [
+            ['/lines/0/debit_minor', 'invalid_amount'],
+            ['/lines/1/credit_minor', 'invalid_amount'],
+          ],
+        },
+      ],
       ['a debit of maximum + 1', set(line(0), 'debit_minor', MAX + 1), bad('/lines/0/debit_minor', 'invalid_amount')],
       ['a negative debit', set(line(0), 'debit_minor', -1), bad('/lines/0/debit_minor', 'invalid_amount')],
       ['a negative credit', set(line(1), 'credit_minor', -10000), bad('/lines/1/credit_minor', 'invalid_amount')],
@@ -276,8 +287,16 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       ['both sides 0', (b) => void (b.lines[1] = { account_id: account(1), debit_minor: 0, credit_minor: 0 }), bad('/lines/1')],
       ['neither side given', (b) => void (b.lines[1] = { account_id: account(1) }), bad('/lines/1')],
       // CONTRACT §5: the line rule is judged only when both amounts are valid
-      ['an invalid debit beside a valid credit: only the amount', (b) => void (b.lines[0] = { account_id: account(0), debit_minor: -5, credit_minor: 10000 }), bad('/lines/0/debit_minor', 'invalid_amount')],
-      ['an invalid credit beside a zero debit: only the amount', (b) => void (b.lines[1] = { account_id: account(1), debit_minor: 0, credit_minor: '10000' }), bad('/lines/1/credit_minor', 'invalid_amount')],
+      [
+        'an invalid debit beside a valid credit: only the amount',
+        (b) => void (b.lines[0] = { account_id: account(0), debit_minor: -5, credit_minor: 10000 }),
+        bad('/lines/0/debit_minor', 'invalid_amount'),
+      ],
+      [
+        'an invalid credit beside a zero debit: only the amount',
+        (b) => void (b.lines[1] = { account_id: account(1), debit_minor: 0, credit_minor: '10000' }),
+        bad('/lines/1/credit_minor', 'invalid_amount'),
+      ],
     ])('%s', async (_name, mutate, expected) => {
       const body = journal();
       mutate(body);
@@ -316,10 +335,34 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
   describe('dimension_refs (optional array, at most 20, any item shape)', () => {
     const shapes: unknown[] = [null, 1, -2.5, 'a', '', true, {}, [], { id: 'x', nested: { deep: [1, 2] } }, [null], { constructor: 1 }];
     it.each<Case>([
-      ['20 items', set(line(0), 'dimension_refs', Array.from({ length: 20 }, (_, i) => ({ dim: i }))), ok],
-      ['21 items', set(line(0), 'dimension_refs', Array.from({ length: 21 }, (_, i) => ({ dim: i }))), bad('/lines/0/dimension_refs')],
+      [
+        '20 items',
+        set(
+          line(0),
+          'dimension_refs',
+          Array.from({ length: 20 }, (_, i) => ({ dim: i })),
+        ),
+        ok,
+      ],
+      [
+        '21 items',
+        set(
+          line(0),
+          'dimension_refs',
+          Array.from({ length: 21 }, (_, i) => ({ dim: i })),
+        ),
+        bad('/lines/0/dimension_refs'),
+      ],
       ['items of every JSON shape', set(line(1), 'dimension_refs', shapes), ok],
-      ['20 nulls', set(line(1), 'dimension_refs', Array.from({ length: 20 }, () => null)), ok],
+      [
+        '20 nulls',
+        set(
+          line(1),
+          'dimension_refs',
+          Array.from({ length: 20 }, () => null),
+        ),
+        ok,
+      ],
       ['an empty array', set(line(0), 'dimension_refs', []), ok],
       ['null → []', set(line(0), 'dimension_refs', null), ok],
       ['absent', unset(line(0), 'dimension_refs'), ok],
@@ -339,11 +382,16 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
 
     it('accepts an item nested 256 levels deep and refuses deeper ones with 400 (not a 500 at storage)', async () => {
       const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-      const body = (deep: string) => `{"posting_date":"2026-11-20","lines":[{"account_id":"${account(0)}","debit_minor":5,"dimension_refs":[${deep}]},{"account_id":"${account(1)}","credit_minor":5}]}`;
+      const body = (deep: string) =>
+        `{"posting_date":"2026-11-20","lines":[{"account_id":"${account(0)}","debit_minor":5,"dimension_refs":[${deep}]},{"account_id":"${account(1)}","credit_minor":5}]}`;
       await check(body(nested(256)), ok);
       for (const depth of [257, 50_000]) {
-        const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`)
-          .set('Content-Type', 'application/json').send(body(nested(depth)));
+        const res = await app
+          .partner()
+          .post(`${SANDBOX}/journal/prepare`)
+          .set('Authorization', `Bearer ${project.token}`)
+          .set('Content-Type', 'application/json')
+          .send(body(nested(depth)));
         expect(res.status).toBe(400);
         expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/lines/0/dimension_refs']);
       }
@@ -419,9 +467,17 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       ['__proto__ at the top', () => `{"__proto__":{"admin":true},"posting_date":"2026-11-20","lines":[${lineJson(0)},${lineJson(1)}]}`, '/__proto__'],
       ['constructor at the top', () => `{"posting_date":"2026-11-20","constructor":{"prototype":{}},"lines":[${lineJson(0)},${lineJson(1)}]}`, '/constructor'],
       ['__proto__ in a line', () => `{"posting_date":"2026-11-20","lines":[${lineJson(0)},${lineJson(1, ',"__proto__":null')}]}`, '/lines/1/__proto__'],
-      ['constructor in a line', () => `{"posting_date":"2026-11-20","lines":[${lineJson(0, ',"constructor":"Object"')},${lineJson(1)}]}`, '/lines/0/constructor'],
+      [
+        'constructor in a line',
+        () => `{"posting_date":"2026-11-20","lines":[${lineJson(0, ',"constructor":"Object"')},${lineJson(1)}]}`,
+        '/lines/0/constructor',
+      ],
       ['prototype at the top', () => `{"posting_date":"2026-11-20","prototype":1,"lines":[${lineJson(0)},${lineJson(1)}]}`, '/prototype'],
-      ['hasOwnProperty in a line', () => `{"posting_date":"2026-11-20","lines":[${lineJson(0, ',"hasOwnProperty":1')},${lineJson(1)}]}`, '/lines/0/hasOwnProperty'],
+      [
+        'hasOwnProperty in a line',
+        () => `{"posting_date":"2026-11-20","lines":[${lineJson(0, ',"hasOwnProperty":1')},${lineJson(1)}]}`,
+        '/lines/0/hasOwnProperty',
+      ],
     ])('refuses %s sent as raw JSON text with 400 and its pointer', async (_name, raw, pointer) => {
       await check(raw(), bad(pointer));
       // and nothing leaked onto Object.prototype of the service's process
@@ -434,7 +490,16 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       body.lines[0].size = 2;
       body.lines[1].weight = 3;
       body.lines[1].shape = 4;
-      await check(body, { status: 400, code: 'invalid_input', errors: [['/colour', 'invalid_input'], ['/lines/0/size', 'invalid_input'], ['/lines/1/weight', 'invalid_input'], ['/lines/1/shape', 'invalid_input']] });
+      await check(body, {
+        status: 400,
+        code: 'invalid_input',
+        errors: [
+          ['/colour', 'invalid_input'],
+          ['/lines/0/size', 'invalid_input'],
+          ['/lines/1/weight', 'invalid_input'],
+          ['/lines/1/shape', 'invalid_input'],
+        ],
+      });
     });
   });
 
@@ -457,14 +522,28 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       const body = journal();
       body.lines[0].debit_minor = -1;
       body.lines[1].colour = 'red';
-      await check(body, { status: 400, code: 'invalid_input', errors: [['/lines/0/debit_minor', 'invalid_amount'], ['/lines/1/colour', 'invalid_input']] });
+      await check(body, {
+        status: 400,
+        code: 'invalid_input',
+        errors: [
+          ['/lines/0/debit_minor', 'invalid_amount'],
+          ['/lines/1/colour', 'invalid_input'],
+        ],
+      });
     });
 
     it('gives invalid_input for an amount violation beside a line-rule violation of another line', async () => {
       const body = journal();
       body.lines[0].debit_minor = '10000';
       body.lines[1].debit_minor = 5;
-      await check(body, { status: 400, code: 'invalid_input', errors: [['/lines/0/debit_minor', 'invalid_amount'], ['/lines/1', 'invalid_input']] });
+      await check(body, {
+        status: 400,
+        code: 'invalid_input',
+        errors: [
+          ['/lines/0/debit_minor', 'invalid_amount'],
+          ['/lines/1', 'invalid_input'],
+        ],
+      });
     });
 
     it('gives invalid_amount with a title of its own when every violation is an amount', async () => {
@@ -472,7 +551,15 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       body.lines[1].credit_minor = true as never;
       body.lines[4].debit_minor = MAX + 1;
       body.lines[5].credit_minor = {} as never;
-      const res = await check(body, { status: 400, code: 'invalid_amount', errors: [['/lines/1/credit_minor', 'invalid_amount'], ['/lines/4/debit_minor', 'invalid_amount'], ['/lines/5/credit_minor', 'invalid_amount']] });
+      const res = await check(body, {
+        status: 400,
+        code: 'invalid_amount',
+        errors: [
+          ['/lines/1/credit_minor', 'invalid_amount'],
+          ['/lines/4/debit_minor', 'invalid_amount'],
+          ['/lines/5/credit_minor', 'invalid_amount'],
+        ],
+      });
       expect(res.body.title).toBe('An amount is invalid');
       expect(res.body.detail).toBe(`3 violations; first: /lines/1/credit_minor ${AMOUNT_DETAIL}`);
     });
@@ -702,7 +789,9 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
     it('answers exactly the four members of the prepare result', async () => {
       const res = await prepare(journal());
       expectSuccess(res);
-      expect(res.text).toBe('{"valid":true,"posted":false,"checked":["input","grant","references"],"not_checked":["commit_time_period_locks","accounting_transaction"]}');
+      expect(res.text).toBe(
+        '{"valid":true,"posted":false,"checked":["input","grant","references"],"not_checked":["commit_time_period_locks","accounting_transaction"]}',
+      );
     });
 
     it('answers the same with every optional field spelled out', async () => {
@@ -719,14 +808,18 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       ['a key of 300 characters', 'k'.repeat(300)],
       ['a key with a space', 'a key'],
     ])('ignores an Idempotency-Key header: %s', async (_name, key) => {
-      const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`)
-        .set('Idempotency-Key', key).send(journal());
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/journal/prepare`)
+        .set('Authorization', `Bearer ${project.token}`)
+        .set('Idempotency-Key', key)
+        .send(journal());
       expectSuccess(res);
     });
 
     it('ignores an Idempotency-Key reused with another payload, and repeats freely', async () => {
-      const send = (body: Body) => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`)
-        .set('Idempotency-Key', 'same-key').send(body);
+      const send = (body: Body) =>
+        app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${project.token}`).set('Idempotency-Key', 'same-key').send(body);
       const a = journal();
       const b = journal();
       b.description = 'changed';
@@ -750,7 +843,17 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       };
       const before = await counts();
       // the schema's core tables are there, so the count really covers them
-      expect(Object.keys(before)).toEqual(expect.arrayContaining(['journal_entries', 'journal_lines', 'operation_receipts', 'idempotency_records', 'webhook_outbox', 'voucher_counters', 'periods']));
+      expect(Object.keys(before)).toEqual(
+        expect.arrayContaining([
+          'journal_entries',
+          'journal_lines',
+          'operation_receipts',
+          'idempotency_records',
+          'webhook_outbox',
+          'voucher_counters',
+          'periods',
+        ]),
+      );
 
       const unbalanced = journal();
       unbalanced.lines[0].debit_minor = 1;
@@ -805,8 +908,11 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
 
     it('answers a superseded generation\u2019s token with 401 invalid_token even for a valid journal', async () => {
       const p = await aSandboxProject(app, 'Superseded');
-      const gen = await app.console().post(`/console/v1/sandbox/projects/${p.project_id}/generations`)
-        .set('Authorization', 'Bearer test-console-key-0123456789abcdef').send({});
+      const gen = await app
+        .console()
+        .post(`/console/v1/sandbox/projects/${p.project_id}/generations`)
+        .set('Authorization', 'Bearer test-console-key-0123456789abcdef')
+        .send({});
       expect(gen.status).toBe(201);
       const res = await prepare(aJournal(p.accounts.map((a) => a.id)), p.token);
       expectProblem(res, 401, 'invalid_token');

@@ -26,7 +26,11 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
   afterAll(() => app.close());
 
   const prepare = (body: unknown, token = p.token, base = SANDBOX) =>
-    app.partner().post(`${base}/journal/prepare`).set('Authorization', `Bearer ${token}`).send(body as object);
+    app
+      .partner()
+      .post(`${base}/journal/prepare`)
+      .set('Authorization', `Bearer ${token}`)
+      .send(body as object);
   const raw = (text: string) =>
     app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).set('Content-Type', 'application/json').send(text);
   const two = (extra: Record<string, unknown> = {}, line0: Record<string, unknown> = {}, line1: Record<string, unknown> = {}) => ({
@@ -48,7 +52,15 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
   describe('valid edges → 200', () => {
     it.each<[string, () => unknown]>([
       ['a leap day', () => two({ posting_date: '2024-02-29' })],
-      ['all optional fields null', () => two({ transaction_date: null, document_date: null, description: null, currency: null }, { tax_code_id: null, dimension_refs: null, line_text: null, credit_minor: null }, { debit_minor: null })],
+      [
+        'all optional fields null',
+        () =>
+          two(
+            { transaction_date: null, document_date: null, description: null, currency: null },
+            { tax_code_id: null, dimension_refs: null, line_text: null, credit_minor: null },
+            { debit_minor: null },
+          ),
+      ],
       ['dates given', () => two({ transaction_date: '2026-11-19', document_date: '2000-02-29' })],
       ['currency DKK', () => two({ currency: 'DKK' })],
       ['a 1000-emoji description', () => two({ description: '😀'.repeat(1000) })],
@@ -78,7 +90,12 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
 
     it('ignores an Idempotency-Key header, even an invalid one', async () => {
       for (const key of ['', 'a b', randomUUID()]) {
-        const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send(aJournal(a));
+        const res = await app
+          .partner()
+          .post(`${SANDBOX}/journal/prepare`)
+          .set('Authorization', `Bearer ${p.token}`)
+          .set('Idempotency-Key', key)
+          .send(aJournal(a));
         expect(res.status).toBe(200);
       }
     });
@@ -97,7 +114,16 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       ['description 1001 emoji', () => two({ description: '😀'.repeat(1001) }), 'invalid_input', ['/description']],
       ['currency EUR', () => two({ currency: 'EUR' }), 'invalid_input', ['/currency']],
       ['one line', () => ({ posting_date: '2026-11-20', lines: [two().lines[0]] }), 'invalid_input', ['/lines']],
-      ['501 lines', () => { const j = aJournal(a, { lines: 502 }); j.lines.pop(); return j; }, 'invalid_input', ['/lines']],
+      [
+        '501 lines',
+        () => {
+          const j = aJournal(a, { lines: 502 });
+          j.lines.pop();
+          return j;
+        },
+        'invalid_input',
+        ['/lines'],
+      ],
       ['lines not an array', () => ({ posting_date: '2026-11-20', lines: { 0: 1 } }), 'invalid_input', ['/lines']],
       ['lines null', () => ({ posting_date: '2026-11-20', lines: null }), 'invalid_input', ['/lines']],
       ['a line that is not an object', () => ({ posting_date: '2026-11-20', lines: [two().lines[0], 5] }), 'invalid_input', ['/lines/1']],
@@ -143,13 +169,17 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
     });
 
     it('refuses __proto__ and constructor as unknown fields, at every level', async () => {
-      const res = await raw(`{"posting_date":"2026-11-20","__proto__":{"x":1},"lines":[{"account_id":"${a[0]}","debit_minor":1,"constructor":{}},{"account_id":"${a[1]}","credit_minor":1}]}`);
+      const res = await raw(
+        `{"posting_date":"2026-11-20","__proto__":{"x":1},"lines":[{"account_id":"${a[0]}","debit_minor":1,"constructor":{}},{"account_id":"${a[1]}","credit_minor":1}]}`,
+      );
       expect(res.status).toBe(400);
       expect(pointers(res)).toEqual(['/__proto__', '/lines/0/constructor']);
     });
 
     it('takes __proto__ and constructor inside dimension_refs items as plain data (any shape is allowed)', async () => {
-      const res = await raw(`{"posting_date":"2026-11-20","lines":[{"account_id":"${a[0]}","debit_minor":1,"dimension_refs":[{"constructor":{"name":"x"}},{"__proto__":{"admin":true}},"constructor"]},{"account_id":"${a[1]}","credit_minor":1}]}`);
+      const res = await raw(
+        `{"posting_date":"2026-11-20","lines":[{"account_id":"${a[0]}","debit_minor":1,"dimension_refs":[{"constructor":{"name":"x"}},{"__proto__":{"admin":true}},"constructor"]},{"account_id":"${a[1]}","credit_minor":1}]}`,
+      );
       expect(res.status).toBe(200);
     });
 
@@ -196,7 +226,13 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       const bodies: unknown[] = [];
       for (const bad of [randomUUID(), other.accounts[0].id, inactive]) {
         const res = await prepare(
-          { posting_date: '2026-11-20', lines: [{ account_id: bad, debit_minor: 7 }, { account_id: own.accounts[0].id, credit_minor: 7 }] },
+          {
+            posting_date: '2026-11-20',
+            lines: [
+              { account_id: bad, debit_minor: 7 },
+              { account_id: own.accounts[0].id, credit_minor: 7 },
+            ],
+          },
           own.token,
         );
         expect(res.status).toBe(422);
@@ -207,15 +243,25 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
       const prod = await aProductionAccess(app);
       const outside = prod.organization.accounts.at(-1)!.id;
       const res = await prepare(
-        { posting_date: '2026-11-20', lines: [{ account_id: outside, debit_minor: 7 }, { account_id: prod.grantedAccountIds[0], credit_minor: 7 }] },
+        {
+          posting_date: '2026-11-20',
+          lines: [
+            { account_id: outside, debit_minor: 7 },
+            { account_id: prod.grantedAccountIds[0], credit_minor: 7 },
+          ],
+        },
         prod.token,
         PRODUCTION,
       );
       expect(res.status).toBe(422);
       bodies.push({ ...res.body, request_id: undefined });
       expect(bodies[0]).toEqual({
-        type: 'urn:partner-api:error:reference_not_allowed', title: expect.any(String), status: 422, code: 'reference_not_allowed',
-        detail: expect.any(String), errors: [{ pointer: '/lines/0/account_id', code: 'reference_not_allowed', detail: expect.any(String) }],
+        type: 'urn:partner-api:error:reference_not_allowed',
+        title: expect.any(String),
+        status: 422,
+        code: 'reference_not_allowed',
+        detail: expect.any(String),
+        errors: [{ pointer: '/lines/0/account_id', code: 'reference_not_allowed', detail: expect.any(String) }],
       });
       for (const b of bodies) expect(b).toEqual(bodies[0]);
     });
@@ -257,7 +303,13 @@ describe('POST /journal/prepare (seed 2.1–2.3, 4.1; CONTRACT §3–5, §7)', (
     const other = await aSandboxProject(app, 'Batch');
     const afterProvision = await snapshot();
     expect(afterProvision).not.toEqual(before); // the snapshot does see writes
-    const bodies = [aJournal(a), aJournal(a, { lines: 500 }), two({}, { debit_minor: -1 }), two({}, { debit_minor: 9 }), two({}, { account_id: other.accounts[0].id })];
+    const bodies = [
+      aJournal(a),
+      aJournal(a, { lines: 500 }),
+      two({}, { debit_minor: -1 }),
+      two({}, { debit_minor: 9 }),
+      two({}, { account_id: other.accounts[0].id }),
+    ];
     const statuses = [];
     for (const body of bodies) statuses.push((await prepare(body)).status);
     expect(statuses).toEqual([200, 200, 400, 422, 422]);

@@ -96,7 +96,9 @@ describe('POST /journal/prepare properties', () => {
           const v = l[side] as number;
           l[side] = v < MAX ? v + 1 : v - 1;
         },
-        status: 422, code: 'journal_unbalanced', pointer: null,
+        status: 422,
+        code: 'journal_unbalanced',
+        pointer: null,
       },
       { apply: (x) => (x.lines[i].account_id = randomUUID()), status: 422, code: 'reference_not_allowed', pointer: `/lines/${i}/account_id` },
     ];
@@ -121,7 +123,16 @@ describe('POST /journal/prepare properties', () => {
     const bodies = fc.oneof(
       fc.jsonValue(),
       fc.dictionary(fc.constantFrom('posting_date', 'lines', 'currency', 'description', 'x', '__proto__'), fc.jsonValue({ maxDepth: 3 })),
-      fc.record({ posting_date: fc.jsonValue({ maxDepth: 1 }), lines: fc.array(fc.dictionary(fc.constantFrom('account_id', 'debit_minor', 'credit_minor', 'tax_code_id', 'dimension_refs', 'line_text', 'y'), fc.jsonValue({ maxDepth: 2 })), { maxLength: 4 }) }),
+      fc.record({
+        posting_date: fc.jsonValue({ maxDepth: 1 }),
+        lines: fc.array(
+          fc.dictionary(
+            fc.constantFrom('account_id', 'debit_minor', 'credit_minor', 'tax_code_id', 'dimension_refs', 'line_text', 'y'),
+            fc.jsonValue({ maxDepth: 2 }),
+          ),
+          { maxLength: 4 },
+        ),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {

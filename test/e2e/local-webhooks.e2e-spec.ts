@@ -58,7 +58,11 @@ describe('WEBHOOK_ALLOWED_NETWORKS in the service process (issue 43 finding 10)'
       const token = /id="issued-value">([^<]+)</.exec(page.text)?.[1] as string;
       const section = page.text.slice(page.text.indexOf('id="sandbox"'), page.text.indexOf('id="oauth"'));
       const accounts = [...section.matchAll(/data-label="Account id"><code>([0-9a-f-]{36})<\/code>/g)].map((m) => m[1]);
-      const write = await request(origin).post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send(aJournal(accounts));
+      const write = await request(origin)
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Idempotency-Key', randomUUID())
+        .send(aJournal(accounts));
       expect(write.status).toBe(201);
       await eventually(() => hits.length > 0, 'the delivery to 127.0.0.1', 30_000);
       expect(JSON.parse(hits[0])).toMatchObject({ type: expect.any(String) });
@@ -81,12 +85,20 @@ describe('WEBHOOK_ALLOWED_NETWORKS in the service process (issue 43 finding 10)'
 
   it('starts with WEBHOOK_ALLOW_PRIVATE_NETWORKS set, warning that it is ignored (naming WEBHOOK_ALLOWED_NETWORKS), and warns of a private range while sign-up is open', async () => {
     const { env, origin } = await serviceEnv(tempDir('partner-api-networks-'));
-    const proc = startService({ ...env, DATABASE_URL: 'pglite://memory', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,127.0.0.0/8' });
+    const proc = startService({
+      ...env,
+      DATABASE_URL: 'pglite://memory',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,127.0.0.0/8',
+    });
     try {
       await waitForReady(`${origin}/health/ready`, 90_000, proc);
       const log = () => `${proc.stdout()}${proc.stderr()}`;
       await eventually(() => log().includes('WEBHOOK_ALLOW_PRIVATE_NETWORKS is ignored'), 'the warning', 30_000);
-      const lines = log().split('\n').filter((l) => l.includes('WEBHOOK_ALLOW')).map((l) => JSON.parse(l) as { level: number; msg: string });
+      const lines = log()
+        .split('\n')
+        .filter((l) => l.includes('WEBHOOK_ALLOW'))
+        .map((l) => JSON.parse(l) as { level: number; msg: string });
       expect(lines).toEqual([
         expect.objectContaining({
           level: 40,

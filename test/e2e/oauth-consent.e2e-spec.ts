@@ -62,7 +62,15 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
     const { location } = await consentOverHttp(app, clock, s, { challenge, ...options });
     const params = oauth.validateAuthResponse(as, clientOf(s), new URL(location), 'st-123');
     secrets.add(params.get('code') as string);
-    const response = await oauth.authorizationCodeGrantRequest(as, clientOf(s), oauth.ClientSecretBasic(s.client.client_secret), params, REDIRECT_URI, verifier, opts);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      clientOf(s),
+      oauth.ClientSecretBasic(s.client.client_secret),
+      params,
+      REDIRECT_URI,
+      verifier,
+      opts,
+    );
     const token = await oauth.processAuthorizationCodeResponse(as, clientOf(s), response);
     secrets.add(token.access_token);
     return { token, code: params.get('code') as string, verifier, location };
@@ -120,7 +128,10 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const second = await consolePost(app, `/apps/${theApp.id}/oauth`, { redirect_uris: ['http://127.0.0.1/cb'] });
       expect(second.body.client_secret).not.toBe(first.body.client_secret);
       secrets.add(first.body.client_secret).add(second.body.client_secret);
-      const old = await tokenForm({ grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1/cb', code_verifier: 'y'.repeat(43) }, `${theApp.id}:${first.body.client_secret}`);
+      const old = await tokenForm(
+        { grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1/cb', code_verifier: 'y'.repeat(43) },
+        `${theApp.id}:${first.body.client_secret}`,
+      );
       expect([old.status, old.body.error]).toEqual([401, 'invalid_client']);
 
       const read = await app.console().get(`/console/v1/apps/${theApp.id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
@@ -139,7 +150,13 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const created = await consolePost(app, '/apps', { name: 'Ny app' });
       const rev = await consolePost(app, `/apps/${created.body.id}/revisions`);
       const read = await app.console().get(`/console/v1/apps/${created.body.id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
-      expect(read.body).toEqual({ id: created.body.id, name: 'Ny app', revisions: [{ id: rev.body.id, number: 1, approved: false }], redirect_uris: [], webhook_endpoints: [] });
+      expect(read.body).toEqual({
+        id: created.body.id,
+        name: 'Ny app',
+        revisions: [{ id: rev.body.id, number: 1, approved: false }],
+        redirect_uris: [],
+        webhook_endpoints: [],
+      });
       const unknown = await app.console().get('/console/v1/apps/00000000-0000-4000-8000-000000000000').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
       expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
       const noKey = await app.console().get(`/console/v1/apps/${created.body.id}`);
@@ -152,7 +169,12 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         redirect_uris: ['https://ok.example/cb', 'http://example.com/cb', '/relative', 'https://app.example/cb#frag', 42],
       });
       expect([res.status, res.body.code]).toEqual([400, 'invalid_input']);
-      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/redirect_uris/1', '/redirect_uris/2', '/redirect_uris/3', '/redirect_uris/4']);
+      expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([
+        '/redirect_uris/1',
+        '/redirect_uris/2',
+        '/redirect_uris/3',
+        '/redirect_uris/4',
+      ]);
       for (const body of [{ redirect_uris: [] }, { redirect_uris: Array(11).fill('https://a.example/cb') }, {}]) {
         const bad = await consolePost(app, `/apps/${theApp.id}/oauth`, body);
         expect([bad.status, bad.body.errors?.[0]?.pointer]).toEqual([400, '/redirect_uris']);
@@ -179,7 +201,10 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       authorization_response_iss_parameter_supported: true,
       ui_locales_supported: ['da', 'en'],
     });
-    const discovered = await oauth.processDiscoveryResponse(new URL(ISSUER), new Response(res.text, { status: 200, headers: { 'content-type': 'application/json' } }));
+    const discovered = await oauth.processDiscoveryResponse(
+      new URL(ISSUER),
+      new Response(res.text, { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
     expect(discovered.issuer).toBe(ISSUER);
   });
 
@@ -216,7 +241,10 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       ['no redirect_uri', { redirect_uri: undefined }, 'redirect_uri'],
     ])('%s: 400 HTML page naming the problem, no redirect', async (_name, extra, named) => {
       // in English the page names the parameter; a Danish page names it in words (CONTRACT §21: no client_id or redirect_uri on a Danish owner page)
-      const res = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, challenge, extra as Record<string, string | undefined>)}`).set('Accept-Language', 'en');
+      const res = await app
+        .partner()
+        .get(`/oauth/authorize?${authorizeQuery(s, challenge, extra as Record<string, string | undefined>)}`)
+        .set('Accept-Language', 'en');
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
       expect(res.headers.location).toBeUndefined();
@@ -254,7 +282,10 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
     });
 
     it('a valid request shows the sign-in form with the pinned labels, security headers and a session cookie', async () => {
-      const res = await app.partner().get(`/oauth/authorize?${authorizeQuery(s, challenge)}`).set('Accept-Language', 'en');
+      const res = await app
+        .partner()
+        .get(`/oauth/authorize?${authorizeQuery(s, challenge)}`)
+        .set('Accept-Language', 'en');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['x-frame-options']).toBe('DENY');
@@ -315,7 +346,15 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const { verifier, challenge } = pkcePair();
       const { location } = await consentOverHttp(app, clock, s, { challenge, extra: { scope: 'journal:prepare' } });
       const params = oauth.validateAuthResponse(as, clientOf(s), new URL(location), 'st-123');
-      const response = await oauth.authorizationCodeGrantRequest(as, clientOf(s), oauth.ClientSecretPost(s.client.client_secret), params, REDIRECT_URI, verifier, opts);
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        clientOf(s),
+        oauth.ClientSecretPost(s.client.client_secret),
+        params,
+        REDIRECT_URI,
+        verifier,
+        opts,
+      );
       const token = await oauth.processAuthorizationCodeResponse(as, clientOf(s), response);
       secrets.add(token.access_token);
       expect(token.scope).toBe('journal:prepare');
@@ -377,7 +416,14 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         await exchange(code, verifier, `${s.client.client_id}:hcs_${'x'.repeat(40)}`),
         await exchange(code, verifier, `00000000-0000-4000-8000-000000000000:${s.client.client_secret}`),
         await tokenForm({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }),
-        await tokenForm({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: s.client.client_id, client_secret: 'wrong' }),
+        await tokenForm({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT_URI,
+          code_verifier: verifier,
+          client_id: s.client.client_id,
+          client_secret: 'wrong',
+        }),
       ]) {
         expectError(res as never, 401, 'invalid_client');
         expect(res.headers['www-authenticate']).toMatch(/^Basic /);
@@ -386,7 +432,7 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect((await exchange(code, verifier)).status).toBe(200);
     });
 
-    it('invalid_grant for an unknown code, a wrong code_verifier, a different redirect_uri, another client\'s code', async () => {
+    it("invalid_grant for an unknown code, a wrong code_verifier, a different redirect_uri, another client's code", async () => {
       const { code, verifier } = await aCode(s);
       expectError((await exchange('no-such-code', verifier)) as never, 400, 'invalid_grant');
       expectError((await exchange(code, pkcePair().verifier)) as never, 400, 'invalid_grant');
@@ -425,7 +471,11 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expectError((await tokenForm({ grant_type: 'client_credentials' }, basic)) as never, 400, 'unsupported_grant_type');
       expectError((await tokenForm({ grant_type: 'password', username: 'a', password: 'b' }, basic)) as never, 400, 'unsupported_grant_type');
       expectError((await tokenForm({ code: 'x' }, basic)) as never, 400, 'invalid_request');
-      expectError((await tokenForm({ grant_type: 'authorization_code', redirect_uri: REDIRECT_URI, code_verifier: 'v'.repeat(43) }, basic)) as never, 400, 'invalid_request');
+      expectError(
+        (await tokenForm({ grant_type: 'authorization_code', redirect_uri: REDIRECT_URI, code_verifier: 'v'.repeat(43) }, basic)) as never,
+        400,
+        'invalid_request',
+      );
       const json = await app
         .partner()
         .post('/oauth/token')
@@ -446,13 +496,21 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const { location } = await consentOverHttp(app, clock, s, { challenge });
       const params = oauth.validateAuthResponse(as, clientOf(s), new URL(location), 'st-123');
       secrets.add(params.get('code') as string);
-      const response = await oauth.authorizationCodeGrantRequest(as, clientOf(s), oauth.ClientSecretBasic(s.client.client_secret), params, REDIRECT_URI, `${verifier}x`, opts);
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        clientOf(s),
+        oauth.ClientSecretBasic(s.client.client_secret),
+        params,
+        REDIRECT_URI,
+        `${verifier}x`,
+        opts,
+      );
       await expect(oauth.processAuthorizationCodeResponse(as, clientOf(s), response)).rejects.toMatchObject({ error: 'invalid_grant', status: 400 });
     });
   });
 
   describe('/oauth/revoke (RFC 7009)', () => {
-    it('revokes the app\'s own token (then 401 invalid_token), leaves another app\'s token alone, 200 for an unknown one', async () => {
+    it("revokes the app's own token (then 401 invalid_token), leaves another app's token alone, 200 for an unknown one", async () => {
       const a = await setup();
       const b = await setup();
       const tokenA = (await consentAndToken(a)).token.access_token;
@@ -497,8 +555,17 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const labels = [...page.text.matchAll(/name="account_ids" value="[^"]+"><label for="account-\d+">([^<]*)<\/label>/g)].map((m) => m[1]);
       // one order everywhere accounts are listed: the console's read (and the partner's) is the database's
       expect(labels).toEqual([
-        '900 Konto 900', '1000 Konto 1', '1000A Konto 1000A', '1000_1 Konto 1000_1', '7000 Konto 7000', '12000 Konto 12000',
-        'A-9 Konto A-9', 'A-10 Konto A-10', 'B Konto B', 'a Konto a', 'b Konto b',
+        '900 Konto 900',
+        '1000 Konto 1',
+        '1000A Konto 1000A',
+        '1000_1 Konto 1000_1',
+        '7000 Konto 7000',
+        '12000 Konto 12000',
+        'A-9 Konto A-9',
+        'A-10 Konto A-10',
+        'B Konto B',
+        'a Konto a',
+        'b Konto b',
       ]);
       const read = await app.console().get(`/console/v1/organizations/${s.organization.id}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);
       expect(read.body.accounts.map((a: { number: string; name: string }) => `${a.number} ${a.name}`)).toEqual(labels);
@@ -516,18 +583,23 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(again.status).toBe(200);
       expect(again.text.replace(/value="[^"]*" name="_csrf"|name="_csrf" value="[^"]*"/g, '')).toBe(page.text.replace(/name="_csrf" value="[^"]*"/g, ''));
       expect(page.headers['x-frame-options']).toBe('DENY');
-      const checkboxes = [...page.text.matchAll(/<input type="checkbox" id="(account-\d+)" name="account_ids" value="([^"]+)"( checked)?><label for="\1">([^<]*)<\/label>/g)];
+      const checkboxes = [
+        ...page.text.matchAll(/<input type="checkbox" id="(account-\d+)" name="account_ids" value="([^"]+)"( checked)?><label for="\1">([^<]*)<\/label>/g),
+      ];
       expect(checkboxes.map((m) => [m[2], m[3] ?? '', m[4]])).toEqual([
         [s.organization.accounts[0].id, '', '1000 Konto 1'],
         [s.organization.accounts[1].id, '', '1010 Konto 2'],
       ]);
-      expect(page.text).toMatch(/<label for="duration">Duration<\/label>\s*<select id="duration" name="duration_days"[^>]*>\s*<option value="90" selected>90 days — until [^<]+<\/option>\s*<option value="60">60 days — until [^<]+<\/option>\s*<option value="30">30 days — until [^<]+<\/option>/);
+      expect(page.text).toMatch(
+        /<label for="duration">Duration<\/label>\s*<select id="duration" name="duration_days"[^>]*>\s*<option value="90" selected>90 days — until [^<]+<\/option>\s*<option value="60">60 days — until [^<]+<\/option>\s*<option value="30">30 days — until [^<]+<\/option>/,
+      );
       expect(page.text).toContain('<label for="mandate">Allow final posting (mandate)</label>');
       expect(page.text).toContain('>Allow access</button>');
       expect(page.text).toContain('>Deny</button>');
       // CONTRACT §18: scopes in words only, no scope codes on owner pages
       for (const scope of SCOPES) expect(page.text).not.toContain(scope);
-      for (const title of ['Check journal entries', 'Post journal entries', 'Create products', 'Read its receipts and events', 'Read its journal entries']) expect(page.text).toContain(`<strong>${title}</strong>`);
+      for (const title of ['Check journal entries', 'Post journal entries', 'Create products', 'Read its receipts and events', 'Read its journal entries'])
+        expect(page.text).toContain(`<strong>${title}</strong>`);
       // operations:read also reads the events feed (CONTRACT §14): the owner is told so, in words
       expect(page.text).toContain('look up the receipts of what it did and read the feed of their events');
       // journal:read (CONTRACT §17) reads the entries and their attachments: the owner is told both
@@ -560,12 +632,20 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       const code = nextCode(clock, s);
       const noToken = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code }, { csrf: null });
       expect(noToken.status).toBe(403);
-      const forged = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code }, { csrf: `${driver.lastCsrf.slice(0, -2)}xx` });
+      const forged = await driver.post(
+        '/oauth/authorize/sign-in',
+        { email: s.owner.email, password: PASSWORD, code },
+        { csrf: `${driver.lastCsrf.slice(0, -2)}xx` },
+      );
       expect(forged.status).toBe(403);
       // the code was not used up: the real form still signs in with it
       expect((await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code })).postStatus).toBe(303);
       const csrf = driver.lastCsrf;
-      const noCsrfDecision = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90', account_ids: s.organization.accounts[0].id }, { csrf: null });
+      const noCsrfDecision = await driver.post(
+        '/oauth/authorize/decision',
+        { decision: 'allow', duration_days: '90', account_ids: s.organization.accounts[0].id },
+        { csrf: null },
+      );
       expect(noCsrfDecision.status).toBe(403);
       expect(noCsrfDecision.headers.location).toBeUndefined();
       // a token of another session is refused too
@@ -573,7 +653,11 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       await other.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
       const crossed = await other.post('/oauth/authorize/decision', { decision: 'allow', account_ids: s.organization.accounts[0].id }, { csrf });
       expect(crossed.status).toBe(403);
-      const ok = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '90', account_ids: s.organization.accounts[0].id }, { csrf });
+      const ok = await driver.post(
+        '/oauth/authorize/decision',
+        { decision: 'allow', duration_days: '90', account_ids: s.organization.accounts[0].id },
+        { csrf },
+      );
       expect(ok.status).toBe(303);
     });
 
@@ -587,7 +671,11 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
         const driver = new PageDriver(app);
         await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
         const code = nextCode(clock, s);
-        const res = await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password, code: good ? code : code === '000000' ? '111111' : '000000' });
+        const res = await signInTry(driver, '/oauth/authorize/sign-in', {
+          email: s.owner.email,
+          password,
+          code: good ? code : code === '000000' ? '111111' : '000000',
+        });
         expect(res.answer).toBe('refused');
         expect(res.text).toContain(SIGN_IN_FAILED);
         // the language switch leads back to each request's own authorization URL (its own code_challenge)
@@ -635,12 +723,19 @@ describe('owner consent: OAuth 2.0 authorization code with PKCE (CONTRACT §10, 
       expect(consent.text).not.toContain('Bager Hansen ApS');
       const decision = await driver.post('/oauth/authorize/decision', { decision: 'allow', duration_days: '60', account_ids: second.accounts[1].id });
       const code = new URL(decision.headers.location).searchParams.get('code') as string;
-      const token = await tokenForm({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }, `${s.client.client_id}:${s.client.client_secret}`);
+      const token = await tokenForm(
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+        `${s.client.client_id}:${s.client.client_secret}`,
+      );
       expect(token.body.organization_id).toBe(second.id);
       secrets.add(token.body.access_token);
       expect((await prepare(token.body.access_token, [second.accounts[1].id])).status).toBe(200);
 
-      const direct = await consentOverHttp(app, clock, s, { challenge: pkcePair().challenge, extra: { organization_id: second.id }, accountIds: [second.accounts[0].id] });
+      const direct = await consentOverHttp(app, clock, s, {
+        challenge: pkcePair().challenge,
+        extra: { organization_id: second.id },
+        accountIds: [second.accounts[0].id],
+      });
       expect(new URL(direct.location).searchParams.get('code')).toBeTruthy();
       const foreign = await aProductionOrganization(app, { accounts: 1 });
       const denied = new PageDriver(app);
@@ -776,7 +871,16 @@ describe('consent cookies when PUBLIC_ORIGIN is https (CONTRACT §11)', () => {
       .partner()
       .post('/oauth/token')
       .type('form')
-      .send(new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: s.client.client_id, client_secret: s.client.client_secret }).toString());
+      .send(
+        new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT_URI,
+          code_verifier: verifier,
+          client_id: s.client.client_id,
+          client_secret: s.client.client_secret,
+        }).toString(),
+      );
     expect(token.status).toBe(200);
 
     const x = await aConsentSetup(a);

@@ -43,13 +43,21 @@ describe('logs and metrics', () => {
 
   it('binds organization, app, environment and operation ids to a request line after authentication', async () => {
     const p = await aSandboxProject(app);
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
       .send(aJournal(p.accounts.map((a) => a.id)));
     expect(res.status).toBe(201);
     const line = completed(`${SANDBOX}/journal`).find((l) => (l.req as { id: string }).id === res.headers['x-request-id']);
     expect(line).toMatchObject({
-      listener: 'partner', organization_id: p.organization_id, app_id: p.app_id, environment: 'sandbox',
-      operation_id: res.body.operation_id, res: { statusCode: 201 },
+      listener: 'partner',
+      organization_id: p.organization_id,
+      app_id: p.app_id,
+      environment: 'sandbox',
+      operation_id: res.body.operation_id,
+      res: { statusCode: 201 },
     });
     const unauthenticated = await app.partner().post(`${SANDBOX}/journal/prepare`).send({});
     expect(unauthenticated.status).toBe(401);
@@ -76,7 +84,8 @@ describe('logs and metrics', () => {
 
     const p = await aSandboxProject(app);
     const key = randomUUID();
-    const create = (code: string) => app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ code, name: 'Målt' });
+    const create = (code: string) =>
+      app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', key).send({ code, name: 'Målt' });
     expect((await create('M-1')).status).toBe(201);
     expect((await create('M-1')).body.replayed).toBe(true);
     expect((await create('M-2')).status).toBe(409);
@@ -87,10 +96,16 @@ describe('logs and metrics', () => {
     expect(await metric(replays)).toBe(before.replays + 1);
     expect(await metric(conflicts)).toBe(before.conflicts + 1);
     // the route template, never the raw path with its id
-    expect(await metric(new RegExp(`^partner_http_requests_total\\{listener="partner",method="GET",route="/${SANDBOX.slice(1)}/operations/:operationId",status="404"\\} `))).toBeGreaterThanOrEqual(1);
+    expect(
+      await metric(
+        new RegExp(`^partner_http_requests_total\\{listener="partner",method="GET",route="/${SANDBOX.slice(1)}/operations/:operationId",status="404"\\} `),
+      ),
+    ).toBeGreaterThanOrEqual(1);
     const text = (await app.console().get('/metrics').set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)).text;
     expect(text).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}-/);
-    expect(text).toMatch(/^partner_http_request_duration_seconds_bucket\{le="\+Inf",listener="partner",method="POST",route="\/api\/partner\/sandbox\/v1\/products",status="201"\} \d+$/m);
+    expect(text).toMatch(
+      /^partner_http_request_duration_seconds_bucket\{le="\+Inf",listener="partner",method="POST",route="\/api\/partner\/sandbox\/v1\/products",status="201"\} \d+$/m,
+    );
     expect(text).toMatch(/^partner_db_pool_connections\{state="in_use"\} \d+$/m);
     expect(text).toMatch(/^partner_db_pool_waiting \d+$/m);
     expect(text).toMatch(/^partner_webhook_deliveries\{outcome="pending"\} \d+$/m);
@@ -119,7 +134,11 @@ describe('logs and metrics', () => {
       const p = await aSandboxProject(app);
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
       expect((await consolePost(app, `/apps/${p.app_id}/webhook-endpoints`, { url, environment: 'sandbox' })).status).toBe(201);
-      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', randomUUID())
         .send(aJournal(p.accounts.map((a) => a.id)));
       expect(res.status).toBe(201);
       // the app's own dispatcher sends it; the counter moves when the outcome is recorded

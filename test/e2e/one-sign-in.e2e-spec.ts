@@ -56,7 +56,7 @@ describe('one sign-in (CONTRACT §21)', () => {
     expect((await driver.get('/oauth/authorize/continue')).text).toContain('Allow access');
   });
 
-  it('a second tab goes on signed in; the first tab\'s form decides nothing (409, the newer request named), never applied to the second request', async () => {
+  it("a second tab goes on signed in; the first tab's form decides nothing (409, the newer request named), never applied to the second request", async () => {
     const s = await aConsentSetup(app);
     const { driver } = await consentOverHttp(app, clock, s, { challenge: pkcePair().challenge });
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge, { state: 'tab-one' })}`);
@@ -70,18 +70,26 @@ describe('one sign-in (CONTRACT §21)', () => {
     expect(second.headers.location).toBe('/oauth/authorize/continue');
     expect((await driver.get('/oauth/authorize/continue')).text).toContain('Allow access');
     const before = await grants(s.organization.id);
-    const fromTabOne = await driver.post('/oauth/authorize/decision', { decision: 'allow', account_ids: s.organization.accounts[0].id, duration_days: '90', request: tabOneRequest }, { csrf: tabOneCsrf });
+    const fromTabOne = await driver.post(
+      '/oauth/authorize/decision',
+      { decision: 'allow', account_ids: s.organization.accounts[0].id, duration_days: '90', request: tabOneRequest },
+      { csrf: tabOneCsrf },
+    );
     expect(fromTabOne.status).toBe(409);
     expect(fromTabOne.text).toContain('A newer request replaced this one');
     expect(fromTabOne.text).toContain('href="/oauth/authorize/continue"');
     expect(await grants(s.organization.id)).toBe(before);
     // a form of another session (a forged or expired token) is still refused
-    const forged = await driver.post('/oauth/authorize/decision', { decision: 'allow', account_ids: s.organization.accounts[0].id, duration_days: '90', request: tabOneRequest }, { csrf: 'not-a-token' });
+    const forged = await driver.post(
+      '/oauth/authorize/decision',
+      { decision: 'allow', account_ids: s.organization.accounts[0].id, duration_days: '90', request: tabOneRequest },
+      { csrf: 'not-a-token' },
+    );
     expect(forged.status).toBe(403);
     expect(await grants(s.organization.id)).toBe(before);
   });
 
-  it('Sign out on the consent page ends the session and shows the same request\'s sign-in page', async () => {
+  it("Sign out on the consent page ends the session and shows the same request's sign-in page", async () => {
     const s = await aConsentSetup(app);
     const driver = new PageDriver(app);
     const query = authorizeQuery(s, pkcePair().challenge, { state: 'keep-me' });

@@ -41,7 +41,9 @@ describe('the OpenAPI documents (CONTRACT §13)', () => {
     const described = Object.entries<Record<string, { operationId: string }>>(checkedIn('console').paths)
       .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => `${method} ${path} ${op.operationId}`))
       .sort();
-    const declared = consoleRouteDeclarations().map((r) => `${r.method} ${r.path} ${r.facts?.operationId}`).sort();
+    const declared = consoleRouteDeclarations()
+      .map((r) => `${r.method} ${r.path} ${r.facts?.operationId}`)
+      .sort();
     expect(described).toEqual(declared);
     expect(described.length).toBeGreaterThanOrEqual(30);
   });
@@ -105,7 +107,14 @@ describe('the OpenAPI documents (CONTRACT §13)', () => {
 
   it('the response check fails on a body the document does not allow and on an undeclared status', () => {
     const headers = { 'content-type': 'application/json', 'x-request-id': 'r' };
-    const receipt = { operation_id: '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b', kind: 'product.create', status: 'completed', resource: { type: 'product', id: '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b' }, completed_at: '2026-11-23T23:00:00.000Z', environment: 'sandbox' };
+    const receipt = {
+      operation_id: '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
+      kind: 'product.create',
+      status: 'completed',
+      resource: { type: 'product', id: '0b9e3b2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b' },
+      completed_at: '2026-11-23T23:00:00.000Z',
+      environment: 'sandbox',
+    };
     const path = `/api/partner/sandbox/v1/operations/${receipt.operation_id}`;
     expect(checkResponse('partner', 'GET', path, 200, headers, Buffer.from(JSON.stringify(receipt)))).toBeNull();
     expect(checkResponse('partner', 'GET', path, 200, headers, Buffer.from(JSON.stringify({ ...receipt, extra: 1 })))).toMatch(/does not match/);
@@ -128,7 +137,12 @@ describe('the OpenAPI documents (CONTRACT §13)', () => {
       const project = await aSandboxProject(app);
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       expect((await consolePost(app, `/apps/${project.app_id}/webhook-endpoints`, { url, environment: 'sandbox' })).status).toBe(201);
-      const res = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${project.token}`).set('Idempotency-Key', 'doc-hook').send({ code: 'H', name: 'H' });
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/products`)
+        .set('Authorization', `Bearer ${project.token}`)
+        .set('Idempotency-Key', 'doc-hook')
+        .send({ code: 'H', name: 'H' });
       expect(res.status).toBe(201);
       const end = Date.now() + 8000;
       while (bodies.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));

@@ -79,8 +79,9 @@ describe('GET /operations/{operation_id} — the receipt lookup (CONTRACT §7)',
     expect(replay.body.operation_id).toBe(first.body.operation_id);
     const again = await lookUp(SANDBOX, p.token, replay.body.operation_id);
     expect(again.body).toEqual(firstReceipt.body);
-    const [{ n }] = await app.apps.partner.get(DataSource).query(
-      `SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1`, [p.organization_id]);
+    const [{ n }] = await app.apps.partner
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1`, [p.organization_id]);
     expect(n).toBe(1);
   });
 

@@ -36,7 +36,11 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
   async function setup(): Promise<ConsentSetup> {
     const s = await aConsentSetup(app, { accounts: 2 });
     // numbers as text that sort differently as text and as numbers (CONTRACT §18: 1000, 7000, 12000)
-    for (const [number, name] of [['12000', 'Moms'], ['7000', 'Varekøb'], ['900', 'Kasse']]) {
+    for (const [number, name] of [
+      ['12000', 'Moms'],
+      ['7000', 'Varekøb'],
+      ['900', 'Kasse'],
+    ]) {
       await q(`INSERT INTO accounts (organization_id, id, number, name) VALUES ($1, $2, $3, $4)`, [s.organization.id, randomUUID(), number, name]);
     }
     return s;
@@ -137,14 +141,31 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
   describe('the consent form', () => {
     it('names who is asking, the end date in words, the scopes in words only, the accounts by number; Enter never grants', async () => {
       const s = await setup();
-      await anApprovedPublisher(app, s.app.id, { name: 'Bogføring A/S', website: 'https://bogforing.example', privacyPolicy: 'https://bogforing.example/privatliv' });
+      await anApprovedPublisher(app, s.app.id, {
+        name: 'Bogføring A/S',
+        website: 'https://bogforing.example',
+        privacyPolicy: 'https://bogforing.example/privatliv',
+      });
       const driver = new PageDriver(app);
       driver.language = null;
       await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-      const page = await postAndFollow(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: ` ${nextCode(clock, s).replace(/(\d{3})/, '$1 ')} ` });
+      const page = await postAndFollow(driver, '/oauth/authorize/sign-in', {
+        email: s.owner.email,
+        password: PASSWORD,
+        code: ` ${nextCode(clock, s).replace(/(\d{3})/, '$1 ')} `,
+      });
       expect([page.postStatus, page.status]).toEqual([303, 200]);
       const text = page.text;
-      for (const shown of ['Regnskabsporten', 'Bogføringsappen', 'Bogføring A/S', 'href="https://bogforing.example"', 'href="https://bogforing.example/privatliv"', '127.0.0.1:8765', s.owner.email, 'Bager Hansen ApS']) {
+      for (const shown of [
+        'Regnskabsporten',
+        'Bogføringsappen',
+        'Bogføring A/S',
+        'href="https://bogforing.example"',
+        'href="https://bogforing.example/privatliv"',
+        '127.0.0.1:8765',
+        s.owner.email,
+        'Bager Hansen ApS',
+      ]) {
         expect(text).toContain(shown);
       }
       // 90 days from 20 November 2026 (the default duration), in words
@@ -199,7 +220,12 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       const token = await exchangeCode(app, s, new URL(second.location).searchParams.get('code') as string, verifier);
       expect(token.status).toBe(200);
       const journal = { ...aJournal(chosen, { lines: 4, amount: 350000 }), description: '=HYPERLINK("x"); "Salg"' };
-      const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', `Bearer ${token.body.access_token}`).set('Idempotency-Key', 'act-1').send(journal);
+      const posted = await app
+        .partner()
+        .post(`${PRODUCTION}/journal`)
+        .set('Authorization', `Bearer ${token.body.access_token}`)
+        .set('Idempotency-Key', 'act-1')
+        .send(journal);
       expect(posted.status).toBe(201);
       // one attachment on the entry (CONTRACT §17): the activity counts it
       const attached = await app
@@ -232,16 +258,32 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       const href = (/href="(\/account\/connections\/attachment\?[^"]+)"/.exec(text)?.[1] as string).replace(/&amp;/g, '&');
       expect(text).toContain('>faktura-1042fdp.pdf</a>');
       expect(text).not.toContain('\u202e');
-      const file = await app.partner().get(href).set('Cookie', driver.cookieHeader()).buffer(true).parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
-      expect([file.status, file.headers['content-type'], file.headers['content-disposition']]).toEqual([200, 'application/pdf', "attachment; filename*=UTF-8''faktura-1042fdp.pdf"]);
+      const file = await app
+        .partner()
+        .get(href)
+        .set('Cookie', driver.cookieHeader())
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
+      expect([file.status, file.headers['content-type'], file.headers['content-disposition']]).toEqual([
+        200,
+        'application/pdf',
+        "attachment; filename*=UTF-8''faktura-1042fdp.pdf",
+      ]);
       expect((file.body as Buffer).toString('latin1')).toBe('%PDF-1.4\n%owner pages\n%%EOF\n');
       // not without the owner's session, not for another grant
       expect((await app.partner().get(href)).status).toBe(303);
-      expect((await app.partner().get(href.replace(/grant_id=[^&]+/, `grant_id=${randomUUID()}`)).set('Cookie', driver.cookieHeader())).status).toBe(404);
+      expect(
+        (
+          await app
+            .partner()
+            .get(href.replace(/grant_id=[^&]+/, `grant_id=${randomUUID()}`))
+            .set('Cookie', driver.cookieHeader())
+        ).status,
+      ).toBe(404);
       expect(text).toContain(`>${posted.body.voucher_year ?? 2026}-`);
       expect(text).toContain('>Hent CSV</a>');
       expect(text).toContain('>Tilbagekald</button>');
@@ -256,11 +298,17 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(english.text).toContain('>20 November 2026</time>');
 
       const grantId = token.body.grant_id as string;
-      const csv = await app.partner().get(`/account/connections/activity.csv?grant_id=${grantId}`).set('Cookie', driver.cookieHeader()).set('Accept-Language', 'da').buffer(true).parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      const csv = await app
+        .partner()
+        .get(`/account/connections/activity.csv?grant_id=${grantId}`)
+        .set('Cookie', driver.cookieHeader())
+        .set('Accept-Language', 'da')
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       expect(csv.status).toBe(200);
       expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
       const bytes = csv.body as Buffer;
@@ -289,7 +337,14 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(after.text).toContain('Adgangen for Bogføringsappen til Bager Hansen ApS er tilbagekaldt.');
       expect(await inForce()).toBe(false);
       // the confirmation posted again (a replay, a double click): nothing happens twice — no second grant.revoked
-      const revokedEvents = async () => Number((await q(`SELECT count(*)::int AS n FROM webhook_outbox WHERE body::jsonb->>'type' = 'grant.revoked' AND body::jsonb->'data'->>'grant_id' = $1`, [grantId]))[0].n);
+      const revokedEvents = async () =>
+        Number(
+          (
+            await q(`SELECT count(*)::int AS n FROM webhook_outbox WHERE body::jsonb->>'type' = 'grant.revoked' AND body::jsonb->'data'->>'grant_id' = $1`, [
+              grantId,
+            ])
+          )[0].n,
+        );
       expect(await revokedEvents()).toBe(1);
       const replay = await postAndFollow(driver, '/account/connections/revoke', { grant_id: grantId });
       expect([replay.postStatus, replay.status]).toEqual([303, 200]);
@@ -300,11 +355,19 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
     it('shows a reversal in the activity as one, with the voucher it reverses (CONTRACT §19)', async () => {
       const { s, chosen, token } = await aMandatedToken();
       const auth = `Bearer ${token.body.access_token}`;
-      const posted = await app.partner().post(`${PRODUCTION}/journal`).set('Authorization', auth).set('Idempotency-Key', 'rev-1')
+      const posted = await app
+        .partner()
+        .post(`${PRODUCTION}/journal`)
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'rev-1')
         .send({ ...aJournal(chosen), description: 'Forkert beløb' });
       expect(posted.status).toBe(201);
-      const reversal = await app.partner().post(`${PRODUCTION}/journal/entries/${posted.body.id}/reversal`).set('Authorization', auth)
-        .set('Idempotency-Key', 'rev-2').send({ posting_date: '2026-11-20', description: 'Rettelse' });
+      const reversal = await app
+        .partner()
+        .post(`${PRODUCTION}/journal/entries/${posted.body.id}/reversal`)
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'rev-2')
+        .send({ posting_date: '2026-11-20', description: 'Rettelse' });
       expect(reversal.status).toBe(201);
       const driver = new PageDriver(app);
       driver.language = 'da';
@@ -343,7 +406,8 @@ describe('owner pages in their own language and in control (CONTRACT §18)', () 
       expect(second.text).not.toContain('Ældre posteringer');
       expect(second.text).toContain(`<a href="/account/connections#grant-${grantId}">`);
       // a page number that is not one is the first page, never an error
-      for (const bad of ['0', '-1', 'x', '9999999']) expect(descriptions((await driver.get(`/account/connections?grant=${grantId}&page=${bad}`)).text)).toHaveLength(10);
+      for (const bad of ['0', '-1', 'x', '9999999'])
+        expect(descriptions((await driver.get(`/account/connections?grant=${grantId}&page=${bad}`)).text)).toHaveLength(10);
     });
   });
 });

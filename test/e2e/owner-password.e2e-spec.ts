@@ -29,7 +29,10 @@ describe('owner passwords (CONTRACT §10)', () => {
     // CONTRACT §18: a sign-in that succeeds answers 303 to the next page
     const res = await postAndFollow(driver, '/oauth/authorize/sign-in', { email, password, code: totpCodeAt(totpSecret, clock.nowMs()) });
     // signed in: the consent form, or first the organization choice of an owner of several
-    return { signedIn: res.postStatus === 303 && res.status === 200 && /Allow access|Organization/.test(res.text) && !res.text.includes('Sign-in failed'), driver };
+    return {
+      signedIn: res.postStatus === 303 && res.status === 200 && /Allow access|Organization/.test(res.text) && !res.text.includes('Sign-in failed'),
+      driver,
+    };
   }
 
   /** A new owner of setup's organization enrolled without a password. */
@@ -52,7 +55,9 @@ describe('owner passwords (CONTRACT §10)', () => {
 
   it('a password for a user that has one is 409 resource_conflict, writes nothing, and the old password stays', async () => {
     const owner = await anOwnerWithoutPassword();
-    expect((await consolePost(app, `/organizations/${setup.organization.id}/owners`, { email: owner.email, password: 'den første lange sætning' })).status).toBe(201);
+    expect(
+      (await consolePost(app, `/organizations/${setup.organization.id}/owners`, { email: owner.email, password: 'den første lange sætning' })).status,
+    ).toBe(201);
     const other = await aProductionOrganization(app, { accounts: 1 });
     const res = await consolePost(app, `/organizations/${other.id}/owners`, { email: owner.email, password: 'en anden lang sætning' });
     expect(res.status).toBe(409);
@@ -80,7 +85,9 @@ describe('owner passwords (CONTRACT §10)', () => {
     expect(replaced.body).toEqual({ user_id: owner.user_id, password_set: true });
     // the signed-in session has ended: its consent form no longer creates a grant
     const decision = await session.driver.post('/oauth/authorize/decision', {
-      decision: 'allow', account_ids: [setup.organization.accounts[0].id], duration_days: '90',
+      decision: 'allow',
+      account_ids: [setup.organization.accounts[0].id],
+      duration_days: '90',
     });
     expect(decision.status).not.toBe(303);
     const grants = await app.console().get(`/console/v1/organizations/${setup.organization.id}/grants`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`);

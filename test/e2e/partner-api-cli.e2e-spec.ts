@@ -138,8 +138,12 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
   const envOf = (p: SandboxProject, base = `${origin}${SANDBOX}`) => ({ PARTNER_API_TOKEN: p.token, PARTNER_API_BASE: base });
 
   const postJournal = async (p: SandboxProject): Promise<string> => {
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`)
-      .set('Idempotency-Key', randomUUID()).send(aJournal(p.accounts.map((a) => a.id)));
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(aJournal(p.accounts.map((a) => a.id)));
     expect(res.status).toBe(201);
     return res.body.operation_id as string;
   };
@@ -285,7 +289,12 @@ describe('partner-api listen --forward-to and partner-api trigger (CONTRACT §15
     await receiver.start(port);
     await eventually(() => receiver.delivered.length >= 2, 'both events delivered', 60_000);
 
-    expect(receiver.attempts.map((a) => [a.id, a.status])).toEqual([[e1, 500], [e1, 500], [e1, 204], [e2, 204]]);
+    expect(receiver.attempts.map((a) => [a.id, a.status])).toEqual([
+      [e1, 500],
+      [e1, 500],
+      [e1, 204],
+      [e2, 204],
+    ]);
     expect(receiver.attempts.every((a) => a.verified)).toBe(true);
     expect(receiver.delivered.map(operationOf)).toEqual(ops);
     expect(second.err()).toMatch(new RegExp(`${e1}.*500`));

@@ -53,15 +53,20 @@ describe('the service process on the embedded store', () => {
         fetch(`${origin}/api/partner/sandbox/v1/journal/prepare`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ posting_date: '2026-11-20', lines: [
-            { account_id: accounts[0], debit_minor: 100 },
-            { account_id: accounts[1], credit_minor: 100 },
-          ] }),
+          body: JSON.stringify({
+            posting_date: '2026-11-20',
+            lines: [
+              { account_id: accounts[0], debit_minor: 100 },
+              { account_id: accounts[1], credit_minor: 100 },
+            ],
+          }),
         });
       const res = await prepare();
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({
-        valid: true, posted: false, checked: ['input', 'grant', 'references'],
+        valid: true,
+        posted: false,
+        checked: ['input', 'grant', 'references'],
         not_checked: ['commit_time_period_locks', 'accounting_transaction'],
       });
 
@@ -94,27 +99,31 @@ describe('the service process on the embedded store', () => {
 
   // DATABASE_URL makes the service use that server, not the embedded store.
   const url = process.env.TEST_DATABASE_URL;
-  (url ? it : it.skip)(`uses PostgreSQL when DATABASE_URL is set${url ? '' : ` — ${SKIPPED_ON_PGLITE}`}`, async () => {
-    const pgDataDir = tempDir('partner-api-pg-');
-    const { env, origin } = await envFor(pgDataDir);
-    // a sandbox.env left by an earlier run on the embedded store: its token means nothing on this server
-    writeFileSync(join(pgDataDir, 'sandbox.env'), `# store: pglite:${pgDataDir}\nexport TOKEN='hsk_stale'\n`, { mode: 0o600 });
-    await withNewDatabase('partner_first_start', async (database) => {
-      // the suites' key: a generated one would not be the key this shared database's secrets have (CONTRACT §8)
-      const proc = startService({ ...env, DATABASE_URL: database, SECRETS_KEY: TEST_SECRETS_KEY });
-      try {
-        await waitForReady(`${origin}/health/ready`, 150_000, proc);
-        await eventually(() => proc.stdout().includes('sandbox provision'), 'the start banner', 30_000);
-        expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
-        expect(proc.stdout()).not.toContain('Provisioned a sandbox project');
-        // issue 26: says how to get a sandbox here, and never leaves a stale sandbox.env to be sourced
-        expect(proc.stdout()).toContain('No sandbox project on this database yet');
-        expect(proc.stdout()).toContain("npm run -s console -- sandbox provision --name 'My integration'");
-        expect(existsSync(join(pgDataDir, 'sandbox.env'))).toBe(false);
-        expect(proc.stdout()).toContain('it was written for another store');
-      } finally {
-        expect(await stopService(proc)).toBe(0);
-      }
-    });
-  }, 240_000);
+  (url ? it : it.skip)(
+    `uses PostgreSQL when DATABASE_URL is set${url ? '' : ` — ${SKIPPED_ON_PGLITE}`}`,
+    async () => {
+      const pgDataDir = tempDir('partner-api-pg-');
+      const { env, origin } = await envFor(pgDataDir);
+      // a sandbox.env left by an earlier run on the embedded store: its token means nothing on this server
+      writeFileSync(join(pgDataDir, 'sandbox.env'), `# store: pglite:${pgDataDir}\nexport TOKEN='hsk_stale'\n`, { mode: 0o600 });
+      await withNewDatabase('partner_first_start', async (database) => {
+        // the suites' key: a generated one would not be the key this shared database's secrets have (CONTRACT §8)
+        const proc = startService({ ...env, DATABASE_URL: database, SECRETS_KEY: TEST_SECRETS_KEY });
+        try {
+          await waitForReady(`${origin}/health/ready`, 150_000, proc);
+          await eventually(() => proc.stdout().includes('sandbox provision'), 'the start banner', 30_000);
+          expect(existsSync(join(pgDataDir, 'pglite'))).toBe(false);
+          expect(proc.stdout()).not.toContain('Provisioned a sandbox project');
+          // issue 26: says how to get a sandbox here, and never leaves a stale sandbox.env to be sourced
+          expect(proc.stdout()).toContain('No sandbox project on this database yet');
+          expect(proc.stdout()).toContain("npm run -s console -- sandbox provision --name 'My integration'");
+          expect(existsSync(join(pgDataDir, 'sandbox.env'))).toBe(false);
+          expect(proc.stdout()).toContain('it was written for another store');
+        } finally {
+          expect(await stopService(proc)).toBe(0);
+        }
+      });
+    },
+    240_000,
+  );
 });

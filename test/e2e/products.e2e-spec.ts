@@ -140,11 +140,20 @@ describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
   });
 
   it('refuses text PostgreSQL cannot store as given (NUL, unpaired surrogates) with 400, never a 500 or a silent change', async () => {
-    for (const [field, value] of [['name', 'a\u0000b'], ['code', 'x\ud800'], ['description', '\udc00y']]) {
+    for (const [field, value] of [
+      ['name', 'a\u0000b'],
+      ['code', 'x\ud800'],
+      ['description', '\udc00y'],
+    ]) {
       const body: Record<string, string> = { code: code(), name: 'n', [field]: value };
       // JSON.stringify writes NUL and unpaired surrogates as \u escapes, as a client's JSON would
-      const res = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${project.token}`).set('Idempotency-Key', randomUUID())
-        .set('Content-Type', 'application/json').send(JSON.stringify(body));
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/products`)
+        .set('Authorization', `Bearer ${project.token}`)
+        .set('Idempotency-Key', randomUUID())
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(body));
       expect(res.status).toBe(400);
       expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([`/${field}`]);
     }
@@ -161,8 +170,12 @@ describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
   });
 
   it('refuses __proto__ and constructor as unknown fields', async () => {
-    const res = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${project.token}`)
-      .set('Idempotency-Key', randomUUID()).set('Content-Type', 'application/json')
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/products`)
+      .set('Authorization', `Bearer ${project.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .set('Content-Type', 'application/json')
       .send(`{"code":"${code()}","name":"x","__proto__":{"admin":true},"constructor":1}`);
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/__proto__', '/constructor']);
@@ -175,14 +188,16 @@ describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
       expect(res.body.code).toBe('idempotency_key_required');
     });
 
-    it.each([['empty', ''], ['256 characters', 'k'.repeat(256)], ['a space', 'a b'], ['non-ASCII', 'nøgle']])(
-      'refuses %s with 400 invalid_idempotency_key',
-      async (_name, key) => {
-        const res = await post({ code: code(), name: 'x' }, key);
-        expect(res.status).toBe(400);
-        expect(res.body.code).toBe('invalid_idempotency_key');
-      },
-    );
+    it.each([
+      ['empty', ''],
+      ['256 characters', 'k'.repeat(256)],
+      ['a space', 'a b'],
+      ['non-ASCII', 'nøgle'],
+    ])('refuses %s with 400 invalid_idempotency_key', async (_name, key) => {
+      const res = await post({ code: code(), name: 'x' }, key);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_idempotency_key');
+    });
 
     it('accepts 255 visible ASCII characters', async () => {
       const key = `${randomUUID()}${'~'.repeat(255 - 36)}`;
@@ -285,8 +300,11 @@ describe('POST /products (seed 4.2, CONTRACT §6, §7)', () => {
       // the owner signs a new grant (next TOTP step: the current one is used up)
       const owner = access.owner;
       const grant = await consolePost(app, `/organizations/${access.organization.id}/grants`, {
-        app_id: access.app.id, owner_user_id: owner.user_id, totp_code: codeOf(owner, Date.now() + 30_000),
-        account_ids: access.grantedAccountIds, scopes: ['products:create'],
+        app_id: access.app.id,
+        owner_user_id: owner.user_id,
+        totp_code: codeOf(owner, Date.now() + 30_000),
+        account_ids: access.grantedAccountIds,
+        scopes: ['products:create'],
       });
       expect(grant.status).toBe(201);
       const token = await aToken(app, grant.body.id);
@@ -369,9 +387,13 @@ describe('scopes per route (CONTRACT §8)', () => {
   it('stops each write and the receipt lookup without its scope: 403 insufficient_scope naming it', async () => {
     const access = await aProductionAccess(app, { scopes: ['journal:prepare'] });
     const auth = { Authorization: `Bearer ${access.token}` };
-    const journal = { posting_date: '2026-11-20', lines: [
-      { account_id: access.grantedAccountIds[0], debit_minor: 1 }, { account_id: access.grantedAccountIds[1], credit_minor: 1 },
-    ] };
+    const journal = {
+      posting_date: '2026-11-20',
+      lines: [
+        { account_id: access.grantedAccountIds[0], debit_minor: 1 },
+        { account_id: access.grantedAccountIds[1], credit_minor: 1 },
+      ],
+    };
     const calls: Array<[string, () => Promise<import('supertest').Response>]> = [
       ['products:create', () => app.partner().post(`${PRODUCTION}/products`).set(auth).set('Idempotency-Key', randomUUID()).send({ code: 'c', name: 'n' })],
       ['journal:post', () => app.partner().post(`${PRODUCTION}/journal`).set(auth).set('Idempotency-Key', randomUUID()).send(journal)],

@@ -73,7 +73,16 @@ describe('who is asking, approved (CONTRACT §21)', () => {
 
   it('shows the approved revision’s publisher; a change after approval only once the operator approves it; "Not verified" until verified', async () => {
     const { d, appId } = await anApp();
-    expect((await savePublisher(d, appId, { publisher_name: 'Bogføring A/S', website: 'https://bogforing.example', privacy_policy: 'https://bogforing.example/privatliv', cvr: VALID_CVR })).status).toBe(303);
+    expect(
+      (
+        await savePublisher(d, appId, {
+          publisher_name: 'Bogføring A/S',
+          website: 'https://bogforing.example',
+          privacy_policy: 'https://bogforing.example/privatliv',
+          cvr: VALID_CVR,
+        })
+      ).status,
+    ).toBe(303);
     // saved, not approved: owners see no publisher yet
     expect(whoIsAsking(await consentPage(d, appId, 'da'))).not.toContain('Bogføring A/S');
 
@@ -94,7 +103,9 @@ describe('who is asking, approved (CONTRACT §21)', () => {
     expect(whoIsAsking(await consentPage(d, appId, 'en'))).toContain('Verified by Regnskabsporten');
 
     // the finding: after approval the developer claims to be the tax agency
-    expect((await savePublisher(d, appId, { publisher_name: 'Skattestyrelsen (officiel)', website: 'https://skat.dk', privacy_policy: '', cvr: '' })).status).toBe(303);
+    expect(
+      (await savePublisher(d, appId, { publisher_name: 'Skattestyrelsen (officiel)', website: 'https://skat.dk', privacy_policy: '', cvr: '' })).status,
+    ).toBe(303);
     da = whoIsAsking(await consentPage(d, appId, 'da'));
     expect(da).not.toContain('Skattestyrelsen');
     expect(da).not.toContain('skat.dk');
@@ -145,7 +156,9 @@ describe('who is asking, approved (CONTRACT §21)', () => {
       expect(res.text).toMatch(/id="cvr"[^>]*aria-invalid="true"/);
     }
     // nothing saved: the page shows no publisher name
-    expect((await d.driver.get(`/developers/apps/${appId}`)).text).toContain('id="publisher_name" name="publisher_name" type="text" maxlength="200" autocomplete="organization" value=""');
+    expect((await d.driver.get(`/developers/apps/${appId}`)).text).toContain(
+      'id="publisher_name" name="publisher_name" type="text" maxlength="200" autocomplete="organization" value=""',
+    );
     // spaces a person types between groups are no fault
     expect((await savePublisher(d, appId, { publisher_name: 'Bogføring A/S', website: '', privacy_policy: '', cvr: '1015 0817' })).status).toBe(303);
     expect((await d.driver.get(`/developers/apps/${appId}`)).text).toContain(`value="${VALID_CVR}"`);

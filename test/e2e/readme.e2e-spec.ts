@@ -14,7 +14,11 @@ const ROOT = join(__dirname, '..', '..');
 const pinned = (JSON.parse(readFileSync(join(ROOT, 'tools', 'node-runtime', 'package.json'), 'utf8')) as { version: string }).version;
 
 /** What a user's shell has: no node_modules/.bin of this project (npm adds it for its own scripts). */
-const userPath = () => (process.env.PATH ?? '').split(delimiter).filter((p) => !p.endsWith(`node_modules${sep}.bin`)).join(delimiter);
+const userPath = () =>
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((p) => !p.endsWith(`node_modules${sep}.bin`))
+    .join(delimiter);
 
 /**
  * Issue 45: the partner guide's path to production, walked as a new developer does: its blocks in a fresh
@@ -24,7 +28,11 @@ const userPath = () => (process.env.PATH ?? '').split(delimiter).filter((p) => !
  * 127.0.0.1:8765 given in the browser while the block waits.
  */
 async function pathWalker(browser: Browser, cwd: string, serviceLog: () => string) {
-  const shell = spawn('bash', ['--noprofile', '--norc'], { cwd, env: { PATH: userPath(), HOME: process.env.HOME ?? tmpdir() }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const shell = spawn('bash', ['--noprofile', '--norc'], {
+    cwd,
+    env: { PATH: userPath(), HOME: process.env.HOME ?? tmpdir() },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   shell.stdout!.on('data', (d) => (stdout += String(d)));
@@ -63,7 +71,12 @@ async function pathWalker(browser: Browser, cwd: string, serviceLog: () => strin
       await page.getByLabel('Email').fill(email);
       await page.getByRole('button', { name: 'Create account' }).click();
       let link = '';
-      await eventually(() => (link = /https?:\/\/\S+\/developers\/signup\/verify\?token=[A-Za-z0-9_-]+/.exec(serviceLog().split(email).slice(1).join(email))?.[0] ?? '') !== '', 'the sign-up link in the log', 30_000);
+      await eventually(
+        () =>
+          (link = /https?:\/\/\S+\/developers\/signup\/verify\?token=[A-Za-z0-9_-]+/.exec(serviceLog().split(email).slice(1).join(email))?.[0] ?? '') !== '',
+        'the sign-up link in the log',
+        30_000,
+      );
       await page.goto(link);
       secret = ((await page.locator('#totp-secret').textContent()) as string).replace(/ /g, '');
       await page.getByLabel('Password').fill(password);
@@ -147,8 +160,14 @@ describe('npm start and the README', () => {
       cwd: ROOT,
       detached: true, // its own process group: npm, sh and node stop together
       env: {
-        PATH: userPath(), HOME: process.env.HOME ?? work, DATA_DIR: join(work, '.data'), PORT: String(port),
-        CONSOLE_PORT: String(consolePort), HOST: '127.0.0.1', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn',
+        PATH: userPath(),
+        HOME: process.env.HOME ?? work,
+        DATA_DIR: join(work, '.data'),
+        PORT: String(port),
+        CONSOLE_PORT: String(consolePort),
+        HOST: '127.0.0.1',
+        PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: 'warn',
         // the guides' endpoints are receivers on this machine (127.0.0.1:8787), which `npm start` on the embedded
         // store reaches by default (WEBHOOK_ALLOWED_NETWORKS, CONTRACT §2): nothing the docs register is on
         // another address, so no delivery (nor its DNS look-up) leaves it
@@ -189,7 +208,11 @@ describe('npm start and the README', () => {
   it('prints a try line that pastes into bash and answers a valid prepare', async () => {
     const line = /^ {2}try \(rent paid from the bank\): (.*)$/m.exec(out)?.[1];
     expect(line).toBeDefined();
-    const shell = spawn('bash', ['--noprofile', '--norc', '-c', line!], { cwd: work, env: { PATH: userPath(), HOME: process.env.HOME ?? work }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const shell = spawn('bash', ['--noprofile', '--norc', '-c', line!], {
+      cwd: work,
+      env: { PATH: userPath(), HOME: process.env.HOME ?? work },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let answer = '';
     shell.stdout!.on('data', (d) => (answer += String(d)));
     const code = await new Promise<number | null>((resolve) => shell.on('exit', resolve));
@@ -212,7 +235,12 @@ describe('npm start and the README', () => {
     const blocks = every.filter((b) => b.notRun === null);
     for (const file of RUNNABLE_DOCS) expect(`${file}: ${blocks.some((b) => b.file === file) ? 'runs blocks' : 'runs none'}`).toBe(`${file}: runs blocks`);
     expect(blocks.length).toBeGreaterThanOrEqual(15);
-    process.stdout.write(`the README test runs ${blocks.length} shell blocks and skips ${every.length - blocks.length}:\n${every.filter((b) => b.notRun !== null).map((b) => `  ${b.file}:${b.line} ${b.notRun}`).join('\n')}\n`);
+    process.stdout.write(
+      `the README test runs ${blocks.length} shell blocks and skips ${every.length - blocks.length}:\n${every
+        .filter((b) => b.notRun !== null)
+        .map((b) => `  ${b.file}:${b.line} ${b.notRun}`)
+        .join('\n')}\n`,
+    );
     const shell = spawn('bash', ['--noprofile', '--norc'], {
       cwd: work, // the README's commands run in the project folder: here .data is the service's DATA_DIR
       env: { PATH: userPath(), HOME: process.env.HOME ?? work },
@@ -239,7 +267,11 @@ describe('npm start and the README', () => {
       await waitFor(marker);
       if (exit !== undefined) throw new Error(`the shell stopped (exit ${exit}) in ${marker}:\n${stdout.slice(-2000)}\n${stderr}`);
     };
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
     const walker = await pathWalker(browser, work, () => `${out}${err}`);
     try {
       await run('set -eo pipefail', '@@ start');
@@ -288,7 +320,9 @@ describe('npm start and the README', () => {
     const path = walker.stdout();
     expect(path).toMatch(/^Sign up: http:\/\/127\.0\.0\.1:\d+\/developers\/signup$/m);
     expect(path.match(/^\{"valid":true,"posted":false,"checked":\["input","grant","references"\]/gm)).toHaveLength(2);
-    expect(path).toMatch(/^\{"access_token":"hat_[0-9A-Za-z]{46}","token_type":"Bearer","expires_in":\d+,"scope":"journal:prepare journal:post operations:read","organization_id":"[0-9a-f-]{36}","grant_id":"[0-9a-f-]{36}"\}$/m);
+    expect(path).toMatch(
+      /^\{"access_token":"hat_[0-9A-Za-z]{46}","token_type":"Bearer","expires_in":\d+,"scope":"journal:prepare journal:post operations:read","organization_id":"[0-9a-f-]{36}","grant_id":"[0-9a-f-]{36}"\}$/m,
+    );
     expect(path).toMatch(/^\{"data":\[\{"id":"[0-9a-f-]{36}","number":"7000","name":"Husleje"\},\{"id":"[0-9a-f-]{36}","number":"12000","name":"Bank"\}\]\}$/m);
     // what the CLI says while it waits for a code, and npm's complaint about this machine's npmrc, are no faults
     expect(stderr.replace(/^waiting \d+ s for the next code…\n/gm, '').replace(/^npm warn Unknown user config .*\n/gm, '')).toBe('');
@@ -302,12 +336,16 @@ describe('npm start and the README', () => {
     expect(all).toMatch(/"created":true,"operation_id":"[0-9a-f-]{36}","replayed":false/);
     expect(all).toMatch(/"secret":"whsec_/);
     // voucher documentation (CONTRACT §17): attached, read back with the entry, downloaded as sent
-    expect(all).toMatch(/"filename":"husleje-november\.pdf","content_type":"application\/pdf","size":\d+,"sha256":"[0-9a-f]{64}","created_at":"[^"]+","operation_id":"[0-9a-f-]{36}","replayed":false\}/);
+    expect(all).toMatch(
+      /"filename":"husleje-november\.pdf","content_type":"application\/pdf","size":\d+,"sha256":"[0-9a-f]{64}","created_at":"[^"]+","operation_id":"[0-9a-f-]{36}","replayed":false\}/,
+    );
     expect(all).toMatch(/"attachments":\[\{"id":"[0-9a-f-]{36}","filename":"husleje-november\.pdf"/);
     expect(all).toContain('the same bytes');
     expect(all).toMatch(/"operation_id":"[0-9a-f-]{36}","replayed":false,"environment":"sandbox","reverses":"[0-9a-f-]{36}"\}/);
     expect(all).toMatch(/"description":"Tilbageførsel af bilag 2026-1",.*"reversed_by":null,"registered_by":\{"app_id":"[0-9a-f-]{36}"/);
-    expect(all).toMatch(/\{"entries":\[\{"id":"[0-9a-f-]{36}","voucher_year":2026,"voucher_number":\d+\},\{"id":"[0-9a-f-]{36}","voucher_year":2026,"voucher_number":\d+\}\],"operation_id":"[0-9a-f-]{36}","replayed":false,"environment":"sandbox"\}/);
+    expect(all).toMatch(
+      /\{"entries":\[\{"id":"[0-9a-f-]{36}","voucher_year":2026,"voucher_number":\d+\},\{"id":"[0-9a-f-]{36}","voucher_year":2026,"voucher_number":\d+\}\],"operation_id":"[0-9a-f-]{36}","replayed":false,"environment":"sandbox"\}/,
+    );
     // events feed: the first page lists the writes, the cursor from the end an empty page
     expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","type":"operation\.completed","timestamp":"[^"]+","data":\{"operation_id"/);
     expect(all).toMatch(/\{"data":\[\],"next_cursor":"[A-Za-z0-9_.-]+","has_more":false\}/);
@@ -326,9 +364,14 @@ describe('npm start and the README', () => {
     // natural order (CONTRACT §7): 7000 before 12000
     expect(all).toMatch(/\{"data":\[\{"id":"[0-9a-f-]{36}","number":"7000","name":"Husleje"\},\{"id":"[0-9a-f-]{36}","number":"12000","name":"Bank"\}\]\}/);
     // CONTRACT §18: the token's grant, with the mandate the owner ticked
-    expect(all).toMatch(/\{"environment":"production","organization_id":"[0-9a-f-]{36}","grant_id":"[0-9a-f-]{36}","scopes":\["journal:prepare","journal:post","operations:read"\],"account_ids":\["[0-9a-f-]{36}","[0-9a-f-]{36}"\],"expires_at":"[^"]+","mandate":true\}/);
+    expect(all).toMatch(
+      /\{"environment":"production","organization_id":"[0-9a-f-]{36}","grant_id":"[0-9a-f-]{36}","scopes":\["journal:prepare","journal:post","operations:read"\],"account_ids":\["[0-9a-f-]{36}","[0-9a-f-]{36}"\],"expires_at":"[^"]+","mandate":true\}/,
+    );
     expect(all).toContain('"code":"invalid_token"');
     // nothing else failed on the way
-    expect(all.match(/"type":"urn:partner-api:error:[a-z_]+"/g)).toEqual(['"type":"urn:partner-api:error:grant_revoked"', '"type":"urn:partner-api:error:invalid_token"']);
+    expect(all.match(/"type":"urn:partner-api:error:[a-z_]+"/g)).toEqual([
+      '"type":"urn:partner-api:error:grant_revoked"',
+      '"type":"urn:partner-api:error:invalid_token"',
+    ]);
   }, 900_000);
 });

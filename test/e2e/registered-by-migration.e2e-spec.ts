@@ -6,7 +6,15 @@ import { withNewDatabase } from '../support/new-database';
 import { describeOnPostgres } from '../support/test-app';
 
 const dataSource = (url: string, migrations: Function[]) =>
-  new DataSource({ type: 'postgres', url, entities: [], migrations, migrationsTableName: 'schema_migrations', migrationsTransactionMode: 'each', logging: false });
+  new DataSource({
+    type: 'postgres',
+    url,
+    entities: [],
+    migrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    logging: false,
+  });
 
 /**
  * Migration 1766640000000 (CONTRACT §19 registered_by, docs/adr/0012-registered-by-backfill.md): entries
@@ -22,10 +30,20 @@ describeOnPostgres('migration CorrectionsRegisteredBy1766640000000: registered_b
       await before.initialize();
       await before.runMigrations({ transaction: 'each' });
       const ids = { app: randomUUID(), gone: randomUUID(), org: randomUUID(), sandbox: randomUUID(), user: randomUUID(), g1: randomUUID(), g2: randomUUID() };
-      const entry = { early: randomUUID(), underG1: randomUUID(), underG2: randomUUID(), afterRevoke: randomUUID(), sandbox: randomUUID(), ofGoneApp: randomUUID() };
+      const entry = {
+        early: randomUUID(),
+        underG1: randomUUID(),
+        underG2: randomUUID(),
+        afterRevoke: randomUUID(),
+        sandbox: randomUUID(),
+        ofGoneApp: randomUUID(),
+      };
       try {
         await before.query(`INSERT INTO apps (id, name) VALUES ($1, 'Kasseapp')`, [ids.app]);
-        await before.query(`INSERT INTO organizations (id, name, environment) VALUES ($1, 'Butik ApS', 'production'), ($2, 'Sandbox', 'sandbox')`, [ids.org, ids.sandbox]);
+        await before.query(`INSERT INTO organizations (id, name, environment) VALUES ($1, 'Butik ApS', 'production'), ($2, 'Sandbox', 'sandbox')`, [
+          ids.org,
+          ids.sandbox,
+        ]);
         await before.query(`INSERT INTO users (id, email, totp_secret) VALUES ($1, 'ejer@example.dk', 'x')`, [ids.user]);
         // g1 in force in January, superseded by g2 on 1 February; g2 revoked on 1 March
         await before.query(

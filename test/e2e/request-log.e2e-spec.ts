@@ -40,7 +40,7 @@ describe('request log (CONTRACT §15)', () => {
   });
   afterAll(() => app.close());
 
-  it('lists a success and a refusal with time (UTC), path with its query, status, code, pointers, duration, request id, client address and the key\'s first 8 characters', async () => {
+  it("lists a success and a refusal with time (UTC), path with its query, status, code, pointers, duration, request id, client address and the key's first 8 characters", async () => {
     const ok = await call('/journal/entries?without_attachments=true').set('X-Forwarded-For', '203.0.113.7');
     expect(ok.status).toBe(200);
     const refused = await app
@@ -130,7 +130,7 @@ describe('request log (CONTRACT §15)', () => {
     expect(res.status).toBe(400);
     const page = (await logPage('?path=limit%3Dhsk_kept')).text;
     const [row] = rows(page);
-    expect(row).toContain(`GET ${SANDBOX}/events?${[...names, "Token", "%74oken"].map((n) => `${n}=***&amp;`).join("")}limit=hsk_kept`);
+    expect(row).toContain(`GET ${SANDBOX}/events?${[...names, 'Token', '%74oken'].map((n) => `${n}=***&amp;`).join('')}limit=hsk_kept`);
     expect(page).not.toContain('hsk_leaked');
     const stored: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE path LIKE '%hsk_%'`);
     expect(stored.map((r) => r.path).join('\n')).not.toContain('hsk_leaked');
@@ -140,7 +140,9 @@ describe('request log (CONTRACT §15)', () => {
   const fill = async (rows: number, path: (n: string) => string, status = '201') => {
     const probe = await call('/accounts');
     await app.apps.partner.get(RequestLogRecorder, { strict: false }).settled();
-    const [{ app_id, environment }] = await app.apps.dataSource.query(`SELECT app_id, environment FROM request_log WHERE request_id = $1`, [probe.headers['x-request-id']]);
+    const [{ app_id, environment }] = await app.apps.dataSource.query(`SELECT app_id, environment FROM request_log WHERE request_id = $1`, [
+      probe.headers['x-request-id'],
+    ]);
     await app.apps.dataSource.query(
       `INSERT INTO request_log (app_id, environment, at, method, path, status, duration_ms, request_id)
        SELECT $1, $2, now(), 'GET', ${path('g')}, ${status}, 1, 'bulk-' || g FROM generate_series(1, $3::int) g`,
@@ -167,57 +169,78 @@ describe('request log (CONTRACT §15)', () => {
     expect(rows((await logPage()).text)).toHaveLength(50);
   });
 
-  itOnPostgres('reads each filter from an index, newest first, never the primary key backwards through every tenant (issue 43: 2,003,843 rows discarded)', async () => {
-    const mine = await fill(20_000, (g) => `'/api/partner/sandbox/v1/journal/entries/' || ${g}`, `CASE WHEN g % 500 = 0 THEN 500 ELSE 201 END`);
-    // other tenants' calls, newer than the developer's
-    await app.apps.dataSource.query(
-      `INSERT INTO request_log (app_id, environment, at, method, path, status, duration_ms, request_id)
+  itOnPostgres(
+    'reads each filter from an index, newest first, never the primary key backwards through every tenant (issue 43: 2,003,843 rows discarded)',
+    async () => {
+      const mine = await fill(20_000, (g) => `'/api/partner/sandbox/v1/journal/entries/' || ${g}`, `CASE WHEN g % 500 = 0 THEN 500 ELSE 201 END`);
+      // other tenants' calls, newer than the developer's
+      await app.apps.dataSource.query(
+        `INSERT INTO request_log (app_id, environment, at, method, path, status, duration_ms, request_id)
        SELECT gen_random_uuid(), 'sandbox', now(), 'GET', '/api/partner/sandbox/v1/accounts', 201, 1, 'other-' || g FROM generate_series(1, 20000) g`,
-    );
-    await app.apps.dataSource.query('ANALYZE request_log');
-    const statements: Array<[string, unknown[]]> = [];
-    const original = EntityManager.prototype.query;
-    const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (this: EntityManager, sql: string, params?: unknown[] | Record<string, unknown>) {
-      if (sql.includes('FROM request_log r')) statements.push([sql, Array.isArray(params) ? params : []]);
-      return original.call(this, sql, params);
-    });
-    const filters = ['?status=5xx', '?status=2xx', '?request_id=bulk-777', '?request_id=none-such', '', '?path=nowhere', '?path=nowhere&status=4xx'];
-    try {
-      for (const q of filters) expect((await logPage(q)).status).toBe(200);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(statements).toHaveLength(filters.length);
-    /** How the plan reads request_log: each scan node on it, as `<node type> <index name>`. */
-    type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Scan Direction'?: string; Plans?: PlanNode[] };
-    const reads = (node: PlanNode): string[] => [
-      ...(node['Relation Name'] === 'request_log' || node['Index Name']?.startsWith('request_log') ? [`${node['Node Type']} ${node['Index Name'] ?? ''} ${node['Scan Direction'] ?? ''}`.trim()] : []),
-      ...(node.Plans ?? []).flatMap(reads),
-    ];
-    const plans: string[][] = [];
-    for (const [sql, params] of statements) {
-      const [{ 'QUERY PLAN': [{ Plan }] }] = await app.apps.dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-      plans.push(reads(Plan));
-    }
-    const byFilter = Object.fromEntries(filters.map((f, i) => [f || 'none', plans[i]]));
-    for (const [filter, scans] of Object.entries(byFilter)) {
-      for (const scan of scans) {
-        expect({ filter, scan }).not.toEqual({ filter, scan: expect.stringMatching(/^Seq Scan|request_log_pkey Backward/) });
+      );
+      await app.apps.dataSource.query('ANALYZE request_log');
+      const statements: Array<[string, unknown[]]> = [];
+      const original = EntityManager.prototype.query;
+      const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (
+        this: EntityManager,
+        sql: string,
+        params?: unknown[] | Record<string, unknown>,
+      ) {
+        if (sql.includes('FROM request_log r')) statements.push([sql, Array.isArray(params) ? params : []]);
+        return original.call(this, sql, params);
+      });
+      const filters = ['?status=5xx', '?status=2xx', '?request_id=bulk-777', '?request_id=none-such', '', '?path=nowhere', '?path=nowhere&status=4xx'];
+      try {
+        for (const q of filters) expect((await logPage(q)).status).toBe(200);
+      } finally {
+        spy.mockRestore();
       }
-    }
-    const reading = (filter: string, index: string) => byFilter[filter].some((scan) => scan.includes(index));
-    expect(reading('?status=5xx', 'request_log_status_idx')).toBe(true);
-    // 2xx is most of a log: reading the app's newest calls and keeping the 2xx ones is as good a plan, and the
-    // planner picks either by the table's statistics (other spec files of this worker share the database)
-    expect(reading('?status=2xx', 'request_log_status_idx') || reading('?status=2xx', 'request_log_app_idx')).toBe(true);
-    expect(reading('?request_id=bulk-777', 'request_log_request_id_idx')).toBe(true);
-    expect(reading('?request_id=none-such', 'request_log_request_id_idx')).toBe(true);
-    for (const f of ['none', '?path=nowhere', '?path=nowhere&status=4xx']) expect(reading(f, 'request_log_app_idx')).toBe(true);
-    expect(mine.environment).toBe('sandbox');
-  });
+      expect(statements).toHaveLength(filters.length);
+      /** How the plan reads request_log: each scan node on it, as `<node type> <index name>`. */
+      type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Scan Direction'?: string; Plans?: PlanNode[] };
+      const reads = (node: PlanNode): string[] => [
+        ...(node['Relation Name'] === 'request_log' || node['Index Name']?.startsWith('request_log')
+          ? [`${node['Node Type']} ${node['Index Name'] ?? ''} ${node['Scan Direction'] ?? ''}`.trim()]
+          : []),
+        ...(node.Plans ?? []).flatMap(reads),
+      ];
+      const plans: string[][] = [];
+      for (const [sql, params] of statements) {
+        const [
+          {
+            'QUERY PLAN': [{ Plan }],
+          },
+        ] = await app.apps.dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+        plans.push(reads(Plan));
+      }
+      const byFilter = Object.fromEntries(filters.map((f, i) => [f || 'none', plans[i]]));
+      for (const [filter, scans] of Object.entries(byFilter)) {
+        for (const scan of scans) {
+          expect({ filter, scan }).not.toEqual({ filter, scan: expect.stringMatching(/^Seq Scan|request_log_pkey Backward/) });
+        }
+      }
+      const reading = (filter: string, index: string) => byFilter[filter].some((scan) => scan.includes(index));
+      expect(reading('?status=5xx', 'request_log_status_idx')).toBe(true);
+      // 2xx is most of a log: reading the app's newest calls and keeping the 2xx ones is as good a plan, and the
+      // planner picks either by the table's statistics (other spec files of this worker share the database)
+      expect(reading('?status=2xx', 'request_log_status_idx') || reading('?status=2xx', 'request_log_app_idx')).toBe(true);
+      expect(reading('?request_id=bulk-777', 'request_log_request_id_idx')).toBe(true);
+      expect(reading('?request_id=none-such', 'request_log_request_id_idx')).toBe(true);
+      for (const f of ['none', '?path=nowhere', '?path=nowhere&status=4xx']) expect(reading(f, 'request_log_app_idx')).toBe(true);
+      expect(mine.environment).toBe('sandbox');
+    },
+  );
 
   it('answers a bad filter with a 400 page, never a 500', async () => {
-    for (const q of ['?status=3xx', '?environment=staging', '?before=abc', '?before=0', `?path=${'x'.repeat(201)}`, '?request_id=a%00b', '?status=4xx&status=5xx']) {
+    for (const q of [
+      '?status=3xx',
+      '?environment=staging',
+      '?before=abc',
+      '?before=0',
+      `?path=${'x'.repeat(201)}`,
+      '?request_id=a%00b',
+      '?status=4xx&status=5xx',
+    ]) {
       const res = await d().get(`/developers/apps/${appId}${q}`);
       expect([q, res.status]).toEqual([q, 400]);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -243,7 +266,10 @@ describe('request log (CONTRACT §15)', () => {
     expect(purged).toBeGreaterThanOrEqual(1);
     // (the developer's session has expired by now: the table says what the page would list; this app's rows only,
     // since other spec files of this jest worker write to the same database)
-    const kept: Array<{ path: string }> = await app.apps.dataSource.query(`SELECT path FROM request_log WHERE app_id = $1 AND path LIKE '%posting_date_%' ORDER BY id`, [appId]);
+    const kept: Array<{ path: string }> = await app.apps.dataSource.query(
+      `SELECT path FROM request_log WHERE app_id = $1 AND path LIKE '%posting_date_%' ORDER BY id`,
+      [appId],
+    );
     expect(kept.map((r) => r.path)).toEqual([`${SANDBOX}/journal/entries?posting_date_to=2026-12-31`]);
   });
 });

@@ -30,7 +30,13 @@ describeOnPostgres('a revocation never waits for the postings it stops (CONTRACT
   });
 
   const post = (base: string, token: string, accounts: string[]) =>
-    app.partner().post(`${base}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send(aJournal(accounts)).then((r) => r);
+    app
+      .partner()
+      .post(`${base}/journal`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(aJournal(accounts))
+      .then((r) => r);
 
   async function entries(organizationId: string): Promise<number> {
     const { rows } = await holder.query(`SELECT count(*)::int AS n FROM journal_entries WHERE organization_id = $1`, [organizationId]);
@@ -41,7 +47,9 @@ describeOnPostgres('a revocation never waits for the postings it stops (CONTRACT
   async function aPostingAccess(): Promise<ProductionAccess> {
     const access = await aProductionAccess(app);
     const mandate = await consolePost(app, `/organizations/${access.organization.id}/mandates`, {
-      app_id: access.app.id, owner_user_id: access.owner.user_id, totp_code: codeOf(access.owner, Date.now() + STEP_MS),
+      app_id: access.app.id,
+      owner_user_id: access.owner.user_id,
+      totp_code: codeOf(access.owner, Date.now() + STEP_MS),
     });
     expect(mandate.status).toBe(201);
     expect((await post(PRODUCTION, access.token, access.grantedAccountIds)).status).toBe(201);

@@ -6,7 +6,9 @@ const ROOT = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const runtime = JSON.parse(read('tools/node-runtime/package.json')) as { version: string; optionalDependencies: Record<string, string>; scripts?: object };
 const pinned = runtime.version;
-const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version?: string; integrity?: string; resolved?: string; dev?: boolean; optional?: boolean; hasInstallScript?: boolean }> };
+const lock = JSON.parse(read('package-lock.json')) as {
+  packages: Record<string, { version?: string; integrity?: string; resolved?: string; dev?: boolean; optional?: boolean; hasInstallScript?: boolean }>;
+};
 
 /**
  * Issue 15: the README's two commands run on the pinned Node 24 whatever the system's Node is. Issue 35

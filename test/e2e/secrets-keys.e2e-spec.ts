@@ -23,7 +23,11 @@ describe('SECRETS_KEY and the secrets stored in the database (CONTRACT §8)', ()
       await app.apps.dataSource.query(`UPDATE users SET totp_secret = $1 WHERE id = $2`, [foreign, owner.user_id]);
       for (let i = 0; i < 2; i++) {
         const res = await consolePost(app, `/organizations/${org.id}/grants`, {
-          app_id: theApp.id, owner_user_id: owner.user_id, totp_code: codeOf(owner), account_ids: [org.accounts[0].id], scopes: ['journal:prepare'],
+          app_id: theApp.id,
+          owner_user_id: owner.user_id,
+          totp_code: codeOf(owner),
+          account_ids: [org.accounts[0].id],
+          scopes: ['journal:prepare'],
         });
         expect(res.status).toBe(503);
         expect(res.body.code).toBe('service_unavailable');
@@ -60,7 +64,12 @@ describe('SECRETS_KEY and the secrets stored in the database (CONTRACT §8)', ()
       expect(message).not.toContain(TEST_SECRETS_KEY.slice(3));
       // the right key, also listed behind a new one, still starts
       const rotated = await createApplications(
-        testConfig({ dataDir: dir, database, consolePort: 0, secretsKey: database.kind === 'pglite' ? `v2:${Buffer.alloc(32, 0x45).toString('base64url')},${TEST_SECRETS_KEY}` : TEST_SECRETS_KEY }),
+        testConfig({
+          dataDir: dir,
+          database,
+          consolePort: 0,
+          secretsKey: database.kind === 'pglite' ? `v2:${Buffer.alloc(32, 0x45).toString('base64url')},${TEST_SECRETS_KEY}` : TEST_SECRETS_KEY,
+        }),
       );
       await rotated.close();
     } finally {

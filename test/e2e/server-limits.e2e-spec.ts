@@ -89,10 +89,12 @@ describe('MAX_CONNECTIONS (CONTRACT §2, §3)', () => {
   it('holds at most 5 client connections and refuses the 6th; a freed slot serves again', async () => {
     const held: Socket[] = [];
     for (let i = 0; i < 5; i++) {
-      held.push(await new Promise<Socket>((resolve) => {
-        const s = connect(port, '127.0.0.1', () => resolve(s));
-        s.on('error', () => undefined);
-      }));
+      held.push(
+        await new Promise<Socket>((resolve) => {
+          const s = connect(port, '127.0.0.1', () => resolve(s));
+          s.on('error', () => undefined);
+        }),
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
     const sixth = await slowClient(port, 'GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n', 3_000);

@@ -31,7 +31,12 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
       try {
         const project = await aSandboxProject(app);
         const product = () =>
-          app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${project.token}`).set('Idempotency-Key', randomUUID()).send({ code: `H-${randomUUID().slice(0, 8)}`, name: 'Vare' });
+          app
+            .partner()
+            .post(`${SANDBOX}/products`)
+            .set('Authorization', `Bearer ${project.token}`)
+            .set('Idempotency-Key', randomUUID())
+            .send({ code: `H-${randomUUID().slice(0, 8)}`, name: 'Vare' });
         expect((await product()).status).toBe(201);
         expect((await app.partner().get('/health/ready')).status).toBe(200);
 
@@ -66,7 +71,10 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
     await withNewDatabase('several_hosts', async (url) => {
       const uri = parseConnectionUri(await multiHost(url));
       const logged: string[] = [];
-      const selector = new HostSelector(uri.hosts, uri.targetSessionAttrs, uri.urlFor, { log: (m: string) => logged.push(m), warn: (m: string) => logged.push(m) });
+      const selector = new HostSelector(uri.hosts, uri.targetSessionAttrs, uri.urlFor, {
+        log: (m: string) => logged.push(m),
+        warn: (m: string) => logged.push(m),
+      });
       const pool = new Pool({ connectionString: uri.singleHostUrl, Client: selectingClientClass(selector), max: 1 });
       // as TypeORM's pool: a dropped client still closing when the database is dropped reports through the pool
       pool.on('error', () => undefined);
@@ -105,7 +113,14 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
       const port = await freePort();
       const origin = `http://127.0.0.1:${port}`;
       // the suites' key: this worker's database has secrets sealed under it (CONTRACT §8)
-      const proc = startService({ DATABASE_URL: await multiHost(url), HOST: '127.0.0.1', PORT: String(port), CONSOLE_PORT: String(await freePort()), DATA_DIR: dataDir, SECRETS_KEY: TEST_SECRETS_KEY });
+      const proc = startService({
+        DATABASE_URL: await multiHost(url),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        CONSOLE_PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        SECRETS_KEY: TEST_SECRETS_KEY,
+      });
       try {
         let ready: Response | null = null;
         const end = Date.now() + 30_000;
@@ -116,7 +131,11 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
         expect(ready?.status).toBe(503);
         expect(ready?.headers.get('retry-after')).toBe('5');
         expect((await fetch(`${origin}/health/live`)).status).toBe(200);
-        const write = await fetch(`${origin}${SANDBOX}/products`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x', 'idempotency-key': randomUUID() }, body: '{}' });
+        const write = await fetch(`${origin}${SANDBOX}/products`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer x', 'idempotency-key': randomUUID() },
+          body: '{}',
+        });
         expect(write.status).toBe(503);
         expect(write.headers.get('content-type')).toContain('application/problem+json');
         expect(((await write.json()) as { code: string }).code).toBe('service_unavailable');
@@ -140,7 +159,13 @@ describeOnPostgres('several database hosts (CONTRACT §16)', () => {
     let now = 0;
     const port = await freePort();
     const hosts = [{ host: '127.0.0.1', port }];
-    const selector = new HostSelector(hosts, 'read-write', () => `postgres://postgres@127.0.0.1:${port}/x`, { log: (m: string) => logged.push(m), warn: (m: string) => logged.push(m) }, () => now);
+    const selector = new HostSelector(
+      hosts,
+      'read-write',
+      () => `postgres://postgres@127.0.0.1:${port}/x`,
+      { log: (m: string) => logged.push(m), warn: (m: string) => logged.push(m) },
+      () => now,
+    );
     for (const t of [0, 10_000, 59_999, 60_000, 61_000]) {
       now = t;
       await expect(selector.pick()).rejects.toMatchObject({ code: '08001' });

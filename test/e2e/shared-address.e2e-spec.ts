@@ -52,7 +52,13 @@ describe(`a stranger at ${STRANGER_PER_SECOND} calls/s to /oauth/token over the 
     let stoppedAt = startedAt;
     const loop = (async () => {
       for (let i = 0; running; i++) {
-        const form = { grant_type: 'authorization_code', code: 'stolen', redirect_uri: REDIRECT_URI, code_verifier: 'v'.repeat(43), ...forms[i % forms.length]() };
+        const form = {
+          grant_type: 'authorization_code',
+          code: 'stolen',
+          redirect_uri: REDIRECT_URI,
+          code_verifier: 'v'.repeat(43),
+          ...forms[i % forms.length](),
+        };
         inFlight.push(
           (async () => {
             const res = await app.partner().post('/oauth/token').set('X-Forwarded-For', SHARED).type('form').send(form);
@@ -94,7 +100,13 @@ describe(`a stranger at ${STRANGER_PER_SECOND} calls/s to /oauth/token over the 
       .partner()
       .post('/oauth/token')
       .type('form')
-      .send({ grant_type: 'authorization_code', code: new URL(first.location).searchParams.get('code') as string, redirect_uri: REDIRECT_URI, code_verifier: before.verifier, ...other.client });
+      .send({
+        grant_type: 'authorization_code',
+        code: new URL(first.location).searchParams.get('code') as string,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: before.verifier,
+        ...other.client,
+      });
     expect(held.status).toBe(200);
     const SHARED = aSharedAddress();
     // one listening socket for the whole run: on a server that is not listening, supertest listens and
@@ -143,7 +155,11 @@ describe(`a stranger at ${STRANGER_PER_SECOND} calls/s to /oauth/token over the 
         desk.headers = { 'X-Forwarded-For': SHARED };
         await desk.get('/developers/signin');
         clock.advance(30_000);
-        const signIn = await desk.post('/developers/signin', { email: developer.email, password: DEV_PASSWORD, code: totpCodeAt(developer.secret, clock.nowMs()) });
+        const signIn = await desk.post('/developers/signin', {
+          email: developer.email,
+          password: DEV_PASSWORD,
+          code: totpCodeAt(developer.secret, clock.nowMs()),
+        });
         answers.push(`sign-in ${signIn.status}`);
         if (signIn.status === 303) ok.developerSignIn++;
         await paced;
@@ -175,50 +191,61 @@ describe(`a stranger at ${STRANGER_PER_SECOND} calls/s to /oauth/token over the 
     });
   }, 180_000);
 
-  itOnPostgres('the flush attack no longer matters: after 10,050 other sandbox tokens were used, a token used before the flood and one never used still work over the limit', async () => {
-    const SHARED = aSharedAddress();
-    const p = await aSandboxProject(app);
-    const other = await aSandboxProject(app);
-    const seen = await app.partner().get(`${SANDBOX}/accounts`).set('X-Forwarded-For', SHARED).set('Authorization', `Bearer ${p.token}`);
-    expect(seen.status).toBe(200);
-    // 10,050 self-service sandbox tokens (rows as a generation writes them), each used once from elsewhere
-    const FLUSH = 10_050;
-    const tokens = Array.from({ length: FLUSH + 1 }, () => generateAccessToken('sandbox'));
-    // the last one is never used before the flood
-    await app.apps.dataSource.query(
-      `INSERT INTO access_tokens (token_hash, environment, organization_id, app_id, generation_id)
+  itOnPostgres(
+    'the flush attack no longer matters: after 10,050 other sandbox tokens were used, a token used before the flood and one never used still work over the limit',
+    async () => {
+      const SHARED = aSharedAddress();
+      const p = await aSandboxProject(app);
+      const other = await aSandboxProject(app);
+      const seen = await app.partner().get(`${SANDBOX}/accounts`).set('X-Forwarded-For', SHARED).set('Authorization', `Bearer ${p.token}`);
+      expect(seen.status).toBe(200);
+      // 10,050 self-service sandbox tokens (rows as a generation writes them), each used once from elsewhere
+      const FLUSH = 10_050;
+      const tokens = Array.from({ length: FLUSH + 1 }, () => generateAccessToken('sandbox'));
+      // the last one is never used before the flood
+      await app.apps.dataSource.query(
+        `INSERT INTO access_tokens (token_hash, environment, organization_id, app_id, generation_id)
        SELECT h, 'sandbox', $2, $3, $4 FROM unnest($1::text[]) AS h`,
-      [tokens.map(hashAccessToken), other.organization_id, other.app_id, other.generation_id],
-    );
-    // through a listening socket with keep-alive: 10,050 calls in a few seconds rather than a minute
-    const server = app.apps.partner.getHttpServer() as Server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    let used = 0;
-    const worker = async () => {
-      for (let i = used++; i < FLUSH; i = used++) {
-        const call = () => fetch(`http://127.0.0.1:${port}${SANDBOX}/tax-codes`, { headers: { 'X-Forwarded-For': `198.51.100.${i % 250}`, Authorization: `Bearer ${tokens[i]}` } });
-        // a keep-alive connection the server closed as idle just as it was reused (a busy machine's timers
-        // run late): a client sends an idempotent GET again, as HTTP clients do
-        const res = await call().catch((err: { cause?: { code?: string } }) => (err.cause?.code === 'ECONNRESET' ? call() : Promise.reject(err)));
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`flush call ${i}: ${res.status}`);
+        [tokens.map(hashAccessToken), other.organization_id, other.app_id, other.generation_id],
+      );
+      // through a listening socket with keep-alive: 10,050 calls in a few seconds rather than a minute
+      const server = app.apps.partner.getHttpServer() as Server;
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      let used = 0;
+      const worker = async () => {
+        for (let i = used++; i < FLUSH; i = used++) {
+          const call = () =>
+            fetch(`http://127.0.0.1:${port}${SANDBOX}/tax-codes`, {
+              headers: { 'X-Forwarded-For': `198.51.100.${i % 250}`, Authorization: `Bearer ${tokens[i]}` },
+            });
+          // a keep-alive connection the server closed as idle just as it was reused (a busy machine's timers
+          // run late): a client sends an idempotent GET again, as HTTP clients do
+          const res = await call().catch((err: { cause?: { code?: string } }) => (err.cause?.code === 'ECONNRESET' ? call() : Promise.reject(err)));
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`flush call ${i}: ${res.status}`);
+        }
+      };
+      try {
+        await Promise.all(Array.from({ length: 8 }, worker));
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
       }
-    };
-    try {
-      await Promise.all(Array.from({ length: 8 }, worker));
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
-    // the stranger puts the shared address over the limit
-    const stranger = aStranger(p.app_id, SHARED);
-    await stranger.refused;
-    const unused = await app.partner().get(`${SANDBOX}/accounts`).set('X-Forwarded-For', SHARED).set('Authorization', `Bearer ${generateAccessToken('sandbox')}`);
-    const afterFlush = await app.partner().get(`${SANDBOX}/accounts`).set('X-Forwarded-For', SHARED).set('Authorization', `Bearer ${p.token}`);
-    const neverUsed = await app.partner().get(`${SANDBOX}/accounts`).set('X-Forwarded-For', SHARED).set('Authorization', `Bearer ${tokens[FLUSH]}`);
-    await stranger.stop();
-    // an unknown token is still unknown (401: the stranger used up the address's OAuth budget, not its partner one)
-    expect(unused.status).toBe(401);
-    expect({ afterFlush: afterFlush.status, neverUsed: neverUsed.status }).toEqual({ afterFlush: 200, neverUsed: 200 });
-  }, 180_000);
+      // the stranger puts the shared address over the limit
+      const stranger = aStranger(p.app_id, SHARED);
+      await stranger.refused;
+      const unused = await app
+        .partner()
+        .get(`${SANDBOX}/accounts`)
+        .set('X-Forwarded-For', SHARED)
+        .set('Authorization', `Bearer ${generateAccessToken('sandbox')}`);
+      const afterFlush = await app.partner().get(`${SANDBOX}/accounts`).set('X-Forwarded-For', SHARED).set('Authorization', `Bearer ${p.token}`);
+      const neverUsed = await app.partner().get(`${SANDBOX}/accounts`).set('X-Forwarded-For', SHARED).set('Authorization', `Bearer ${tokens[FLUSH]}`);
+      await stranger.stop();
+      // an unknown token is still unknown (401: the stranger used up the address's OAuth budget, not its partner one)
+      expect(unused.status).toBe(401);
+      expect({ afterFlush: afterFlush.status, neverUsed: neverUsed.status }).toEqual({ afterFlush: 200, neverUsed: 200 });
+    },
+    180_000,
+  );
 });

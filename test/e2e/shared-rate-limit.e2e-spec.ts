@@ -54,11 +54,15 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
     try {
       const p = await aSandboxProject(app);
       for (let i = 0; i < 6; i++) {
-        const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
+        const res = await app
+          .partner()
+          .post(`${SANDBOX}/journal/prepare`)
+          .set('Authorization', `Bearer ${p.token}`)
+          .send(aJournal(p.accounts.map((a) => a.id)));
         expect(res.status).toBe(200);
       }
       expect((await app.partner().get('/health/ready')).status).toBe(200);
-      const warnings = lines.filter((l) => l.includes("rate-limit store unreachable"));
+      const warnings = lines.filter((l) => l.includes('rate-limit store unreachable'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('"level":40');
     } finally {
@@ -77,7 +81,12 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
       await eventually(() => limiter.storeReady && other.storeReady, 'both limiters connected to Redis', 60_000);
       expect(limiter.storeReady && other.storeReady).toBe(true);
       if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 200));
-      const call = () => app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
+      const call = () =>
+        app
+          .partner()
+          .post(`${SANDBOX}/journal/prepare`)
+          .set('Authorization', `Bearer ${p.token}`)
+          .send(aJournal(p.accounts.map((a) => a.id)));
       for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
       // the 4th call of this token, counted by a second instance
       const fourth = await other.take(hashAccessToken(p.token));
@@ -96,7 +105,7 @@ describe('rate limit through Redis (CONTRACT §12)', () => {
 });
 
 describe('the anonymous limit through Redis (CONTRACT §12)', () => {
-  it('counts in Redis: another instance\'s limiter on the same Redis sees the calls of this one', async () => {
+  it("counts in Redis: another instance's limiter on the same Redis sees the calls of this one", async () => {
     const prefix = testRedisPrefix();
     const app = await createTestApp({ rateLimitAnonymousPerMinute: 4, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
     const other = new AnonymousRateLimit(testConfig({ rateLimitAnonymousPerMinute: 4, redisUrl: REDIS_URL, redisKeyPrefix: prefix }));
@@ -135,12 +144,21 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
       const port = await freePort();
       const consolePort = await freePort();
       ports.push(port, consolePort);
-      instances.push(startService({
-        DATABASE_URL: process.env.TEST_DATABASE_URL!, PORT: String(port), CONSOLE_PORT: String(consolePort), HOST: '127.0.0.1',
-        CONSOLE_API_KEY: consoleKey, DATA_DIR: mkdtempSync(join(tmpdir(), 'partner-api-limit-')),
-        REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '10',
-        SECRETS_KEY: `v1:${Buffer.alloc(32, 0x5a).toString('base64url')}`,
-      }));
+      instances.push(
+        startService({
+          DATABASE_URL: process.env.TEST_DATABASE_URL!,
+          PORT: String(port),
+          CONSOLE_PORT: String(consolePort),
+          HOST: '127.0.0.1',
+          CONSOLE_API_KEY: consoleKey,
+          DATA_DIR: mkdtempSync(join(tmpdir(), 'partner-api-limit-')),
+          REDIS_URL,
+          REDIS_KEY_PREFIX: prefix,
+          RATE_LIMIT_PER_MINUTE: '100',
+          RATE_LIMIT_ANONYMOUS_PER_MINUTE: '10',
+          SECRETS_KEY: `v1:${Buffer.alloc(32, 0x5a).toString('base64url')}`,
+        }),
+      );
     }
     // ceilings for a busy machine: two service processes start side by side
     await Promise.all([0, 1].map((i) => waitForReady(`http://127.0.0.1:${ports[2 * i]}/health/ready`, 150_000, instances[i])));
@@ -153,7 +171,9 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
 
   it('lets 100 ± 5 % of 300 calls of one token through, spread over both instances', async () => {
     const res = await fetch(`http://127.0.0.1:${ports[1]}/console/v1/sandbox/projects`, {
-      method: 'POST', headers: { authorization: `Bearer ${consoleKey}`, 'content-type': 'application/json' }, body: '{}',
+      method: 'POST',
+      headers: { authorization: `Bearer ${consoleKey}`, 'content-type': 'application/json' },
+      body: '{}',
     });
     expect(res.status).toBe(201);
     const project = (await res.json()) as { token: string; accounts: Array<{ id: string }> };
@@ -165,7 +185,9 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           fetch(`http://127.0.0.1:${ports[2 * (i % 2)]}${SANDBOX}/journal/prepare`, {
-            method: 'POST', headers: { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' }, body,
+            method: 'POST',
+            headers: { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' },
+            body,
           }).then(async (r) => {
             await r.arrayBuffer();
             if (r.status === 200) byInstance[i % 2]++;
@@ -188,7 +210,11 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
   it('shares the anonymous limit: 10 calls without a token over both instances, the 11th is 429 on either', async () => {
     if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 200));
     const call = async (i: number) => {
-      const r = await fetch(`http://127.0.0.1:${ports[2 * (i % 2)]}${SANDBOX}/journal/prepare`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const r = await fetch(`http://127.0.0.1:${ports[2 * (i % 2)]}${SANDBOX}/journal/prepare`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       await r.arrayBuffer();
       return { status: r.status, retryAfter: r.headers.get('retry-after') };
     };
@@ -203,12 +229,12 @@ describe('the anonymous limit through Redis (CONTRACT §12)', () => {
   });
 });
 
-describe('finding 6: the embedded store\'s files under a common umask (CONTRACT §8)', () => {
+describe("finding 6: the embedded store's files under a common umask (CONTRACT §8)", () => {
   // umask 022, as on a typical machine: what the service writes must still be 0600/0700
   const start = (dataDir: string, port: number): ServiceProcess =>
     startService({ DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: '0', HOST: '127.0.0.1' }, { umask: '022' });
 
-  it('keeps every file 0600 and directory 0700 (PGlite\'s included); a DATA_DIR open to others stops the start', async () => {
+  it("keeps every file 0600 and directory 0700 (PGlite's included); a DATA_DIR open to others stops the start", async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'partner-api-umask-')), 'data');
     const port = await freePort();
     const first = start(dataDir, port);

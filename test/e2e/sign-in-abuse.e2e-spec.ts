@@ -5,7 +5,18 @@ import { ConsentSessionService } from '../../src/modules/auth/consent/applicatio
 import { OAuthClientService } from '../../src/modules/auth/consent/application/oauth-client.service';
 import { sessionIdHash, signInKey, WebPurge, WebSessions } from '../../src/shared/web';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
-import { aConsentSetup, authorizeQuery, consentOverHttp, nextCode, PageDriver, PASSWORD, answerOf, pkcePair, postAndFollow, signInTry } from '../support/consent-fixtures';
+import {
+  aConsentSetup,
+  authorizeQuery,
+  consentOverHttp,
+  nextCode,
+  PageDriver,
+  PASSWORD,
+  answerOf,
+  pkcePair,
+  postAndFollow,
+  signInTry,
+} from '../support/consent-fixtures';
 import { ManualClock } from '../support/production-fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -173,12 +184,20 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
     const wrong = () => ({ client_id: s.client.client_id, client_secret: 'hcs_wrong' });
     for (let i = 0; i < LIMIT; i++) {
       const path = i % 2 === 0 ? '/oauth/token' : '/oauth/revoke';
-      const form = i % 2 === 0 ? { grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43), ...wrong() } : { token: 'hat_x', ...wrong() };
+      const form =
+        i % 2 === 0
+          ? { grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43), ...wrong() }
+          : { token: 'hat_x', ...wrong() };
       const res = await app.partner().post(path).set('X-Forwarded-For', address).type('form').send(form);
       expect(res.status).toBe(401);
     }
     const authenticate = jest.spyOn(app.apps.partner.get(OAuthClientService), 'authenticate');
-    const refused = await app.partner().post('/oauth/token').set('X-Forwarded-For', address).type('form').send({ grant_type: 'authorization_code', code: 'x', ...wrong() });
+    const refused = await app
+      .partner()
+      .post('/oauth/token')
+      .set('X-Forwarded-For', address)
+      .type('form')
+      .send({ grant_type: 'authorization_code', code: 'x', ...wrong() });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toBe('rate_limited');
     expect(refused.body.code).toBe('rate_limited');
@@ -219,7 +238,14 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
     const known = await call(`Bearer ${p.token}`);
     expect(known.status).toBe(200);
     expect(findToken).toHaveBeenCalledTimes(2);
-    for (const path of ['/health/live', '/health/ready', '/api/partner/v1/openapi.json', `${SANDBOX}/openapi.json`, '/.well-known/oauth-authorization-server', '/docs']) {
+    for (const path of [
+      '/health/live',
+      '/health/ready',
+      '/api/partner/v1/openapi.json',
+      `${SANDBOX}/openapi.json`,
+      '/.well-known/oauth-authorization-server',
+      '/docs',
+    ]) {
       const res = await app.partner().get(path).set('X-Forwarded-For', address).redirects(1);
       expect([path, res.status]).toEqual([path, 200]);
     }
@@ -236,7 +262,20 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
   it('forms, OAuth clients and partner 401s each have their own budget: using one up leaves the others', async () => {
     const s = await aConsentSetup(app);
     const address = anAddress();
-    const token = (client_secret: string) => app.partner().post('/oauth/token').set('X-Forwarded-For', address).type('form').send({ client_id: s.client.client_id, client_secret, grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43) });
+    const token = (client_secret: string) =>
+      app
+        .partner()
+        .post('/oauth/token')
+        .set('X-Forwarded-For', address)
+        .type('form')
+        .send({
+          client_id: s.client.client_id,
+          client_secret,
+          grant_type: 'authorization_code',
+          code: 'x',
+          redirect_uri: 'http://127.0.0.1:8765/callback',
+          code_verifier: 'v'.repeat(43),
+        });
     for (let i = 0; i < LIMIT; i++) expect((await token('hcs_wrong')).status).toBe(401);
     expect((await token('hcs_wrong')).status).toBe(429);
     // valid client credentials over the limit: looked up, not refused (the code is what is wrong here)
@@ -255,7 +294,20 @@ describe('the anonymous limit per client address (CONTRACT §12)', () => {
   it('valid client credentials do not count against the address; failed ones do', async () => {
     const s = await aConsentSetup(app);
     const address = anAddress();
-    const token = (client_secret: string) => app.partner().post('/oauth/token').set('X-Forwarded-For', address).type('form').send({ client_id: s.client.client_id, client_secret, grant_type: 'authorization_code', code: 'x', redirect_uri: 'http://127.0.0.1:8765/callback', code_verifier: 'v'.repeat(43) });
+    const token = (client_secret: string) =>
+      app
+        .partner()
+        .post('/oauth/token')
+        .set('X-Forwarded-For', address)
+        .type('form')
+        .send({
+          client_id: s.client.client_id,
+          client_secret,
+          grant_type: 'authorization_code',
+          code: 'x',
+          redirect_uri: 'http://127.0.0.1:8765/callback',
+          code_verifier: 'v'.repeat(43),
+        });
     // three times the limit of calls with valid credentials (wrong codes): none counted
     for (let i = 0; i < 3 * LIMIT; i++) expect((await token(s.client.client_secret)).status).toBe(400);
     for (let i = 0; i < LIMIT; i++) expect((await token('hcs_wrong')).status).toBe(401);
@@ -315,7 +367,11 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
     const signedIn = await driver.post('/oauth/authorize/sign-in', { email: s.owner.email, password: PASSWORD, code: nextCode(clock, s) });
     expect(signedIn.status).toBe(303);
     expect(await sessions()).toBe(before + 1);
-    expect(await count('SELECT count(*) AS n FROM web_sessions WHERE id_hash = $1', [sessionIdHash(decodeURIComponent(driver.cookies.get('consent_session') as string))])).toBe(1);
+    expect(
+      await count('SELECT count(*) AS n FROM web_sessions WHERE id_hash = $1', [
+        sessionIdHash(decodeURIComponent(driver.cookies.get('consent_session') as string)),
+      ]),
+    ).toBe(1);
 
     const { location } = await consentOverHttp(app, clock, s, { challenge: pkcePair().challenge });
     expect(new URL(location).searchParams.get('code')).toMatch(/.{20,}/);
@@ -352,7 +408,8 @@ describe('what unauthenticated routes write (CONTRACT §12)', () => {
     const driver = new PageDriver(app);
     driver.headers = { 'X-Forwarded-For': address };
     await driver.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);
-    for (let i = 0; i < 5; i++) expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' })).answer).toBe('refused');
+    for (let i = 0; i < 5; i++)
+      expect((await signInTry(driver, '/oauth/authorize/sign-in', { email: s.owner.email, password: `wrong ${i}`, code: '000000' })).answer).toBe('refused');
     // a signed-in session from elsewhere, and 600 expired sessions (more than one batch)
     const owner = new PageDriver(app);
     await owner.get(`/oauth/authorize?${authorizeQuery(s, pkcePair().challenge)}`);

@@ -41,7 +41,12 @@ describe('transport rules (CONTRACT §3, §4)', () => {
   });
 
   it('refuses 262,145 bytes with 413 payload_too_large', async () => {
-    const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', auth).set('Content-Type', 'application/json').send(paddedJournal(262_145));
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/json')
+      .send(paddedJournal(262_145));
     expectProblem(res, 413, 'payload_too_large');
   });
 
@@ -51,8 +56,12 @@ describe('transport rules (CONTRACT §3, §4)', () => {
   });
 
   it('accepts application/json; charset=utf-8', async () => {
-    const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', auth)
-      .set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(aJournal(accounts())));
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal/prepare`)
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(aJournal(accounts())));
     expect(res.status).toBe(200);
   });
 
@@ -79,7 +88,9 @@ describe('transport rules (CONTRACT §3, §4)', () => {
     ['an unknown top-level path', 'delete', '/whatever'],
   ])('answers %s with 404 not_found, with or without a token', async (_name, method, path) => {
     for (const withToken of [false, true]) {
-      let req = (app.partner() as unknown as Record<string, (p: string) => ReturnType<TestApp['partner']>['post']>)[method](path) as unknown as import('supertest').Test;
+      let req = (app.partner() as unknown as Record<string, (p: string) => ReturnType<TestApp['partner']>['post']>)[method](
+        path,
+      ) as unknown as import('supertest').Test;
       if (withToken) req = req.set('Authorization', auth);
       const res = await req;
       expectProblem(res, 404, 'not_found');

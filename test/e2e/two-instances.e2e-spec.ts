@@ -26,11 +26,21 @@ interface Instance {
 }
 
 /** A built service process on `url`; SECRETS_KEY when given, else generated into its own DATA_DIR. */
-async function anInstance(url: string, consoleKey: string, secretsKey: string | null, dataDir = mkdtempSync(join(tmpdir(), 'partner-api-two-'))): Promise<Instance> {
+async function anInstance(
+  url: string,
+  consoleKey: string,
+  secretsKey: string | null,
+  dataDir = mkdtempSync(join(tmpdir(), 'partner-api-two-')),
+): Promise<Instance> {
   const [port, consolePort] = [await freePort(), await freePort()];
   const proc = startService({
-    DATABASE_URL: url, PORT: String(port), CONSOLE_PORT: String(consolePort), HOST: '127.0.0.1',
-    CONSOLE_API_KEY: consoleKey, DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: EMBEDDED_STORE_NETWORKS,
+    DATABASE_URL: url,
+    PORT: String(port),
+    CONSOLE_PORT: String(consolePort),
+    HOST: '127.0.0.1',
+    CONSOLE_API_KEY: consoleKey,
+    DATA_DIR: dataDir,
+    WEBHOOK_ALLOWED_NETWORKS: EMBEDDED_STORE_NETWORKS,
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
   });
   return { proc, port, consolePort, dataDir };
@@ -101,7 +111,9 @@ describeOnPostgres('two service instances on one PostgreSQL database, with the s
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         call(instances[i % 2].port, '/api/partner/sandbox/v1/products', {
-          key: project.token, headers: { 'idempotency-key': idempotencyKey }, body: { code, name: 'Two instances' },
+          key: project.token,
+          headers: { 'idempotency-key': idempotencyKey },
+          body: { code, name: 'Two instances' },
         }),
       ),
     );
@@ -128,7 +140,13 @@ describeOnPostgres('two service instances on one PostgreSQL database, with the s
     expect((await call(a.consolePort, `/console/v1/apps/${theApp.body.id}/revisions/${rev.body.id}/approve`, { key })).status).toBe(200);
     const grant = await call(b.consolePort, `/console/v1/organizations/${org.body.id}/grants`, {
       key,
-      body: { app_id: theApp.body.id, owner_user_id: owner.body.user_id, totp_code: totpCodeAt(owner.body.totp_secret, Date.now()), account_ids: [account.body.id], scopes: ['journal:prepare'] },
+      body: {
+        app_id: theApp.body.id,
+        owner_user_id: owner.body.user_id,
+        totp_code: totpCodeAt(owner.body.totp_secret, Date.now()),
+        account_ids: [account.body.id],
+        scopes: ['journal:prepare'],
+      },
     });
     expect(grant.status).toBe(201);
   });
@@ -146,19 +164,28 @@ describeOnPostgres('two service instances on one PostgreSQL database, with the s
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const project = (await call(a.consolePort, '/console/v1/sandbox/projects', { key })).body as { token: string; app_id: string; accounts: Array<{ id: string }> };
+      const project = (await call(a.consolePort, '/console/v1/sandbox/projects', { key })).body as {
+        token: string;
+        app_id: string;
+        accounts: Array<{ id: string }>;
+      };
       const endpoint = await call(a.consolePort, `/console/v1/apps/${project.app_id}/webhook-endpoints`, {
-        key, body: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, environment: 'sandbox' },
+        key,
+        body: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, environment: 'sandbox' },
       });
       expect(endpoint.status).toBe(201);
       // only the other instance is left to claim and sign the event
       expect(await stopService(a.proc)).toBe(0);
       const posted = await call(b.port, '/api/partner/sandbox/v1/journal', {
-        key: project.token, headers: { 'idempotency-key': randomUUID() }, body: aJournal(project.accounts.map((x) => x.id)),
+        key: project.token,
+        headers: { 'idempotency-key': randomUUID() },
+        body: aJournal(project.accounts.map((x) => x.id)),
       });
       expect(posted.status).toBe(201);
       await eventually(() => received.length >= 1, 'the event', 10_000);
-      const event = new Webhook(endpoint.body.secret).verify(received[0].body, received[0].headers as Record<string, string>) as { data: { operation_id: string } };
+      const event = new Webhook(endpoint.body.secret).verify(received[0].body, received[0].headers as Record<string, string>) as {
+        data: { operation_id: string };
+      };
       expect(event.data.operation_id).toBe(posted.body.operation_id);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
@@ -181,7 +208,10 @@ describeOnPostgres('instances with different SECRETS_KEYs on one PostgreSQL data
         // an owner whose TOTP secret is sealed under the first instance's generated v1
         const org = await call(first.consolePort, '/console/v1/organizations', { key, body: { name: 'Keys ApS' } });
         const account = await call(first.consolePort, `/console/v1/organizations/${org.body.id}/accounts`, { key, body: { number: '1000', name: 'Kasse' } });
-        const owner = await call(first.consolePort, `/console/v1/organizations/${org.body.id}/owners`, { key, body: { email: `keys-${randomUUID()}@example.dk` } });
+        const owner = await call(first.consolePort, `/console/v1/organizations/${org.body.id}/owners`, {
+          key,
+          body: { email: `keys-${randomUUID()}@example.dk` },
+        });
         expect(owner.status).toBe(201);
         const theApp = await call(first.consolePort, '/console/v1/apps', { key, body: { name: 'Keys app' } });
         const rev = await call(first.consolePort, `/console/v1/apps/${theApp.body.id}/revisions`, { key });
@@ -220,7 +250,13 @@ describeOnPostgres('instances with different SECRETS_KEYs on one PostgreSQL data
         await waitForReady(`http://127.0.0.1:${rotated.port}/health/ready`, 150_000, rotated.proc);
         const grant = await call(rotated.consolePort, `/console/v1/organizations/${org.body.id}/grants`, {
           key,
-          body: { app_id: theApp.body.id, owner_user_id: owner.body.user_id, totp_code: totpCodeAt(owner.body.totp_secret, Date.now()), account_ids: [account.body.id], scopes: ['journal:prepare'] },
+          body: {
+            app_id: theApp.body.id,
+            owner_user_id: owner.body.user_id,
+            totp_code: totpCodeAt(owner.body.totp_secret, Date.now()),
+            account_ids: [account.body.id],
+            scopes: ['journal:prepare'],
+          },
         });
         expect(grant.status).toBe(201);
         // the secrets are now under v2: an instance that lists only the old v1 stops, naming v2

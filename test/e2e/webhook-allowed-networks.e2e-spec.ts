@@ -63,13 +63,22 @@ describe('WEBHOOK_ALLOWED_NETWORKS=10.0.0.0/8: registration and delivery (issue 
         expect(page.text).toContain(`into a network the operator allows in ${NAMED}`);
         const api = await consolePost(app, `/apps/${appId}/webhook-endpoints`, { url, environment: 'sandbox' });
         expect([url, api.status]).toEqual([url, 400]);
-        expect(api.body.errors).toEqual([{ pointer: '/url', code: 'invalid_input', detail: `must point to a public address, or into a network listed in ${NAMED} (never link-local or metadata addresses)` }]);
+        expect(api.body.errors).toEqual([
+          {
+            pointer: '/url',
+            code: 'invalid_input',
+            detail: `must point to a public address, or into a network listed in ${NAMED} (never link-local or metadata addresses)`,
+          },
+        ]);
       }
       expect(await db.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE app_id = $1`, [appId])).toEqual([{ n: 0 }]);
       const [developers, operators] = [accepted[0], accepted[1]];
       expect((await d.driver.post(`/developers/apps/${appId}/webhook-endpoints`, { url: developers, environment: 'sandbox' })).status).toBe(303);
       expect((await consolePost(app, `/apps/${appId}/webhook-endpoints`, { url: operators, environment: 'sandbox' })).status).toBe(201);
-      const rows: Array<{ url: string; self_service: boolean }> = await db.query(`SELECT url, self_service FROM webhook_endpoints WHERE app_id = $1 ORDER BY url`, [appId]);
+      const rows: Array<{ url: string; self_service: boolean }> = await db.query(
+        `SELECT url, self_service FROM webhook_endpoints WHERE app_id = $1 ORDER BY url`,
+        [appId],
+      );
       expect(rows).toEqual([
         { url: 'http://10.9.9.9:8080/in', self_service: false },
         { url: 'http://hooks.internal.test/in', self_service: true },
@@ -83,13 +92,20 @@ describe('WEBHOOK_ALLOWED_NETWORKS=10.0.0.0/8: registration and delivery (issue 
   it('refuses at delivery a name that resolves into an unlisted or a link-local address by then (forbidden_address, nothing sent)', async () => {
     const p = await aSandboxProject(app);
     const db = app.apps.partner.get(DataSource);
-    for (const [host, later] of [['hooks.rebind-office.test', '192.168.1.20'], ['hooks.rebind-metadata.test', '169.254.169.254']]) {
+    for (const [host, later] of [
+      ['hooks.rebind-office.test', '192.168.1.20'],
+      ['hooks.rebind-metadata.test', '169.254.169.254'],
+    ]) {
       // public when registered (the stub's answer; nothing is sent while it is)
       resolver.table[host] = ['93.184.216.34'];
       expect((await consolePost(app, `/apps/${p.app_id}/webhook-endpoints`, { url: `http://${host}/in`, environment: 'sandbox' })).status).toBe(201);
       resolver.table[host] = [later];
     }
-    const write = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+    const write = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
       .send(aJournal(p.accounts.map((a) => a.id)));
     expect(write.status).toBe(201);
     const dispatcher = new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get(WebhookSender));

@@ -63,9 +63,7 @@ async function retryingUnavailable<T extends { status: number }>(call: () => Pro
 
 /** The developer app's sandbox app id (the app its sandbox endpoints belong to). */
 const activeEndpoints = async (db: DataSource, appIds: string[]) =>
-  Number(
-    (await db.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE app_id = ANY($1::uuid[]) AND active`, [appIds]))[0].n,
-  );
+  Number((await db.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE app_id = ANY($1::uuid[]) AND active`, [appIds]))[0].n);
 
 /**
  * Issue 35, finding 1: self-service webhooks must not amplify traffic nor break another partner's
@@ -93,7 +91,9 @@ describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two
     const p = await aSandboxProject(one);
     const url = 'http://127.0.0.1:9/hook';
     const answers = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => retryingUnavailable(() => consolePost(i % 2 ? one : two, `/apps/${p.app_id}/webhook-endpoints`, { url, environment: 'sandbox' }))),
+      Array.from({ length: 24 }, (_, i) =>
+        retryingUnavailable(() => consolePost(i % 2 ? one : two, `/apps/${p.app_id}/webhook-endpoints`, { url, environment: 'sandbox' })),
+      ),
     );
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
@@ -115,7 +115,11 @@ describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two
     const answers = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
         retryingUnavailable(() =>
-          drivers[i % 2].post(`/developers/apps/${apps[i % 3]}/webhook-endpoints`, { url: `http://127.0.0.1:9/hook-${i}`, environment: i % 4 < 2 ? 'sandbox' : 'production' }, { csrf }),
+          drivers[i % 2].post(
+            `/developers/apps/${apps[i % 3]}/webhook-endpoints`,
+            { url: `http://127.0.0.1:9/hook-${i}`, environment: i % 4 < 2 ? 'sandbox' : 'production' },
+            { csrf },
+          ),
         ),
       ),
     );
@@ -126,14 +130,24 @@ describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two
     expect(refused.text).toMatch(/id="url-error">At most 10 webhook endpoints of one developer may point to one host \(127\.0\.0\.1\)/);
     // every endpoint of the developer's apps (sandbox ones belong to each app's sandbox app)
     const db = one.apps.partner.get(DataSource);
-    const appIds = (await db.query(`SELECT app_id, sandbox_app_id FROM developer_apps WHERE app_id = ANY($1::uuid[])`, [apps])) as Array<{ app_id: string; sandbox_app_id: string }>;
-    expect(await activeEndpoints(db, appIds.flatMap((a) => [a.app_id, a.sandbox_app_id]))).toBe(10);
+    const appIds = (await db.query(`SELECT app_id, sandbox_app_id FROM developer_apps WHERE app_id = ANY($1::uuid[])`, [apps])) as Array<{
+      app_id: string;
+      sandbox_app_id: string;
+    }>;
+    expect(
+      await activeEndpoints(
+        db,
+        appIds.flatMap((a) => [a.app_id, a.sandbox_app_id]),
+      ),
+    ).toBe(10);
     // another host is counted on its own; another developer is too
     expect((await d.driver.post(`/developers/apps/${apps[0]}/webhook-endpoints`, { url: 'http://127.0.0.2:9/hook', environment: 'sandbox' })).status).toBe(303);
     const other = await aDeveloper(two, clock);
     const theirs = await anAppOnThePage(other);
     await other.driver.get(`/developers/apps/${theirs}`);
-    expect((await other.driver.post(`/developers/apps/${theirs}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hook', environment: 'sandbox' })).status).toBe(303);
+    expect((await other.driver.post(`/developers/apps/${theirs}/webhook-endpoints`, { url: 'http://127.0.0.1:9/hook', environment: 'sandbox' })).status).toBe(
+      303,
+    );
   }, 180_000);
 
   /**
@@ -161,7 +175,10 @@ describe(`self-service webhooks are bounded (issue 35), on ${twoInstances ? 'two
       const started = Date.now();
       const registered: number[] = [];
       for (let i = 0; i < 30; i++) {
-        const res = await stranger.driver.post(`/developers/apps/${first}/webhook-endpoints`, { url: `${i % 2 ? slow.url : failing.url}?n=${i}`, environment: 'sandbox' });
+        const res = await stranger.driver.post(`/developers/apps/${first}/webhook-endpoints`, {
+          url: `${i % 2 ? slow.url : failing.url}?n=${i}`,
+          environment: 'sandbox',
+        });
         registered.push(res.status);
       }
       const registerMs = Date.now() - started;

@@ -28,10 +28,11 @@ async function aReceiver(handle: (req: IncomingMessage, res: ServerResponse) => 
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     times,
     maxOpen: () => maxOpen,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -63,7 +64,11 @@ describe('webhook dispatch is fair across endpoints', () => {
     return p;
   };
   const postJournal = async (p: SandboxProject) => {
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
       .send(aJournal(p.accounts.map((a) => a.id)));
     expect(res.status).toBe(201);
   };
@@ -119,7 +124,11 @@ describe('webhook leases are short and renewed while the send runs', () => {
     try {
       const p = await aSandboxProject(app);
       expect((await consolePost(app, `/apps/${p.app_id}/webhook-endpoints`, { url: slow.url, environment: 'sandbox' })).status).toBe(201);
-      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', randomUUID())
         .send(aJournal(p.accounts.map((a) => a.id)));
       expect(res.status).toBe(201);
       const first = aDispatcher();
@@ -130,10 +139,12 @@ describe('webhook leases are short and renewed while the send runs', () => {
       await round; // (it may also send other tests' due deliveries)
       await new Promise((r) => setTimeout(r, 300));
       expect(slow.times).toHaveLength(1);
-      const rows = await app.apps.partner.get(DataSource).query(
-        `SELECT d.attempts, d.delivered_at IS NOT NULL AS delivered FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1`,
-        [p.app_id],
-      );
+      const rows = await app.apps.partner
+        .get(DataSource)
+        .query(
+          `SELECT d.attempts, d.delivered_at IS NOT NULL AS delivered FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1`,
+          [p.app_id],
+        );
       expect(rows).toEqual([{ attempts: 1, delivered: true }]);
     } finally {
       await slow.close();

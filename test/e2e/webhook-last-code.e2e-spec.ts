@@ -48,7 +48,12 @@ describe('a delivery’s last status code is shown only while the address that a
     await db.query(
       `INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body, created_at, dispatched_at)
        VALUES ($1, $2, 'sandbox', $3, 'operation.completed', $4, now(), now())`,
-      [p.organization_id, eventId, p.app_id, JSON.stringify({ type: 'operation.completed', timestamp: new Date().toISOString(), data: { operation_id: randomUUID() } })],
+      [
+        p.organization_id,
+        eventId,
+        p.app_id,
+        JSON.stringify({ type: 'operation.completed', timestamp: new Date().toISOString(), data: { operation_id: randomUUID() } }),
+      ],
     );
     // [url, the address that answered (null: recorded before addresses were), its code, shown?]
     const cases: Array<[string, string | null, number, boolean]> = [
@@ -65,7 +70,11 @@ describe('a delivery’s last status code is shown only while the address that a
     const expected: Record<string, number | null> = {};
     for (const [url, address, code, shown] of cases) {
       const endpointId = randomUUID();
-      await db.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, host, secret) VALUES ($1, $2, 'sandbox', $3, 'x', 'sealed')`, [endpointId, p.app_id, url]);
+      await db.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, host, secret) VALUES ($1, $2, 'sandbox', $3, 'x', 'sealed')`, [
+        endpointId,
+        p.app_id,
+        url,
+      ]);
       await db.query(
         `INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, attempts, next_attempt_at, delivered_at, last_status, last_address)
          VALUES ($1, $2, $3, $4, 1, now(), now(), $5, $6)`,
@@ -77,7 +86,11 @@ describe('a delivery’s last status code is shown only while the address that a
     expect(Object.fromEntries(read.map((d) => [d.endpoint_id, d.last_status_code]))).toEqual(expected);
     // the resend's answer follows the same rule
     const hidden = Object.entries(expected).find(([, code]) => code === null)![0];
-    const resend = await app.console().post(`/console/v1/webhook-deliveries/${eventId}/${hidden}/resend`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send({});
+    const resend = await app
+      .console()
+      .post(`/console/v1/webhook-deliveries/${eventId}/${hidden}/resend`)
+      .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+      .send({});
     expect(resend.status).toBe(202);
     expect(resend.body.last_status_code).toBeNull();
     await db.query(`UPDATE webhook_deliveries SET failed_at = now() WHERE event_id = $1 AND delivered_at IS NULL AND failed_at IS NULL`, [eventId]);
@@ -121,10 +134,17 @@ describeOnPostgres('a code answered from loopback while private networks were al
       const token = /id="issued-value">([^<]+)</.exec(page.text)?.[1] as string;
       const section = page.text.slice(page.text.indexOf('id="sandbox"'), page.text.indexOf('id="oauth"'));
       const accounts = [...section.matchAll(/data-label="Account id"><code>([0-9a-f-]{36})<\/code>/g)].map((m) => m[1]);
-      const write = await allowing.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', randomUUID()).send(aJournal(accounts));
+      const write = await allowing
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Idempotency-Key', randomUUID())
+        .send(aJournal(accounts));
       expect(write.status).toBe(201);
       const db = allowing.apps.partner.get(DataSource);
-      const [{ sandbox_app_id: sandboxAppId }] = (await db.query(`SELECT sandbox_app_id FROM developer_apps WHERE app_id = $1`, [appId])) as Array<{ sandbox_app_id: string }>;
+      const [{ sandbox_app_id: sandboxAppId }] = (await db.query(`SELECT sandbox_app_id FROM developer_apps WHERE app_id = $1`, [appId])) as Array<{
+        sandbox_app_id: string;
+      }>;
       await eventually(async () => (await deliveriesOf(allowing, sandboxAppId)).some((x) => x.last_status_code === 418), 'the 418 recorded', 20_000);
 
       expect((await deliveriesOf(allowing, sandboxAppId)).map((x) => x.last_status_code)).toEqual([418]);

@@ -34,7 +34,11 @@ async function aReceiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
     state,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -73,7 +77,11 @@ describe('webhook endpoint lifecycle and retention', () => {
     return { p, endpointId: res.body.id as string };
   };
   const postJournal = async (p: SandboxProject) => {
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
       .send(aJournal(p.accounts.map((a) => a.id)));
     expect(res.status).toBe(201);
     return res.body as { id: string; operation_id: string };
@@ -190,11 +198,16 @@ describe('webhook endpoint lifecycle and retention', () => {
       expect(await dispatcher.runOnce()).toBe(2); // one delivered, one failed and waiting for its retry
       const [deliveredEvent, pendingEvent] = [await eventOf(delivered.operation_id), await eventOf(pending.operation_id)];
       const retention = app.apps.partner.get(WebhookRetention);
-      const rowsOf = async (eventId: string) => (await db.query(
-        `SELECT (SELECT count(*) FROM webhook_outbox WHERE id = $1)::int AS events,
+      const rowsOf = async (eventId: string) =>
+        (
+          await db.query(
+            `SELECT (SELECT count(*) FROM webhook_outbox WHERE id = $1)::int AS events,
                 (SELECT count(*) FROM webhook_deliveries WHERE event_id = $1)::int AS deliveries,
                 (SELECT count(*) FROM webhook_attempts t JOIN webhook_deliveries d ON d.organization_id = t.organization_id AND d.id = t.delivery_id
-                  WHERE d.event_id = $1)::int AS attempts`, [eventId]))[0];
+                  WHERE d.event_id = $1)::int AS attempts`,
+            [eventId],
+          )
+        )[0];
       expect(await rowsOf(deliveredEvent)).toEqual({ events: 1, deliveries: 1, attempts: 1 });
 
       clock.advance(29 * DAY);
@@ -232,7 +245,11 @@ describe('webhook endpoint lifecycle and retention', () => {
       const purged = await holder.query(PURGE_SQL, [new Date(clock.nowMs() + DAY), 1000]);
       expect(purged.rows[0].n).toBeGreaterThanOrEqual(5);
       const started = Date.now();
-      const product = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+      const product = await app
+        .partner()
+        .post(`${SANDBOX}/products`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', randomUUID())
         .send({ code: `L-${randomUUID()}`, name: 'During the purge' });
       expect(product.status).toBe(201);
       await postJournal(p);

@@ -88,7 +88,9 @@ describe('webhook secret rotations: at most 3 per endpoint per 24 h (CONTRACT §
     const refused = await onPage();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(24 * 3600 - 120);
-    expect(refused.text).toMatch(/<p class="error" role="alert"[^>]*id="rotations-error">This endpoint&#39;s secret was rotated 3 times within 24 hours, the most there may be\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.<\/p>/);
+    expect(refused.text).toMatch(
+      /<p class="error" role="alert"[^>]*id="rotations-error">This endpoint&#39;s secret was rotated 3 times within 24 hours, the most there may be\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.<\/p>/,
+    );
     expect(refused.text).not.toContain('id="issued-value"');
     d.driver.language = 'da';
     const danish = await onPage();

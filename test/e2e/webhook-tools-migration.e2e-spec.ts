@@ -6,41 +6,79 @@ import { withNewDatabase } from '../support/new-database';
 import { describeOnPostgres } from '../support/test-app';
 
 const dataSource = (url: string, migrations: Function[]) =>
-  new DataSource({ type: 'postgres', url, entities: [], migrations, migrationsTableName: 'schema_migrations', migrationsTransactionMode: 'each', logging: false });
+  new DataSource({
+    type: 'postgres',
+    url,
+    entities: [],
+    migrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    logging: false,
+  });
 
 /**
  * Migration 1766460000000 (CONTRACT §10 "under the app's own id"): a developer's sandbox project made
  * before it sits under a hidden app; the migration moves every row that named that app to the
  * developer's app and removes the hidden app, leaving other apps alone.
  */
-describeOnPostgres('migration WebhookTools1766460000000: developers\' sandbox projects move to the app\'s own id', () => {
-  it('moves the hidden sandbox app\'s project, tokens, mandate, endpoints and events to the developer\'s app, and drops the hidden app', async () => {
+describeOnPostgres("migration WebhookTools1766460000000: developers' sandbox projects move to the app's own id", () => {
+  it("moves the hidden sandbox app's project, tokens, mandate, endpoints and events to the developer's app, and drops the hidden app", async () => {
     const index = MIGRATIONS.indexOf(WebhookTools1766460000000);
     expect(index).toBeGreaterThan(0);
     await withNewDatabase('wh_tools_migration', async (url) => {
       const before = dataSource(url, MIGRATIONS.slice(0, index));
       await before.initialize();
       await before.runMigrations({ transaction: 'each' });
-      const ids = { developer: randomUUID(), devApp: randomUUID(), hidden: randomUUID(), other: randomUUID(), org: randomUUID(), project: randomUUID(), endpoint: randomUUID(), otherEndpoint: randomUUID(), event: randomUUID(), generation: randomUUID() };
+      const ids = {
+        developer: randomUUID(),
+        devApp: randomUUID(),
+        hidden: randomUUID(),
+        other: randomUUID(),
+        org: randomUUID(),
+        project: randomUUID(),
+        endpoint: randomUUID(),
+        otherEndpoint: randomUUID(),
+        event: randomUUID(),
+        generation: randomUUID(),
+      };
       try {
-        await before.query(`INSERT INTO apps (id, name) VALUES ($1, 'Bogføring Pro'), ($2, 'Bogføring Pro (sandbox app)'), ($3, 'Someone else')`, [ids.devApp, ids.hidden, ids.other]);
+        await before.query(`INSERT INTO apps (id, name) VALUES ($1, 'Bogføring Pro'), ($2, 'Bogføring Pro (sandbox app)'), ($3, 'Someone else')`, [
+          ids.devApp,
+          ids.hidden,
+          ids.other,
+        ]);
         await before.query(`INSERT INTO organizations (id, name, environment) VALUES ($1, 'Sandbox', 'sandbox')`, [ids.org]);
-        await before.query(`INSERT INTO sandbox_projects (id, name, organization_id, app_id) VALUES ($1, 'Bogføring Pro', $2, $3)`, [ids.project, ids.org, ids.hidden]);
+        await before.query(`INSERT INTO sandbox_projects (id, name, organization_id, app_id) VALUES ($1, 'Bogføring Pro', $2, $3)`, [
+          ids.project,
+          ids.org,
+          ids.hidden,
+        ]);
         await before.query(`INSERT INTO sandbox_generations (id, project_id) VALUES ($1, $2)`, [ids.generation, ids.project]);
-        await before.query(`INSERT INTO access_tokens (token_hash, environment, organization_id, app_id, generation_id) VALUES ('h1', 'sandbox', $1, $2, $3)`,
-          [ids.org, ids.hidden, ids.generation]);
+        await before.query(`INSERT INTO access_tokens (token_hash, environment, organization_id, app_id, generation_id) VALUES ('h1', 'sandbox', $1, $2, $3)`, [
+          ids.org,
+          ids.hidden,
+          ids.generation,
+        ]);
         await before.query(`INSERT INTO mandates (organization_id, id, app_id) VALUES ($1, $2, $3)`, [ids.org, randomUUID(), ids.hidden]);
         await before.query(`INSERT INTO developers (id, email, password_hash, totp_secret) VALUES ($1, 'd@example.dk', 'x', 'x')`, [ids.developer]);
         await before.query(
           `INSERT INTO developer_apps (id, developer_id, app_id, sandbox_project_id, sandbox_organization_id, sandbox_app_id) VALUES ($1, $2, $3, $4, $5, $6)`,
           [randomUUID(), ids.developer, ids.devApp, ids.project, ids.org, ids.hidden],
         );
-        await before.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, secret) VALUES ($1, $2, 'sandbox', 'https://a.example/h', 's'), ($3, $4, 'sandbox', 'https://b.example/h', 's')`,
-          [ids.endpoint, ids.hidden, ids.otherEndpoint, ids.other]);
-        await before.query(`INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body) VALUES ($1, $2, 'sandbox', $3, 'operation.completed', '{}')`,
-          [ids.org, ids.event, ids.hidden]);
-        await before.query(`INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at) VALUES ($1, $2, $3, $4, now())`,
-          [ids.org, randomUUID(), ids.event, ids.endpoint]);
+        await before.query(
+          `INSERT INTO webhook_endpoints (id, app_id, environment, url, secret) VALUES ($1, $2, 'sandbox', 'https://a.example/h', 's'), ($3, $4, 'sandbox', 'https://b.example/h', 's')`,
+          [ids.endpoint, ids.hidden, ids.otherEndpoint, ids.other],
+        );
+        await before.query(
+          `INSERT INTO webhook_outbox (organization_id, id, environment, app_id, event_type, body) VALUES ($1, $2, 'sandbox', $3, 'operation.completed', '{}')`,
+          [ids.org, ids.event, ids.hidden],
+        );
+        await before.query(`INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at) VALUES ($1, $2, $3, $4, now())`, [
+          ids.org,
+          randomUUID(),
+          ids.event,
+          ids.endpoint,
+        ]);
       } finally {
         await before.destroy();
       }
@@ -62,8 +100,10 @@ describeOnPostgres('migration WebhookTools1766460000000: developers\' sandbox pr
         // the delivery kept its round 0 and a recovery may add round 1 beside it
         const [{ round }] = await after.query(`SELECT round FROM webhook_deliveries WHERE event_id = $1`, [ids.event]);
         expect(round).toBe(0);
-        await after.query(`INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at, round) VALUES ($1, $2, $3, $4, now(), 1)`,
-          [ids.org, randomUUID(), ids.event, ids.endpoint]);
+        await after.query(
+          `INSERT INTO webhook_deliveries (organization_id, id, event_id, endpoint_id, next_attempt_at, round) VALUES ($1, $2, $3, $4, now(), 1)`,
+          [ids.org, randomUUID(), ids.event, ids.endpoint],
+        );
 
         // and back down: the schema returns to the one before (the recovered round goes)
         await after.undoLastMigration({ transaction: 'each' });

@@ -33,7 +33,11 @@ async function aReceiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
     state,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 type Receiver = Awaited<ReturnType<typeof aReceiver>>;
@@ -82,7 +86,11 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
     return res.body as { id: string; secret: string };
   };
   const postJournal = async (p: SandboxProject) => {
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
       .send(aJournal(p.accounts.map((a) => a.id)));
     expect(res.status).toBe(201);
     return res.body as { operation_id: string };
@@ -140,7 +148,9 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
     // until 24 h after the first rotation
     const [{ hours, olderHours }] = await db.query(
       `SELECT EXTRACT(EPOCH FROM (previous_secret_until - now())) / 3600 AS hours, EXTRACT(EPOCH FROM (older_secret_until - now())) / 3600 AS "olderHours"
-         FROM webhook_endpoints WHERE id = $1`, [id]);
+         FROM webhook_endpoints WHERE id = $1`,
+      [id],
+    );
     expect(Number(hours)).toBeGreaterThan(23.9);
     expect(Number(hours)).toBeLessThanOrEqual(24);
     expect(Number(olderHours)).toBeGreaterThan(9.9);
@@ -191,7 +201,11 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
     const { id } = await register(p.app_id, 'http://127.0.0.1:9/hook');
     await db.query(`UPDATE webhook_endpoints SET active = false WHERE id = $1`, [id]); // deleted
     for (const endpoint of [randomUUID(), 'not-a-uuid', id]) {
-      for (const [call, body] of [['rotate-secret', {}], ['recover', { since: 'bad' }], ['test', { unknown: 1 }]] as const) {
+      for (const [call, body] of [
+        ['rotate-secret', {}],
+        ['recover', { since: 'bad' }],
+        ['test', { unknown: 1 }],
+      ] as const) {
         const res = await consolePost(app, `/webhook-endpoints/${endpoint}/${call}`, body);
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('not_found');
@@ -288,7 +302,11 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
       listed = await deliveries(p.app_id);
       return recent.every((op) => mineOf(listed, op).every(([status]) => status !== 'pending'));
     }, 'the recovered deliveries recorded');
-    for (const op of recent) expect(mineOf(listed, op)).toEqual([['delivered', 1], ['delivered', 1]]);
+    for (const op of recent)
+      expect(mineOf(listed, op)).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
     // nothing before since, nothing to the other endpoints, no other app's, no test event again
     await new Promise((w) => setTimeout(w, 500));
     expect(r.received.filter((x) => JSON.parse(x.body).data?.operation_id === old.operation_id)).toHaveLength(1);
@@ -306,14 +324,25 @@ describe('webhook tools on the console API (CONTRACT §9, §10)', () => {
   async function sendTestAndWait(appId: string, endpointId: string): Promise<void> {
     const res = await consolePost(app, `/webhook-endpoints/${endpointId}/test`);
     expect(res.status).toBe(202);
-    await eventually(async () => (await deliveries(appId)).some((d) => d.event_id === res.body.webhook_id && d.status === 'delivered'), 'the test event delivered');
+    await eventually(
+      async () => (await deliveries(appId)).some((d) => d.event_id === res.body.webhook_id && d.status === 'delivered'),
+      'the test event delivered',
+    );
   }
 
   it('recover refuses a since that is missing, not a date, before the retention or in the future (400 at /since), and a disabled endpoint (409: enable it first)', async () => {
     const p = await aSandboxProject(app);
     const { id } = await register(p.app_id, 'http://127.0.0.1:9/hook');
     const now = clock.nowMs();
-    for (const since of [undefined, null, 'yesterday', 42, '2026-02-30T00:00:00Z', new Date(now - 31 * DAY).toISOString(), new Date(now + 60_000).toISOString()]) {
+    for (const since of [
+      undefined,
+      null,
+      'yesterday',
+      42,
+      '2026-02-30T00:00:00Z',
+      new Date(now - 31 * DAY).toISOString(),
+      new Date(now + 60_000).toISOString(),
+    ]) {
       const res = await consolePost(app, `/webhook-endpoints/${id}/recover`, since === undefined ? {} : { since });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_input');

@@ -60,7 +60,12 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
     return res.body as { id: string; secret: string };
   };
   const postJournal = (p: SandboxProject) =>
-    app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID()).send(aJournal(p.accounts.map((a) => a.id)));
+    app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
+      .send(aJournal(p.accounts.map((a) => a.id)));
 
   it('delivers exactly one signed event per receipt, with the receipt as data', async () => {
     const p = await aSandboxProject(app);
@@ -70,8 +75,12 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
       const started = Date.now();
       const posted = await postJournal(p);
       expect(posted.status).toBe(201);
-      const product = await app.partner().post(`${SANDBOX}/products`).set('Authorization', `Bearer ${p.token}`)
-        .set('Idempotency-Key', randomUUID()).send({ code: `W-${randomUUID()}`, name: 'Webhook' });
+      const product = await app
+        .partner()
+        .post(`${SANDBOX}/products`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', randomUUID())
+        .send({ code: `W-${randomUUID()}`, name: 'Webhook' });
       expect(product.status).toBe(201);
       await until(() => receiver.received.length >= 2);
       expect(Date.now() - started).toBeLessThan(5000);
@@ -106,15 +115,26 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
       await register(p, receiver.url);
       expect((await postJournal(p)).status).toBe(201);
       await until(() => receiver.received.length >= 1);
-      await eventually(async () => (await db.query(
-        `SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1 AND d.attempts = 1 AND d.locked_until IS NULL`, [p.app_id])).length === 1,
-        'the failed attempt to be recorded');
+      await eventually(
+        async () =>
+          (
+            await db.query(
+              `SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1 AND d.attempts = 1 AND d.locked_until IS NULL`,
+              [p.app_id],
+            )
+          ).length === 1,
+        'the failed attempt to be recorded',
+      );
       // the retry is scheduled ~5 s later (±10 %); bring it forward instead of sleeping
       const [delivery] = await db.query(
         `SELECT d.attempts, d.next_attempt_at > now() AS later, d.last_status FROM webhook_deliveries d
-           JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1`, [p.app_id]);
+           JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1`,
+        [p.app_id],
+      );
       expect(delivery).toMatchObject({ attempts: 1, later: true, last_status: 500 });
-      await db.query(`UPDATE webhook_deliveries d SET next_attempt_at = now() FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.app_id = $1`, [p.app_id]);
+      await db.query(`UPDATE webhook_deliveries d SET next_attempt_at = now() FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.app_id = $1`, [
+        p.app_id,
+      ]);
       await until(() => receiver.received.length >= 2);
       const [a, b] = receiver.received;
       expect(b.headers['webhook-id']).toBe(a.headers['webhook-id']);
@@ -122,11 +142,17 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
       await app.apps.partner.get(WebhookDispatcher).runOnce(); // delivered: a later round sends nothing
       expect(receiver.received).toHaveLength(2);
       // the receiver has the second request before the dispatcher has its answer and records the attempt
-      const attempts = () => db.query(
-        `SELECT a.attempt, a.status FROM webhook_attempts a JOIN webhook_deliveries d ON d.organization_id = a.organization_id AND d.id = a.delivery_id
-           JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1 ORDER BY a.attempt`, [p.app_id]);
+      const attempts = () =>
+        db.query(
+          `SELECT a.attempt, a.status FROM webhook_attempts a JOIN webhook_deliveries d ON d.organization_id = a.organization_id AND d.id = a.delivery_id
+           JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1 ORDER BY a.attempt`,
+          [p.app_id],
+        );
       await eventually(async () => (await attempts()).length >= 2, 'the second attempt to be recorded');
-      expect(await attempts()).toEqual([{ attempt: 1, status: 500 }, { attempt: 2, status: 204 }]);
+      expect(await attempts()).toEqual([
+        { attempt: 1, status: 500 },
+        { attempt: 2, status: 204 },
+      ]);
     } finally {
       await receiver.close();
     }
@@ -156,7 +182,11 @@ describe('operation.completed webhooks (CONTRACT §9)', () => {
     const receiver = await aReceiver();
     try {
       await register(p, receiver.url);
-      const res = await app.partner().post(`${SANDBOX}/journal/prepare`).set('Authorization', `Bearer ${p.token}`).send(aJournal(p.accounts.map((a) => a.id)));
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/journal/prepare`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .send(aJournal(p.accounts.map((a) => a.id)));
       expect(res.status).toBe(200);
       await app.apps.partner.get(WebhookDispatcher).runOnce();
       expect(receiver.received).toHaveLength(0);
@@ -188,16 +218,21 @@ describe('webhook endpoints with WEBHOOK_ALLOWED_NETWORKS empty', () => {
   });
   afterAll(() => app.close());
 
-  it.each(['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://192.168.0.10/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[::ffff:127.0.0.1]/x'])(
-    'refuses %s with 400 invalid_input at /url',
-    async (url) => {
-      const p = await aSandboxProject(app);
-      const res = await consolePost(app, `/apps/${p.app_id}/webhook-endpoints`, { url, environment: 'sandbox' });
-      expect(res.status).toBe(400);
-      expect(res.body.code).toBe('invalid_input');
-      expect(res.body.errors).toEqual([{ pointer: '/url', code: 'invalid_input', detail: expect.any(String) }]);
-    },
-  );
+  it.each([
+    'http://127.0.0.1:9/x',
+    'http://localhost/x',
+    'http://10.1.2.3/x',
+    'http://192.168.0.10/x',
+    'http://169.254.169.254/latest',
+    'http://[::1]/x',
+    'http://[::ffff:127.0.0.1]/x',
+  ])('refuses %s with 400 invalid_input at /url', async (url) => {
+    const p = await aSandboxProject(app);
+    const res = await consolePost(app, `/apps/${p.app_id}/webhook-endpoints`, { url, environment: 'sandbox' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid_input');
+    expect(res.body.errors).toEqual([{ pointer: '/url', code: 'invalid_input', detail: expect.any(String) }]);
+  });
 });
 
 /** Delivery rows of one app's endpoints, oldest event first. */
@@ -207,7 +242,19 @@ const deliveriesOf = (db: DataSource, appId: string) =>
             d.locked_until IS NOT NULL AS leased, d.last_status, d.last_error, d.next_attempt_at > now() AS later
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = $1 ORDER BY d.next_attempt_at`,
     [appId],
-  ) as Promise<Array<{ id: string; event_id: string; attempts: number; delivered: boolean; failed: boolean; leased: boolean; last_status: number | null; last_error: string | null; later: boolean }>>;
+  ) as Promise<
+    Array<{
+      id: string;
+      event_id: string;
+      attempts: number;
+      delivered: boolean;
+      failed: boolean;
+      leased: boolean;
+      last_status: number | null;
+      last_error: string | null;
+      later: boolean;
+    }>
+  >;
 
 /**
  * Deliveries finished in the whole database (delivered, given up). The worker's database is shared by the
@@ -262,7 +309,11 @@ describe('webhook dispatch rounds driven by the test', () => {
     return { p, secret: res.body.secret as string };
   };
   const postJournal = async (p: SandboxProject) => {
-    const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+    const res = await app
+      .partner()
+      .post(`${SANDBOX}/journal`)
+      .set('Authorization', `Bearer ${p.token}`)
+      .set('Idempotency-Key', randomUUID())
       .send(aJournal(p.accounts.map((a) => a.id)));
     expect(res.status).toBe(201);
     return res.body as { id: string; operation_id: string };
@@ -276,7 +327,9 @@ describe('webhook dispatch rounds driven by the test', () => {
       const d = aDispatcher({ retryDelayMs: () => 400 });
       await d.runOnce();
       expect(receiver.received).toHaveLength(1);
-      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 1, delivered: false, leased: false, last_status: 503, later: true })]);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([
+        expect.objectContaining({ attempts: 1, delivered: false, leased: false, last_status: 503, later: true }),
+      ]);
       await d.runOnce(); // not due yet
       expect(receiver.received).toHaveLength(1);
       await eventually(async () => (await deliveriesOf(db, p.app_id))[0].later === false, 'the retry to fall due');
@@ -287,7 +340,10 @@ describe('webhook dispatch rounds driven by the test', () => {
       expect(b.body).toBe(a.body);
       expect(() => new Webhook(secret).verify(b.body, b.headers as Record<string, string>)).not.toThrow();
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, delivered: true, leased: false, last_status: 200 })]);
-      expect(await attemptsOf(db, p.app_id)).toEqual([{ attempt: 1, status: 503, error: 'http_503' }, { attempt: 2, status: 200, error: null }]);
+      expect(await attemptsOf(db, p.app_id)).toEqual([
+        { attempt: 1, status: 503, error: 'http_503' },
+        { attempt: 2, status: 200, error: null },
+      ]);
       await d.runOnce();
       expect(receiver.received).toHaveLength(2); // delivered: never again
     } finally {
@@ -334,7 +390,9 @@ describe('webhook dispatch rounds driven by the test', () => {
       for (let round = 0; round < 3; round++) await Promise.all(dispatchers.flatMap((d) => [d.runOnce(), d.runOnce()]));
       expect(receiver.received).toHaveLength(12);
       const wh = new Webhook(secret);
-      const operations = receiver.received.map((r) => (wh.verify(r.body, r.headers as Record<string, string>) as { data: { operation_id: string } }).data.operation_id);
+      const operations = receiver.received.map(
+        (r) => (wh.verify(r.body, r.headers as Record<string, string>) as { data: { operation_id: string } }).data.operation_id,
+      );
       expect(operations.sort()).toEqual(posted.map((x) => x.operation_id).sort());
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(12);
       const attempts = await attemptsOf(db, p.app_id);
@@ -368,8 +426,9 @@ describe('webhook dispatch rounds driven by the test', () => {
       expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 2, leased: false, delivered: true })]);
       // the dead dispatcher's late record (attempt 1) does not undo the newer outcome
       // and counts no finished delivery (metrics): only the record that decided it does
-      expect(await repo.recordAttempt(ours[0], { ok: false, status: 500, error: 'http_500', durationMs: 1, attemptedAt: new Date(), retryInMs: null }))
-        .toEqual({ delivered: 0, failed: 0 });
+      expect(await repo.recordAttempt(ours[0], { ok: false, status: 500, error: 'http_500', durationMs: 1, attemptedAt: new Date(), retryInMs: null })).toEqual(
+        { delivered: 0, failed: 0 },
+      );
       const after = await finishedInDatabase(db);
       expect(after.delivered - before.delivered).toBeGreaterThanOrEqual(1);
       expect(d.finishedDeliveries()).toEqual({ delivered: after.delivered - before.delivered, failed: after.failed - before.failed });
@@ -410,8 +469,7 @@ describe('webhook dispatch rounds driven by the test', () => {
       await postJournal(p);
       expect(await d.runOnce()).toBe(0); // stopped: claims nothing more
       expect(received).toHaveLength(1);
-      const [{ n }] = await db.query(
-        `SELECT count(*)::int AS n FROM webhook_outbox WHERE organization_id = $1 AND dispatched_at IS NULL`, [p.organization_id]);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM webhook_outbox WHERE organization_id = $1 AND dispatched_at IS NULL`, [p.organization_id]);
       expect(n).toBe(1); // the new event waits for a running dispatcher
     } finally {
       release();
@@ -475,16 +533,25 @@ describe('webhook delivery re-checks the address with WEBHOOK_ALLOWED_NETWORKS e
       const db = app.apps.partner.get(DataSource);
       // stored as if it had passed registration (its name resolved to a public address then)
       await db.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, secret) VALUES ($1, $2, 'sandbox', $3, $4)`, [
-        randomUUID(), p.app_id, receiver.url, `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+        randomUUID(),
+        p.app_id,
+        receiver.url,
+        `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
       ]);
-      const res = await app.partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
+      const res = await app
+        .partner()
+        .post(`${SANDBOX}/journal`)
+        .set('Authorization', `Bearer ${p.token}`)
+        .set('Idempotency-Key', randomUUID())
         .send(aJournal(p.accounts.map((a) => a.id)));
       expect(res.status).toBe(201);
       const d = new WebhookDispatcher(app.apps.partner.get(WebhookRepository), app.apps.partner.get(Clock), app.apps.partner.get(WebhookSender));
       await d.runOnce();
       await d.onApplicationShutdown();
       expect(receiver.received).toHaveLength(0);
-      expect(await deliveriesOf(db, p.app_id)).toEqual([expect.objectContaining({ attempts: 1, delivered: false, last_error: 'forbidden_address', later: true })]);
+      expect(await deliveriesOf(db, p.app_id)).toEqual([
+        expect.objectContaining({ attempts: 1, delivered: false, last_error: 'forbidden_address', later: true }),
+      ]);
       expect(await attemptsOf(db, p.app_id)).toEqual([{ attempt: 1, status: null, error: 'forbidden_address' }]);
     } finally {
       await receiver.close();
@@ -510,9 +577,16 @@ describeOnPostgres('two instances dispatching from one PostgreSQL database', () 
     try {
       const p = await aSandboxProject(one);
       expect((await consolePost(one, `/apps/${p.app_id}/webhook-endpoints`, { url: receiver.url, environment: 'sandbox' })).status).toBe(201);
-      const posts = await Promise.all(Array.from({ length: 16 }, (_, i) =>
-        (i % 2 ? one : two).partner().post(`${SANDBOX}/journal`).set('Authorization', `Bearer ${p.token}`).set('Idempotency-Key', randomUUID())
-          .send(aJournal(p.accounts.map((a) => a.id)))));
+      const posts = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          (i % 2 ? one : two)
+            .partner()
+            .post(`${SANDBOX}/journal`)
+            .set('Authorization', `Bearer ${p.token}`)
+            .set('Idempotency-Key', randomUUID())
+            .send(aJournal(p.accounts.map((a) => a.id))),
+        ),
+      );
       expect(posts.map((r) => r.status)).toEqual(Array(16).fill(201));
       // both instances' rounds, on their timers and nudged by hand at once
       await Promise.all([one, two].flatMap((a) => [a.apps.partner.get(WebhookDispatcher).runOnce(), a.apps.partner.get(WebhookDispatcher).runOnce()]));

@@ -150,7 +150,8 @@ beforeAll(async () => {
 afterAll(async () => {
   loadRunning = false;
   for (const i of [a, b].filter(Boolean)) {
-    if (process.env.FAULTS_DEBUG || (i.exitCode !== undefined && i.exitCode !== 0)) process.stderr.write(`instance ${i.name} exited ${i.exitCode}:\n${i.stderr.slice(-4000)}\n`);
+    if (process.env.FAULTS_DEBUG || (i.exitCode !== undefined && i.exitCode !== 0))
+      process.stderr.write(`instance ${i.name} exited ${i.exitCode}:\n${i.stderr.slice(-4000)}\n`);
   }
   await Promise.all([a, b].filter(Boolean).map((i) => i.kill()));
   await receiver.close();
@@ -185,9 +186,17 @@ describe('failover to a synchronous standby under write load (CONTRACT §16)', (
       expect(new Set(acked.map((s) => s.key)).size).toBe(acked.length);
       // exactly once: the stored rows are exactly the acknowledged ones — none lost in a switch, none doubled by a retry
       const products = (await db.query(`SELECT id, code FROM products WHERE organization_id = $1`, [org])).rows as Array<{ id: string; code: string }>;
-      expect(products.map((p) => p.id).sort()).toEqual(acked.filter((s) => s.kind === 'product').map((s) => s.id).sort());
+      expect(products.map((p) => p.id).sort()).toEqual(
+        acked
+          .filter((s) => s.kind === 'product')
+          .map((s) => s.id)
+          .sort(),
+      );
       expect(new Set(products.map((p) => p.code)).size).toBe(products.length);
-      const entries = (await db.query(`SELECT id, voucher_number FROM journal_entries WHERE organization_id = $1`, [org])).rows as Array<{ id: string; voucher_number: string }>;
+      const entries = (await db.query(`SELECT id, voucher_number FROM journal_entries WHERE organization_id = $1`, [org])).rows as Array<{
+        id: string;
+        voucher_number: string;
+      }>;
       const ackJournals = acked.filter((s) => s.kind === 'journal');
       expect(entries.map((e) => e.id).sort()).toEqual(ackJournals.map((s) => s.id).sort());
       const vouchers = entries.map((e) => Number(e.voucher_number)).sort((x, y) => x - y);
@@ -196,10 +205,13 @@ describe('failover to a synchronous standby under write load (CONTRACT §16)', (
       // a retry of a key whose first attempt committed replayed it (never a second row, checked above)
       const retried = acked.filter((s) => clients.attempts.filter((x) => x.key === s.key).length > 1);
       expect(retried.length).toBeGreaterThan(0);
-      const keysInStore = (await db.query(`SELECT idempotency_key, count(*)::int AS n FROM idempotency_records WHERE organization_id = $1 GROUP BY 1 HAVING count(*) > 1`, [org])).rows;
+      const keysInStore = (
+        await db.query(`SELECT idempotency_key, count(*)::int AS n FROM idempotency_records WHERE organization_id = $1 GROUP BY 1 HAVING count(*) > 1`, [org])
+      ).rows;
       expect(keysInStore).toEqual([]);
       const ops = acked.map((s) => s.operationId);
-      const receipts = (await db.query(`SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [org, ops])).rows[0].n;
+      const receipts = (await db.query(`SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [org, ops]))
+        .rows[0].n;
       expect(receipts).toBe(ops.length);
       // every committed write's webhook, delivered after the switches
       const deadline = Date.now() + 45_000;
@@ -207,7 +219,9 @@ describe('failover to a synchronous standby under write load (CONTRACT §16)', (
       expect(ops.filter((op) => !receiver.answered(op))).toEqual([]);
       expect(receiver.badSignatures).toBe(0);
       expect(clients.attempts.filter((x) => x.status === 500)).toEqual([]);
-      process.stdout.write(`failover: ${acked.length} acknowledged writes (${retried.length} retried), ${clients.attempts.filter((x) => x.status === 503).length} answers 503\n`);
+      process.stdout.write(
+        `failover: ${acked.length} acknowledged writes (${retried.length} retried), ${clients.attempts.filter((x) => x.status === 503).length} answers 503\n`,
+      );
     } finally {
       await db.end();
     }

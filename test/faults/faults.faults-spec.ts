@@ -39,13 +39,20 @@ const all = () => [a, b, ...spare];
 
 async function dumpDeliveries(): Promise<void> {
   if (!process.env.FAULTS_DEBUG) return;
-  const state = await admin.query(`SELECT e.app_id = $1 AS main, d.attempts, d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed,
+  const state = await admin.query(
+    `SELECT e.app_id = $1 AS main, d.attempts, d.delivered_at IS NOT NULL AS delivered, d.failed_at IS NOT NULL AS failed,
       d.locked_until > now() AS leased, d.next_attempt_at <= now() AS due, d.last_error, count(*)::int AS n
     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-    GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 8 DESC`, [project.app_id]);
+    GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 8 DESC`,
+    [project.app_id],
+  );
   const outbox = await admin.query(`SELECT dispatched_at IS NOT NULL AS dispatched, count(*)::int AS n FROM webhook_outbox GROUP BY 1`);
-  process.stderr.write(`DIAG deliveries: ${JSON.stringify(state.rows)}\nDIAG outbox: ${JSON.stringify(outbox.rows)}\nDIAG receiver: held ${receiver.held.length} answered ${receiver.events.length} seen ${receiver.firstSeen.size} hold ${receiver.hold} bad ${receiver.badSignatures}\n`);
-  const activity = await admin.query(`SELECT state, wait_event_type, wait_event, now() - xact_start AS age, left(query, 80) AS q FROM pg_stat_activity WHERE application_name = 'partner-api'`);
+  process.stderr.write(
+    `DIAG deliveries: ${JSON.stringify(state.rows)}\nDIAG outbox: ${JSON.stringify(outbox.rows)}\nDIAG receiver: held ${receiver.held.length} answered ${receiver.events.length} seen ${receiver.firstSeen.size} hold ${receiver.hold} bad ${receiver.badSignatures}\n`,
+  );
+  const activity = await admin.query(
+    `SELECT state, wait_event_type, wait_event, now() - xact_start AS age, left(query, 80) AS q FROM pg_stat_activity WHERE application_name = 'partner-api'`,
+  );
   process.stderr.write(`DIAG activity: ${JSON.stringify(activity.rows)}\n`);
   await admin.query('BEGIN');
   try {
@@ -56,7 +63,14 @@ async function dumpDeliveries(): Promise<void> {
     await admin.query('ROLLBACK');
   }
   for (const i of all().filter((x) => x?.alive)) {
-    process.stderr.write(`DIAG ${i.name}: ${i.stderr.split('\n').filter((l) => /Webhook|webhook/.test(l)).slice(-8).join('\n').slice(0, 4000)}\n`);
+    process.stderr.write(
+      `DIAG ${i.name}: ${i.stderr
+        .split('\n')
+        .filter((l) => /Webhook|webhook/.test(l))
+        .slice(-8)
+        .join('\n')
+        .slice(0, 4000)}\n`,
+    );
   }
 }
 
@@ -144,9 +158,14 @@ beforeAll(async () => {
 afterAll(async () => {
   loadRunning = false;
   for (const i of all().filter(Boolean)) {
-    if (process.env.FAULTS_DEBUG || (i.exitCode !== undefined && i.exitCode !== 0)) process.stderr.write(`instance ${i.name} exited ${i.exitCode}:\n${i.stderr.slice(-4000)}\n`);
+    if (process.env.FAULTS_DEBUG || (i.exitCode !== undefined && i.exitCode !== 0))
+      process.stderr.write(`instance ${i.name} exited ${i.exitCode}:\n${i.stderr.slice(-4000)}\n`);
   }
-  await Promise.all(all().filter(Boolean).map((i) => i.kill()));
+  await Promise.all(
+    all()
+      .filter(Boolean)
+      .map((i) => i.kill()),
+  );
   await admin?.end().catch(() => undefined);
   await proxy?.close();
   await receiver.close();
@@ -160,7 +179,9 @@ describe('the service under database and process faults', () => {
     startLoad(6);
     await sleep(2_000);
     for (let round = 0; round < 4; round++) {
-      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'partner-api' AND pid <> pg_backend_pid()`);
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'partner-api' AND pid <> pg_backend_pid()`,
+      );
       expect(killed.rowCount).toBeGreaterThan(0);
       await sleep(700);
     }
@@ -353,9 +374,13 @@ describe('the service under database and process faults', () => {
     const deadline = Date.now() + 10_000;
     while (posted.some((p) => !receiver.firstSeen.has(p.operationId)) && Date.now() < deadline) await sleep(100);
     // from the event's timestamp (written before the commit: an upper bound) to the first arrival
-    const delays = posted.map((p) => (receiver.firstSeen.get(p.operationId) ?? Number.POSITIVE_INFINITY) - (receiver.createdAt.get(p.operationId) ?? p.committedBy));
+    const delays = posted.map(
+      (p) => (receiver.firstSeen.get(p.operationId) ?? Number.POSITIVE_INFINITY) - (receiver.createdAt.get(p.operationId) ?? p.committedBy),
+    );
     const sorted = [...delays].sort((x, y) => x - y);
-    process.stderr.write(`pace: ${posted.length} writes in 20 s, first attempt p50 ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted[sorted.length - 1]} ms\n`);
+    process.stderr.write(
+      `pace: ${posted.length} writes in 20 s, first attempt p50 ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted[sorted.length - 1]} ms\n`,
+    );
     expect(delays.filter((ms) => ms > 5_000)).toEqual([]);
   }, 60_000);
 
@@ -379,7 +404,8 @@ describe('the service under database and process faults', () => {
     expect(ackJournals.map((s) => s.voucher).sort((x, y) => x! - y!)).toEqual(entries.map((e) => Number(e.voucher_number)).sort((x, y) => x - y));
     // receipts: one per acknowledged operation
     const ops = ours.map((s) => s.operationId);
-    const receipts = (await admin.query(`SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [org, ops])).rows[0].n;
+    const receipts = (await admin.query(`SELECT count(*)::int AS n FROM operation_receipts WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [org, ops]))
+      .rows[0].n;
     expect(receipts).toBe(ops.length);
     expect(ops.length).toBeGreaterThan(100);
     // a signed webhook for every success (retries after the faults may take their 5 s step)

@@ -24,7 +24,16 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -58,8 +67,16 @@ export async function axeFindings(page: Page, name: string): Promise<AxeFinding[
   const width = page.viewportSize()?.width ?? 0;
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', targets: v.nodes.map((n) => n.target.map(String).join(' ')) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ page: name, width, ...v }));
@@ -82,7 +99,9 @@ export async function checkAtTwoWidths(page: Page, name: string): Promise<AxeFin
 }
 
 /** The partner listener on a free port of 127.0.0.1, for a browser; its base address. */
-export async function servedOn(app: { apps: { partner: { listen: (port: number, host: string) => Promise<unknown>; getHttpServer: () => { address: () => unknown } } } }): Promise<string> {
+export async function servedOn(app: {
+  apps: { partner: { listen: (port: number, host: string) => Promise<unknown>; getHttpServer: () => { address: () => unknown } } };
+}): Promise<string> {
   await app.apps.partner.listen(0, '127.0.0.1');
   return `http://127.0.0.1:${(app.apps.partner.getHttpServer().address() as { port: number }).port}`;
 }

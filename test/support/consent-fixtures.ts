@@ -118,13 +118,7 @@ export class PageDriver {
     const csrf = options.csrf === undefined ? this.lastCsrf : options.csrf;
     if (csrf !== null) body.append('_csrf', csrf);
     for (const [k, v] of Object.entries(form)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
-    const res = await this.app
-      .partner()
-      .post(path)
-      .set(this.allHeaders())
-      .set('Cookie', this.cookieHeader())
-      .type('form')
-      .send(body.toString());
+    const res = await this.app.partner().post(path).set(this.allHeaders()).set('Cookie', this.cookieHeader()).type('form').send(body.toString());
     this.remember(res as never);
     return res;
   }
@@ -197,7 +191,11 @@ export function exchangeCode(app: TestApp, s: ConsentSetup, code: string, verifi
  * CONTRACT §21: a publisher as owners see it — saved as the app's draft, then carried by a new revision
  * the operator approves (through the console API, as the operator does). Returns the revision's id.
  */
-export async function anApprovedPublisher(app: TestApp, appId: string, publisher: { name?: string; website?: string; privacyPolicy?: string; cvr?: string }): Promise<string> {
+export async function anApprovedPublisher(
+  app: TestApp,
+  appId: string,
+  publisher: { name?: string; website?: string; privacyPolicy?: string; cvr?: string },
+): Promise<string> {
   await app.apps.partner.get(AppService).setPublisher(appId, { name: '', website: '', privacyPolicy: '', cvr: '', ...publisher });
   const revision = await ok<{ id: string }>(await consolePost(app, `/apps/${appId}/revisions`, {}), 201, 'revision');
   await ok(await consolePost(app, `/apps/${appId}/revisions/${revision.id}/approve`, {}), 200, 'approval');
@@ -226,7 +224,12 @@ export async function signInTry(driver: PageDriver, path: string, form: Record<s
 }
 
 /** The answer of a sign-in POST sent beside others (a burst): its 303 followed with its own cookies, the driver left as it was. */
-export async function answerOf(app: TestApp, driver: PageDriver, posted: { status: number; headers: Record<string, unknown> }, headers: Record<string, string> = {}): Promise<SignInAnswer> {
+export async function answerOf(
+  app: TestApp,
+  driver: PageDriver,
+  posted: { status: number; headers: Record<string, unknown> },
+  headers: Record<string, string> = {},
+): Promise<SignInAnswer> {
   if (posted.status !== 303) return posted.status;
   const cookies = new Map(driver.cookies);
   for (const c of (posted.headers['set-cookie'] as string[] | undefined) ?? []) {

@@ -106,7 +106,9 @@ module.exports = async function databaseSetup(globalConfig) {
   if (choice === 'pglite') {
     process.env.PARTNER_TEST_DB = 'pglite';
     const template = await pgliteTemplate();
-    process.stderr.write(`\ne2e: PGlite in memory per test app (TEST_DATABASE=pglite; ${template}; PostgreSQL-only tests are reported as skipped); ${redis}; ${workersOf(globalConfig)}\n`);
+    process.stderr.write(
+      `\ne2e: PGlite in memory per test app (TEST_DATABASE=pglite; ${template}; PostgreSQL-only tests are reported as skipped); ${redis}; ${workersOf(globalConfig)}\n`,
+    );
     return;
   }
   const explicit = process.env.TEST_DATABASE_URL;
@@ -119,7 +121,9 @@ module.exports = async function databaseSetup(globalConfig) {
     if (explicit || choice === 'postgres') throw new Error(`TEST_DATABASE_URL / PostgreSQL does not answer (${url}): ${err.message}`);
     process.env.PARTNER_TEST_DB = 'pglite';
     const template = await pgliteTemplate();
-    process.stderr.write(`\ne2e: PGlite in memory per test app (no PostgreSQL at 127.0.0.1:5432: ${err.message}; ${template}; PostgreSQL-only tests are skipped); ${redis}; ${workersOf(globalConfig)}\n`);
+    process.stderr.write(
+      `\ne2e: PGlite in memory per test app (no PostgreSQL at 127.0.0.1:5432: ${err.message}; ${template}; PostgreSQL-only tests are skipped); ${redis}; ${workersOf(globalConfig)}\n`,
+    );
     return;
   }
   try {

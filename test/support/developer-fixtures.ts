@@ -45,7 +45,8 @@ export async function signUpByEmail(app: TestApp, clock: ManualClock, inbox: Smt
   if (!link) throw new Error('the sign-up email holds no link');
   // the link sets the sign-up in the session and answers 303 to the enrolment page (the secret in groups of four)
   const opened = await driver.get(link);
-  if (opened.status !== 303 || opened.headers.location !== '/developers/signup/confirm') throw new Error(`the link answered ${opened.status} ${opened.headers.location}`);
+  if (opened.status !== 303 || opened.headers.location !== '/developers/signup/confirm')
+    throw new Error(`the link answered ${opened.status} ${opened.headers.location}`);
   const enrol = await driver.get('/developers/signup/confirm');
   if (enrol.status !== 200) throw new Error(`the enrolment page answered ${enrol.status}`);
   const secret = (/id="totp-secret">([A-Z2-7 ]+)</.exec(enrol.text)?.[1] as string).replace(/ /g, '');

@@ -46,7 +46,15 @@ export async function acrossMigration(
   await withNewDatabase(prefix, async (url) => {
     // the migrations given run, then `work` on the database, then the data source closes whatever happened
     const migrated = async (migrations: Function[], work: (db: DataSource) => Promise<void>) => {
-      const db = new DataSource({ type: 'postgres', url, entities: [], migrations, migrationsTableName: 'schema_migrations', migrationsTransactionMode: 'each', logging: false });
+      const db = new DataSource({
+        type: 'postgres',
+        url,
+        entities: [],
+        migrations,
+        migrationsTableName: 'schema_migrations',
+        migrationsTransactionMode: 'each',
+        logging: false,
+      });
       await db.initialize();
       try {
         await db.runMigrations({ transaction: 'each' });

@@ -26,7 +26,11 @@ export class ManualClock extends Clock {
 
 /** POST to the console API with the console key; `body` undefined sends `{}`. */
 export function consolePost(app: TestApp, path: string, body: unknown = {}) {
-  return app.console().post(`/console/v1${path}`).set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`).send(body as object);
+  return app
+    .console()
+    .post(`/console/v1${path}`)
+    .set('Authorization', `Bearer ${TEST_CONSOLE_KEY}`)
+    .send(body as object);
 }
 
 async function created<T>(res: { status: number; body: unknown }, what: string, status = 201): Promise<T> {
@@ -90,8 +94,11 @@ export async function anotherAppsToken(app: TestApp, prod: ProductionAccess, sco
   const owner = await anOwner(app, prod.organization.id);
   const grant = await created<{ id: string }>(
     await consolePost(app, `/organizations/${prod.organization.id}/grants`, {
-      app_id: otherApp.id, owner_user_id: owner.user_id, totp_code: codeOf(owner),
-      account_ids: prod.grantedAccountIds, scopes,
+      app_id: otherApp.id,
+      owner_user_id: owner.user_id,
+      totp_code: codeOf(owner),
+      account_ids: prod.grantedAccountIds,
+      scopes,
     }),
     'grant',
   );

@@ -45,7 +45,9 @@ class ProgressReporter {
     const now = Date.now();
     for (const [path, file] of this.running) {
       if (now - file.since < HEARTBEAT_MS) continue;
-      this.write(`[${this.done}/${this.total}] ${clock(now - this.started)} still running ${relative(this.root, path)}: ${clock(now - file.since)}, ${file.tests} test(s) done`);
+      this.write(
+        `[${this.done}/${this.total}] ${clock(now - this.started)} still running ${relative(this.root, path)}: ${clock(now - file.since)}, ${file.tests} test(s) done`,
+      );
     }
   }
 

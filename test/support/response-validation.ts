@@ -90,7 +90,9 @@ export function checkResponse(
   if (rest === '/openapi.json') return null;
   const where = `${listenerName} ${method} ${path} → ${status}`;
   const operation = listener.operations.find((o) => o.method === method && o.pattern.test(rest));
-  const mediaType = String(headers['content-type'] ?? '').split(';')[0].trim();
+  const mediaType = String(headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim();
   let text = body.toString('utf8');
   const parse = (): unknown => {
     try {

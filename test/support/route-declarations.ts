@@ -6,7 +6,12 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DECORATORS } from '@nestjs/swagger';
 import { PRODUCTION_BASE } from '../../src/shared/http/partner-paths';
 import { CONSOLE_OPERATION_EXTENSION, type ConsoleOperationFacts } from '../../src/shared/http/openapi/console-operation';
-import { EVERY_SCOPE_EXTENSION, IDEMPOTENT_EXTENSION, PARTNER_OPERATION_EXTENSION, type PartnerOperationFacts } from '../../src/shared/http/openapi/partner-operation';
+import {
+  EVERY_SCOPE_EXTENSION,
+  IDEMPOTENT_EXTENSION,
+  PARTNER_OPERATION_EXTENSION,
+  type PartnerOperationFacts,
+} from '../../src/shared/http/openapi/partner-operation';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -38,7 +43,11 @@ function controllerFiles(dir: string, mentions: RegExp): string[] {
   });
 }
 
-const joinPath = (...parts: string[]) => `/${parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+const joinPath = (...parts: string[]) =>
+  `/${parts
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/')}`;
 
 interface RouteDeclaration {
   file: string;
@@ -68,7 +77,9 @@ function routeDeclarations(base: string, mentions: RegExp): RouteDeclaration[] {
                   file: relative(ROOT, file),
                   handler: `${controller.name}.${name}`,
                   method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod].toLowerCase(),
-                  path: joinPath(path, routePath).slice(base.length + 1).replace(/:(\w+)/g, '{$1}'),
+                  path: joinPath(path, routePath)
+                    .slice(base.length + 1)
+                    .replace(/:(\w+)/g, '{$1}'),
                   extensions: (Reflect.getMetadata(DECORATORS.API_EXTENSION, handler) ?? {}) as Record<string, unknown>,
                   security: (Reflect.getMetadata(DECORATORS.API_SECURITY, handler) ?? []) as Array<Record<string, string[]>>,
                 })),

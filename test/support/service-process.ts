@@ -19,9 +19,7 @@ export interface ServiceProcess {
  */
 export function startService(env: Record<string, string>, options: { umask?: string } = {}): ServiceProcess {
   const main = join(ROOT, 'dist', 'src', 'main.js');
-  const [command, args] = options.umask
-    ? ['sh', ['-c', `umask ${options.umask}; exec "${process.execPath}" "${main}"`]]
-    : [process.execPath, [main]];
+  const [command, args] = options.umask ? ['sh', ['-c', `umask ${options.umask}; exec "${process.execPath}" "${main}"`]] : [process.execPath, [main]];
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
@@ -70,5 +68,9 @@ export function tempDirsOfSpec(): (prefix: string) => string {
 /** The environment of a service process on `dataDir` with free ports, and its partner origin. */
 export async function serviceEnv(dataDir: string): Promise<{ env: Record<string, string>; origin: string; port: number }> {
   const port = await freePort();
-  return { env: { DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: String(await freePort()), HOST: '127.0.0.1' }, origin: `http://127.0.0.1:${port}`, port };
+  return {
+    env: { DATA_DIR: dataDir, PORT: String(port), CONSOLE_PORT: String(await freePort()), HOST: '127.0.0.1' },
+    origin: `http://127.0.0.1:${port}`,
+    port,
+  };
 }

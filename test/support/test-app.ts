@@ -130,8 +130,7 @@ export async function createTestApp(
   };
 }
 
-export const SKIPPED_ON_PGLITE =
-  'SKIPPED on PGlite: needs PostgreSQL (several sessions); runs when PostgreSQL answers or TEST_DATABASE_URL is set';
+export const SKIPPED_ON_PGLITE = 'SKIPPED on PGlite: needs PostgreSQL (several sessions); runs when PostgreSQL answers or TEST_DATABASE_URL is set';
 
 /**
  * A block that needs PostgreSQL: on PGlite it is reported as skipped, with the reason in its name

@@ -39,9 +39,16 @@ export function twoServiceInstances(name: string, env: Record<string, string> = 
       dirs.push(mkdtempSync(join(tmpdir(), `partner-api-${name}-`)));
       instances.push(
         startService({
-          DATABASE_URL: process.env.TEST_DATABASE_URL!, PORT: String(port), CONSOLE_PORT: String(console), HOST: '127.0.0.1',
-          CONSOLE_API_KEY: key, DATA_DIR: dirs[i], RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0',
-          SECRETS_KEY: TEST_SECRETS_KEY, ...env,
+          DATABASE_URL: process.env.TEST_DATABASE_URL!,
+          PORT: String(port),
+          CONSOLE_PORT: String(console),
+          HOST: '127.0.0.1',
+          CONSOLE_API_KEY: key,
+          DATA_DIR: dirs[i],
+          RATE_LIMIT_PER_MINUTE: '0',
+          RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0',
+          SECRETS_KEY: TEST_SECRETS_KEY,
+          ...env,
         }),
       );
     }
@@ -58,7 +65,9 @@ export function twoServiceInstances(name: string, env: Record<string, string> = 
     consolePorts,
     aProject: async () => {
       const res = await fetch(`http://127.0.0.1:${consolePort}/console/v1/sandbox/projects`, {
-        method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}',
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: '{}',
       });
       expect(res.status).toBe(201);
       return (await res.json()) as SandboxProject;

@@ -15,12 +15,16 @@ export async function eventually(check: () => boolean | Promise<boolean>, what =
  * request under test has reached the lock the test holds.
  */
 export async function untilBlockedOnLock(client: Client, timeoutMs = 15_000): Promise<void> {
-  await eventually(async () => {
-    const { rows } = await client.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-    );
-    return rows[0].n > 0;
-  }, 'a session blocked on a lock', timeoutMs);
+  await eventually(
+    async () => {
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+      );
+      return rows[0].n > 0;
+    },
+    'a session blocked on a lock',
+    timeoutMs,
+  );
 }
 
 /** Lets every callback already queued run, a few event-loop turns over (a negative check's bound). */

@@ -105,7 +105,8 @@ async function main(): Promise<void> {
     for (const event of page.data.data) {
       // the type says what data holds; a type this code does not know is skipped, never an error (CONTRACT §9)
       if (event.type === 'operation.completed') console.log(`event ${event.id}: ${event.data.kind} ${event.data.operation_id}`);
-      else if (event.type === 'grant.expiring') console.log(`event ${event.id}: grant ${event.data.grant_id} expires ${event.data.expires_at}: ask the owner to consent again`);
+      else if (event.type === 'grant.expiring')
+        console.log(`event ${event.id}: grant ${event.data.grant_id} expires ${event.data.expires_at}: ask the owner to consent again`);
       else console.log(`event ${event.id}: ${event.type}`);
     }
     after = page.data.next_cursor;

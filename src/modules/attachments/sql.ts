@@ -24,8 +24,7 @@ export const AttachmentsSql = {
               'size', t.size, 'sha256', t.sha256, 'created_at', ${iso('t.created_at')}) ORDER BY t.number), '[]'::json)
        FROM attachments t WHERE t.organization_id = ${org} AND t.entry_id = ${entry}`,
   /** A condition: the entry has at least one attachment. */
-  hasAttachment: (org: string, entry: string): string =>
-    `EXISTS (SELECT 1 FROM attachments t WHERE t.organization_id = ${org} AND t.entry_id = ${entry})`,
+  hasAttachment: (org: string, entry: string): string => `EXISTS (SELECT 1 FROM attachments t WHERE t.organization_id = ${org} AND t.entry_id = ${entry})`,
 } as const;
 
 /** Issue 35: the attachments of purged organizations (before their journal entries). */

@@ -54,7 +54,17 @@ export class ConsoleModule implements NestModule {
   static forRoot(apiKey: string): DynamicModule {
     return {
       module: ConsoleModule,
-      imports: [OrganizationsModule, AppsModule, GrantsModule, SandboxModule, JournalModule, EntryAttachmentsSqlModule, WebhooksModule, ConsentCoreModule, DevelopersCoreModule],
+      imports: [
+        OrganizationsModule,
+        AppsModule,
+        GrantsModule,
+        SandboxModule,
+        JournalModule,
+        EntryAttachmentsSqlModule,
+        WebhooksModule,
+        ConsentCoreModule,
+        DevelopersCoreModule,
+      ],
       controllers: CONSOLE_CONTROLLERS as never,
       providers: [
         { provide: CONSOLE_API_KEY, useValue: apiKey },

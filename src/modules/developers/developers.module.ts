@@ -19,16 +19,20 @@ import { DeveloperPurge, DeveloperPurgeScheduler } from './infrastructure/develo
 
 /** The developer console (CONTRACT §15) on the partner listener: accounts, apps, the app page, the request log. */
 @Module({
-  imports: [DevelopersCoreModule, WebKernelModule, MailModule, AppsModule, SandboxModule, OrganizationsModule, ConsentCoreModule, WebhooksModule, RateLimitModule, JournalModule],
-  controllers: [DeveloperAccountController, DeveloperAppsController],
-  providers: [
-    DeveloperHttp,
-    DeveloperAccountService,
-    DeveloperAppsService,
-    RequestLogRecorder,
-    DeveloperPurge,
-    DeveloperPurgeScheduler,
+  imports: [
+    DevelopersCoreModule,
+    WebKernelModule,
+    MailModule,
+    AppsModule,
+    SandboxModule,
+    OrganizationsModule,
+    ConsentCoreModule,
+    WebhooksModule,
+    RateLimitModule,
+    JournalModule,
   ],
+  controllers: [DeveloperAccountController, DeveloperAppsController],
+  providers: [DeveloperHttp, DeveloperAccountService, DeveloperAppsService, RequestLogRecorder, DeveloperPurge, DeveloperPurgeScheduler],
   exports: [RequestLogRecorder],
 })
 export class DevelopersModule implements NestModule {

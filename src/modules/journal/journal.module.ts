@@ -38,8 +38,6 @@ export class JournalModule {}
 @Module({
   imports: [JournalModule],
   controllers: [JournalController, ChartController, JournalEntriesController],
-  providers: [
-    { provide: ChartReadRepository, useClass: PgChartReadRepository },
-  ],
+  providers: [{ provide: ChartReadRepository, useClass: PgChartReadRepository }],
 })
 export class JournalApiModule {}

@@ -17,7 +17,12 @@ describe('ServiceMetrics: requests counted per series, exposed as prom-client ex
     const registers = [registry];
     return {
       registry,
-      requests: new Counter({ name: 'partner_http_requests_total', help: 'HTTP requests answered, by listener, method, route template and status', labelNames: LABELS, registers }),
+      requests: new Counter({
+        name: 'partner_http_requests_total',
+        help: 'HTTP requests answered, by listener, method, route template and status',
+        labelNames: LABELS,
+        registers,
+      }),
       duration: new Histogram({
         name: 'partner_http_request_duration_seconds',
         help: 'Time from the request reaching the application to the response being sent',
@@ -25,9 +30,24 @@ describe('ServiceMetrics: requests counted per series, exposed as prom-client ex
         buckets: BUCKETS,
         registers,
       }),
-      replays: new Counter({ name: 'partner_idempotency_replays_total', help: 'Writes answered from a stored idempotency record (replayed: true)', labelNames: ['route'], registers }),
-      conflicts: new Counter({ name: 'partner_idempotency_conflicts_total', help: 'Writes refused with an idempotency conflict (409), by problem code', labelNames: ['route', 'code'], registers }),
-      limited: new Counter({ name: 'partner_rate_limit_rejections_total', help: 'Requests refused by a rate limit (429 rate_limited)', labelNames: ['listener', 'route'], registers }),
+      replays: new Counter({
+        name: 'partner_idempotency_replays_total',
+        help: 'Writes answered from a stored idempotency record (replayed: true)',
+        labelNames: ['route'],
+        registers,
+      }),
+      conflicts: new Counter({
+        name: 'partner_idempotency_conflicts_total',
+        help: 'Writes refused with an idempotency conflict (409), by problem code',
+        labelNames: ['route', 'code'],
+        registers,
+      }),
+      limited: new Counter({
+        name: 'partner_rate_limit_rejections_total',
+        help: 'Requests refused by a rate limit (429 rate_limited)',
+        labelNames: ['listener', 'route'],
+        registers,
+      }),
     };
   };
 

@@ -17,7 +17,17 @@ import { ConnectedAppsService } from './application/connected-apps.service';
  * attachments, receipts — and above the consent flow, whose session they share. Partner listener only.
  */
 @Module({
-  imports: [ConsentCoreModule, AppsModule, GrantsModule, OrganizationsModule, WebKernelModule, JournalModule, ReceiptsModule, AttachmentsCoreModule, RateLimitModule],
+  imports: [
+    ConsentCoreModule,
+    AppsModule,
+    GrantsModule,
+    OrganizationsModule,
+    WebKernelModule,
+    JournalModule,
+    ReceiptsModule,
+    AttachmentsCoreModule,
+    RateLimitModule,
+  ],
   controllers: [ConnectionsController],
   providers: [ConnectedAppsService, OwnerPagesHttp],
   exports: [ConnectedAppsService],

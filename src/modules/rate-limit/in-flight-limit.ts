@@ -24,7 +24,10 @@ export class InFlightLimit {
   /** Takes a place for `key` until `res` closes, or throws 429 `rate_limited` (Retry-After: 1) when there is none. */
   enter(key: string, res: ServerResponse): void {
     if (!this.tryEnter(key, res)) {
-      throw new RateLimitedError(IN_FLIGHT_RETRY_AFTER_SECONDS, `At most ${this.limit} requests of one token may be in flight at once; retry after the time in Retry-After`);
+      throw new RateLimitedError(
+        IN_FLIGHT_RETRY_AFTER_SECONDS,
+        `At most ${this.limit} requests of one token may be in flight at once; retry after the time in Retry-After`,
+      );
     }
   }
 

@@ -21,7 +21,11 @@ function libraryReference(limit: number) {
           throw r;
         }),
       ]);
-      const decision = decide(limit, { previous: previous?.consumedPoints ?? 0, current: current.consumedPoints, elapsed: (nowMs - minute * WINDOW_MS) / WINDOW_MS });
+      const decision = decide(limit, {
+        previous: previous?.consumedPoints ?? 0,
+        current: current.consumedPoints,
+        elapsed: (nowMs - minute * WINDOW_MS) / WINDOW_MS,
+      });
       const giveBack = async () => void (await store.reward(currentKey, 1));
       if (!decision.allowed) await giveBack();
       return { decision, giveBack: decision.allowed ? giveBack : async () => undefined };

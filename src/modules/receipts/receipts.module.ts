@@ -7,11 +7,7 @@ import { PgReceiptRepository } from './infrastructure/pg-receipt.repository';
 
 /** Operation receipts: written with each exactly-once write (create-once's receipt rows: OperationReceiptRows). */
 @Module({
-  providers: [
-    ReceiptsService,
-    { provide: ReceiptRepository, useClass: PgReceiptRepository },
-    { provide: OperationReceiptRows, useExisting: ReceiptsService },
-  ],
+  providers: [ReceiptsService, { provide: ReceiptRepository, useClass: PgReceiptRepository }, { provide: OperationReceiptRows, useExisting: ReceiptsService }],
   exports: [ReceiptsService, OperationReceiptRows],
 })
 export class ReceiptsModule {}

@@ -83,11 +83,15 @@ describe('loadConfig (CONTRACT §2)', () => {
       ['fd00:ec2::254/128', 'fd00:ec2::254/128 (cloud metadata)'],
     ])('stops the start for %s, naming it', (listed, overlapped) => {
       const entry = listed.split(',').pop()!.trim();
-      expect(refusal({ WEBHOOK_ALLOWED_NETWORKS: listed })).toBe(`WEBHOOK_ALLOWED_NETWORKS lists ${entry}, which overlaps ${overlapped}: no webhook may ever reach it`);
+      expect(refusal({ WEBHOOK_ALLOWED_NETWORKS: listed })).toBe(
+        `WEBHOOK_ALLOWED_NETWORKS lists ${entry}, which overlaps ${overlapped}: no webhook may ever reach it`,
+      );
     });
 
     it.each(['10.0.0.0/33', 'not-a-range', '10.0.0.0/8/1', 'fd00::/129', '10.0.0.0/x'])('refuses %s as no range', (listed) => {
-      expect(refusal({ WEBHOOK_ALLOWED_NETWORKS: listed })).toBe(`WEBHOOK_ALLOWED_NETWORKS must be comma-separated CIDR ranges (e.g. 10.0.0.0/8,fd00::/8), got "${listed}"`);
+      expect(refusal({ WEBHOOK_ALLOWED_NETWORKS: listed })).toBe(
+        `WEBHOOK_ALLOWED_NETWORKS must be comma-separated CIDR ranges (e.g. 10.0.0.0/8,fd00::/8), got "${listed}"`,
+      );
     });
 
     it('takes ranges and bare addresses; empty means public addresses only, even on the embedded store', () => {
@@ -204,7 +208,7 @@ describe('loadConfig (CONTRACT §2)', () => {
 });
 
 describe('SMTP_URL (issue 35)', () => {
-  it('takes smtp:// and smtps://, defaults the sender to the public origin\'s host, and is null when unset', () => {
+  it("takes smtp:// and smtps://, defaults the sender to the public origin's host, and is null when unset", () => {
     const c = loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example:465', PUBLIC_ORIGIN: 'https://api.partner.dk' });
     expect(c.smtpUrl).toBe('smtps://mailer:s3cret@mail.example:465');
     expect(c.smtpFrom).toBe('Partner API <no-reply@api.partner.dk>');

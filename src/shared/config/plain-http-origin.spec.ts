@@ -7,7 +7,10 @@ describe('plainHttpOrigin: the start-up warning about an http PUBLIC_ORIGIN', ()
     expect(warning).toContain('https');
   });
 
-  it.each(['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000', 'http://app.localhost', 'https://api.example.dk'])('is quiet for %s', (origin) => {
-    expect(plainHttpOrigin(origin)).toBeNull();
-  });
+  it.each(['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000', 'http://app.localhost', 'https://api.example.dk'])(
+    'is quiet for %s',
+    (origin) => {
+      expect(plainHttpOrigin(origin)).toBeNull();
+    },
+  );
 });

@@ -10,10 +10,7 @@ import { type SecretBox, STORED_SECRET_COLUMNS } from './secret-box';
  * one that no listed key opens is counted (with its version) and left. Each row is replaced by
  * compare-and-set, so instances starting together cannot overwrite each other's work.
  */
-export async function sealStoredSecrets(
-  dataSource: DataSource,
-  box: SecretBox,
-): Promise<{ sealed: number; unreadable: number; unreadableVersions: string[] }> {
+export async function sealStoredSecrets(dataSource: DataSource, box: SecretBox): Promise<{ sealed: number; unreadable: number; unreadableVersions: string[] }> {
   let sealed = 0;
   let unreadable = 0;
   const unreadableVersions = new Set<string>();

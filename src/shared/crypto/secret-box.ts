@@ -156,7 +156,9 @@ export class SecretBox {
    * service makes carries to show it made it (e.g. a client secret, CONTRACT §20), checked without a look-up.
    */
   macs(message: string, context: string): Buffer[] {
-    return [...this.byVersion].sort(([a], [b]) => (a === this.current.version ? -1 : b === this.current.version ? 1 : 0)).map(([version, key]) => this.macOf(version, key, message, context));
+    return [...this.byVersion]
+      .sort(([a], [b]) => (a === this.current.version ? -1 : b === this.current.version ? 1 : 0))
+      .map(([version, key]) => this.macOf(version, key, message, context));
   }
 
   private derived(key: Buffer, purpose: string, version: number): Buffer {

@@ -36,13 +36,7 @@ describe('commitOrderedRead', () => {
   });
 
   it('reads again while uncertain, and after three uncertain reads reads the other databases first and takes that read', async () => {
-    const { sql, asked } = scripted([
-      [row('5', true)],
-      [row(null, true)],
-      [row('5', true)],
-      [{ xids: '{11,12}' }],
-      [row('5', true), row('6', true)],
-    ]);
+    const { sql, asked } = scripted([[row('5', true)], [row(null, true)], [row('5', true)], [{ xids: '{11,12}' }], [row('5', true), row('6', true)]]);
     expect((await commitOrderedRead(sql, PAGE, { a: 'a' })).map((r) => r.xid)).toEqual(['5', '6']);
     expect(asked).toEqual([
       [PAGE_TEXT, ['a', null]],

@@ -35,7 +35,9 @@ describe('parseConnectionUri (libpq URI grammar, CONTRACT §16)', () => {
   });
 
   it('decodes percent-encoded hosts and keeps the encoded user, password, database and other parameters for node-postgres', () => {
-    const uri = parseConnectionUri('postgres://us%40er:p%3Ass%2Fw@db%2Done.internal:5432,h2/my%20db?sslmode=disable&application_name=a%26b&target_session_attrs=read-write');
+    const uri = parseConnectionUri(
+      'postgres://us%40er:p%3Ass%2Fw@db%2Done.internal:5432,h2/my%20db?sslmode=disable&application_name=a%26b&target_session_attrs=read-write',
+    );
     expect(uri.hosts[0]).toEqual({ host: 'db-one.internal', port: 5432 });
     expect(uri.singleHostUrl).toBe('postgres://us%40er:p%3Ass%2Fw@db-one.internal:5432/my%20db?sslmode=disable&application_name=a%26b');
   });
@@ -97,7 +99,12 @@ describe('parseConnectionUri (libpq URI grammar, CONTRACT §16)', () => {
     const secret = fc.stringMatching(/^[QXZJKV/?@#:,%&=[\]]{1,12}$/);
     fc.assert(
       fc.property(secret, secret, secret, (password, database, param) => {
-        for (const uri of [`postgres://QXZ:${password}@h1:5432,h2/db`, `postgres://u:${password}@h1/${database}?${param}`, `postgres://u@h1:${password}/db`, `postgres://u@h1/db?target_session_attrs=${param}`]) {
+        for (const uri of [
+          `postgres://QXZ:${password}@h1:5432,h2/db`,
+          `postgres://u:${password}@h1/${database}?${param}`,
+          `postgres://u@h1:${password}/db`,
+          `postgres://u@h1/db?target_session_attrs=${param}`,
+        ]) {
           try {
             parseConnectionUri(uri);
           } catch (err) {

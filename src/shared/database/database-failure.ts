@@ -1,9 +1,4 @@
-import {
-  CannotExecuteNotConnectedError,
-  ConnectionIsNotSetError,
-  QueryRunnerAlreadyReleasedError,
-  QueryRunnerProviderAlreadyReleasedError,
-} from 'typeorm';
+import { CannotExecuteNotConnectedError, ConnectionIsNotSetError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { DatabaseUnavailableError, DomainError, LockTimeoutError, UniqueViolationError } from '../domain/errors';
 
 /**
@@ -42,8 +37,19 @@ const CONNECTION_EXCEPTION_CLASS = '08';
 
 /** Socket and resolver errors of the driver's connection (Node system error codes). */
 const SOCKET_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
-  'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'ERR_SOCKET_CLOSED', 'ERR_STREAM_DESTROYED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'ERR_SOCKET_CLOSED',
+  'ERR_STREAM_DESTROYED',
 ]);
 
 /**

@@ -43,7 +43,10 @@ export class PostgresNotifications extends DatabaseNotifications {
         client.end().catch(() => undefined);
         listener.listening(false);
         if (closed) return;
-        logger.warn({ channel, error: err === undefined ? 'connection ended' : errorSummary(err), retryInMs: pause }, 'database notification listener lost; polling until it is back');
+        logger.warn(
+          { channel, error: err === undefined ? 'connection ended' : errorSummary(err), retryInMs: pause },
+          'database notification listener lost; polling until it is back',
+        );
         retry = setTimeout(start, pause);
         retry.unref();
         pause = Math.min(pause * 2, RECONNECT_MAX_MS);
@@ -99,16 +102,18 @@ export class EmbeddedNotifications extends DatabaseNotifications {
 
   listen(channel: string, listener: NotificationListener): Listening {
     let closed = false;
-    const listening = this.pool.listen(channel, () => listener.notified()).then(
-      (unlisten) => {
-        if (!closed) listener.listening(true);
-        return unlisten;
-      },
-      (err) => {
-        logger.warn({ channel, error: errorSummary(err) }, 'database notification listener not started; polling');
-        return null;
-      },
-    );
+    const listening = this.pool
+      .listen(channel, () => listener.notified())
+      .then(
+        (unlisten) => {
+          if (!closed) listener.listening(true);
+          return unlisten;
+        },
+        (err) => {
+          logger.warn({ channel, error: errorSummary(err) }, 'database notification listener not started; polling');
+          return null;
+        },
+      );
     return {
       close: async () => {
         if (closed) return;

@@ -97,7 +97,9 @@ export class HostSelector {
       if (result.verdict === 'writable') {
         this.current = i;
         if (this.lastWritable !== i) {
-          this.log.log(`database: writable host is ${hostLabel(this.hosts[i])}` + (this.lastWritable === null ? '' : ` (was ${hostLabel(this.hosts[this.lastWritable])})`));
+          this.log.log(
+            `database: writable host is ${hostLabel(this.hosts[i])}` + (this.lastWritable === null ? '' : ` (was ${hostLabel(this.hosts[this.lastWritable])})`),
+          );
         }
         this.lastWritable = i;
         return this.hosts[i];
@@ -136,7 +138,9 @@ export class HostSelector {
 /** The server parameters a client's session reports, collected from its start on. */
 function reportedStatus(client: Client): SessionStatus {
   const status: Record<string, string> = {};
-  const connection = (client as unknown as { connection: { on(e: 'parameterStatus', l: (m: { parameterName: string; parameterValue: string }) => void): void } }).connection;
+  const connection = (
+    client as unknown as { connection: { on(e: 'parameterStatus', l: (m: { parameterName: string; parameterValue: string }) => void): void } }
+  ).connection;
   connection.on('parameterStatus', (m) => (status[m.parameterName] = m.parameterValue));
   return status;
 }
@@ -171,7 +175,10 @@ export function selectingClientClass(selector: HostSelector | null): typeof Name
     override connect(callback?: Callback): Promise<Client> | void {
       const done = this.connectToSelected();
       if (callback) {
-        done.then(() => callback(null, this), (err: Error) => callback(err));
+        done.then(
+          () => callback(null, this),
+          (err: Error) => callback(err),
+        );
         return;
       }
       return done.then(() => this);
@@ -196,7 +203,8 @@ export function selectingClientClass(selector: HostSelector | null): typeof Name
         throw err;
       }
       let ok = acceptable(status, selector.attrs);
-      if (ok === null) ok = !(await (super.query as (t: string) => Promise<{ rows: Array<{ read_only: boolean }> }>).call(this, READ_ONLY_CHECK)).rows[0].read_only;
+      if (ok === null)
+        ok = !(await (super.query as (t: string) => Promise<{ rows: Array<{ read_only: boolean }> }>).call(this, READ_ONLY_CHECK)).rows[0].read_only;
       if (!ok) {
         selector.forget(host, 'read-only');
         await this.end().catch(() => undefined);

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
       process.stdout.write(`${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
       await checkSecretsKeys(dataSource, box); // CONTRACT §8: the wrong key stops here (exit 1)
       const { sealed, unreadable, unreadableVersions } = await sealStoredSecrets(dataSource, box);
-      process.stdout.write(`${sealed} stored secret(s) sealed under SECRETS_KEY v${box.current.version}${unreadable ? `; ${unreadable} sealed under ${unreadableVersions.join(', ')} open with no listed key` : ''}\n`);
+      process.stdout.write(
+        `${sealed} stored secret(s) sealed under SECRETS_KEY v${box.current.version}${unreadable ? `; ${unreadable} sealed under ${unreadableVersions.join(', ')} open with no listed key` : ''}\n`,
+      );
     } finally {
       await destroyDataSource(dataSource);
     }

@@ -8,12 +8,22 @@ import { raw, sql, type SqlFragment } from './sql-template';
 describe('oneStatement', () => {
   const claim = {
     table: 'claims',
-    columns: [['k', 'text'], ['n', 'bigint']] as const,
+    columns: [
+      ['k', 'text'],
+      ['n', 'bigint'],
+    ] as const,
     values: ['key-1', 7],
     conflictColumns: ['k'],
     responseColumn: 'n',
   };
-  const row = { table: 'things', columns: [['id', 'uuid'], ['at', 'timestamptz']] as const, values: ['u-1', '2026-01-01T00:00:00.000Z'] };
+  const row = {
+    table: 'things',
+    columns: [
+      ['id', 'uuid'],
+      ['at', 'timestamptz'],
+    ] as const,
+    values: ['u-1', '2026-01-01T00:00:00.000Z'],
+  };
 
   it('claims first and inserts every other row only from the claim, each value cast to its column type', () => {
     const { text, values } = oneStatement(claim, [row, { ...row, table: 'others' }]);
@@ -46,7 +56,10 @@ describe('oneStatement', () => {
 describe('numberedStatement', () => {
   const claim = {
     table: 'claims',
-    columns: [['k', 'text'], ['response', 'jsonb']] as const,
+    columns: [
+      ['k', 'text'],
+      ['response', 'jsonb'],
+    ] as const,
     values: ['key-1', '{"n":0}'],
     conflictColumns: ['k'],
     responseColumn: 'response',
@@ -54,7 +67,7 @@ describe('numberedStatement', () => {
   const step = {
     ctes: (source: SqlFragment) => sql`numbered AS (UPDATE counters SET n = n + 1 WHERE id = ${'c-1'} AND EXISTS (SELECT 1 FROM ${source}) RETURNING n)`,
     report: raw('0 AS why'),
-    responseKey: "voucher_number",
+    responseKey: 'voucher_number',
   };
   const row = { table: 'things', columns: [['id', 'uuid']] as const, values: ['u-1'] };
 
@@ -97,7 +110,10 @@ describe('statementName', () => {
 /** The claim of a numbered write under `key`. */
 const claimOf = (key: string) => ({
   table: 'claims',
-  columns: [['k', 'text'], ['response', 'jsonb']] as const,
+  columns: [
+    ['k', 'text'],
+    ['response', 'jsonb'],
+  ] as const,
   values: [key, '{}'],
   conflictColumns: ['k'],
   responseColumn: 'response',
@@ -242,7 +258,7 @@ describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)'
     failure: async () => failure,
   });
 
-  it('locks the counter first and the gate\'s rows only after it, with the lock wait set in the same statement', () => {
+  it("locks the counter first and the gate's rows only after it, with the lock wait set in the same statement", () => {
     const { text, values, lockTimeoutAt } = numberedStatement(claim('k'), step, [], gate(null));
     const flat = text.replace(/\s+/g, ' ');
     expect(flat).toMatch(
@@ -293,7 +309,7 @@ describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)'
     }
   });
 
-  it('answers a write whose lock wait ran out with the gate\'s failure when it is no longer allowed (403, not 503)', async () => {
+  it("answers a write whose lock wait ran out with the gate's failure when it is no longer allowed (403, not 503)", async () => {
     const sql = {
       async query() {
         throw new LockTimeoutError({ where: 'while locking tuple (0,1) in relation "counters"' });

@@ -94,7 +94,10 @@ export class OneStatementWrite {
   private readonly batches: NumberedBatches<NumberedWrite, number | null>;
 
   constructor(private readonly sql: Sql) {
-    this.batches = new NumberedBatches((write) => this.runAlone(write), (pending) => this.runBatch(pending));
+    this.batches = new NumberedBatches(
+      (write) => this.runAlone(write),
+      (pending) => this.runBatch(pending),
+    );
   }
 
   /**
@@ -184,9 +187,7 @@ export class OneStatementWrite {
       }
       await Promise.all(
         pending.map((p, at) =>
-          at === failedAt && err instanceof LockTimeoutError
-            ? asWriteError(p.write, err).then(p.reject)
-            : this.runAlone(p.write).then(p.resolve, p.reject),
+          at === failedAt && err instanceof LockTimeoutError ? asWriteError(p.write, err).then(p.reject) : this.runAlone(p.write).then(p.resolve, p.reject),
         ),
       );
       return;

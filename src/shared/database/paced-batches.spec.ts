@@ -21,11 +21,15 @@ describe('pacedBatches', () => {
   it('stops after the current batch once stopping() says so', async () => {
     let calls = 0;
     let stop = false;
-    const total = await pacedBatches(5, async () => {
-      calls++;
-      if (calls === 2) stop = true;
-      return 5;
-    }, () => stop);
+    const total = await pacedBatches(
+      5,
+      async () => {
+        calls++;
+        if (calls === 2) stop = true;
+        return 5;
+      },
+      () => stop,
+    );
     expect(calls).toBe(2);
     expect(total).toBe(10);
   });

@@ -58,7 +58,7 @@ describe('PgPool', () => {
     expect(closes).toBe(1);
   });
 
-  it('gives the pool\'s gauges, in use as total less idle when the pool does not count it', () => {
+  it("gives the pool's gauges, in use as total less idle when the pool does not count it", () => {
     const pool = new PgPool('postgres', fake as unknown as PoolDriver, async () => undefined);
     expect(pool.stats).toEqual({ total: 3, idle: 1, inUse: 2, waiting: 2 });
     expect(pool.embedded).toBeNull();
@@ -77,7 +77,10 @@ describe('PgPool', () => {
     const pool = PgPool.open({ kind: 'postgres', url: 'postgres://nobody@127.0.0.1:1/none' });
     expect(pool.kind).toBe('postgres');
     expect(pool.embedded).toBeNull();
-    expect((pool.driver as unknown as { options: { max: number; application_name: string } }).options).toMatchObject({ max: 10, application_name: 'partner-api' });
+    expect((pool.driver as unknown as { options: { max: number; application_name: string } }).options).toMatchObject({
+      max: 10,
+      application_name: 'partner-api',
+    });
     await pool.end();
     expect((pool.driver as unknown as { ended: boolean }).ended).toBe(true);
   });

@@ -105,7 +105,11 @@ export class PgPool {
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
     });
-    return { Pool: function Pool() { return borrowed; } as unknown as new () => unknown };
+    return {
+      Pool: function Pool() {
+        return borrowed;
+      } as unknown as new () => unknown,
+    };
   }
 
   /** Closes every connection (the embedded store: closes PGlite); a second call does nothing. */

@@ -121,9 +121,7 @@ class PGliteClient extends EventEmitter {
     }
     const hasParams = Array.isArray(values) && values.length > 0;
     try {
-      const raw = hasParams
-        ? await this.pglite.query(text, values as unknown[])
-        : ((await this.pglite.exec(text)).at(-1) ?? { rows: [], fields: [] });
+      const raw = hasParams ? await this.pglite.query(text, values as unknown[]) : ((await this.pglite.exec(text)).at(-1) ?? { rows: [], fields: [] });
       const r = raw as { rowCount?: number; affectedRows?: number; command?: string };
       const result = { ...raw, rowCount: r.rowCount ?? r.affectedRows ?? raw.rows.length, command: r.command };
       callback?.(null, result);

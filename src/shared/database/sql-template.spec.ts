@@ -40,7 +40,10 @@ describe('sql (the tagged-template builder)', () => {
 
   it('binds an array as ONE parameter (a PostgreSQL array) and spreads a list only through join', () => {
     const ids = ['a', 'b', 'c'];
-    expect(sql`DELETE FROM t WHERE id = ANY(${ids}::uuid[])`.toQuery()).toMatchObject({ text: 'DELETE FROM t WHERE id = ANY($1::uuid[])', values: [['a', 'b', 'c']] });
+    expect(sql`DELETE FROM t WHERE id = ANY(${ids}::uuid[])`.toQuery()).toMatchObject({
+      text: 'DELETE FROM t WHERE id = ANY($1::uuid[])',
+      values: [['a', 'b', 'c']],
+    });
     const q = sql`VALUES ${join(ids.map((id, i) => sql`(${id}, ${i})`))}`.toQuery();
     expect(q.text).toBe('VALUES ($1, $2), ($3, $4), ($5, $6)');
     expect(q.values).toEqual(['a', 0, 'b', 1, 'c', 2]);
@@ -91,8 +94,11 @@ describe('sql (the tagged-template builder)', () => {
 });
 
 describe('compileSql (a statement made once, its values filled per call)', () => {
-  it('numbers each slot once wherever it is used, and fills the values in the text\'s order', () => {
-    const compiled = compileSql(['org', 'ids', 'key'] as const, (s) => sql`SELECT ${s.key}::text, a.id FROM a WHERE a.org = ${s.org} AND a.id = ANY(${s.ids}::uuid[]) AND b.org = ${s.org}`);
+  it("numbers each slot once wherever it is used, and fills the values in the text's order", () => {
+    const compiled = compileSql(
+      ['org', 'ids', 'key'] as const,
+      (s) => sql`SELECT ${s.key}::text, a.id FROM a WHERE a.org = ${s.org} AND a.id = ANY(${s.ids}::uuid[]) AND b.org = ${s.org}`,
+    );
     expect(compiled.text).toBe('SELECT $1::text, a.id FROM a WHERE a.org = $2 AND a.id = ANY($3::uuid[]) AND b.org = $2');
     expect(compiled.values({ org: 'o', ids: ['i1', 'i2'], key: 'k' })).toEqual(['k', 'o', ['i1', 'i2']]);
   });

@@ -43,9 +43,7 @@ export class Sql {
     // promoted ~640 KB per scavenge and peaked at ~245 MB RSS instead of ~195; bench/RESULTS.md)
     const query: SessionQuery = <Row extends object>(text: string, values?: unknown[]) =>
       new Promise<Row[]>((resolve, reject) =>
-        client.query(text, values, (err, result) =>
-          err ? reject(translateDatabaseError(err)) : resolve(result.rows as Row[]),
-        ),
+        client.query(text, values, (err, result) => (err ? reject(translateDatabaseError(err)) : resolve(result.rows as Row[]))),
       );
     try {
       const result = await work(query);

@@ -34,7 +34,7 @@ function blockListOf(ranges: ReadonlyArray<{ network: string; prefix: number; fa
 
 const never = blockListOf(NEVER_REACHABLE.map(([network, prefix, family]) => ({ network, prefix, family })));
 
-const familyOf = (address: string): Family | null => ({ 4: 'ipv4', 6: 'ipv6' } as const)[isIP(address) as 4 | 6] ?? null;
+const familyOf = (address: string): Family | null => (({ 4: 'ipv4', 6: 'ipv6' }) as const)[isIP(address) as 4 | 6] ?? null;
 
 /** True when `address` (an IP literal, no zone) is in a range no webhook may reach (NEVER_REACHABLE). */
 export function isNeverReachable(address: string): boolean {

@@ -47,24 +47,16 @@ describe('isCalendarDate', () => {
     expect(isCalendarDate(input)).toBe(false);
   });
 
-  it.each([null, undefined, 20240229, new Date('2024-02-29'), ['2024-02-29'], { toString: () => '2024-02-29' }])(
-    'refuses the non-string %p',
-    (input) => {
-      expect(isCalendarDate(input)).toBe(false);
-    },
-  );
+  it.each([null, undefined, 20240229, new Date('2024-02-29'), ['2024-02-29'], { toString: () => '2024-02-29' }])('refuses the non-string %p', (input) => {
+    expect(isCalendarDate(input)).toBe(false);
+  });
 
   it('agrees with a UTC round-trip oracle on generated y/m/d triples', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 9999 }),
-        fc.integer({ min: 0, max: 13 }),
-        fc.integer({ min: 0, max: 32 }),
-        (y, m, d) => {
-          const text = `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
-          expect(isCalendarDate(text)).toBe(oracleIsRealDate(y, m, d));
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), (y, m, d) => {
+        const text = `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+        expect(isCalendarDate(text)).toBe(oracleIsRealDate(y, m, d));
+      }),
       { numRuns: 20_000 },
     );
   });

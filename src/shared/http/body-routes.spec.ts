@@ -59,7 +59,7 @@ class BaseController {
 class DerivedController extends BaseController {}
 
 describe('routesTakingBody and inheritance', () => {
-  it("finds a @Body() handler a controller inherits (Nest routes it, so it needs the body parser too)", () => {
+  it('finds a @Body() handler a controller inherits (Nest routes it, so it needs the body parser too)', () => {
     expect(routesTakingBody([DerivedController])).toEqual([{ path: 'derived/inherited', method: RequestMethod.POST }]);
   });
 });
@@ -122,7 +122,10 @@ function partnerHandlersMissingBody(controllers: Type[], file: string): string[]
       if (!/\.body\b/.test(handler.toString())) continue;
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
       const path = [Reflect.getMetadata(PATH_METADATA, handler)].flat()[0] as string;
-      const route = `${method} ${[bases[0], path].map((p) => String(p ?? '').replace(/^\/+|\/+$/g, '')).filter((p) => p !== '').join('/')}`;
+      const route = `${method} ${[bases[0], path]
+        .map((p) => String(p ?? '').replace(/^\/+|\/+$/g, ''))
+        .filter((p) => p !== '')
+        .join('/')}`;
       if (!listed.has(route)) {
         missing.push(
           `${controller.name}.${name} (${file}) reads the request body without a @Body() parameter: ` +

@@ -4,7 +4,11 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import type { RouteInfo } from '@nestjs/common/interfaces/index.js';
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined ? [''] : [String(v)]);
-const join = (a: string, b: string) => [a, b].map((p) => p.replace(/^\/+|\/+$/g, '')).filter((p) => p !== '').join('/');
+const join = (a: string, b: string) =>
+  [a, b]
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter((p) => p !== '')
+    .join('/');
 
 /** The methods of a controller's prototype and of the classes it extends (as Nest's scanner finds handlers), each once. */
 function handlerNames(proto: Record<string, unknown>): string[] {

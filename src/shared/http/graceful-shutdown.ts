@@ -80,14 +80,9 @@ export class GracefulShutdown {
         }),
     );
     const idleSweep = setInterval(() => this.servers.forEach((s) => s.closeIdleConnections()), 100);
-    const stoppingHook = (options.onStopping?.() ?? Promise.resolve()).catch((err: Error) =>
-      options.logger?.warn(`stopping hook failed: ${err.message}`),
-    );
+    const stoppingHook = (options.onStopping?.() ?? Promise.resolve()).catch((err: Error) => options.logger?.warn(`stopping hook failed: ${err.message}`));
     try {
-      const drained = await Promise.race([
-        Promise.all([...closed, stoppingHook]).then(() => true),
-        sleep(drainUntil - Date.now()).then(() => false),
-      ]);
+      const drained = await Promise.race([Promise.all([...closed, stoppingHook]).then(() => true), sleep(drainUntil - Date.now()).then(() => false)]);
       if (drained) return;
       const unanswered = [...this.inFlight].filter((res) => !res.headersSent);
       if (unanswered.length > 0) options.logger?.warn(`grace running out: answering ${unanswered.length} request(s) in flight with 503`);

@@ -83,9 +83,7 @@ export class ProblemFilter implements ExceptionFilter {
     if (status === 401) {
       res.setHeader(
         'WWW-Authenticate',
-        req.tokenSent || code !== 'missing_token'
-          ? `Bearer realm="${this.realm}", error="invalid_token"`
-          : `Bearer realm="${this.realm}"`,
+        req.tokenSent || code !== 'missing_token' ? `Bearer realm="${this.realm}", error="invalid_token"` : `Bearer realm="${this.realm}"`,
       );
     } else if (code === 'insufficient_scope') {
       res.setHeader('WWW-Authenticate', `Bearer realm="${this.realm}", error="insufficient_scope", scope="${scope ?? ''}"`);

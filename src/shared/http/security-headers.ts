@@ -50,10 +50,14 @@ export function recordHeaders(middleware: RequestHandler): HeaderSet {
     removeHeader: (name: string) => void removed.push(name),
   };
   let done = false;
-  middleware({ headers: {}, method: 'GET' } as never, recorder as never, ((err?: unknown) => {
-    if (err) throw err;
-    done = true;
-  }) as never);
+  middleware(
+    { headers: {}, method: 'GET' } as never,
+    recorder as never,
+    ((err?: unknown) => {
+      if (err) throw err;
+      done = true;
+    }) as never,
+  );
   if (!done) throw new Error('the security headers middleware did not finish synchronously');
   return { set, removed };
 }
@@ -65,7 +69,7 @@ const DOCS = recordHeaders(docsHeaders);
 function underDocs(url: string): boolean {
   if (!url.startsWith(DOCS_PATH)) return false;
   const after = url.charCodeAt(DOCS_PATH.length);
-  return Number.isNaN(after) || after === 0x2f /* / */ || after === 0x3f /* ? */;
+  return Number.isNaN(after) || after === 0x2f /* / */ || after === 0x3f; /* ? */
 }
 
 export function securityHeaders(): RequestHandler {

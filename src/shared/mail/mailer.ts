@@ -23,7 +23,10 @@ export class Mailer implements OnModuleDestroy {
   private readonly transport: Transporter | null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.transport = config.smtpUrl === null ? null : createTransport(
+    this.transport =
+      config.smtpUrl === null
+        ? null
+        : createTransport(
             // a server that does not answer is a 503 within seconds, not a request hanging for minutes
             { url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 },
             { from: config.smtpFrom },
@@ -44,7 +47,10 @@ export class Mailer implements OnModuleDestroy {
       await this.transport.sendMail({ to: message.to, subject: message.subject, text: message.text });
     } catch (err) {
       // the server's answer only: never the URL (it may hold a password) nor the message
-      this.logger.error({ code: (err as { code?: string }).code, responseCode: (err as { responseCode?: number }).responseCode }, 'email not sent: the SMTP server refused it or could not be reached');
+      this.logger.error(
+        { code: (err as { code?: string }).code, responseCode: (err as { responseCode?: number }).responseCode },
+        'email not sent: the SMTP server refused it or could not be reached',
+      );
       throw new ServiceUnavailableError();
     }
   }

@@ -35,7 +35,10 @@ const edgeValue = fc.oneof(
 /** An object with some of the class's fields (edge values), maybe unknown keys too, or not an object at all. */
 function rawOf(type: Function, item?: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   const names = [...fieldsOf(type)!.keys()];
-  const fields = fc.record(Object.fromEntries(names.map((n) => [n, item && n === 'lines' ? fc.oneof(fc.array(item, { maxLength: 6 }), edgeValue) : edgeValue])), { requiredKeys: [] });
+  const fields = fc.record(
+    Object.fromEntries(names.map((n) => [n, item && n === 'lines' ? fc.oneof(fc.array(item, { maxLength: 6 }), edgeValue) : edgeValue])),
+    { requiredKeys: [] },
+  );
   const extra = fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'x', 'a/b~c', 'lines2'), edgeValue, { maxKeys: 2 });
   return fc.oneof(
     { weight: 8, arbitrary: fc.tuple(fields, extra).map(([f, e]) => JSON.parse(JSON.stringify({ ...e, ...f })) as unknown) },
@@ -67,7 +70,14 @@ describe('generated validators: the same answer as the generic walk (body-valida
     const { value, violations } = validateObject(line, JournalLineRequestDto);
     expect(violations).toEqual([]);
     expect(value).toBeInstanceOf(JournalLineRequestDto);
-    expect({ ...value }).toEqual({ account_id: '500D9204-edcc-4fb5-a209-6518960920d6', debit_minor: 5, credit_minor: 0, tax_code_id: null, dimension_refs: [], line_text: null });
+    expect({ ...value }).toEqual({
+      account_id: '500D9204-edcc-4fb5-a209-6518960920d6',
+      debit_minor: 5,
+      credit_minor: 0,
+      tax_code_id: null,
+      dimension_refs: [],
+      line_text: null,
+    });
     expect(validateObject({ account_id: '500d9204-edcc-4fb5-a209-6518960920d6', debit_minor: 5, credit_minor: 5 }, JournalLineRequestDto).violations).toEqual([
       { pointer: '', code: 'invalid_input', detail: 'exactly one of debit_minor and credit_minor must be greater than 0' },
     ]);

@@ -4,7 +4,9 @@ import { LiveSet } from './live-set';
 describe('LiveSet', () => {
   it('holds what was added and not yet removed', () => {
     const set = new LiveSet<{ n: number }>();
-    const a = { n: 1 }, b = { n: 2 }, c = { n: 3 };
+    const a = { n: 1 },
+      b = { n: 2 },
+      c = { n: 3 };
     set.add(a);
     const removeB = set.add(b);
     set.add(c);
@@ -15,7 +17,8 @@ describe('LiveSet', () => {
 
   it('removes an item once, however often its removal is called, also after its slot went to another item', () => {
     const set = new LiveSet<{ n: number }>();
-    const a = { n: 1 }, b = { n: 2 };
+    const a = { n: 1 },
+      b = { n: 2 };
     const removeA = set.add(a);
     removeA();
     set.add(b); // takes a's slot

@@ -7,10 +7,12 @@ import { prefixedLayersFirst } from './route-order';
 function anApp(extra?: (app: express.Express) => void) {
   const app = exactRoutingExpress();
   const seen: string[] = [];
-  const mark = (name: string): express.RequestHandler => (_req, _res, next) => {
-    seen.push(name);
-    next();
-  };
+  const mark =
+    (name: string): express.RequestHandler =>
+    (_req, _res, next) => {
+      seen.push(name);
+      next();
+    };
   app.use(mark('global'));
   app.get('/docs', (_req, res) => void res.send('docs'));
   app.post('/api/partner/v1/journal', mark('partner body'));
@@ -61,7 +63,10 @@ describe('prefixedLayersFirst', () => {
 
   it.each([
     ['a catch-all middleware', (app: express.Express) => app.use('/', (_req: express.Request, _res: express.Response, next: express.NextFunction) => next())],
-    ['a pattern that reaches under the prefix', (app: express.Express) => app.get('/api/:area/v1/operations/:id', (_req: express.Request, res: express.Response) => void res.end())],
+    [
+      'a pattern that reaches under the prefix',
+      (app: express.Express) => app.get('/api/:area/v1/operations/:id', (_req: express.Request, res: express.Response) => void res.end()),
+    ],
     ['a wildcard', (app: express.Express) => app.all('/{*rest}', (_req: express.Request, _res: express.Response, next: express.NextFunction) => next())],
   ])('moves nothing and throws when %s stands between', (_what, extra) => {
     const { app } = anApp(extra);

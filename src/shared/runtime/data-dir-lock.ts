@@ -160,9 +160,7 @@ function legacyCheck(dataDir: string): void {
 }
 
 function lockedError(dataDir: string, pid: number | null): DataDirLockedError {
-  return new DataDirLockedError(
-    `DATA_DIR ${dataDir} is in use by another process (pid ${pid ?? 'unknown'}): stop it first, or give this one its own DATA_DIR`,
-  );
+  return new DataDirLockedError(`DATA_DIR ${dataDir} is in use by another process (pid ${pid ?? 'unknown'}): stop it first, or give this one its own DATA_DIR`);
 }
 
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); null off Linux or when the process is gone. */

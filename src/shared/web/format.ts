@@ -20,7 +20,15 @@ function dateFormat(lang: Lang, kind: 'date' | 'time', timeZone: string): Intl.D
     f =
       kind === 'date'
         ? new Intl.DateTimeFormat(LOCALE[lang], { day: 'numeric', month: 'long', year: 'numeric', timeZone })
-        : new Intl.DateTimeFormat(LOCALE[lang], { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' });
+        : new Intl.DateTimeFormat(LOCALE[lang], {
+            day: 'numeric',
+            month: 'long',
+            year: 'numeric',
+            hour: '2-digit',
+            minute: '2-digit',
+            timeZone,
+            timeZoneName: 'short',
+          });
     dates.set(key, f);
   }
   return f;

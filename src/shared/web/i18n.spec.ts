@@ -28,17 +28,11 @@ describe('catalogues (CONTRACT §18: a key missing in either language fails a te
   });
 
   it('names the accessible names of §18 in Danish', () => {
-    expect(['web.email', 'web.password', 'web.authenticatorCode', 'web.signIn', 'web.confirm', 'web.cancel', 'consent.allow', 'consent.deny', 'consent.revoke'].map((k) => translate('da', k))).toEqual([
-      'E-mail',
-      'Adgangskode',
-      'Kode fra godkendelsesapp',
-      'Log ind',
-      'Bekræft',
-      'Annuller',
-      'Tillad',
-      'Afvis',
-      'Tilbagekald',
-    ]);
+    expect(
+      ['web.email', 'web.password', 'web.authenticatorCode', 'web.signIn', 'web.confirm', 'web.cancel', 'consent.allow', 'consent.deny', 'consent.revoke'].map(
+        (k) => translate('da', k),
+      ),
+    ).toEqual(['E-mail', 'Adgangskode', 'Kode fra godkendelsesapp', 'Log ind', 'Bekræft', 'Annuller', 'Tillad', 'Afvis', 'Tilbagekald']);
   });
 });
 

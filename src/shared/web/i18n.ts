@@ -149,13 +149,7 @@ export function fromAcceptLanguage(header: unknown): Lang | null {
  * authorization request's `ui_locales`, the `lang` cookie, `Accept-Language`, then the page set's
  * default (Danish for owners, English for developers). Unknown values are skipped.
  */
-export function chooseLanguage(input: {
-  switchTo?: unknown;
-  uiLocales?: unknown;
-  cookie?: unknown;
-  acceptLanguage?: unknown;
-  fallback: Lang;
-}): Lang {
+export function chooseLanguage(input: { switchTo?: unknown; uiLocales?: unknown; cookie?: unknown; acceptLanguage?: unknown; fallback: Lang }): Lang {
   if (isLang(input.switchTo)) return input.switchTo;
   const fromUi = isLang(input.uiLocales) ? input.uiLocales : firstSupportedTag(input.uiLocales);
   if (fromUi) return fromUi;

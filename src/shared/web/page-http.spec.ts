@@ -1,7 +1,7 @@
 import { cspSourceOf, pageCsp } from './page-http';
 
 describe("the pages' CSP (CONTRACT §11)", () => {
-  it("allows forms to post to this origin only, plus the given redirect targets", () => {
+  it('allows forms to post to this origin only, plus the given redirect targets', () => {
     expect(pageCsp()).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
     expect(pageCsp(['https://app.example', 'com.example.app:'])).toContain("form-action 'self' https://app.example com.example.app:;");
   });

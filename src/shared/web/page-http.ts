@@ -100,7 +100,11 @@ export function pageMiddleware(badForm: (req: Request, res: Response, fault?: 'c
         if (req.body === undefined || req.body === null || typeof req.body !== 'object') req.body = {};
         // issue 35 finding 8: no field of any form may hold a control character (a NUL reached
         // PostgreSQL as a 500); a textarea keeps its tabs and line breaks
-        if (Object.values(req.body as Record<string, unknown>).some((v) => (Array.isArray(v) ? v : [v]).some((x) => typeof x === 'string' && hasControlCharacter(x, 'line breaks')))) {
+        if (
+          Object.values(req.body as Record<string, unknown>).some((v) =>
+            (Array.isArray(v) ? v : [v]).some((x) => typeof x === 'string' && hasControlCharacter(x, 'line breaks')),
+          )
+        ) {
           return badForm(req, res, 'control character');
         }
         next();
@@ -117,9 +121,10 @@ export function pageMiddleware(badForm: (req: Request, res: Response, fault?: 'c
 export function messagePage(req: Request, res: Response, status: number, titleKey: string, messageKey: string, params?: Record<string, string | number>): void {
   const lang = pageLanguage(req, res, req.path.startsWith('/developers') ? 'en' : 'da');
   languageHeaders(res, lang);
-  res.status(status).type('html').send(
-    renderPage('message', { lang, t: translator(lang), brand: '', title: translate(lang, titleKey), message: translate(lang, messageKey, params) }),
-  );
+  res
+    .status(status)
+    .type('html')
+    .send(renderPage('message', { lang, t: translator(lang), brand: '', title: translate(lang, titleKey), message: translate(lang, messageKey, params) }));
 }
 
 /** The usual answer to a form that could not be read (or that holds a control character in a field: issue 35 finding 8). */
@@ -255,19 +260,22 @@ export class PageHttp<Page extends string = string> {
     languageHeaders(res, lang);
     const t = translator(lang);
     const title = typeof data.titleKey === 'string' ? t(data.titleKey, data.titleParams as Record<string, string> | undefined) : data.title;
-    res.status(status).type('html').send(
-      this.render(name, {
-        serviceName: this.serviceName,
-        brand: this.pageSet.brand(lang, this.serviceName),
-        homeHref: this.pageSet.homeHref,
-        switchLinks: this.switchLinks(res, lang),
-        ...data,
-        title,
-        lang,
-        t,
-        fmt: formatters(lang),
-      }),
-    );
+    res
+      .status(status)
+      .type('html')
+      .send(
+        this.render(name, {
+          serviceName: this.serviceName,
+          brand: this.pageSet.brand(lang, this.serviceName),
+          homeHref: this.pageSet.homeHref,
+          switchLinks: this.switchLinks(res, lang),
+          ...data,
+          title,
+          lang,
+          t,
+          fmt: formatters(lang),
+        }),
+      );
   }
 
   /** A titled message page; `titleKey` and `messageKey` are catalogue keys. */

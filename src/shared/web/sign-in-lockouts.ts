@@ -13,13 +13,14 @@ const date = (v: Date | string | null): Date | null => (v === null ? null : v in
  * surrounding spaces. Only this hash is stored, never the email.
  */
 export function signInKey(realm: string, email: string): string {
-  return createHash('sha256').update(`${realm}\n${normalizeEmail(email)}`, 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(`${realm}\n${normalizeEmail(email)}`, 'utf8')
+    .digest('hex');
 }
 
 /** An attempt under way (its failure is on record until `succeeded`), or the refusal. */
 export type SignInAttempt =
-  | { kind: 'go'; key: string; clientAddress: string; failureId: string; slowMs: number }
-  | { kind: 'locked'; retryAfterSeconds: number };
+  { kind: 'go'; key: string; clientAddress: string; failureId: string; slowMs: number } | { kind: 'locked'; retryAfterSeconds: number };
 
 /** The pair's row, made on first use and locked: every attempt of one (email, address) passes here one at a time. */
 const LOCK_PAIR = `INSERT INTO sign_in_lockouts (email_key, client_address, updated_at) VALUES ($1, $2, $3)

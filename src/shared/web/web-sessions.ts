@@ -253,7 +253,10 @@ export class WebSessions {
   async issueConfirmation(idHash: string): Promise<string> {
     const token = randomBytes(18).toString('base64url');
     await this.transactions.run((tx) =>
-      managerOf(tx).query(`UPDATE web_sessions SET data = jsonb_set(data, '{_confirm}', to_jsonb($2::text)) WHERE id_hash = $1`, [idHash, confirmationHash(token)]),
+      managerOf(tx).query(`UPDATE web_sessions SET data = jsonb_set(data, '{_confirm}', to_jsonb($2::text)) WHERE id_hash = $1`, [
+        idHash,
+        confirmationHash(token),
+      ]),
     );
     return token;
   }

@@ -41,7 +41,12 @@ export class Instance {
   stderr = '';
   private exited: Promise<void> = Promise.resolve();
 
-  constructor(readonly name: string, readonly port: number, readonly consolePort: number, private readonly databaseUrl: string) {}
+  constructor(
+    readonly name: string,
+    readonly port: number,
+    readonly consolePort: number,
+    private readonly databaseUrl: string,
+  ) {}
 
   get base(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -198,7 +203,10 @@ export class RetryingClients {
   readonly failures: string[] = [];
 
   /** `timeoutMs`: how long the client waits for one answer before it gives up on the request (CLIENT_TIMEOUT). */
-  constructor(private readonly instances: () => Instance[], private readonly timeoutMs = 60_000) {}
+  constructor(
+    private readonly instances: () => Instance[],
+    private readonly timeoutMs = 60_000,
+  ) {}
 
   async create(
     kind: 'product' | 'journal',
@@ -228,14 +236,29 @@ export class RetryingClients {
           timeoutMs: this.timeoutMs,
         });
         this.attempts.push({
-          key, first, instance: target.name, status: res.status, code: res.body.code, retryAfter: res.headers['retry-after'] as string | undefined,
-          replayed: res.body.replayed, connection: res.headers.connection, at: res.at,
+          key,
+          first,
+          instance: target.name,
+          status: res.status,
+          code: res.body.code,
+          retryAfter: res.headers['retry-after'] as string | undefined,
+          replayed: res.body.replayed,
+          connection: res.headers.connection,
+          at: res.at,
         });
         first = false;
         if (res.status === 201) {
           const s: Success = {
-            kind, key, id: String(res.body.id), operationId: String(res.body.operation_id), code: body.code as string | undefined,
-            voucher: res.body.voucher_number as number | undefined, committedBy: res.at, hadSocketError, replayed: res.body.replayed === true, tag: options.tag,
+            kind,
+            key,
+            id: String(res.body.id),
+            operationId: String(res.body.operation_id),
+            code: body.code as string | undefined,
+            voucher: res.body.voucher_number as number | undefined,
+            committedBy: res.at,
+            hadSocketError,
+            replayed: res.body.replayed === true,
+            tag: options.tag,
           };
           this.successes.push(s);
           return s;

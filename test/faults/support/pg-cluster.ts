@@ -9,7 +9,11 @@ const BIN = '/usr/lib/postgresql/15/bin';
 /** Runs a PostgreSQL binary as the `postgres` OS user (initdb and the server refuse to run as root). */
 function asPostgres(args: string[], timeoutMs = 60_000): string {
   const [cmd, ...rest] = args;
-  return execFileSync('runuser', ['-u', 'postgres', '--', join(BIN, cmd), ...rest], { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('runuser', ['-u', 'postgres', '--', join(BIN, cmd), ...rest], {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /**
@@ -20,7 +24,10 @@ export class PrivateCluster {
   readonly dir: string;
   readonly dataDir: string;
 
-  private constructor(readonly port: number, readonly name = 'primary') {
+  private constructor(
+    readonly port: number,
+    readonly name = 'primary',
+  ) {
     this.dir = mkdtempSync(join(tmpdir(), 'partner-faults-pg-'));
     chownSync(this.dir, uid('postgres'), gid('postgres'));
     this.dataDir = join(this.dir, 'data');
@@ -42,9 +49,29 @@ export class PrivateCluster {
    */
   static async standbyOf(primary: PrivateCluster, port: number, name: string): Promise<PrivateCluster> {
     const c = new PrivateCluster(port, name);
-    asPostgres(['pg_basebackup', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', c.dataDir, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync'], 120_000);
+    asPostgres(
+      [
+        'pg_basebackup',
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-U',
+        'postgres',
+        '-D',
+        c.dataDir,
+        '-R',
+        '-X',
+        'stream',
+        '--checkpoint=fast',
+        '--no-sync',
+      ],
+      120_000,
+    );
     // the walreceiver's name (the last setting of the file wins over the one -R wrote)
-    asPostgresShell(`echo "primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}'" >> ${c.dataDir}/postgresql.auto.conf`);
+    asPostgresShell(
+      `echo "primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}'" >> ${c.dataDir}/postgresql.auto.conf`,
+    );
     c.start();
     return c;
   }
@@ -73,8 +100,16 @@ export class PrivateCluster {
 
   start(): void {
     asPostgres([
-      'pg_ctl', '-D', this.dataDir, '-l', join(this.dir, 'server.log'), '-w', '-t', '60',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60 -c cluster_name=${this.name}`,
+      'pg_ctl',
+      '-D',
+      this.dataDir,
+      '-l',
+      join(this.dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60 -c cluster_name=${this.name}`,
       'start',
     ]);
   }

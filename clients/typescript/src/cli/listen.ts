@@ -177,10 +177,14 @@ class Feed {
         if (data) return data as FeedPage;
         const answer = describeAnswer(response.status, error);
         if (response.status === 401) {
-          throw new CliError(`partner-api listen: ${call} answered ${answer}: the token in PARTNER_API_TOKEN was refused (is it current, and for the environment of PARTNER_API_BASE?)`);
+          throw new CliError(
+            `partner-api listen: ${call} answered ${answer}: the token in PARTNER_API_TOKEN was refused (is it current, and for the environment of PARTNER_API_BASE?)`,
+          );
         }
         if (response.status === 400 && after !== null) {
-          throw new CliError(`partner-api listen: ${call} answered ${answer}: the cursor in ${cursorFile} was not issued to this app and environment; remove the file or choose another --cursor-file`);
+          throw new CliError(
+            `partner-api listen: ${call} answered ${answer}: the cursor in ${cursorFile} was not issued to this app and environment; remove the file or choose another --cursor-file`,
+          );
         }
         if (response.status !== 429 && response.status < 500) throw new CliError(`partner-api listen: ${call} answered ${answer}`);
         const retryAfter = Number(response.headers.get('retry-after'));
@@ -226,7 +230,9 @@ function lockCursorFile(file: string): void {
       continue; // removed meanwhile: try again
     }
     if (Number.isInteger(holder) && holder > 0 && isRunning(holder)) {
-      throw new CliError(`partner-api listen: another listen (pid ${holder}) is using the cursor file ${file}; stop it, or give this one another --cursor-file`);
+      throw new CliError(
+        `partner-api listen: another listen (pid ${holder}) is using the cursor file ${file}; stop it, or give this one another --cursor-file`,
+      );
     }
     try {
       unlinkSync(lock); // its listen was killed

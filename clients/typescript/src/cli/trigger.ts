@@ -12,7 +12,9 @@ const AMOUNT_MINOR = 10_000; // 100.00 DKK
  */
 export async function trigger(env: PartnerEnvironment, io: Output): Promise<void> {
   if (!isSandboxBase(env.base)) {
-    throw new CliError(`partner-api trigger: sandbox only, and PARTNER_API_BASE (${env.base}) is not a sandbox base (…/api/partner/sandbox/v1); nothing was posted`);
+    throw new CliError(
+      `partner-api trigger: sandbox only, and PARTNER_API_BASE (${env.base}) is not a sandbox base (…/api/partner/sandbox/v1); nothing was posted`,
+    );
   }
   const client = createPartnerClient(env.base, env.token);
   const fail = (call: string, status: number, body: unknown): never => {
@@ -46,10 +48,10 @@ export async function trigger(env: PartnerEnvironment, io: Output): Promise<void
   if (!posted.data) return fail(postCall, posted.response.status, posted.error);
 
   const receiptCall = `GET ${env.base}/operations/${posted.data.operation_id}`;
-  const receipt = await reach(receiptCall, () =>
-    client.GET('/operations/{operation_id}', { params: { path: { operation_id: posted.data.operation_id } } }),
-  );
+  const receipt = await reach(receiptCall, () => client.GET('/operations/{operation_id}', { params: { path: { operation_id: posted.data.operation_id } } }));
   if (!receipt.data) return fail(receiptCall, receipt.response.status, receipt.error);
-  io.out(`Posted a sample journal entry (${debit.number} ${debit.name} / ${credit.number} ${credit.name}, 100.00 DKK): voucher ${posted.data.voucher_number}. Its receipt:`);
+  io.out(
+    `Posted a sample journal entry (${debit.number} ${debit.name} / ${credit.number} ${credit.name}, 100.00 DKK): voucher ${posted.data.voucher_number}. Its receipt:`,
+  );
   io.out(JSON.stringify(receipt.data, null, 2));
 }

@@ -36,7 +36,8 @@ export const UPLOAD_HEADERS = [
     name: 'Content-Disposition',
     in: 'header',
     required: false,
-    description: 'RFC 6266 `attachment; filename="…"` (or `filename*=UTF-8\'\'…`) names the file; without it the name is `bilag-<voucher_year>-<voucher_number>-<n>.<ext>`.',
+    description:
+      'RFC 6266 `attachment; filename="…"` (or `filename*=UTF-8\'\'…`) names the file; without it the name is `bilag-<voucher_year>-<voucher_number>-<n>.<ext>`.',
     schema: { type: 'string' },
   },
 ];

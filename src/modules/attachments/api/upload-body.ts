@@ -99,7 +99,8 @@ export function receiveUpload(req: Request, res: Response, maxBytes: number, bud
       received += chunk.length;
       steps[steps.length - 1] += chunk.length;
       if (received > maxBytes) return fail(closing(new AttachmentTooLargeError(maxBytes)));
-      if (!budget.take(chunk.length)) return fail(closing(new ServiceUnavailableError('This instance is receiving as many uploads as it may hold; retry later')));
+      if (!budget.take(chunk.length))
+        return fail(closing(new ServiceUnavailableError('This instance is receiving as many uploads as it may hold; retry later')));
       taken += chunk.length;
       chunks.push(chunk);
     };

@@ -111,7 +111,11 @@ export class AttachmentsService {
    * The attachment of an entry `owner.appId` posted to `owner.organizationId` (the owner's Connected apps
    * page, CONTRACT §18, after it has checked the grant is the signed-in owner's), or null.
    */
-  async storedFor(owner: { organizationId: string; appId: string; environment: string }, entryId: string, attachmentId: string): Promise<StoredAttachment | null> {
+  async storedFor(
+    owner: { organizationId: string; appId: string; environment: string },
+    entryId: string,
+    attachmentId: string,
+  ): Promise<StoredAttachment | null> {
     const { entry, attachment } = await this.attachments.stored(owner, entryId, attachmentId);
     return entry && attachment ? attachment : null;
   }

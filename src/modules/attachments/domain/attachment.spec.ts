@@ -39,7 +39,7 @@ describe('attachment rules (CONTRACT §17)', () => {
     expect([...pdf(`attachment; filename*=UTF-8''${encodeURIComponent('😀'.repeat(300))}`)!]).toHaveLength(255);
   });
 
-  it('CONTRACT §20: no bidirectional controls, always the type\'s extension, a raw UTF-8 filename read as UTF-8', () => {
+  it("CONTRACT §20: no bidirectional controls, always the type's extension, a raw UTF-8 filename read as UTF-8", () => {
     expect(filenameOf('attachment; filename="faktura.hta"', 'application/pdf')).toBe('faktura.pdf');
     expect(filenameOf(`attachment; filename*=UTF-8''${encodeURIComponent('faktura-1042\u202Efdp.hta')}`, 'application/pdf')).toBe('faktura-1042fdp.pdf');
     const bidi = '\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069';

@@ -47,7 +47,10 @@ export class AttachmentTooLargeError extends DomainError {
  */
 export class QuotaExceededError extends DomainError {
   constructor(maxBytes: number) {
-    super('quota_exceeded', `A sandbox project or demo organization holds at most ${maxBytes} bytes of attachments (SANDBOX_STORAGE_MAX_BYTES); this file would exceed that`);
+    super(
+      'quota_exceeded',
+      `A sandbox project or demo organization holds at most ${maxBytes} bytes of attachments (SANDBOX_STORAGE_MAX_BYTES); this file would exceed that`,
+    );
   }
 }
 
@@ -144,7 +147,10 @@ export function filenameOf(header: string | undefined, type: AttachmentMediaType
   if (name === undefined) return null;
   const base = name.replace(CONTROL, '').replace(BIDI_CONTROL, '').split(/[/\\]/).pop() ?? '';
   // the stem: without a trailing extension (any, the type's too) and the dots and spaces before it
-  const stem = base.replace(/[. ]+$/, '').replace(/\.[^.]*$/, '').replace(/[. ]+$/, '');
+  const stem = base
+    .replace(/[. ]+$/, '')
+    .replace(/\.[^.]*$/, '')
+    .replace(/[. ]+$/, '');
   if (stem === '') return null;
   const extension = `.${ATTACHMENT_MEDIA_TYPES[type]}`;
   return [...stem].slice(0, MAX_FILENAME_CHARACTERS - extension.length).join('') + extension;

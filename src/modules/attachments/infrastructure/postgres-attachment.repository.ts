@@ -61,11 +61,16 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
   }
 
   async attachableEntry(owner: { organizationId: string; appId: string; environment: string }, entryId: string): Promise<AttachableEntry | null> {
-    const [row] = await queryWith<{ voucher_year: number; voucher_number: number; counted: boolean; used: string | number | null }>(this.sql, attachable(owner, entryId));
+    const [row] = await queryWith<{ voucher_year: number; voucher_number: number; counted: boolean; used: string | number | null }>(
+      this.sql,
+      attachable(owner, entryId),
+    );
     if (!row) return null;
     // the first upload of a counted organization makes its counter row, which every upload's write then locks
     if (row.counted && row.used === null) {
-      await this.sql.query(`INSERT INTO attachment_storage (organization_id, bytes) VALUES ($1, 0) ON CONFLICT (organization_id) DO NOTHING`, [owner.organizationId]);
+      await this.sql.query(`INSERT INTO attachment_storage (organization_id, bytes) VALUES ($1, 0) ON CONFLICT (organization_id) DO NOTHING`, [
+        owner.organizationId,
+      ]);
     }
     return { voucherYear: Number(row.voucher_year), voucherNumber: Number(row.voucher_number), storageUsed: row.counted ? Number(row.used ?? 0) : null };
   }
@@ -88,9 +93,13 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
     const size = bind(a.bytes.length);
     const limit = bind(a.storageLimit);
     return {
-      ctes: (source) => sql`${counted ? sql`room AS (SELECT bytes FROM attachment_storage WHERE organization_id = ${organizationId} FOR UPDATE),
+      ctes: (source) => sql`${
+        counted
+          ? sql`room AS (SELECT bytes FROM attachment_storage WHERE organization_id = ${organizationId} FOR UPDATE),
        over_quota AS (SELECT count(*)::int AS over FROM room WHERE ${limit}::bigint > 0 AND room.bytes + ${size}::bigint > ${limit}::bigint),
-       ` : empty}numbered AS (
+       `
+          : empty
+      }numbered AS (
          INSERT INTO attachment_counters (organization_id, entry_id, last_number) SELECT ${organizationId}, ${entryId}, 1 FROM ${source}${counted ? raw(` WHERE (SELECT over FROM over_quota) = 0`) : empty}
          ON CONFLICT (organization_id, entry_id) DO UPDATE SET last_number = attachment_counters.last_number + 1
           WHERE attachment_counters.last_number < ${raw(String(MAX_ATTACHMENTS_PER_ENTRY))}
@@ -100,15 +109,22 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
          ON CONFLICT (organization_id, sha256) DO UPDATE SET content = EXCLUDED.content RETURNING 1),
        attachment AS (
          INSERT INTO attachments (organization_id, id, entry_id, number, filename, content_type, size, sha256, created_at)
-         SELECT ${organizationId}, ${a.id}, ${entryId}, numbered.n, numbered.filename, ${a.contentType}, ${size}, ${sha256}, ${a.createdAt} FROM numbered RETURNING 1),${counted ? sql`
+         SELECT ${organizationId}, ${a.id}, ${entryId}, numbered.n, numbered.filename, ${a.contentType}, ${size}, ${sha256}, ${a.createdAt} FROM numbered RETURNING 1),${
+           counted
+             ? sql`
        charged AS (
          INSERT INTO attachment_storage (organization_id, bytes) SELECT ${organizationId}, ${size} FROM numbered
-         ON CONFLICT (organization_id) DO UPDATE SET bytes = attachment_storage.bytes + EXCLUDED.bytes RETURNING 1),` : empty}
+         ON CONFLICT (organization_id) DO UPDATE SET bytes = attachment_storage.bytes + EXCLUDED.bytes RETURNING 1),`
+             : empty
+         }
        counter_now AS (SELECT last_number FROM attachment_counters WHERE organization_id = ${organizationId} AND entry_id = ${entryId})`,
       // the counter as the statement's snapshot saw it: full, or moved on by a commit it could not see (run again);
       // the storage use as the locking read saw it (the last committed): over the limit decides at once
-      report: raw(`(SELECT count(*) FROM counter_now WHERE last_number >= ${MAX_ATTACHMENTS_PER_ENTRY})::int AS entry_full, ${
-        counted ? '(SELECT over FROM over_quota)' : '0'} AS over_quota`),
+      report: raw(
+        `(SELECT count(*) FROM counter_now WHERE last_number >= ${MAX_ATTACHMENTS_PER_ENTRY})::int AS entry_full, ${
+          counted ? '(SELECT over FROM over_quota)' : '0'
+        } AS over_quota`,
+      ),
       // the storage row after the entry's counter: every upload takes them in this order
       counterLock: (lockTimeout) => {
         const [org, entry] = [bind(a.organizationId), bind(a.entryId)];
@@ -123,8 +139,7 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
         complete: (body, n) => ({ ...body, filename: a.filename ?? `${a.defaultName.prefix}${n}${a.defaultName.suffix}` }),
       },
       lane: `attachments/${a.organizationId}/${a.entryId}`,
-      refusal: (result) =>
-        result.over_quota ? new QuotaExceededError(a.storageLimit ?? 0) : result.entry_full ? new TooManyAttachmentsError() : 'retry',
+      refusal: (result) => (result.over_quota ? new QuotaExceededError(a.storageLimit ?? 0) : result.entry_full ? new TooManyAttachmentsError() : 'retry'),
     };
   }
 
@@ -133,36 +148,43 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
     entryId: string,
     attachmentId: string,
   ): Promise<{ entry: boolean; attachment: StoredAttachment | null }> {
-    const [row] = await this.share.run(() => queryWith<{
-      entry: boolean;
-      filename: string | null;
-      content_type: AttachmentMediaType;
-      size: number;
-      sha256: string;
-      content: Buffer | Uint8Array | null;
-    }>(this.sql, stored(owner, entryId, attachmentId)));
+    const [row] = await this.share.run(() =>
+      queryWith<{
+        entry: boolean;
+        filename: string | null;
+        content_type: AttachmentMediaType;
+        size: number;
+        sha256: string;
+        content: Buffer | Uint8Array | null;
+      }>(this.sql, stored(owner, entryId, attachmentId)),
+    );
     if (!row?.entry || row.filename === null) return { entry: Boolean(row?.entry), attachment: null };
     const size = Number(row.size);
     const { sql, share } = this;
     const whole = row.content === null ? null : Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
-    return { entry: true, attachment: {
-      filename: row.filename,
-      contentType: row.content_type,
-      size,
-      sha256: row.sha256,
-      async *chunks() {
-        if (whole) {
-          yield whole;
-          return;
-        }
-        // the content row never changes (content-addressed), so reading it in pieces is consistent
-        for (let from = 1; from <= size; from += DOWNLOAD_CHUNK_BYTES) {
-          const [piece] = await share.run(() => sql.query<{ bytes: Buffer | Uint8Array }>(CHUNK, [owner.organizationId, row.sha256, from, DOWNLOAD_CHUNK_BYTES]));
-          // gone since the download began (the operator deleted it): the answer cannot be completed
-          if (!piece) throw new Error(`attachment content ${row.sha256} is gone mid-download`);
-          yield Buffer.isBuffer(piece.bytes) ? piece.bytes : Buffer.from(piece.bytes);
-        }
+    return {
+      entry: true,
+      attachment: {
+        filename: row.filename,
+        contentType: row.content_type,
+        size,
+        sha256: row.sha256,
+        async *chunks() {
+          if (whole) {
+            yield whole;
+            return;
+          }
+          // the content row never changes (content-addressed), so reading it in pieces is consistent
+          for (let from = 1; from <= size; from += DOWNLOAD_CHUNK_BYTES) {
+            const [piece] = await share.run(() =>
+              sql.query<{ bytes: Buffer | Uint8Array }>(CHUNK, [owner.organizationId, row.sha256, from, DOWNLOAD_CHUNK_BYTES]),
+            );
+            // gone since the download began (the operator deleted it): the answer cannot be completed
+            if (!piece) throw new Error(`attachment content ${row.sha256} is gone mid-download`);
+            yield Buffer.isBuffer(piece.bytes) ? piece.bytes : Buffer.from(piece.bytes);
+          }
+        },
       },
-    } };
+    };
   }
 }

@@ -7,11 +7,7 @@ import { PgAppRepository } from './infrastructure/pg-app.repository';
 
 /** Partner apps and their revisions (registration, approval). */
 @Module({
-  providers: [
-    AppService,
-    { provide: AppRepository, useClass: PgAppRepository },
-    { provide: AppReadRepository, useClass: PgAppReadRepository },
-  ],
+  providers: [AppService, { provide: AppRepository, useClass: PgAppRepository }, { provide: AppReadRepository, useClass: PgAppReadRepository }],
   exports: [AppService, AppRepository, AppReadRepository],
 })
 export class AppsModule {}

@@ -12,8 +12,7 @@ import { raw, sql, type SqlExpr, type SqlFragment } from '../../../shared/databa
  * every account list (partner reads, console reads, consent form, developer console);
  * `natural_sort_key` is the schema's (migration 1766430000000).
  */
-const accountOrder = (alias: string): string =>
-  `natural_sort_key(${alias}.number) COLLATE "C", ${alias}.number COLLATE "C", ${alias}.id`;
+const accountOrder = (alias: string): string => `natural_sort_key(${alias}.number) COLLATE "C", ${alias}.number COLLATE "C", ${alias}.id`;
 
 export const OrganizationsSql = {
   /** The ORDER BY items of an account list over the accounts row `alias`. */

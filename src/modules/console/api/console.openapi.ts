@@ -31,7 +31,10 @@ export const CONSOLE_SCHEMAS = {
     email: { type: 'string' },
     totp_secret: { type: 'string', pattern: '^[A-Z2-7]+$', description: 'base32, shown once' },
     totp_uri: { type: 'string', pattern: '^otpauth://totp/', description: 'the same secret as an otpauth:// URI for authenticator apps, shown once' },
-    demo_organization_id: { ...uuid, description: "the developer's demo company (CONTRACT §15): a production organization marked demo, the developer its only owner" },
+    demo_organization_id: {
+      ...uuid,
+      description: "the developer's demo company (CONTRACT §15): a production organization marked demo, the developer its only owner",
+    },
   }),
   OAuthClient: object({
     client_id: uuid,
@@ -97,7 +100,11 @@ export const CONSOLE_SCHEMAS = {
   WebhookDelivery: object({
     event_id: uuid,
     endpoint_id: uuid,
-    operation_id: { type: ['string', 'null'], format: 'uuid', description: "the receipt's operation id; null for an event of no operation (webhook.test, grant.revoked, grant.expiring)" },
+    operation_id: {
+      type: ['string', 'null'],
+      format: 'uuid',
+      description: "the receipt's operation id; null for an event of no operation (webhook.test, grant.revoked, grant.expiring)",
+    },
     attempts: { type: 'integer', minimum: 0 },
     status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
     last_status_code: { type: ['integer', 'null'], description: "the receiver's last HTTP status; null before the first answer" },

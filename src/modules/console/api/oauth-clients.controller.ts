@@ -13,7 +13,12 @@ import { WebhookEndpointsService } from '../../webhooks';
 export class RegisterOAuthClientRequestDto {
   @Required()
   @IsArrayField(1, MAX_REDIRECT_URIS, {
-    items: { type: 'string', format: 'uri', description: 'absolute https, or http on localhost/127.0.0.1; no fragment', examples: ['https://app.example/callback'] },
+    items: {
+      type: 'string',
+      format: 'uri',
+      description: 'absolute https, or http on localhost/127.0.0.1; no fragment',
+      examples: ['https://app.example/callback'],
+    },
   })
   redirect_uris: unknown[];
 }

@@ -4,12 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ConsoleOperation, TRANSPORT_ERRORS } from '../../../shared/http/openapi/console-operation';
 import { resultOf } from './console.openapi';
 import { OrganizationService } from '../../auth/organizations';
-import {
-  CreateAccountRequestDto,
-  CreateOrganizationRequestDto,
-  CreateTaxCodeRequestDto,
-  EnrolOwnerRequestDto,
-} from './organization.request.dto';
+import { CreateAccountRequestDto, CreateOrganizationRequestDto, CreateTaxCodeRequestDto, EnrolOwnerRequestDto } from './organization.request.dto';
 import { PathResourcesGuard } from './path-resources.guard';
 
 /** Organizations and their chart of accounts, tax codes and owners (CONTRACT §10). */

@@ -64,7 +64,8 @@ export class WebhookEndpointToolsController {
   @HttpCode(200)
   @ConsoleOperation({
     operationId: 'rotateWebhookSecret',
-    summary: 'Issue a new signing secret (answered once); for 24 h every delivery carries the new and the previous signature; at most 3 rotations per endpoint in 24 h (429 beyond)',
+    summary:
+      'Issue a new signing secret (answered once); for 24 h every delivery carries the new and the previous signature; at most 3 rotations per endpoint in 24 h (429 beyond)',
     ...resultOf('WebhookSecretRotated'),
     errors: [...TRANSPORT_ERRORS, 'not_found', 'rate_limited'],
     emptyBody: true,

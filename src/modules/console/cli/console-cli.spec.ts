@@ -29,7 +29,11 @@ describe('plan', () => {
     [['account', 'create', '--org', ORG, '--number', '1000', '--name', 'Salg'], `/organizations/${ORG}/accounts`, { number: '1000', name: 'Salg' }],
     [['account', 'deactivate', 'acc-1'], '/accounts/acc-1/deactivate', {}],
     [['account', 'deactivate', '--account', 'acc-1'], '/accounts/acc-1/deactivate', {}],
-    [['tax-code', 'create', '--org', ORG, '--code', 'U25', '--rate-basis-points', '2500'], `/organizations/${ORG}/tax-codes`, { code: 'U25', rate_basis_points: 2500 }],
+    [
+      ['tax-code', 'create', '--org', ORG, '--code', 'U25', '--rate-basis-points', '2500'],
+      `/organizations/${ORG}/tax-codes`,
+      { code: 'U25', rate_basis_points: 2500 },
+    ],
     [['owner', 'enrol', '--org', ORG, '--email', 'ejer@example.dk'], `/organizations/${ORG}/owners`, { email: 'ejer@example.dk' }],
     [['app', 'create', '--name', 'Kasse'], '/apps', { name: 'Kasse' }],
     [['revision', 'create', '--app', 'app-1'], '/apps/app-1/revisions', {}],
@@ -37,9 +41,33 @@ describe('plan', () => {
     [['publisher', 'verify', '--app', 'app-1'], '/apps/app-1/publisher-verification', {}],
     [['publisher', 'verify', '--app', 'app-1', '--cvr', '10150817'], '/apps/app-1/publisher-verification', { cvr: '10150817' }],
     [
-      ['grant', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--totp', '012345', '--accounts', 'a, b,', '--scopes', 'journal:prepare,products:create', '--duration', '3600'],
+      [
+        'grant',
+        'create',
+        '--org',
+        ORG,
+        '--app',
+        'app-1',
+        '--owner',
+        'u-1',
+        '--totp',
+        '012345',
+        '--accounts',
+        'a, b,',
+        '--scopes',
+        'journal:prepare,products:create',
+        '--duration',
+        '3600',
+      ],
       `/organizations/${ORG}/grants`,
-      { app_id: 'app-1', owner_user_id: 'u-1', totp_code: '012345', account_ids: ['a', 'b'], scopes: ['journal:prepare', 'products:create'], duration_seconds: 3600 },
+      {
+        app_id: 'app-1',
+        owner_user_id: 'u-1',
+        totp_code: '012345',
+        account_ids: ['a', 'b'],
+        scopes: ['journal:prepare', 'products:create'],
+        duration_seconds: 3600,
+      },
     ],
     [
       ['grant', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--accounts', 'a', '--scopes', 'journal:prepare'],
@@ -49,12 +77,24 @@ describe('plan', () => {
     [['grant', 'revoke', 'g-1'], '/grants/g-1/revoke', {}],
     [['token', 'issue', 'g-1'], '/grants/g-1/tokens', {}],
     [['token', 'issue', '--grant', 'g-1'], '/grants/g-1/tokens', {}],
-    [['mandate', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--totp', '654321'], `/organizations/${ORG}/mandates`, { app_id: 'app-1', owner_user_id: 'u-1', totp_code: '654321' }],
+    [
+      ['mandate', 'create', '--org', ORG, '--app', 'app-1', '--owner', 'u-1', '--totp', '654321'],
+      `/organizations/${ORG}/mandates`,
+      { app_id: 'app-1', owner_user_id: 'u-1', totp_code: '654321' },
+    ],
     [['mandate', 'revoke', 'm-1'], '/mandates/m-1/revoke', {}],
     [['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk'], `/organizations/${ORG}/owners`, { email: 'e@x.dk' }],
-    [['oauth', 'register', '--app', 'app-1', '--redirect-uris', 'http://127.0.0.1:8765/cb,https://x.dk/cb'], '/apps/app-1/oauth', { redirect_uris: ['http://127.0.0.1:8765/cb', 'https://x.dk/cb'] }],
+    [
+      ['oauth', 'register', '--app', 'app-1', '--redirect-uris', 'http://127.0.0.1:8765/cb,https://x.dk/cb'],
+      '/apps/app-1/oauth',
+      { redirect_uris: ['http://127.0.0.1:8765/cb', 'https://x.dk/cb'] },
+    ],
     [['period', 'close', '--org', ORG, '--period', '2026-10'], `/organizations/${ORG}/periods/2026-10/close`, {}],
-    [['webhook', 'create', '--app', 'app-1', '--url', 'https://x.dk/h', '--environment', 'sandbox'], '/apps/app-1/webhook-endpoints', { url: 'https://x.dk/h', environment: 'sandbox' }],
+    [
+      ['webhook', 'create', '--app', 'app-1', '--url', 'https://x.dk/h', '--environment', 'sandbox'],
+      '/apps/app-1/webhook-endpoints',
+      { url: 'https://x.dk/h', environment: 'sandbox' },
+    ],
     [['webhook', 'enable', 'e-1'], '/webhook-endpoints/e-1/enable', {}],
     [['webhook', 'resend', '--event', 'ev-1', '--endpoint', 'e-1'], '/webhook-deliveries/ev-1/e-1/resend', {}],
     [['webhook', 'rotate-secret', 'e-1'], '/webhook-endpoints/e-1/rotate-secret', {}],
@@ -76,7 +116,11 @@ describe('plan', () => {
 
   it('has a command, listed in the help, for every call of the console API (openapi/console.json)', () => {
     const document = JSON.parse(readFileSync(join(__dirname, '../../../../openapi/console.json'), 'utf8')) as { paths: Record<string, object> };
-    const help = usage().split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim()).filter((l) => !l.startsWith('totp ')); // local
+    const help = usage()
+      .split('\n')
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim())
+      .filter((l) => !l.startsWith('totp ')); // local
     // each help line, with a value for each of its placeholders, planned as the user would type it
     const planned = help.map((line) => {
       const argv = line
@@ -85,7 +129,9 @@ describe('plan', () => {
         .replace(/\[--\w[\w-]*\]/g, '')
         .split(/\s+/)
         .filter((w) => w !== '')
-        .map((w) => (/^<.*>$/.test(w) ? 'id-1' : w === 'YYYY-MM' ? '2026-10' : /^[A-Z][A-Z_,.…|0-9a-z:]*$/.test(w) || w.includes('|') || w.includes('…') ? 'v' : w));
+        .map((w) =>
+          /^<.*>$/.test(w) ? 'id-1' : w === 'YYYY-MM' ? '2026-10' : /^[A-Z][A-Z_,.…|0-9a-z:]*$/.test(w) || w.includes('|') || w.includes('…') ? 'v' : w,
+        );
       // a password comes besides the arguments (OWNER_PASSWORD or stdin)
       const p = plan(argv, Date.now(), { password: 'en lang sætning' });
       return p.kind === 'call' ? `${(p.call.method ?? 'POST').toLowerCase()} ${p.call.path.split('?')[0]}` : null;
@@ -94,14 +140,32 @@ describe('plan', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
       for (const method of Object.keys(item)) {
-        if (!planned.some((call) => call !== null && call.startsWith(`${method} `) && pattern.test(call.slice(method.length + 1)))) missing.push(`${method} ${path}`);
+        if (!planned.some((call) => call !== null && call.startsWith(`${method} `) && pattern.test(call.slice(method.length + 1))))
+          missing.push(`${method} ${path}`);
       }
     }
     expect(missing).toEqual([]);
   });
 
   it('keeps a code with a leading zero a string, and sends a non-number duration as typed', () => {
-    const p = plan(['grant', 'create', '--org', ORG, '--app', 'a', '--owner', 'u', '--totp', '000123', '--accounts', 'x', '--scopes', 's', '--duration', '1e3']);
+    const p = plan([
+      'grant',
+      'create',
+      '--org',
+      ORG,
+      '--app',
+      'a',
+      '--owner',
+      'u',
+      '--totp',
+      '000123',
+      '--accounts',
+      'x',
+      '--scopes',
+      's',
+      '--duration',
+      '1e3',
+    ]);
     expect(p).toMatchObject({ call: { body: { totp_code: '000123', duration_seconds: '1e3' } } });
   });
 
@@ -169,7 +233,12 @@ describe('run', () => {
     const out: string[] = [];
     const waits: number[] = [];
     const code = await run(['totp', 'code', '--next'], {
-      out: (t) => out.push(t), err: () => undefined, fetch: (() => { throw new Error('no network'); }) as unknown as typeof fetch, env: {},
+      out: (t) => out.push(t),
+      err: () => undefined,
+      fetch: (() => {
+        throw new Error('no network');
+      }) as unknown as typeof fetch,
+      env: {},
       stdin: async () => 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ\n',
       nowMs: () => 1_111_111_100_000,
       sleep: async (ms) => {
@@ -191,7 +260,17 @@ describe('run', () => {
       if (response instanceof Error) throw response;
       return new Response(response.body, { status: response.status });
     }) as unknown as typeof fetch;
-    return { out, err, requests, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), fetch: fetchStub, env: { CONSOLE_API_KEY: 'key-0123456789abcdef', CONSOLE_PORT: '3999' } } };
+    return {
+      out,
+      err,
+      requests,
+      io: {
+        out: (t: string) => out.push(t),
+        err: (t: string) => err.push(t),
+        fetch: fetchStub,
+        env: { CONSOLE_API_KEY: 'key-0123456789abcdef', CONSOLE_PORT: '3999' },
+      },
+    };
   }
 
   it('POSTs JSON with the key and prints the answer; exit 0', async () => {
@@ -246,7 +325,9 @@ describe('issue 35 finding 10: owner passwords are never arguments (ps, shell hi
     [['owner', 'password', 'u-1', '--password=en lang sætning']],
   ])('%j is refused, saying where the password goes', (argv) => {
     expect(() => plan(argv, 0, { password: 'en lang sætning' })).toThrow(
-      new UsageError('--password is not taken: a password on the command line shows in ps and shell history; pass it in OWNER_PASSWORD, or on stdin with --password-stdin'),
+      new UsageError(
+        '--password is not taken: a password on the command line shows in ps and shell history; pass it in OWNER_PASSWORD, or on stdin with --password-stdin',
+      ),
     );
   });
 
@@ -279,8 +360,16 @@ describe('issue 35 finding 10: owner passwords are never arguments (ps, shell hi
   };
 
   it('run reads it from OWNER_PASSWORD, else from stdin with --password-stdin (one trailing line break dropped)', async () => {
-    expect(await sent(['owner', 'password', 'u-1'], { OWNER_PASSWORD: 'fra miljøet, lang nok' }, 'not read')).toEqual({ code: 0, bodies: [{ password: 'fra miljøet, lang nok' }], errors: [] });
-    expect(await sent(['owner', 'password', 'u-1', '--password-stdin'], {}, 'fra stdin, lang nok\n')).toEqual({ code: 0, bodies: [{ password: 'fra stdin, lang nok' }], errors: [] });
+    expect(await sent(['owner', 'password', 'u-1'], { OWNER_PASSWORD: 'fra miljøet, lang nok' }, 'not read')).toEqual({
+      code: 0,
+      bodies: [{ password: 'fra miljøet, lang nok' }],
+      errors: [],
+    });
+    expect(await sent(['owner', 'password', 'u-1', '--password-stdin'], {}, 'fra stdin, lang nok\n')).toEqual({
+      code: 0,
+      bodies: [{ password: 'fra stdin, lang nok' }],
+      errors: [],
+    });
     expect(await sent(['owner', 'enrol', '--org', ORG, '--email', 'e@x.dk', '--password-stdin'], {}, 'fra stdin, lang nok\r\n')).toEqual({
       code: 0,
       bodies: [{ email: 'e@x.dk', password: 'fra stdin, lang nok' }],
@@ -299,7 +388,12 @@ describe('issue 35 finding 10: owner passwords are never arguments (ps, shell hi
 
 describe('run: the TOTP secret of totp code', () => {
   const io = (env: NodeJS.ProcessEnv, stdin: string | null, out: string[]) => ({
-    out: (t: string) => out.push(t), err: () => undefined, fetch: (() => { throw new Error('no network'); }) as unknown as typeof fetch, env,
+    out: (t: string) => out.push(t),
+    err: () => undefined,
+    fetch: (() => {
+      throw new Error('no network');
+    }) as unknown as typeof fetch,
+    env,
     nowMs: () => 59_000,
     ...(stdin === null ? {} : { stdin: async () => stdin }),
   });

@@ -142,7 +142,10 @@ const COMMANDS: Record<string, CommandSpec> = {
       'owner enrol --org ORG --email EMAIL [--password-stdin]   (prints the TOTP secret once; a password, 12–128 characters, for the consent pages comes from OWNER_PASSWORD or, with --password-stdin, stdin — never an argument)',
     required: ['org', 'email'],
     optional: ['password-stdin'],
-    call: (o, input) => ({ path: `/organizations/${seg(o.org)}/owners`, body: { email: o.email, ...(input.password !== undefined ? { password: input.password } : {}) } }),
+    call: (o, input) => ({
+      path: `/organizations/${seg(o.org)}/owners`,
+      body: { email: o.email, ...(input.password !== undefined ? { password: input.password } : {}) },
+    }),
   },
   'owner password': {
     usage:
@@ -151,7 +154,8 @@ const COMMANDS: Record<string, CommandSpec> = {
     optional: ['password-stdin'],
     positional: 'user',
     call: (o, input) => {
-      if (input.password === undefined) throw new UsageError('owner password reads the password from OWNER_PASSWORD or, with --password-stdin, from stdin; neither gave one');
+      if (input.password === undefined)
+        throw new UsageError('owner password reads the password from OWNER_PASSWORD or, with --password-stdin, from stdin; neither gave one');
       return { path: `/users/${seg(o.user)}/password`, body: { password: input.password } };
     },
   },
@@ -192,7 +196,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     call: (o) => ({ path: `/apps/${seg(o.app)}/revisions/${seg(o.revision)}/approve`, body: {} }),
   },
   'publisher verify': {
-    usage: "publisher verify --app APP [--cvr CVR]   (the approved revision's publisher: owners no longer read \"Not verified\")",
+    usage: 'publisher verify --app APP [--cvr CVR]   (the approved revision\'s publisher: owners no longer read "Not verified")',
     required: ['app'],
     optional: ['cvr'],
     positional: 'app',
@@ -204,8 +208,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     call: () => ({ path: '/revisions?pending=true', body: {}, method: 'GET' }),
   },
   'grant create': {
-    usage:
-      'grant create --org ORG --app APP --owner USER --totp CODE --accounts ID,ID… --scopes journal:prepare,… [--duration SECONDS]',
+    usage: 'grant create --org ORG --app APP --owner USER --totp CODE --accounts ID,ID… --scopes journal:prepare,… [--duration SECONDS]',
     required: ['org', 'app', 'owner', 'accounts', 'scopes'],
     optional: ['totp', 'duration'],
     call: (o) => ({
@@ -319,7 +322,13 @@ const COMMANDS: Record<string, CommandSpec> = {
 };
 
 /** Every option any command takes, for the parser. */
-const OPTION_NAMES = [...new Set(Object.values(COMMANDS).flatMap((c) => [...c.required, ...(c.optional ?? [])]).concat([...FLAGS, ...Object.keys(SECRET_OPTIONS)]))];
+const OPTION_NAMES = [
+  ...new Set(
+    Object.values(COMMANDS)
+      .flatMap((c) => [...c.required, ...(c.optional ?? [])])
+      .concat([...FLAGS, ...Object.keys(SECRET_OPTIONS)]),
+  ),
+];
 
 export function usage(): string {
   return [
@@ -353,7 +362,15 @@ export function plan(argv: readonly string[], nowMs: number = Date.now(), input:
   try {
     parsed = parseArgs(argv);
   } catch (err) {
-    const spec = err instanceof UnknownOptionError ? COMMANDS[argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ')] : undefined;
+    const spec =
+      err instanceof UnknownOptionError
+        ? COMMANDS[
+            argv
+              .filter((a) => !a.startsWith('-'))
+              .slice(0, 2)
+              .join(' ')
+          ]
+        : undefined;
     throw spec ? new UsageError(`${(err as Error).message}\n  ${spec.usage}`) : err;
   }
   const { words, options } = parsed;
@@ -518,7 +535,10 @@ if (require.main === module) {
     fetch,
     env: process.env,
     stdin: async () => {
-      if (process.stdin.isTTY) process.stderr.write(process.argv[2] === 'owner' ? 'type the password, then Enter and Ctrl-D\n' : 'paste the base32 TOTP secret, then Enter and Ctrl-D\n');
+      if (process.stdin.isTTY)
+        process.stderr.write(
+          process.argv[2] === 'owner' ? 'type the password, then Enter and Ctrl-D\n' : 'paste the base32 TOTP secret, then Enter and Ctrl-D\n',
+        );
       let text = '';
       for await (const chunk of process.stdin) text += String(chunk);
       return text;

@@ -31,10 +31,7 @@ export class PgResourceLookupRepository extends ResourceLookupRepository {
   }
 
   async revisionOfApp(appId: string, revisionId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(AppsSql.revisionOfAppExists, [
-      revisionId,
-      appId,
-    ]);
+    const rows: unknown[] = await this.dataSource.query(AppsSql.revisionOfAppExists, [revisionId, appId]);
     return rows.length > 0;
   }
 }

@@ -73,7 +73,9 @@ export class DeveloperAccountController {
     if (!this.accounts.signupOpen) return this.closed(res);
     res.locals.switchPath = '/developers/signup/sent';
     // CONTRACT §2: without SMTP_URL no email leaves; the page says where the link is, never "check your email"
-    const [title, text] = this.accounts.linksEmailed ? ['developers.checkEmailTitle', 'developers.checkEmail'] : ['developers.linkInLogTitle', 'developers.linkInLog'];
+    const [title, text] = this.accounts.linksEmailed
+      ? ['developers.checkEmailTitle', 'developers.checkEmail']
+      : ['developers.linkInLogTitle', 'developers.linkInLog'];
     this.http.message(res, 200, title, text, { params: { hours: SIGNUP_LINK_TTL_MS / 3600_000 } });
   }
 

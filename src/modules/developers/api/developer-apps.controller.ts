@@ -126,7 +126,9 @@ export class DeveloperAppsController {
     const raw = (req.body as Record<string, unknown>).name;
     const name = typeof raw === 'string' ? raw.trim() : '';
     if (name.length === 0 || [...name].length > APP_NAME_MAX) {
-      return this.newAppForm(req, res, 422, typeof raw === 'string' ? raw.slice(0, 300) : '', { name: { key: 'developers.appNameLength', params: { max: APP_NAME_MAX } } });
+      return this.newAppForm(req, res, 422, typeof raw === 'string' ? raw.slice(0, 300) : '', {
+        name: { key: 'developers.appNameLength', params: { max: APP_NAME_MAX } },
+      });
     }
     try {
       const app = await this.apps.create(session.subjectId as string, name);
@@ -145,7 +147,8 @@ export class DeveloperAppsController {
     if (!app) return;
     // the request log's filters and Older page (CONTRACT §15)
     const parsed = parseRequestLogFilter(query);
-    if ('error' in parsed) return this.http.message(res, 400, 'developers.requestLog', `developers.logFilter.${parsed.error}`, { params: { max: LOG_FILTER_TEXT_MAX } });
+    if ('error' in parsed)
+      return this.http.message(res, 400, 'developers.requestLog', `developers.logFilter.${parsed.error}`, { params: { max: LOG_FILTER_TEXT_MAX } });
     await this.appPage(req, res, 200, app, { logFilter: parsed.filter });
   }
 
@@ -155,7 +158,17 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    await this.askFirst(req, res, app, 'developers.confirmSandboxTitle', this.http.t(res, 'developers.confirmSandbox', { app: name }), 'sandbox-token', {}, 'sandbox', this.keepChoice(res, 'developers.keepPreviousToken'));
+    await this.askFirst(
+      req,
+      res,
+      app,
+      'developers.confirmSandboxTitle',
+      this.http.t(res, 'developers.confirmSandbox', { app: name }),
+      'sandbox-token',
+      {},
+      'sandbox',
+      this.keepChoice(res, 'developers.keepPreviousToken'),
+    );
   }
 
   @Post(':app/sandbox-token')
@@ -175,7 +188,10 @@ export class DeveloperAppsController {
       res.setHeader('Retry-After', String(err.retryAfterSeconds));
       return this.appPage(req, res, 429, app, { errors: { sandbox: quotaError(err) } });
     }
-    await this.done(req, res, app, 'sandbox', { secret: { labelKey: 'developers.sandboxToken', value: made.token }, status: previousStatus('developers.previousToken', made.previous_until) });
+    await this.done(req, res, app, 'sandbox', {
+      secret: { labelKey: 'developers.sandboxToken', value: made.token },
+      status: previousStatus('developers.previousToken', made.previous_until),
+    });
   }
 
   @Post(':app/redirect-uris')
@@ -200,7 +216,17 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    await this.askFirst(req, res, app, 'developers.confirmSecretTitle', this.http.t(res, 'developers.confirmSecret', { app: name }), 'client-secret', {}, 'oauth', this.keepChoice(res, 'developers.keepPreviousSecret'));
+    await this.askFirst(
+      req,
+      res,
+      app,
+      'developers.confirmSecretTitle',
+      this.http.t(res, 'developers.confirmSecret', { app: name }),
+      'client-secret',
+      {},
+      'oauth',
+      this.keepChoice(res, 'developers.keepPreviousSecret'),
+    );
   }
 
   @Post(':app/client-secret')
@@ -212,7 +238,10 @@ export class DeveloperAppsController {
     if (keep === null) return badFormPage(req, res);
     if (!(await this.confirmedOnce(req))) return this.done(req, res, app, 'oauth', { status: { key: 'developers.confirmationUsed' } });
     const { client_secret, previous_until } = await this.apps.newClientSecret(app, keep);
-    await this.done(req, res, app, 'oauth', { secret: { labelKey: 'developers.clientSecret', value: client_secret }, status: previousStatus('developers.previousSecret', previous_until) });
+    await this.done(req, res, app, 'oauth', {
+      secret: { labelKey: 'developers.clientSecret', value: client_secret },
+      status: previousStatus('developers.previousSecret', previous_until),
+    });
   }
 
   /** CONTRACT §18: the publisher an owner sees on the consent form (https addresses only). */
@@ -222,7 +251,12 @@ export class DeveloperAppsController {
     const app = await this.ownPost(req, res, appId);
     if (!app) return;
     const body = req.body as Record<string, unknown>;
-    const publisher = { name: text(body.publisher_name, 300), website: text(body.website, 2100), privacyPolicy: text(body.privacy_policy, 2100), cvr: text(body.cvr, 40) };
+    const publisher = {
+      name: text(body.publisher_name, 300),
+      website: text(body.website, 2100),
+      privacyPolicy: text(body.privacy_policy, 2100),
+      cvr: text(body.cvr, 40),
+    };
     try {
       await this.apps.setPublisher(app, publisher);
     } catch (err) {
@@ -297,7 +331,16 @@ export class DeveloperAppsController {
     const query = req.query as Record<string, unknown>;
     const since = typeof query.since === 'string' ? query.since.slice(0, 64) : '';
     const question = this.http.t(res, 'developers.confirmRecover', { url: endpoint.url, environment: endpoint.environment, since });
-    await this.askFirst(req, res, app, 'developers.confirmRecoverTitle', question, 'webhook-endpoints/recover', { endpoint_id: endpoint.id, since }, 'webhooks');
+    await this.askFirst(
+      req,
+      res,
+      app,
+      'developers.confirmRecoverTitle',
+      question,
+      'webhook-endpoints/recover',
+      { endpoint_id: endpoint.id, since },
+      'webhooks',
+    );
   }
 
   @Post(':app/webhook-endpoints/recover')
@@ -389,7 +432,16 @@ export class DeveloperAppsController {
     const app = await this.ownGet(req, res, appId);
     if (!app) return;
     const name = (await this.apps.page(app)).name;
-    await this.askFirst(req, res, app, 'developers.confirmSubmitTitle', this.http.t(res, 'developers.confirmSubmit', { app: name }), 'revisions', {}, 'revisions');
+    await this.askFirst(
+      req,
+      res,
+      app,
+      'developers.confirmSubmitTitle',
+      this.http.t(res, 'developers.confirmSubmit', { app: name }),
+      'revisions',
+      {},
+      'revisions',
+    );
   }
 
   @Post(':app/revisions')
@@ -424,7 +476,11 @@ export class DeveloperAppsController {
   }
 
   /** The app and the endpoint (`?endpoint_id=`) a confirmation page names, or null once answered (404, or 303 saying it is gone). */
-  private async askedEndpoint(req: DeveloperRequest, res: Response, appId: string): Promise<{ app: DeveloperApp; endpoint: { id: string; url: string; environment: string } } | null> {
+  private async askedEndpoint(
+    req: DeveloperRequest,
+    res: Response,
+    appId: string,
+  ): Promise<{ app: DeveloperApp; endpoint: { id: string; url: string; environment: string } } | null> {
     const app = await this.ownGet(req, res, appId);
     if (!app) return null;
     const endpoint = await this.apps.endpointOf(app, (req.query as Record<string, unknown>).endpoint_id);
@@ -436,7 +492,17 @@ export class DeveloperAppsController {
   }
 
   /** An action that asks first (CONTRACT §18, §21): its confirmation page, whose form carries a token that works once (and `choice`, if any). */
-  private async askFirst(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string, choice?: Choice): Promise<void> {
+  private async askFirst(
+    req: DeveloperRequest,
+    res: Response,
+    app: DeveloperApp,
+    titleKey: string,
+    question: string,
+    action: string,
+    fields: Record<string, string>,
+    section: string,
+    choice?: Choice,
+  ): Promise<void> {
     const confirmation = await this.accounts.issueConfirmation(req.webSession as DeveloperSession);
     this.confirmPage(req, res, app, titleKey, question, action, { ...fields, confirmation }, section, choice);
   }
@@ -446,12 +512,26 @@ export class DeveloperAppsController {
     return {
       name: KEEP_PREVIOUS_FIELD,
       legend: this.http.t(res, legendKey),
-      options: (Object.keys(KEEP_PREVIOUS_SECONDS) as KeepPrevious[]).map((k) => ({ value: k, label: this.http.t(res, `developers.keep.${k}`), checked: k === KEEP_PREVIOUS_DEFAULT })),
+      options: (Object.keys(KEEP_PREVIOUS_SECONDS) as KeepPrevious[]).map((k) => ({
+        value: k,
+        label: this.http.t(res, `developers.keep.${k}`),
+        checked: k === KEEP_PREVIOUS_DEFAULT,
+      })),
     };
   }
 
   /** A destructive action's confirmation page: Confirm posts `action`, Cancel returns to the section. */
-  private confirmPage(req: DeveloperRequest, res: Response, app: DeveloperApp, titleKey: string, question: string, action: string, fields: Record<string, string>, section: string, choice?: Choice): void {
+  private confirmPage(
+    req: DeveloperRequest,
+    res: Response,
+    app: DeveloperApp,
+    titleKey: string,
+    question: string,
+    action: string,
+    fields: Record<string, string>,
+    section: string,
+    choice?: Choice,
+  ): void {
     res.locals.switchPath = `/developers/apps/${app.appId}`;
     this.http.page(res, 200, 'confirm', {
       titleKey,
@@ -487,7 +567,12 @@ export class DeveloperAppsController {
             secret: flash.secret ? { label: translate(lang, flash.secret.labelKey), value: flash.secret.value } : null,
           }
         : null,
-      publisher: state.publisher ?? { name: view.publisher.name ?? '', website: view.publisher.website ?? '', privacyPolicy: view.publisher.privacyPolicy ?? '', cvr: view.publisher.cvr ?? '' },
+      publisher: state.publisher ?? {
+        name: view.publisher.name ?? '',
+        website: view.publisher.website ?? '',
+        privacyPolicy: view.publisher.privacyPolicy ?? '',
+        cvr: view.publisher.cvr ?? '',
+      },
       redirectText: state.redirectText ?? view.redirectUris.join('\n'),
       endpointUrl: state.endpointUrl ?? '',
       endpointEnvironment: state.endpointEnvironment ?? 'sandbox',

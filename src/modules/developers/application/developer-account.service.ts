@@ -9,7 +9,16 @@ import { type Flash, SignInLockouts, signInKey, type WebSession, WebSessions } f
 import { Aal2RequiredError, RateLimitedError } from '../../../shared/domain/errors';
 import { clientAddressGroup } from '../../../shared/http/client-address';
 import { type MailMessage, Mailer } from '../../../shared/mail/mailer';
-import { generateTotpSecret, hashPassword, totpUri, PASSWORD_MAX, PASSWORD_MIN, SecondFactorService, verifyPassword, verifyTotp } from '../../auth/organizations';
+import {
+  generateTotpSecret,
+  hashPassword,
+  totpUri,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  SecondFactorService,
+  verifyPassword,
+  verifyTotp,
+} from '../../auth/organizations';
 import { DeveloperRepository } from '../domain/developer.repository';
 import { DEVELOPER_QUOTAS, HourlyQuotaError, QUOTA_WINDOW_MS, secondsUntilFree, SIGNUP_LINK_TTL_MS } from '../domain/developer-quotas';
 
@@ -160,10 +169,18 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
       await this.repo.lockSignupSenders(m, email, client);
       const sent = await this.repo.signupsSent(m, email, client, new Date(now.getTime() - QUOTA_WINDOW_MS));
       if (sent.email.n >= DEVELOPER_QUOTAS.signupEmailsPerEmailPerHour) {
-        throw new HourlyQuotaError(secondsUntilFree(sent.email.oldest as Date, now), `We sent ${sent.email.n} emails to this address within the hour. Check your inbox and spam folder`, 'signupEmailsPerEmailPerHour');
+        throw new HourlyQuotaError(
+          secondsUntilFree(sent.email.oldest as Date, now),
+          `We sent ${sent.email.n} emails to this address within the hour. Check your inbox and spam folder`,
+          'signupEmailsPerEmailPerHour',
+        );
       }
       if (sent.client.n >= DEVELOPER_QUOTAS.signupEmailsPerClientPerHour) {
-        throw new HourlyQuotaError(secondsUntilFree(sent.client.oldest as Date, now), 'Too many sign-ups from your network within the hour', 'signupEmailsPerClientPerHour');
+        throw new HourlyQuotaError(
+          secondsUntilFree(sent.client.oldest as Date, now),
+          'Too many sign-ups from your network within the hour',
+          'signupEmailsPerClientPerHour',
+        );
       }
       const has = (await this.repo.findByEmail(m, email)) !== null;
       await this.repo.recordSignup(m, {
@@ -283,8 +300,11 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
     const password = typeof passwordRaw === 'string' ? passwordRaw.slice(0, 256) : '';
     const key = signInKey('developer', email);
     // counted and recorded before the password is checked, per (email, client address) (CONTRACT §11, §15)
-    return this.lockouts.attempt(key, clientAddress, () => this.checkFactors(session, email, password, codeRaw), () =>
-      this.logger.warn({ email_key: key.slice(0, 12) }, 'developer sign-in locked for 15 minutes after 5 failures from one address'),
+    return this.lockouts.attempt(
+      key,
+      clientAddress,
+      () => this.checkFactors(session, email, password, codeRaw),
+      () => this.logger.warn({ email_key: key.slice(0, 12) }, 'developer sign-in locked for 15 minutes after 5 failures from one address'),
     );
   }
 
@@ -352,5 +372,3 @@ export class DeveloperAccountService implements OnApplicationBootstrap {
     await this.transactions.run((m) => this.sessions.end(m, session.idHash));
   }
 }
-
-

@@ -15,8 +15,23 @@ import { OrganizationReadRepository } from '../../auth/organizations';
 import { SandboxService } from '../../auth/sandbox';
 import { type DeliveryDetailView, WebhookDeliveryReadRepository, WebhookEndpointsService } from '../../webhooks';
 import { type JournalEntryView, JournalReadsService } from '../../journal';
-import { type DeveloperApp, DeveloperRepository, type LoggedCall, type QuotaKind, REQUEST_LOG_SCAN, type RequestLogFilter } from '../domain/developer.repository';
-import { DEVELOPER_QUOTAS, type HourlyQuota, HourlyQuotaError, QUOTA_WINDOW_MS, RevisionPendingError, secondsUntilFree, TooManyAppsError } from '../domain/developer-quotas';
+import {
+  type DeveloperApp,
+  DeveloperRepository,
+  type LoggedCall,
+  type QuotaKind,
+  REQUEST_LOG_SCAN,
+  type RequestLogFilter,
+} from '../domain/developer.repository';
+import {
+  DEVELOPER_QUOTAS,
+  type HourlyQuota,
+  HourlyQuotaError,
+  QUOTA_WINDOW_MS,
+  RevisionPendingError,
+  secondsUntilFree,
+  TooManyAppsError,
+} from '../domain/developer-quotas';
 
 /** An app name as the console takes it. */
 export const APP_NAME_MAX = 200;
@@ -80,7 +95,12 @@ export interface AppPageView {
  * so every load of the app page in one session shows the same link and verifier — a developer who copied
  * the verifier and reloads, or opens the page again, still holds the right one; a new session, a new pair.
  */
-export function demoConnectRequest(appId: string, redirectUri: string, organizationId: string, sessionKey: string): { href: string; codeVerifier: string; redirectUri: string } {
+export function demoConnectRequest(
+  appId: string,
+  redirectUri: string,
+  organizationId: string,
+  sessionKey: string,
+): { href: string; codeVerifier: string; redirectUri: string } {
   const derived = (purpose: string) => createHmac('sha256', sessionKey).update(`demo-connect ${purpose} ${appId}`).digest('base64url');
   const codeVerifier = derived('code_verifier');
   const query = new URLSearchParams({
@@ -122,7 +142,14 @@ export class DeveloperAppsService {
   async list(developerId: string): Promise<Array<{ id: string; name: string }>> {
     return this.transactions.run(async (m) => {
       const mine = await this.repo.appsOf(m, developerId);
-      const names = new Map((await this.appReads.names(m, mine.map((a) => a.appId))).map((a) => [a.id, a.name]));
+      const names = new Map(
+        (
+          await this.appReads.names(
+            m,
+            mine.map((a) => a.appId),
+          )
+        ).map((a) => [a.id, a.name]),
+      );
       return mine.map((a) => ({ id: a.appId, name: names.get(a.appId) ?? '' }));
     });
   }
@@ -219,7 +246,12 @@ export class DeveloperAppsService {
    */
   /** **New sandbox token**; the previous one works `keepPreviousSeconds` more (CONTRACT §21), until `previous_until`. */
   async newSandboxToken(app: DeveloperApp, keepPreviousSeconds = 0): Promise<{ token: string; previous_until: Date | null }> {
-    await this.useHourlyQuota(app.developerId, 'sandbox_token', 'sandboxTokensPerHour', (n) => `You made ${n} sandbox tokens within the hour, the most there may be`);
+    await this.useHourlyQuota(
+      app.developerId,
+      'sandbox_token',
+      'sandboxTokensPerHour',
+      (n) => `You made ${n} sandbox tokens within the hour, the most there may be`,
+    );
     return this.sandbox.provisionGeneration(app.sandboxProjectId, keepPreviousSeconds);
   }
 
@@ -317,7 +349,8 @@ export class DeveloperAppsService {
 
   /** **Resend**: one more attempt at once (the console's resend), for a delivery of this app's endpoints only. */
   async resend(app: DeveloperApp, eventIdRaw: unknown, endpointIdRaw: unknown): Promise<void> {
-    if (typeof eventIdRaw !== 'string' || typeof endpointIdRaw !== 'string' || !isUuid(eventIdRaw) || !isUuid(endpointIdRaw)) throw new NotFoundError('webhook delivery');
+    if (typeof eventIdRaw !== 'string' || typeof endpointIdRaw !== 'string' || !isUuid(eventIdRaw) || !isUuid(endpointIdRaw))
+      throw new NotFoundError('webhook delivery');
     const endpointId = endpointIdRaw.toLowerCase();
     const endpoints = await this.endpointsService.endpointsOfApps([app.appId, app.sandboxAppId]);
     if (!endpoints.some((e) => e.id === endpointId)) throw new NotFoundError('webhook delivery');

@@ -61,5 +61,4 @@ export class DeveloperOperatorService {
     this.logger.log({ developerId: id }, 'developer account created by the operator');
     return { id, email, totp_secret: secret, totp_uri: totpUri(this.config.serviceName, email, secret), demo_organization_id: created.id };
   }
-
 }

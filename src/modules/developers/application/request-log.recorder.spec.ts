@@ -37,7 +37,14 @@ class Table {
 }
 
 const request = (caller: { appId: string; environment: string } | undefined, url = '/api/partner/sandbox/v1/accounts') =>
-  ({ caller, method: 'GET', originalUrl: url, headers: { 'idempotency-key': 'abcdefgh-rest-of-key' }, id: 'req-1', ip: '127.0.0.1' }) as unknown as IncomingMessage;
+  ({
+    caller,
+    method: 'GET',
+    originalUrl: url,
+    headers: { 'idempotency-key': 'abcdefgh-rest-of-key' },
+    id: 'req-1',
+    ip: '127.0.0.1',
+  }) as unknown as IncomingMessage;
 const response = (status: number) => ({ statusCode: status, locals: {} }) as unknown as ServerResponse;
 
 describe('RequestLogRecorder (CONTRACT §15: recording stays off the request path)', () => {
@@ -95,7 +102,9 @@ describe('RequestLogRecorder (CONTRACT §15: recording stays off the request pat
     recorder.record({ ...request(app, '/plain'), headers: {} } as unknown as IncomingMessage, response(200), 1);
     await recorder.settled();
     expect(table.statements).toBe(4);
-    expect(table.rows.slice(0, 1200).map((r) => (r.path as string).slice(0, 5))).toEqual(Array.from({ length: 1200 }, (_, i) => `/${String(i).padStart(4, '0')}`));
+    expect(table.rows.slice(0, 1200).map((r) => (r.path as string).slice(0, 5))).toEqual(
+      Array.from({ length: 1200 }, (_, i) => `/${String(i).padStart(4, '0')}`),
+    );
     expect(table.rows[1200]).toMatchObject({ path: '/after', code: 'idempotency_key_reused', pointers: '', status: 409 });
     expect(table.rows[1201]).toMatchObject({ path: '/plain', code: null, pointers: '', idempotencyKeyPrefix: null, status: 200 });
   });

@@ -103,7 +103,10 @@ export const REQUEST_LOG_SCAN = 50_000;
  */
 export abstract class DeveloperRepository {
   /** Creates the developer unless the email has one (compared without case); false when it has. `at` is its first sign-in. */
-  abstract create(tx: Transaction, d: { id: string; email: string; passwordHash: string; totpSecret: string; lastAcceptedStep: number | null; at: Date }): Promise<boolean>;
+  abstract create(
+    tx: Transaction,
+    d: { id: string; email: string; passwordHash: string; totpSecret: string; lastAcceptedStep: number | null; at: Date },
+  ): Promise<boolean>;
   /** Records a sign-in at `at` (the purge of developers gone 90 days reads it). */
   abstract signedIn(tx: Transaction, id: string, at: Date): Promise<void>;
   /** Locks the developer's row (quotas of one developer are counted one request at a time); false when there is none. */

@@ -70,7 +70,11 @@ export class DeveloperPurge {
       stopping,
     );
     const goneSince = new Date(now.getTime() - DEVELOPER_GONE_AFTER_MS);
-    const developers = await pacedBatches(DEVELOPERS_PER_BATCH, (size) => this.transactions.run((tx) => this.purgeGone(managerOf(tx), goneSince, size)), stopping);
+    const developers = await pacedBatches(
+      DEVELOPERS_PER_BATCH,
+      (size) => this.transactions.run((tx) => this.purgeGone(managerOf(tx), goneSince, size)),
+      stopping,
+    );
     if (developers > 0) this.logger.log({ developers }, 'purged developers gone 90 days, with their apps and sandbox organizations');
     return { signups, quotaEvents, developers };
   }
@@ -84,7 +88,9 @@ export class DeveloperPurge {
       `SELECT app_id, sandbox_organization_id, sandbox_app_id FROM developer_apps WHERE developer_id = ANY($1::uuid[])`,
       [ids],
     );
-    const demos: Array<{ demo_organization_id: string | null }> = await m.query(`SELECT demo_organization_id FROM developers WHERE id = ANY($1::uuid[])`, [ids]);
+    const demos: Array<{ demo_organization_id: string | null }> = await m.query(`SELECT demo_organization_id FROM developers WHERE id = ANY($1::uuid[])`, [
+      ids,
+    ]);
     // their sandbox organizations and demo companies (CONTRACT §15), with the demo identity that owns it (organizations' part)
     const organizationIds = [...apps.map((a) => a.sandbox_organization_id), ...demos.map((d) => d.demo_organization_id)].filter((x): x is string => x !== null);
     const appIds = apps.flatMap((a) => [a.app_id, a.sandbox_app_id]).filter((x): x is string => x !== null);

@@ -82,7 +82,10 @@ export class PgDeveloperRepository extends DeveloperRepository {
     };
   }
 
-  async create(m: EntityManager, d: { id: string; email: string; passwordHash: string; totpSecret: string; lastAcceptedStep: number | null; at: Date }): Promise<boolean> {
+  async create(
+    m: EntityManager,
+    d: { id: string; email: string; passwordHash: string; totpSecret: string; lastAcceptedStep: number | null; at: Date },
+  ): Promise<boolean> {
     const rows: unknown[] = await m.query(
       `INSERT INTO developers (id, email, password_hash, totp_secret, totp_last_step, created_at, last_sign_in_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
        ON CONFLICT ((lower(email))) DO NOTHING RETURNING id`,
@@ -152,10 +155,14 @@ export class PgDeveloperRepository extends DeveloperRepository {
   }
 
   async recordSignup(m: EntityManager, s: { id: string; email: string; client: string; tokenHash: string | null; at: Date; expiresAt: Date }): Promise<void> {
-    await m.query(
-      `INSERT INTO developer_signups (id, email, client_address, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [s.id, s.email, s.client, s.tokenHash, s.at, s.expiresAt],
-    );
+    await m.query(`INSERT INTO developer_signups (id, email, client_address, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      s.id,
+      s.email,
+      s.client,
+      s.tokenHash,
+      s.at,
+      s.expiresAt,
+    ]);
   }
 
   async openSignup(m: EntityManager, by: { tokenHash: string } | { id: string }, now: Date, lock: boolean): Promise<PendingSignup | null> {
@@ -201,10 +208,13 @@ export class PgDeveloperRepository extends DeveloperRepository {
   }
 
   async completeApp(m: EntityManager, reservationId: string, a: Omit<DeveloperApp, 'id' | 'developerId'>): Promise<void> {
-    await m.query(
-      `UPDATE developer_apps SET app_id = $2, sandbox_project_id = $3, sandbox_organization_id = $4, sandbox_app_id = $5 WHERE id = $1`,
-      [reservationId, a.appId, a.sandboxProjectId, a.sandboxOrganizationId, a.sandboxAppId],
-    );
+    await m.query(`UPDATE developer_apps SET app_id = $2, sandbox_project_id = $3, sandbox_organization_id = $4, sandbox_app_id = $5 WHERE id = $1`, [
+      reservationId,
+      a.appId,
+      a.sandboxProjectId,
+      a.sandboxOrganizationId,
+      a.sandboxAppId,
+    ]);
   }
 
   async dropReservation(m: EntityManager, reservationId: string): Promise<void> {
@@ -212,10 +222,7 @@ export class PgDeveloperRepository extends DeveloperRepository {
   }
 
   async appsOf(m: EntityManager, developerId: string): Promise<DeveloperApp[]> {
-    const rows: AppRow[] = await m.query(
-      `SELECT * FROM developer_apps WHERE developer_id = $1 AND app_id IS NOT NULL ORDER BY created_at, id`,
-      [developerId],
-    );
+    const rows: AppRow[] = await m.query(`SELECT * FROM developer_apps WHERE developer_id = $1 AND app_id IS NOT NULL ORDER BY created_at, id`, [developerId]);
     return rows.map(appOfRow);
   }
 
@@ -305,21 +312,23 @@ export class PgDeveloperRepository extends DeveloperRepository {
                  FROM request_log r WHERE r.id = s.id LIMIT 1) AS c) AS p ON true
         ORDER BY p.n DESC`,
     );
-    const calls = rows.filter((r) => r.id !== null).map((r) => ({
-      id: r.id,
-      appId: r.app_id,
-      environment: r.environment,
-      at: r.at instanceof Date ? r.at : new Date(r.at),
-      method: r.method,
-      path: r.path,
-      status: Number(r.status),
-      code: r.code,
-      pointers: r.pointers === '' ? [] : r.pointers.split('\n'),
-      durationMs: Number(r.duration_ms),
-      requestId: r.request_id,
-      clientAddress: r.client_address,
-      idempotencyKeyPrefix: r.idempotency_key_prefix,
-    }));
+    const calls = rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: r.id,
+        appId: r.app_id,
+        environment: r.environment,
+        at: r.at instanceof Date ? r.at : new Date(r.at),
+        method: r.method,
+        path: r.path,
+        status: Number(r.status),
+        code: r.code,
+        pointers: r.pointers === '' ? [] : r.pointers.split('\n'),
+        durationMs: Number(r.duration_ms),
+        requestId: r.request_id,
+        clientAddress: r.client_address,
+        idempotencyKeyPrefix: r.idempotency_key_prefix,
+      }));
     // only a substring page stops short of its streams; a full page of matches has its own Older
     return { calls, scannedTo: bySubstring && calls.length < limit ? (rows[0]?.scan_end ?? null) : null };
   }

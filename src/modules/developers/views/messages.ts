@@ -8,14 +8,16 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
   en: {
     brand: '{service} · Developers',
     signupTitle: 'Create a developer account',
-    signupIntro: 'Build on the API: a sandbox with sample books at once, a demo company to try production, and production for your customers once your app is approved.',
+    signupIntro:
+      'Build on the API: a sandbox with sample books at once, a demo company to try production, and production for your customers once your app is approved.',
     passwordHelp: '12 to 128 characters.',
     createAccount: 'Create account',
     haveAccount: 'Have an account?',
     newHere: 'New here?',
     createAnAccount: 'Create an account',
     enrolTitle: 'Set up your authenticator',
-    enrolIntro: 'Choose the password of your account. Then scan the QR code with your authenticator app (any app for one-time codes), or add the secret by hand, and enter the code it shows.',
+    enrolIntro:
+      'Choose the password of your account. Then scan the QR code with your authenticator app (any app for one-time codes), or add the secret by hand, and enter the code it shows.',
     secret: 'Secret',
     qrCode: 'QR code for your authenticator app',
     orOpen: 'Or open this address in the app:',
@@ -62,7 +64,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     demoHint:
       'Your own production organization with sample books, to try production before approval. You are its only owner: sign in to it with this account’s email, password and authenticator. Only your apps can be connected to it; its tokens are real hat_ tokens on the production base address.',
     connectDemo: 'Connect the demo company',
-    connectDemoHint: 'Starts the authorization request for {uri} with every scope. Exchange the code at /oauth/token within 60 seconds with this code verifier (the same on every load of this page until you sign out):',
+    connectDemoHint:
+      'Starts the authorization request for {uri} with every scope. Exchange the code at /oauth/token within 60 seconds with this code verifier (the same on every load of this page until you sign out):',
     connectDemoNeedsRedirect: 'Save a redirect URI under OAuth first: connecting returns to the first one.',
     redirectSaved: 'Redirect URIs saved.',
     newClientSecret: 'New client secret',
@@ -116,7 +119,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     notApproved: 'not approved',
     submitForReview: 'Submit for review',
     submitted: 'Revision submitted for review.',
-    requestLogHint: 'Every call of this app, newest first, kept {days, plural, one {# day} other {# days}}. No body, token, header value or account name is kept.',
+    requestLogHint:
+      'Every call of this app, newest first, kept {days, plural, one {# day} other {# days}}. No body, token, header value or account name is kept.',
     all: 'All',
     pathContains: 'Path contains',
     requestId: 'Request id',
@@ -146,7 +150,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     previousSecretUntil: 'The previous client secret works until {until}.',
     previousSecretEnded: 'The previous client secret has stopped working.',
     confirmRotateTitle: 'Rotate signing secret?',
-    confirmRotate: 'Make a new signing secret for {url} ({environment})? Deliveries are signed with the new one at once; the secret the endpoint had before stays valid for 24 hours.',
+    confirmRotate:
+      'Make a new signing secret for {url} ({environment})? Deliveries are signed with the new one at once; the secret the endpoint had before stays valid for 24 hours.',
     confirmRecoverTitle: 'Recover deliveries?',
     confirmRecover: 'Send {url} ({environment}) again every event since {since}? Each counts toward your deliveries by hand this hour.',
     confirmSubmitTitle: 'Submit for review?',
@@ -170,7 +175,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     'reason.webhookUrl.scheme': 'URL: must be an http or https URL.',
     'reason.webhookUrl.credentials': 'URL: must not carry credentials.',
     'reason.webhookUrl.host': 'URL: must name a host.',
-    'reason.webhookUrl.private': 'URL: must point to a public address, or into a network the operator allows in WEBHOOK_ALLOWED_NETWORKS (never a link-local or metadata address).',
+    'reason.webhookUrl.private':
+      'URL: must point to a public address, or into a network the operator allows in WEBHOOK_ALLOWED_NETWORKS (never a link-local or metadata address).',
     'reason.webhookEndpoints.appFull': 'An app has at most {max} webhook endpoints per environment; delete one first.',
     'reason.webhookEndpoints.hostFull': 'At most {max} webhook endpoints of one developer may point to one host ({host}); delete one first.',
     'reason.webhookSince.format': 'Since must be an ISO 8601 date-time with its zone, e.g. 2026-11-25T08:00:00Z (a time without a zone is UTC).',
@@ -181,20 +187,29 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     recovered: 'Every event since then is being delivered again.',
     rotatedSecret: 'New webhook signing secret (the previous one also signs for 24 hours)',
     enabled: 'Endpoint enabled; its pending deliveries go out at once.',
-    signupEmailHint: 'We email you a link to confirm the address. Following it, you choose your password and set up your authenticator; then the account is made.',
-    signupLogHint: 'This service sends no email: the link to confirm the address is written to the service’s log, where whoever runs the service finds it. Following it, you choose your password and set up your authenticator; then the account is made.',
+    signupEmailHint:
+      'We email you a link to confirm the address. Following it, you choose your password and set up your authenticator; then the account is made.',
+    signupLogHint:
+      'This service sends no email: the link to confirm the address is written to the service’s log, where whoever runs the service finds it. Following it, you choose your password and set up your authenticator; then the account is made.',
     checkEmailTitle: 'Check your email',
-    checkEmail: 'We sent an email to the address you entered. Open the link in it within {hours, plural, one {# hour} other {# hours}} to choose your password, set up your authenticator and finish. No email after a few minutes? Look in the spam folder, or create the account again.',
+    checkEmail:
+      'We sent an email to the address you entered. Open the link in it within {hours, plural, one {# hour} other {# hours}} to choose your password, set up your authenticator and finish. No email after a few minutes? Look in the spam folder, or create the account again.',
     linkInLogTitle: 'Your link is in the service’s log',
-    linkInLog: 'No email was sent: this service has no mail server set up. The link is written to the service’s log, on a warning line with your address. Open it within {hours, plural, one {# hour} other {# hours}} to choose your password, set up your authenticator and finish.',
+    linkInLog:
+      'No email was sent: this service has no mail server set up. The link is written to the service’s log, on a warning line with your address. Open it within {hours, plural, one {# hour} other {# hours}} to choose your password, set up your authenticator and finish.',
     linkDeadTitle: 'This link does not work',
     linkDead: 'The link has expired or was used already. Create your account again to get a new one.',
     linkExpired: 'This link has expired or was used already. Create your account again to get a new one.',
-    quota_signupEmailsPerEmailPerHour: 'We sent {max} emails to this address within the hour. Check your inbox and spam folder, or try again in {minutes, plural, one {# minute} other {# minutes}}.',
-    quota_signupEmailsPerEmailPerHourInLog: '{max} links for this address were written to the service’s log within the hour. Use one of them, or try again in {minutes, plural, one {# minute} other {# minutes}}.',
-    quota_signupEmailsPerClientPerHour: 'Too many sign-ups from your network within the hour. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
-    quota_sandboxTokensPerHour: 'You made {max} sandbox tokens within the hour, the most there may be. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
-    quota_resendsPerHour: 'You made {max} deliveries by hand (Resend, Send test event, Recover) within the hour, the most there may be. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    quota_signupEmailsPerEmailPerHour:
+      'We sent {max} emails to this address within the hour. Check your inbox and spam folder, or try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    quota_signupEmailsPerEmailPerHourInLog:
+      '{max} links for this address were written to the service’s log within the hour. Use one of them, or try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    quota_signupEmailsPerClientPerHour:
+      'Too many sign-ups from your network within the hour. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    quota_sandboxTokensPerHour:
+      'You made {max} sandbox tokens within the hour, the most there may be. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    quota_resendsPerHour:
+      'You made {max} deliveries by hand (Resend, Send test event, Recover) within the hour, the most there may be. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
     sandboxTokensHint: 'At most {max} new tokens an hour.',
     quota_secretRotations: "This endpoint's secret was rotated {max} times within {hours} hours, the most there may be. Try again after {time}.",
     attachmentStorage: 'Attachment storage',
@@ -212,7 +227,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     rotateSecret: 'Rotate secret',
     rotateLabel: 'Rotate secret of {url} ({environment})',
     since: 'Since',
-    sinceHelp: 'UTC, e.g. 2026-11-25 08:00 (or ISO 8601 with a zone), within the last {days, plural, one {# day} other {# days}}: every event since then is delivered to this endpoint again.',
+    sinceHelp:
+      'UTC, e.g. 2026-11-25 08:00 (or ISO 8601 with a zone), within the last {days, plural, one {# day} other {# days}}: every event since then is delivered to this endpoint again.',
     recover: 'Recover',
     recoverLabel: 'Recover {url} ({environment})',
     nextAttempt: 'Next attempt',
@@ -234,14 +250,16 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
   da: {
     brand: '{service} · Udviklere',
     signupTitle: 'Opret en udviklerkonto',
-    signupIntro: 'Byg på API’et: en sandkasse med eksempelregnskab med det samme, en demovirksomhed til at prøve produktion, og produktion for dine kunder når din app er godkendt.',
+    signupIntro:
+      'Byg på API’et: en sandkasse med eksempelregnskab med det samme, en demovirksomhed til at prøve produktion, og produktion for dine kunder når din app er godkendt.',
     passwordHelp: '12 til 128 tegn.',
     createAccount: 'Opret konto',
     haveAccount: 'Har du en konto?',
     newHere: 'Ny her?',
     createAnAccount: 'Opret en konto',
     enrolTitle: 'Opsæt din godkendelsesapp',
-    enrolIntro: 'Vælg adgangskoden til din konto. Skan så QR-koden med din godkendelsesapp (enhver app til engangskoder), eller tilføj hemmeligheden manuelt, og indtast koden, den viser.',
+    enrolIntro:
+      'Vælg adgangskoden til din konto. Skan så QR-koden med din godkendelsesapp (enhver app til engangskoder), eller tilføj hemmeligheden manuelt, og indtast koden, den viser.',
     secret: 'Hemmelighed',
     qrCode: 'QR-kode til din godkendelsesapp',
     orOpen: 'Eller åbn denne adresse i appen:',
@@ -288,7 +306,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     demoHint:
       'Din egen produktionsorganisation med eksempelregnskab, så du kan prøve produktion før godkendelse. Du er dens eneste ejer: log ind med denne kontos e-mail, adgangskode og godkendelsesapp. Kun dine egne apps kan forbindes til den; dens tokens er rigtige hat_-tokens på produktionens basisadresse.',
     connectDemo: 'Forbind demovirksomheden',
-    connectDemoHint: 'Starter godkendelsesanmodningen til {uri} med alle rettigheder. Byt koden på /oauth/token inden for 60 sekunder med denne kodeverifikator (den samme, hver gang siden vises, indtil du logger ud):',
+    connectDemoHint:
+      'Starter godkendelsesanmodningen til {uri} med alle rettigheder. Byt koden på /oauth/token inden for 60 sekunder med denne kodeverifikator (den samme, hver gang siden vises, indtil du logger ud):',
     connectDemoNeedsRedirect: 'Gem først en redirect-URI under OAuth: forbindelsen vender tilbage til den første.',
     redirectSaved: 'Redirect-URI’erne er gemt.',
     newClientSecret: 'Ny klienthemmelighed',
@@ -342,7 +361,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     notApproved: 'ikke godkendt',
     submitForReview: 'Indsend til godkendelse',
     submitted: 'Versionen er indsendt til godkendelse.',
-    requestLogHint: 'Alle kald fra denne app, nyeste først, gemt i {days, plural, one {# dag} other {# dage}}. Intet indhold, ingen token, headerværdi eller kontonavn gemmes.',
+    requestLogHint:
+      'Alle kald fra denne app, nyeste først, gemt i {days, plural, one {# dag} other {# dage}}. Intet indhold, ingen token, headerværdi eller kontonavn gemmes.',
     all: 'Alle',
     pathContains: 'Sti indeholder',
     requestId: 'Forespørgsels-id',
@@ -372,7 +392,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     previousSecretUntil: 'Den forrige klienthemmelighed virker indtil {until}.',
     previousSecretEnded: 'Den forrige klienthemmelighed er holdt op med at virke.',
     confirmRotateTitle: 'Skift signeringshemmelighed?',
-    confirmRotate: 'Lav en ny signeringshemmelighed til {url} ({environment})? Leveringer signeres med den nye med det samme; den hemmelighed, modtageren havde før, gælder i 24 timer endnu.',
+    confirmRotate:
+      'Lav en ny signeringshemmelighed til {url} ({environment})? Leveringer signeres med den nye med det samme; den hemmelighed, modtageren havde før, gælder i 24 timer endnu.',
     confirmRecoverTitle: 'Send leveringer igen?',
     confirmRecover: 'Send alle hændelser siden {since} til {url} ({environment}) igen? Hver tæller med i dine leveringer i hånden denne time.',
     confirmSubmitTitle: 'Indsend til godkendelse?',
@@ -395,7 +416,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     'reason.webhookUrl.scheme': 'URL: skal være en http- eller https-URL.',
     'reason.webhookUrl.credentials': 'URL: må ikke indeholde brugernavn eller adgangskode.',
     'reason.webhookUrl.host': 'URL: skal angive en vært.',
-    'reason.webhookUrl.private': 'URL: skal pege på en offentlig adresse eller ind i et netværk, som operatøren tillader i WEBHOOK_ALLOWED_NETWORKS (aldrig en lokal linkadresse eller en metadataadresse).',
+    'reason.webhookUrl.private':
+      'URL: skal pege på en offentlig adresse eller ind i et netværk, som operatøren tillader i WEBHOOK_ALLOWED_NETWORKS (aldrig en lokal linkadresse eller en metadataadresse).',
     'reason.webhookEndpoints.appFull': 'En app kan have højst {max} webhook-modtagere pr. miljø; slet en først.',
     'reason.webhookEndpoints.hostFull': 'Højst {max} webhook-modtagere i dine apps må pege på samme vært ({host}); slet en først.',
     'reason.webhookSince.format': 'Siden skal være et ISO 8601-tidspunkt med tidszone, f.eks. 2026-11-25T08:00:00Z (et tidspunkt uden zone er UTC).',
@@ -406,27 +428,37 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     recovered: 'Alle hændelser siden da bliver leveret igen.',
     rotatedSecret: 'Ny signeringshemmelighed til webhooks (den forrige signerer også i 24 timer)',
     enabled: 'Modtageren er aktiveret; dens ventende leveringer sendes med det samme.',
-    signupEmailHint: 'Vi sender dig en e-mail med et link, der bekræfter adressen. Når du åbner det, vælger du din adgangskode og sætter din godkendelsesapp op; så oprettes kontoen.',
-    signupLogHint: 'Denne tjeneste sender ingen e-mails: linket, der bekræfter adressen, skrives i tjenestens log, hvor den, der driver tjenesten, finder det. Når du åbner det, vælger du din adgangskode og sætter din godkendelsesapp op; så oprettes kontoen.',
+    signupEmailHint:
+      'Vi sender dig en e-mail med et link, der bekræfter adressen. Når du åbner det, vælger du din adgangskode og sætter din godkendelsesapp op; så oprettes kontoen.',
+    signupLogHint:
+      'Denne tjeneste sender ingen e-mails: linket, der bekræfter adressen, skrives i tjenestens log, hvor den, der driver tjenesten, finder det. Når du åbner det, vælger du din adgangskode og sætter din godkendelsesapp op; så oprettes kontoen.',
     checkEmailTitle: 'Tjek din e-mail',
-    checkEmail: 'Vi har sendt en e-mail til den adresse, du indtastede. Åbn linket i den inden for {hours, plural, one {# time} other {# timer}} for at vælge din adgangskode, sætte din godkendelsesapp op og gøre oprettelsen færdig. Ingen e-mail efter et par minutter? Kig i spamfilteret, eller opret kontoen igen.',
+    checkEmail:
+      'Vi har sendt en e-mail til den adresse, du indtastede. Åbn linket i den inden for {hours, plural, one {# time} other {# timer}} for at vælge din adgangskode, sætte din godkendelsesapp op og gøre oprettelsen færdig. Ingen e-mail efter et par minutter? Kig i spamfilteret, eller opret kontoen igen.',
     linkInLogTitle: 'Dit link står i tjenestens log',
-    linkInLog: 'Der er ikke sendt nogen e-mail: tjenesten har ingen mailserver sat op. Linket skrives i tjenestens log, på en advarselslinje med din adresse. Åbn det inden for {hours, plural, one {# time} other {# timer}} for at vælge din adgangskode, sætte din godkendelsesapp op og gøre oprettelsen færdig.',
+    linkInLog:
+      'Der er ikke sendt nogen e-mail: tjenesten har ingen mailserver sat op. Linket skrives i tjenestens log, på en advarselslinje med din adresse. Åbn det inden for {hours, plural, one {# time} other {# timer}} for at vælge din adgangskode, sætte din godkendelsesapp op og gøre oprettelsen færdig.',
     linkDeadTitle: 'Linket virker ikke længere',
     linkDead: 'Linket er udløbet eller allerede brugt. Opret kontoen igen for at få et nyt.',
     linkExpired: 'Linket er udløbet eller allerede brugt. Opret kontoen igen for at få et nyt.',
-    quota_signupEmailsPerEmailPerHour: 'Vi har sendt {max} e-mails til denne adresse inden for den seneste time. Tjek din indbakke og dit spamfilter, eller prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
-    quota_signupEmailsPerEmailPerHourInLog: 'Der er skrevet {max} links til denne adresse i tjenestens log inden for den seneste time. Brug et af dem, eller prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
-    quota_signupEmailsPerClientPerHour: 'For mange tilmeldinger fra dit netværk inden for den seneste time. Prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
-    quota_sandboxTokensPerHour: 'Du har lavet {max} sandkassetokens inden for den seneste time, og flere må der ikke være. Prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
-    quota_resendsPerHour: 'Du har sendt {max} leveringer manuelt (Send igen, Send testhændelse, Lever igen fra) inden for den seneste time, og flere må der ikke være. Prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
+    quota_signupEmailsPerEmailPerHour:
+      'Vi har sendt {max} e-mails til denne adresse inden for den seneste time. Tjek din indbakke og dit spamfilter, eller prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
+    quota_signupEmailsPerEmailPerHourInLog:
+      'Der er skrevet {max} links til denne adresse i tjenestens log inden for den seneste time. Brug et af dem, eller prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
+    quota_signupEmailsPerClientPerHour:
+      'For mange tilmeldinger fra dit netværk inden for den seneste time. Prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
+    quota_sandboxTokensPerHour:
+      'Du har lavet {max} sandkassetokens inden for den seneste time, og flere må der ikke være. Prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
+    quota_resendsPerHour:
+      'Du har sendt {max} leveringer manuelt (Send igen, Send testhændelse, Lever igen fra) inden for den seneste time, og flere må der ikke være. Prøv igen om {minutes, plural, one {# minut} other {# minutter}}.',
     sandboxTokensHint: 'Højst {max} nye tokens i timen.',
     quota_secretRotations: 'Endepunktets hemmelighed er skiftet {max} gange inden for {hours} timer, og flere gange må der ikke være. Prøv igen efter {time}.',
     attachmentStorage: 'Plads til bilag',
     storageUse: 'Bilag fylder {used} af {max} byte',
     storageUseNoLimit: 'Bilag fylder {used} byte (ingen grænse)',
     revisionPending: 'En version af denne app venter på godkendelse. Indsend den næste, når operatøren har godkendt den.',
-    signInFailed: 'Du kunne ikke logges ind. Tjek, hvad du har indtastet, og prøv igen. Efter 5 forkerte koder fra godkendelsesappen sættes login til kontoen på pause i 15 minutter.',
+    signInFailed:
+      'Du kunne ikke logges ind. Tjek, hvad du har indtastet, og prøv igen. Efter 5 forkerte koder fra godkendelsesappen sættes login til kontoen på pause i 15 minutter.',
     // the webhook tools and the sandbox entries (CONTRACT §15, §17)
     endpointIdLabel: 'Modtager-id',
     disabledAlert: 'Der sendes intet til denne modtager, mens den er deaktiveret; dens ventende leveringer venter. Aktivér den for at sende dem med det samme.',
@@ -437,7 +469,8 @@ export const DEVELOPER_MESSAGES = defineCatalogue('developers', {
     rotateSecret: 'Skift hemmelighed',
     rotateLabel: 'Skift hemmelighed for {url} ({environment})',
     since: 'Siden',
-    sinceHelp: 'UTC, f.eks. 2026-11-25 08:00 (eller ISO 8601 med tidszone), inden for de seneste {days, plural, one {# dag} other {# dage}}: alle hændelser siden da leveres igen til denne modtager.',
+    sinceHelp:
+      'UTC, f.eks. 2026-11-25 08:00 (eller ISO 8601 med tidszone), inden for de seneste {days, plural, one {# dag} other {# dage}}: alle hændelser siden da leveres igen til denne modtager.',
     recover: 'Lever igen fra',
     recoverLabel: 'Lever igen fra et tidspunkt til {url} ({environment})',
     nextAttempt: 'Næste forsøg',

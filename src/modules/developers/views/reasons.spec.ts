@@ -33,7 +33,14 @@ describe('refusal reasons in the developer catalogue', () => {
   ];
 
   it('names each refusal', () => {
-    expect(named.slice(-6)).toEqual(['webhookSince.format', 'webhookSince.future', 'webhookSince.retention', 'webhookEndpoints.appFull', 'webhookEndpoints.hostFull', 'webhookRecover.disabled']);
+    expect(named.slice(-6)).toEqual([
+      'webhookSince.format',
+      'webhookSince.future',
+      'webhookSince.retention',
+      'webhookEndpoints.appFull',
+      'webhookEndpoints.hostFull',
+      'webhookRecover.disabled',
+    ]);
   });
 
   it('has words for every reason in da and in en, and the Danish ones are not the English ones', () => {
@@ -45,7 +52,10 @@ describe('refusal reasons in the developer catalogue', () => {
   });
 
   it('gives a redirect URI refusal the index of the first refused URI', () => {
-    expect(redirectUrisError(['https://ok.example/cb', 'https://a.example/#x', 'ftp://b'])?.reason).toEqual({ name: 'redirectUri.fragment', params: { index: 1 } });
+    expect(redirectUrisError(['https://ok.example/cb', 'https://a.example/#x', 'ftp://b'])?.reason).toEqual({
+      name: 'redirectUri.fragment',
+      params: { index: 1 },
+    });
     expect(redirectUrisError(['https://ok.example/cb'])).toBeNull();
   });
 

@@ -99,7 +99,14 @@ describe('CreateOnceService.create (CONTRACT §6, §7, §8; seed 2.5)', () => {
     expect(body.id).toMatch(UUID);
     expect(body.operation_id).toMatch(UUID);
     expect(body.id).not.toBe(body.operation_id);
-    expect(rows).toHaveBeenCalledWith({ id: body.id, organizationId: 'o-1', environment: 'production', appId: 'a-1', operationId: body.operation_id, createdAt: NOW });
+    expect(rows).toHaveBeenCalledWith({
+      id: body.id,
+      organizationId: 'o-1',
+      environment: 'production',
+      appId: 'a-1',
+      operationId: body.operation_id,
+      createdAt: NOW,
+    });
     expect(receipts.rowsFor).toHaveBeenCalledWith(expect.anything(), {
       operationId: body.operation_id,
       kind: 'widget.create',
@@ -197,7 +204,9 @@ describe('CreateOnceService.createNumbered (a write that takes a gapless number)
       resourceId: 'batch-1',
       completedAt: NOW,
     });
-    expect(db.written.map((w) => [w.step, w.rows.map((r) => r.table), w.gate?.sql(raw('TRUE')).toQuery().text])).toEqual([[step, ['operation_receipts'], 'the grant and the mandate']]);
+    expect(db.written.map((w) => [w.step, w.rows.map((r) => r.table), w.gate?.sql(raw('TRUE')).toQuery().text])).toEqual([
+      [step, ['operation_receipts'], 'the grant and the mandate'],
+    ]);
 
     const again = await once.createNumbered(callerWith(db, 'k-9'), 'k-9', POSTING, { lines: 2 }, () => ({ response: {}, step }), check);
     expect(again).toEqual({ operation_id: body.operation_id, replayed: true, voucher_number: 42 });
@@ -208,13 +217,27 @@ describe('CreateOnceService.createNumbered (a write that takes a gapless number)
   it('names the new resource by made.id unless the owner says otherwise; a failed check writes nothing', async () => {
     const { once, db, receipts } = aCreateOnce();
     const made: NewResource[] = [];
-    await once.createNumbered(callerWith(db, 'k-1'), 'k-1', POSTING, { lines: 1 }, (m) => (made.push(m), { response: { id: m.id }, step }), async () => undefined);
+    await once.createNumbered(
+      callerWith(db, 'k-1'),
+      'k-1',
+      POSTING,
+      { lines: 1 },
+      (m) => (made.push(m), { response: { id: m.id }, step }),
+      async () => undefined,
+    );
     expect(receipts.rowsFor.mock.calls[0][1].resourceId).toBe(made[0].id);
 
     const unbalanced = Object.assign(new Error('unbalanced'), { code: 'journal_unbalanced' });
-    const failing = once.createNumbered(callerWith(db, 'k-2'), 'k-2', POSTING, { lines: 3 }, (m) => ({ response: { id: m.id }, step }), async () => {
-      throw unbalanced;
-    });
+    const failing = once.createNumbered(
+      callerWith(db, 'k-2'),
+      'k-2',
+      POSTING,
+      { lines: 3 },
+      (m) => ({ response: { id: m.id }, step }),
+      async () => {
+        throw unbalanced;
+      },
+    );
     await expect(failing).rejects.toBe(unbalanced);
     expect(db.write.runNumbered).toHaveBeenCalledTimes(1);
   });

@@ -32,9 +32,16 @@ describe('IdempotencyService.executeNumbered, when the write’s own checks fail
   }
   const gate = (failure: Error | null): StatementGate => ({ sql: () => sql`SELECT 1`, refusal: jest.fn(), failure: jest.fn().mockResolvedValue(failure) });
   const run = (svc: IdempotencyService, g: StatementGate | null) =>
-    svc.executeNumbered(caller, 'k-1', 'journal.post', input, () => ({ response: { posted: true }, step, rows: [], gate: g }), async () => {
-      throw unbalanced;
-    });
+    svc.executeNumbered(
+      caller,
+      'k-1',
+      'journal.post',
+      input,
+      () => ({ response: { posted: true }, step, rows: [], gate: g }),
+      async () => {
+        throw unbalanced;
+      },
+    );
 
   it('answers the revocation first', async () => {
     const { svc, write } = service(null);
@@ -44,7 +51,12 @@ describe('IdempotencyService.executeNumbered, when the write’s own checks fail
   });
 
   it('then a record committed meanwhile: its replay, or key reuse for another payload', async () => {
-    const record = { operation: 'journal.post', fingerprint: requestFingerprint('journal.post', input), grantId: 'g-1', response: { id: 'e-1', posted: true, environment: 'production' } };
+    const record = {
+      operation: 'journal.post',
+      fingerprint: requestFingerprint('journal.post', input),
+      grantId: 'g-1',
+      response: { id: 'e-1', posted: true, environment: 'production' },
+    };
     await expect(run(service(record).svc, gate(null))).resolves.toEqual({ body: { id: 'e-1', posted: true, replayed: true }, replayed: true });
     await expect(run(service({ ...record, fingerprint: 'other' }).svc, gate(null))).rejects.toMatchObject({ code: 'idempotency_key_reused' });
   });
@@ -60,7 +72,12 @@ describe('IdempotencyService.executeNumbered, when the write’s own checks fail
 /** A replay is the cheapest write: answered from the record read with the token, nothing of a first execution is built. */
 describe('IdempotencyService, a key whose record was committed before the request', () => {
   const input = { code: 'P-1' };
-  const record = { operation: 'product.create', fingerprint: requestFingerprint('product.create', input), grantId: 'g-1', response: { id: 'p-1', created: true, environment: 'production' } };
+  const record = {
+    operation: 'product.create',
+    fingerprint: requestFingerprint('product.create', input),
+    grantId: 'g-1',
+    response: { id: 'p-1', created: true, environment: 'production' },
+  };
   const caller = {
     environment: 'production',
     organizationId: 'o-1',
@@ -74,7 +91,10 @@ describe('IdempotencyService, a key whose record was committed before the reques
 
   it('is answered as a replay without building the first execution or touching the database', async () => {
     const build = jest.fn();
-    await expect(svc.executeAsOneStatement(caller, 'k-1', 'product.create', input, build)).resolves.toEqual({ body: { id: 'p-1', created: true, replayed: true }, replayed: true });
+    await expect(svc.executeAsOneStatement(caller, 'k-1', 'product.create', input, build)).resolves.toEqual({
+      body: { id: 'p-1', created: true, replayed: true },
+      replayed: true,
+    });
     const check = jest.fn();
     await expect(svc.executeNumbered(caller, 'k-1', 'product.create', input, build, check)).resolves.toMatchObject({ replayed: true });
     expect(build).not.toHaveBeenCalled();
@@ -86,7 +106,7 @@ describe('IdempotencyService, a key whose record was committed before the reques
 });
 
 describe('inProgressOr (what a failed one-statement write tells the client)', () => {
-  it('is 409 idempotency_request_in_progress only for a lock wait on the key\'s own record', () => {
+  it("is 409 idempotency_request_in_progress only for a lock wait on the key's own record", () => {
     expect(inProgressOr(new LockTimeoutError(new Error('lock timeout'), true))).toBeInstanceOf(IdempotencyRequestInProgressError);
   });
 
@@ -98,10 +118,10 @@ describe('inProgressOr (what a failed one-statement write tells the client)', ()
   });
 });
 
-describe('withNumber (the first execution\'s body with the number its statement took)', () => {
+describe("withNumber (the first execution's body with the number its statement took)", () => {
   const step = (response?: NumberedStep['response']) => ({ responseKey: 'voucher_number', response }) as unknown as NumberedStep;
 
-  it('puts the number under the step\'s responseKey, leaving the response as it was', () => {
+  it("puts the number under the step's responseKey, leaving the response as it was", () => {
     const response = { entry_id: 'e1', status: 'posted' };
     expect(withNumber(response, step(), 42)).toEqual({ entry_id: 'e1', status: 'posted', voucher_number: 42 });
     expect(response).toEqual({ entry_id: 'e1', status: 'posted' });

@@ -7,11 +7,7 @@ import { Clock } from '../../../shared/domain/clock';
 import { DomainError, LockTimeoutError, ServiceUnavailableError } from '../../../shared/domain/errors';
 import type { CallerContext } from '../../../shared/domain/caller-context';
 import { requestFingerprint } from '../domain/fingerprint';
-import {
-  IdempotencyGrantChangedError,
-  IdempotencyKeyReusedError,
-  IdempotencyRequestInProgressError,
-} from '../domain/idempotency.errors';
+import { IdempotencyGrantChangedError, IdempotencyKeyReusedError, IdempotencyRequestInProgressError } from '../domain/idempotency.errors';
 import { type IdempotencyRecord, IdempotencyRepository, type IdempotencyScope } from '../domain/idempotency.repository';
 
 /** What a first execution writes in one statement (executeAsOneStatement). */
@@ -56,7 +52,6 @@ export interface IdempotentOutcome<R> {
  */
 @Injectable()
 export class IdempotencyService {
-
   constructor(
     private readonly records: IdempotencyRepository,
     private readonly write: OneStatementWrite,

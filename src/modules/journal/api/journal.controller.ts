@@ -72,7 +72,11 @@ export class JournalController {
   @PartnerOperation({
     operationId: 'postJournalBatch',
     summary: 'Post 1–100 journals at once, all or nothing (final)',
-    success: partnerJson(201, 'Posted, with consecutive voucher numbers per year in input order, or a replay of the first posting with this Idempotency-Key.', ref('JournalBatchResult')),
+    success: partnerJson(
+      201,
+      'Posted, with consecutive voucher numbers per year in input order, or a replay of the first posting with this Idempotency-Key.',
+      ref('JournalBatchResult'),
+    ),
     errors: ['mandate_required', ...BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'journal_unbalanced', 'reference_not_allowed', 'period_locked'],
     schemas: BATCH_SCHEMAS,
   })

@@ -42,7 +42,12 @@ export const PREPARE_SCHEMAS: Record<string, Schema> = {
 
 export const POST_SCHEMAS: Record<string, Schema> = firstAndReplay(
   { first: 'JournalPosted', replayed: 'JournalReplayed', result: 'JournalPostResult' },
-  { id: uuid, posted: { const: true }, voucher_number: { type: 'integer', minimum: 1, description: 'gapless per organization and calendar year of posting_date' }, operation_id: uuid },
+  {
+    id: uuid,
+    posted: { const: true },
+    voucher_number: { type: 'integer', minimum: 1, description: 'gapless per organization and calendar year of posting_date' },
+    operation_id: uuid,
+  },
   'POST /journal',
 );
 
@@ -136,7 +141,6 @@ export const JOURNAL_ENTRIES_QUERY = [
     schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
   },
 ];
-
 
 const NUMBERED = {
   id: uuid,

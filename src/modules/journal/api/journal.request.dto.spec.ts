@@ -67,7 +67,13 @@ describe('JournalLineRequestDto', () => {
 describe('JournalRequestDto', () => {
   it('accepts 2 to 500 valid lines and refuses 0, 1 and 501 at /lines', () => {
     const line = { account_id: '8c4f1e0a-3b2d-4c5e-9f60-718293a4b5c6', debit_minor: 1 };
-    for (const [n, ok] of [[0, false], [1, false], [2, true], [500, true], [501, false]] as const) {
+    for (const [n, ok] of [
+      [0, false],
+      [1, false],
+      [2, true],
+      [500, true],
+      [501, false],
+    ] as const) {
       const { violations } = validateObject({ posting_date: '2024-02-29', lines: Array.from({ length: n }, () => ({ ...line })) }, JournalRequestDto);
       expect([n, violations.map((v) => v.pointer)]).toEqual([n, ok ? [] : ['/lines']]);
     }
@@ -79,7 +85,13 @@ describe('JournalRequestDto', () => {
         const raw = JSON.parse(JSON.stringify({ posting_date: '2026-11-20', currency, lines }));
         const { value, violations } = validateObject(raw, JournalRequestDto);
         expect(violations).toEqual([]);
-        expect([value.transaction_date, value.document_date, value.description, value.currency, value.lines.length]).toEqual([null, null, null, 'DKK', lines.length]);
+        expect([value.transaction_date, value.document_date, value.description, value.currency, value.lines.length]).toEqual([
+          null,
+          null,
+          null,
+          'DKK',
+          lines.length,
+        ]);
         for (const l of value.lines) expect(l).toBeInstanceOf(JournalLineRequestDto);
       }),
       { numRuns: 200 },

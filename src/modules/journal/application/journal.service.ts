@@ -90,14 +90,7 @@ export class JournalService {
    */
   async prepare(caller: CallerContext, input: JournalInput): Promise<PrepareResult> {
     assertBalanced(input.lines);
-    await assertReferencesAllowed(
-      this.references,
-      caller.organizationId,
-      caller.permittedAccounts,
-      input.lines,
-      undefined,
-      caller.prefetched.references,
-    );
+    await assertReferencesAllowed(this.references, caller.organizationId, caller.permittedAccounts, input.lines, undefined, caller.prefetched.references);
     return {
       valid: true,
       posted: false,

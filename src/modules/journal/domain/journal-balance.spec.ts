@@ -47,9 +47,7 @@ describe('assertBalanced', () => {
     expect(error.code).toBe('journal_unbalanced');
     expect(error.violations).toBeUndefined();
     // 500 × 99999999999999 = 49999999999999500, written out by hand
-    expect(error.detail).toBe(
-      'The sum of debits (49999999999999499 øre) differs from the sum of credits (49999999999999500 øre)',
-    );
+    expect(error.detail).toBe('The sum of debits (49999999999999499 øre) differs from the sum of credits (49999999999999500 øre)');
   });
 
   it('passes an empty journal and a journal of zero lines', () => {

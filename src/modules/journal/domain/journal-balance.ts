@@ -7,10 +7,7 @@ import { sumMinorOf } from '../../../shared/domain/money';
  */
 export class JournalUnbalancedError extends DomainError {
   constructor(debitsMinor: bigint, creditsMinor: bigint) {
-    super(
-      'journal_unbalanced',
-      `The sum of debits (${debitsMinor} øre) differs from the sum of credits (${creditsMinor} øre)`,
-    );
+    super('journal_unbalanced', `The sum of debits (${debitsMinor} øre) differs from the sum of credits (${creditsMinor} øre)`);
   }
 }
 

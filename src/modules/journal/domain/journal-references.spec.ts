@@ -52,7 +52,9 @@ describe('assertReferencesAllowed', () => {
   it('accepts 500 lines over two usable accounts and a tax code from the prefetched look-up, ids in any case, without a query', async () => {
     const { repository, calls } = repositoryKnowing([], []);
     const lines = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? line(ACCOUNT_A.toUpperCase(), TAX) : line(ACCOUNT_B)));
-    await expect(assertReferencesAllowed(repository, ORG, PERMITTED, lines, undefined, prefetched([ACCOUNT_A, ACCOUNT_B], [ACCOUNT_A, ACCOUNT_B], [TAX], [TAX]))).resolves.toBeUndefined();
+    await expect(
+      assertReferencesAllowed(repository, ORG, PERMITTED, lines, undefined, prefetched([ACCOUNT_A, ACCOUNT_B], [ACCOUNT_A, ACCOUNT_B], [TAX], [TAX])),
+    ).resolves.toBeUndefined();
     expect(calls).toEqual([]);
   });
 
@@ -79,7 +81,7 @@ describe('assertReferencesAllowed', () => {
     ]);
   });
 
-  it('refuses a tax code that is not the organization\'s when every account is usable', async () => {
+  it("refuses a tax code that is not the organization's when every account is usable", async () => {
     const { repository } = repositoryKnowing([ACCOUNT_A, ACCOUNT_B], [TAX]);
     const error = await rejection(assertReferencesAllowed(repository, ORG, PERMITTED, [line(ACCOUNT_A, TAX), line(ACCOUNT_B, TAX_UNKNOWN)]));
     expect(error.violations).toEqual([{ pointer: '/lines/1/tax_code_id', code: 'reference_not_allowed', detail: TAX_CODE_NOT_ALLOWED }]);
@@ -88,7 +90,14 @@ describe('assertReferencesAllowed', () => {
   it('refuses an id the prefetched look-up found unusable (foreign, inactive or outside the grant) without a query', async () => {
     const { repository, calls } = repositoryKnowing([ACCOUNT_A, ACCOUNT_FOREIGN], []);
     const error = await rejection(
-      assertReferencesAllowed(repository, ORG, PERMITTED, [line(ACCOUNT_A), line(ACCOUNT_FOREIGN)], undefined, prefetched([ACCOUNT_A, ACCOUNT_FOREIGN], [ACCOUNT_A])),
+      assertReferencesAllowed(
+        repository,
+        ORG,
+        PERMITTED,
+        [line(ACCOUNT_A), line(ACCOUNT_FOREIGN)],
+        undefined,
+        prefetched([ACCOUNT_A, ACCOUNT_FOREIGN], [ACCOUNT_A]),
+      ),
     );
     expect(error.violations).toEqual([{ pointer: '/lines/1/account_id', code: 'reference_not_allowed', detail: ACCOUNT_NOT_ALLOWED }]);
     expect(calls).toEqual([]);

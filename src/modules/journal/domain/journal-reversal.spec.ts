@@ -2,9 +2,21 @@ import type { JournalEntryView } from './journal-entry-read';
 import { reversalOf } from './journal-reversal';
 
 const entry = (lines: JournalEntryView['lines']): JournalEntryView => ({
-  id: 'e1', voucher_year: 2026, voucher_number: 7, posting_date: '2026-03-01', transaction_date: '2026-02-28', document_date: null,
-  description: 'Forkert', currency: 'DKK', lines, attachments: [], operation_id: 'o1', posted_at: '2026-03-01T10:00:00.000Z',
-  reverses: null, reversed_by: null, registered_by: { app_id: 'a1', app_name: 'App', grant_id: null },
+  id: 'e1',
+  voucher_year: 2026,
+  voucher_number: 7,
+  posting_date: '2026-03-01',
+  transaction_date: '2026-02-28',
+  document_date: null,
+  description: 'Forkert',
+  currency: 'DKK',
+  lines,
+  attachments: [],
+  operation_id: 'o1',
+  posted_at: '2026-03-01T10:00:00.000Z',
+  reverses: null,
+  reversed_by: null,
+  registered_by: { app_id: 'a1', app_name: 'App', grant_id: null },
 });
 
 describe('reversalOf (CONTRACT §19)', () => {
@@ -22,7 +34,11 @@ describe('reversalOf (CONTRACT §19)', () => {
 
   it('is dated and described by the request, by default "Tilbageførsel af bilag <year>-<number>"', () => {
     expect(reversalOf(entry(lines), { posting_date: '2026-03-02', description: null })).toMatchObject({
-      posting_date: '2026-03-02', description: 'Tilbageførsel af bilag 2026-7', transaction_date: null, document_date: null, currency: 'DKK',
+      posting_date: '2026-03-02',
+      description: 'Tilbageførsel af bilag 2026-7',
+      transaction_date: null,
+      document_date: null,
+      currency: 'DKK',
     });
     expect(reversalOf(entry(lines), { posting_date: '2026-03-02', description: 'Rettelse' }).description).toBe('Rettelse');
   });

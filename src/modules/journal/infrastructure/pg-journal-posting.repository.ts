@@ -64,7 +64,16 @@ export class PgJournalPostingRepository extends JournalPostingRepository {
     // the numbered entries as the response lists them (CONTRACT §19 batch), only when asked for
     const listed = listEntries
       ? sql`, (SELECT jsonb_agg(jsonb_build_object('id', x.id, 'voucher_year', x.year, 'voucher_number', s.last_number - x.behind) ORDER BY x.i)
-            FROM ${rows([[ids, 'uuid'], [voucherYears, 'int'], [behindOf, 'int']], 'x', 'id, year, behind', true)}
+            FROM ${rows(
+              [
+                [ids, 'uuid'],
+                [voucherYears, 'int'],
+                [behindOf, 'int'],
+              ],
+              'x',
+              'id, year, behind',
+              true,
+            )}
             JOIN numbered_years s ON s.year = x.year) AS entries`
       : empty;
     let entriesOfStatement: unknown = null;
@@ -75,7 +84,14 @@ export class PgJournalPostingRepository extends JournalPostingRepository {
        period_old AS (SELECT period, closed_at FROM periods WHERE organization_id = ${organizationId} AND period ${anyOf(periodsOf, 'text')} FOR SHARE),
        numbered_years AS (
          INSERT INTO voucher_counters (organization_id, year, last_number)
-         SELECT ${organizationId}, y.year, y.count FROM ${source}, ${rows([[perEntry(years), 'int'], [perEntry(years.map((y) => counts.get(y))), 'int']], 'y', 'year, count')}
+         SELECT ${organizationId}, y.year, y.count FROM ${source}, ${rows(
+           [
+             [perEntry(years), 'int'],
+             [perEntry(years.map((y) => counts.get(y))), 'int'],
+           ],
+           'y',
+           'year, count',
+         )}
           WHERE (SELECT count(*) FROM period_new) + (SELECT count(*) FROM period_old WHERE closed_at IS NULL) = ${raw(String(periods.length))}
          ON CONFLICT (organization_id, year) DO UPDATE SET last_number = voucher_counters.last_number + EXCLUDED.last_number
          RETURNING year, last_number),
@@ -87,7 +103,9 @@ export class PgJournalPostingRepository extends JournalPostingRepository {
                 x.description, x.currency, ${appId}, (${AppsSql.nameOf(appId)}), ${first.grantId}, ${first.operationId}, ${first.createdAt}, x.reverses
            FROM ${rows(
              [
-               [ids, 'uuid'], [voucherYears, 'int'], [behindOf, 'int'],
+               [ids, 'uuid'],
+               [voucherYears, 'int'],
+               [behindOf, 'int'],
                [perEntry(entries.map((e) => e.input.posting_date)), 'date'],
                [perEntry(entries.map((e) => e.input.transaction_date)), 'date'],
                [perEntry(entries.map((e) => e.input.document_date)), 'date'],
@@ -95,7 +113,9 @@ export class PgJournalPostingRepository extends JournalPostingRepository {
                [perEntry(entries.map((e) => e.input.currency)), 'text'],
                [perEntry(entries.map((e) => e.reverses)), 'uuid'],
              ],
-             'x', 'id, year, behind, posting_date, transaction_date, document_date, description, currency, reverses')}
+             'x',
+             'id, year, behind, posting_date, transaction_date, document_date, description, currency, reverses',
+           )}
            JOIN numbered_years s ON s.year = x.year
          RETURNING 1),
        line AS (
@@ -109,7 +129,9 @@ export class PgJournalPostingRepository extends JournalPostingRepository {
                        ${lines.map((x) => JSON.stringify(x.l.dimension_refs))}::jsonb[], ${lines.map((x) => x.l.line_text)}::text[])
              AS l(entry_id, line_no, account_id, debit_minor, credit_minor, tax_code_id, dimension_refs, line_text)
           WHERE EXISTS (SELECT 1 FROM entry))`,
-      report: raw(`(SELECT array_agg(period) FROM period_old WHERE closed_at IS NOT NULL) AS closed_periods${listEntries ? ', (SELECT entries FROM numbered) AS entries' : ''}`),
+      report: raw(
+        `(SELECT array_agg(period) FROM period_old WHERE closed_at IS NOT NULL) AS closed_periods${listEntries ? ', (SELECT entries FROM numbered) AS entries' : ''}`,
+      ),
       // the years' counters are locked before the gate locks grant and mandate (CONTRACT §8: a revocation
       // never waits for a posting that waits for a counter); absent before a year's first posting
       counterLock: (lockTimeout) =>

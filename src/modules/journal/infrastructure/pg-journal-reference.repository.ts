@@ -7,15 +7,17 @@ import { JournalReferenceRepository } from '../domain/journal-references';
 import { compileSql, raw, sql } from '../../../shared/database/sql-template';
 
 /** The accounts (permitted by the grant, when not null) and tax codes among the ids, composed of their owners' parts. */
-const FIND_USABLE = compileSql(['organizationId', 'accountIds', 'grantId', 'taxCodeIds'] as const, (s) =>
-  sql`${OrganizationsSql.activeAccountIds({
-    alias: 'a',
-    select: `'a' AS kind, `,
-    organizationId: s.organizationId,
-    ids: sql`${s.accountIds}::uuid[]`,
-    indent: '   ',
-    permitted: (account) => sql`${s.grantId}::uuid IS NULL OR ${GrantsSql.grantSelectsAccount(raw('a.organization_id'), s.grantId, account, ' '.repeat(10))}`,
-  })}
+const FIND_USABLE = compileSql(
+  ['organizationId', 'accountIds', 'grantId', 'taxCodeIds'] as const,
+  (s) =>
+    sql`${OrganizationsSql.activeAccountIds({
+      alias: 'a',
+      select: `'a' AS kind, `,
+      organizationId: s.organizationId,
+      ids: sql`${s.accountIds}::uuid[]`,
+      indent: '   ',
+      permitted: (account) => sql`${s.grantId}::uuid IS NULL OR ${GrantsSql.grantSelectsAccount(raw('a.organization_id'), s.grantId, account, ' '.repeat(10))}`,
+    })}
        UNION ALL
        ${OrganizationsSql.taxCodeIds({ alias: 't', select: `'t', `, organizationId: s.organizationId, ids: sql`${s.taxCodeIds}::uuid[]` })}`,
 );

@@ -69,7 +69,12 @@ export class ConnectionsController {
         },
       })),
     }));
-    this.http.page(res, 200, 'connections', { titleKey: 'consent.connectionsTitle', organizations: withPaging, flash: { status }, csrf: this.http.csrfToken(req, res) });
+    this.http.page(res, 200, 'connections', {
+      titleKey: 'consent.connectionsTitle',
+      organizations: withPaging,
+      flash: { status },
+      csrf: this.http.csrfToken(req, res),
+    });
   }
 
   @Post('sign-in')
@@ -135,7 +140,18 @@ export class ConnectionsController {
     if (!data) return this.http.message(res, 404, 'web.notFoundTitle', 'consent.revokeGone');
     const lang = this.http.language(res);
     const t = (k: string) => translate(lang, `consent.${k}`);
-    const header = ['csvVoucher', 'csvPostingDate', 'csvDescription', 'csvLine', 'csvAccountNumber', 'csvAccountName', 'csvDebit', 'csvCredit', 'csvLineText', 'csvAttachments'].map(t);
+    const header = [
+      'csvVoucher',
+      'csvPostingDate',
+      'csvDescription',
+      'csvLine',
+      'csvAccountNumber',
+      'csvAccountName',
+      'csvDebit',
+      'csvCredit',
+      'csvLineText',
+      'csvAttachments',
+    ].map(t);
     const rows = data.lines.map((l) => [
       `${l.voucherYear}-${l.voucherNumber}`,
       l.postingDate,

@@ -102,7 +102,10 @@ export class ConnectedAppsService {
   }
 
   /** The grant in force of an organization the signed-in owner owns, with its app's and organization's names; null for any other id. */
-  async connection(session: ConsentSession, grantId: unknown): Promise<{ grantId: string; appId: string; appName: string; organizationId: string; organizationName: string } | null> {
+  async connection(
+    session: ConsentSession,
+    grantId: unknown,
+  ): Promise<{ grantId: string; appId: string; appName: string; organizationId: string; organizationName: string } | null> {
     if (session.userId === null || !isUuid(grantId)) return null;
     const id = grantId.toLowerCase();
     const rows = await this.transactions.run((m) => this.connectionRows(m, session.userId as string, this.clock.now()));
@@ -119,7 +122,11 @@ export class ConnectedAppsService {
     if (!isUuid(entryId) || !isUuid(attachmentId)) return null;
     const c = await this.connection(session, grantId);
     if (!c) return null;
-    return this.attachments.storedFor({ organizationId: c.organizationId, appId: c.appId, environment: 'production' }, entryId.toLowerCase(), attachmentId.toLowerCase());
+    return this.attachments.storedFor(
+      { organizationId: c.organizationId, appId: c.appId, environment: 'production' },
+      entryId.toLowerCase(),
+      attachmentId.toLowerCase(),
+    );
   }
 
   /** The lines of every entry the grant's app posted to its organization (the CSV), or null when the grant is not the owner's. */
@@ -169,7 +176,8 @@ export class ConnectedAppsService {
       appRank.set(a.id, rank);
     }
     const pairs = new Map<string, { organizationId: string; accountId: string }>();
-    for (const g of grants) for (const accountId of g.accountIds) pairs.set(`${g.organizationId}/${accountId}`, { organizationId: g.organizationId, accountId });
+    for (const g of grants)
+      for (const accountId of g.accountIds) pairs.set(`${g.organizationId}/${accountId}`, { organizationId: g.organizationId, accountId });
     const accounts = await this.organizationReads.accounts(
       tx,
       [...pairs.values()].map((p) => p.organizationId),
@@ -192,9 +200,7 @@ export class ConnectedAppsService {
           grantedAt: g.grantedAt,
           expiresAt: g.expiresAt,
           mandate: g.mandate,
-          accounts: accounts
-            .filter((a) => a.organizationId === g.organizationId && selected.has(a.id))
-            .map((a) => ({ number: a.number, name: a.name })),
+          accounts: accounts.filter((a) => a.organizationId === g.organizationId && selected.has(a.id)).map((a) => ({ number: a.number, name: a.name })),
         });
       }
     }

@@ -27,11 +27,7 @@ export class ProductsController {
     errors: [...BODY_ERRORS, ...IDEMPOTENCY_ERRORS, 'resource_conflict'],
     schemas: CREATE_PRODUCT_SCHEMAS,
   })
-  create(
-    @Caller() caller: CallerContext,
-    @IdempotencyKey() key: string,
-    @Body() body: CreateProductRequestDto,
-  ): Promise<CreatedBody> {
+  create(@Caller() caller: CallerContext, @IdempotencyKey() key: string, @Body() body: CreateProductRequestDto): Promise<CreatedBody> {
     const { code, name, description, kind, unit, unit_price_minor } = body;
     return this.products.create(caller, key, { code, name, description, kind, unit, unit_price_minor });
   }

@@ -6,7 +6,10 @@ import { ProductRepository } from '../domain/product.repository';
 
 @Injectable()
 export class ProductsService {
-  constructor(private readonly products: ProductRepository, private readonly once: CreateOnceService) {}
+  constructor(
+    private readonly products: ProductRepository,
+    private readonly once: CreateOnceService,
+  ) {}
 
   /**
    * seed 4.2: create, not upsert, exactly once per Idempotency-Key (CreateOnceService: the product's row

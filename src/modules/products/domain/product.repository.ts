@@ -8,7 +8,7 @@ import type { NewProduct } from './product';
  */
 export class ProductCodeTakenError extends ResourceConflictError {
   constructor() {
-    super( 'A product with this code already exists; a code is a stable business reference');
+    super('A product with this code already exists; a code is a stable business reference');
   }
 }
 

@@ -13,10 +13,7 @@ export abstract class ReceiptRepository {
   ): RowInsert[];
 
   /** The receipt of (organization, app, environment) with this id, or null. */
-  abstract find(
-    scope: { organizationId: string; appId: string; environment: Environment },
-    operationId: string,
-  ): Promise<OperationReceiptView | null>;
+  abstract find(scope: { organizationId: string; appId: string; environment: Environment }, operationId: string): Promise<OperationReceiptView | null>;
   /** CONTRACT §18 "when it last called": the newest completed operation of each app in the organization's production books. */
   abstract lastOperations(tx: Transaction, organizationId: string, appIds: string[]): Promise<Map<string, Date>>;
 }

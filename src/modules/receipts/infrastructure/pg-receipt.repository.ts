@@ -35,11 +35,7 @@ export class PgReceiptRepository extends ReceiptRepository {
     super();
   }
 
-  rowsFor(
-    s: { organizationId: string; appId: string; environment: Environment },
-    r: OperationReceiptView,
-    event: { id: string; body: string },
-  ): RowInsert[] {
+  rowsFor(s: { organizationId: string; appId: string; environment: Environment }, r: OperationReceiptView, event: { id: string; body: string }): RowInsert[] {
     return [
       {
         table: 'operation_receipts',
@@ -58,10 +54,7 @@ export class PgReceiptRepository extends ReceiptRepository {
     ];
   }
 
-  async find(
-    s: { organizationId: string; appId: string; environment: Environment },
-    operationId: string,
-  ): Promise<OperationReceiptView | null> {
+  async find(s: { organizationId: string; appId: string; environment: Environment }, operationId: string): Promise<OperationReceiptView | null> {
     const rows: Row[] = await this.dataSource.query(
       `SELECT id, kind, status, resource_type, resource_id, completed_at, environment FROM operation_receipts
         WHERE organization_id = $1 AND id = $2 AND app_id = $3 AND environment = $4`,

@@ -56,7 +56,13 @@ class FakeRepository extends WebhookRepository {
 const sender = new HttpWebhookSender({ allowedNetworks: NO_NETWORKS });
 // an ftp URL fails in the sender before any network access: a failed attempt, deterministically
 const failing = (attempt: number): ClaimedDelivery => ({
-  organizationId: 'org', id: `d${attempt}`, eventId: 'evt', attempt, body: '{}', url: 'ftp://example.com/x', secret: `whsec_${Buffer.alloc(24).toString('base64')}`,
+  organizationId: 'org',
+  id: `d${attempt}`,
+  eventId: 'evt',
+  attempt,
+  body: '{}',
+  url: 'ftp://example.com/x',
+  secret: `whsec_${Buffer.alloc(24).toString('base64')}`,
 });
 
 /** Repetitions run only when the test says so. */
@@ -122,7 +128,6 @@ describe('WebhookDispatcher', () => {
     expect(notifications.listeners[0].closed).toBe(true);
   });
 
-
   it('polls through the Scheduler port at its interval, and the stop cancels the repetition', async () => {
     const repo = new FakeRepository();
     const scheduler = new ManualScheduler();
@@ -137,7 +142,7 @@ describe('WebhookDispatcher', () => {
     expect(scheduler.started[0].cancelled).toBe(true);
   });
 
-  it('renews a send\'s lease through the Scheduler port and cancels the renewal once the attempt is recorded', async () => {
+  it("renews a send's lease through the Scheduler port and cancels the renewal once the attempt is recorded", async () => {
     const repo = new FakeRepository();
     const scheduler = new ManualScheduler();
     const d = new WebhookDispatcher(repo, new FixedClock(), sender, { leaseMs: 3000 }, scheduler);
@@ -207,7 +212,7 @@ describe('WebhookDispatcher', () => {
     const d = new WebhookDispatcher(repo, new FixedClock(), sender, { pollIntervalMs: 10 });
     d.onApplicationBootstrap();
     // two rounds of 10 ms take longer than 80 ms on a loaded machine (CI): wait for them, at most 2 s
-    for (const end = Date.now() + 2_000; repo.fanOuts < 2 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+    for (const end = Date.now() + 2_000; repo.fanOuts < 2 && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
     await d.onApplicationShutdown();
     const rounds = repo.fanOuts;
     expect(rounds).toBeGreaterThanOrEqual(2);

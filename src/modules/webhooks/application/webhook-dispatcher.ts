@@ -144,14 +144,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       // listening: the clock only starts the round that is due (a retry, a lease, the safety poll)
       if (!this.listening || Date.now() >= this.wakeAt) this.tick();
     });
-    this.listener = this.notifications?.listen(WEBHOOK_WORK_CHANNEL, {
-      notified: () => this.tick(),
-      listening: (up) => {
-        this.listening = up;
-        // (re)connected: what was written while nobody listened is looked at now
-        if (up) this.tick();
-      },
-    }) ?? null;
+    this.listener =
+      this.notifications?.listen(WEBHOOK_WORK_CHANNEL, {
+        notified: () => this.tick(),
+        listening: (up) => {
+          this.listening = up;
+          // (re)connected: what was written while nobody listened is looked at now
+          if (up) this.tick();
+        },
+      }) ?? null;
   }
 
   /**
@@ -267,7 +268,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     });
     try {
       const attemptedAt = this.clock.now();
-      const result = await this.sender.send({ url: d.url, secret: d.secret, previousSecrets: d.previousSecrets, msgId: d.eventId, timestamp: attemptedAt, body: d.body });
+      const result = await this.sender.send({
+        url: d.url,
+        secret: d.secret,
+        previousSecrets: d.previousSecrets,
+        msgId: d.eventId,
+        timestamp: attemptedAt,
+        body: d.body,
+      });
       const retryInMs = result.ok ? null : this.retryDelayMs(d.attempt);
       if (!result.ok) {
         this.logger.warn({ deliveryId: d.id, attempt: d.attempt, status: result.status, error: result.error }, 'webhook attempt failed');

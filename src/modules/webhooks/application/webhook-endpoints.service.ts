@@ -6,7 +6,15 @@ import { Clock } from '../../../shared/domain/clock';
 import { DomainError, NotFoundError, ResourceConflictError } from '../../../shared/domain/errors';
 import { HostResolver } from '../../../shared/domain/host-resolver';
 import { endpointHost, type HostScope, MAX_ENDPOINTS_PER_APP_ENVIRONMENT, TooManyEndpointsError, TooManyEndpointsOnHostError } from '../domain/endpoint-limits';
-import { ENDPOINT_URL_PROBLEMS, type EndpointUrlProblem, isForbiddenAddress, isLiteralForbiddenHost, isLocalName, literalAddress, validateEndpointUrl } from '../domain/endpoint-address';
+import {
+  ENDPOINT_URL_PROBLEMS,
+  type EndpointUrlProblem,
+  isForbiddenAddress,
+  isLiteralForbiddenHost,
+  isLocalName,
+  literalAddress,
+  validateEndpointUrl,
+} from '../domain/endpoint-address';
 import { recoverSince } from '../domain/recover-window';
 import { PREVIOUS_SECRET_SIGNS_HOURS, testEventBody, WEBHOOK_TEST_EVENT } from '../domain/webhook-events';
 import { generateWebhookSecret, SECRET_ROTATIONS, SecretRotationsExhaustedError } from '../domain/webhook-secret';
@@ -15,7 +23,9 @@ import type { Environment } from '../../../shared/domain/caller-context';
 
 const invalidUrl = (problem: EndpointUrlProblem) => {
   const detail = ENDPOINT_URL_PROBLEMS[problem];
-  return new DomainError('invalid_input', `1 violation; first: /url ${detail}`, [{ pointer: '/url', code: 'invalid_input', detail }]).because(`webhookUrl.${problem}`);
+  return new DomainError('invalid_input', `1 violation; first: /url ${detail}`, [{ pointer: '/url', code: 'invalid_input', detail }]).because(
+    `webhookUrl.${problem}`,
+  );
 };
 
 @Injectable()

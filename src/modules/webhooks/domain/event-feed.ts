@@ -43,9 +43,5 @@ export abstract class EventFeedRepository {
    * transactions that committed before every transaction of this database still in progress began
    * writing (so no event can later commit before a position already handed out).
    */
-  abstract page(
-    scope: { organizationId: string; appId: string; environment: string },
-    after: FeedPosition,
-    limit: number,
-  ): Promise<StoredEvent[]>;
+  abstract page(scope: { organizationId: string; appId: string; environment: string }, after: FeedPosition, limit: number): Promise<StoredEvent[]>;
 }

@@ -152,9 +152,7 @@ describe('HttpWebhookSender', () => {
     });
 
     it('times out a host name that takes too long to resolve, counted in the same budget', async () => {
-      const result = await permissive({ timeoutMs: 300, resolve: () => new Promise(() => undefined) }).send(
-        anInput('https://slow-dns.example/hook'),
-      );
+      const result = await permissive({ timeoutMs: 300, resolve: () => new Promise(() => undefined) }).send(anInput('https://slow-dns.example/hook'));
       expect(result).toMatchObject({ ok: false, error: 'timeout' });
       expect(result.durationMs).toBeLessThan(2000);
     });
@@ -244,7 +242,10 @@ describe('HttpWebhookSender', () => {
       const tenOnly = new HttpWebhookSender({ allowedNetworks: parseAllowedNetworks('10.0.0.0/8') });
       expect(await tenOnly.send(anInput(r.url))).toMatchObject({ ok: false, error: 'forbidden_address' });
       expect(await tenOnly.send(anInput(`http://localhost:${r.port}/hook`))).toMatchObject({ ok: false, error: 'forbidden_address' });
-      const rebound = new HttpWebhookSender({ allowedNetworks: parseAllowedNetworks('10.0.0.0/8'), resolve: async () => [{ address: '192.168.1.7', family: 4 }] });
+      const rebound = new HttpWebhookSender({
+        allowedNetworks: parseAllowedNetworks('10.0.0.0/8'),
+        resolve: async () => [{ address: '192.168.1.7', family: 4 }],
+      });
       expect(await rebound.send(anInput('https://hooks.partner.example/hook'))).toMatchObject({ ok: false, error: 'forbidden_address' });
       // the configuration refuses to list link-local; a list built around that check still never reaches it
       const everything = new AllowedNetworks(['0.0.0.0/0', '::/0'].map((t) => parseNetworkRange(t)!));
@@ -255,7 +256,7 @@ describe('HttpWebhookSender', () => {
       expect(r.hits).toHaveLength(0);
     });
 
-    it('delivers to loopback when WEBHOOK_ALLOWED_NETWORKS lists it (the embedded store\'s default)', async () => {
+    it("delivers to loopback when WEBHOOK_ALLOWED_NETWORKS lists it (the embedded store's default)", async () => {
       const r = await receiver();
       expect(await permissive().send(anInput(r.url))).toMatchObject({ ok: true, status: 204 });
       expect(await permissive().send(anInput(`http://localhost:${r.port}/hook`))).toMatchObject({ ok: true, status: 204 });
@@ -350,11 +351,7 @@ describe('HttpWebhookSender', () => {
 
     it('never puts the secret in any result', async () => {
       const r = await receiver((_req, res) => res.writeHead(500).end(secret));
-      const results = [
-        await permissive().send(anInput(r.url)),
-        await permissive({ timeoutMs: 1 }).send(anInput(r.url)),
-        await strict().send(anInput(r.url)),
-      ];
+      const results = [await permissive().send(anInput(r.url)), await permissive({ timeoutMs: 1 }).send(anInput(r.url)), await strict().send(anInput(r.url))];
       for (const result of results) expect(JSON.stringify(result)).not.toContain(secret.slice('whsec_'.length));
     });
   });

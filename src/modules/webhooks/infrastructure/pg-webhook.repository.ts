@@ -6,7 +6,14 @@ import type { Environment } from '../../../shared/domain/caller-context';
 import { SECRET_CONTEXT, SecretBox } from '../../../shared/crypto/secret-box';
 import type { HostScope } from '../domain/endpoint-limits';
 import { NO_ORGANIZATION, WEBHOOK_TEST_EVENT } from '../domain/webhook-events';
-import { type AttemptOutcome, type ClaimedDelivery, DISABLE_AFTER_HOURS, type EndpointState, type FinishedDeliveries, WebhookRepository } from '../domain/webhook.repository';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  DISABLE_AFTER_HOURS,
+  type EndpointState,
+  type FinishedDeliveries,
+  WebhookRepository,
+} from '../domain/webhook.repository';
 
 @Injectable()
 export class PgWebhookRepository extends WebhookRepository {
@@ -54,7 +61,13 @@ export class PgWebhookRepository extends WebhookRepository {
     if (scope && Number(counts.on_host) >= scope.max) return 'host_full';
     // registered through the developer console (a developer's host scope): self-service (issue 35)
     await m.query(`INSERT INTO webhook_endpoints (id, app_id, environment, url, host, secret, self_service) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-      e.id, e.appId, e.environment, e.url, e.host, this.box.seal(e.secret, SECRET_CONTEXT.webhook), limits.hostScope !== undefined,
+      e.id,
+      e.appId,
+      e.environment,
+      e.url,
+      e.host,
+      this.box.seal(e.secret, SECRET_CONTEXT.webhook),
+      limits.hostScope !== undefined,
     ]);
     return 'inserted';
   }
@@ -81,12 +94,31 @@ export class PgWebhookRepository extends WebhookRepository {
   }
 
   async claimDue(limit: number, leaseMs: number, perEndpoint: number = limit, perApp: number = limit): Promise<ClaimedDelivery[]> {
-    const rows: Array<{ organization_id: string; id: string; event_id: string; endpoint_id: string; attempts: number; body: string; url: string; secret: string; previous_secret: string | null; older_secret: string | null }> =
-      await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint, perApp]);
+    const rows: Array<{
+      organization_id: string;
+      id: string;
+      event_id: string;
+      endpoint_id: string;
+      attempts: number;
+      body: string;
+      url: string;
+      secret: string;
+      previous_secret: string | null;
+      older_secret: string | null;
+    }> = await this.dataSource.query(CLAIM_DUE_SQL, [limit, leaseMs, perEndpoint, perApp]);
     return rows.map((r) => ({
-      organizationId: r.organization_id, id: r.id, eventId: r.event_id, endpointId: r.endpoint_id, attempt: r.attempts, body: r.body, url: r.url,
+      organizationId: r.organization_id,
+      id: r.id,
+      eventId: r.event_id,
+      endpointId: r.endpoint_id,
+      attempt: r.attempts,
+      body: r.body,
+      url: r.url,
       secret: this.openSecret(r.secret),
-      previousSecrets: [r.previous_secret, r.older_secret].filter((x): x is string => x !== null).map((x) => this.openSecret(x)).filter((x) => x !== ''),
+      previousSecrets: [r.previous_secret, r.older_secret]
+        .filter((x): x is string => x !== null)
+        .map((x) => this.openSecret(x))
+        .filter((x) => x !== ''),
     }));
   }
 
@@ -112,8 +144,16 @@ export class PgWebhookRepository extends WebhookRepository {
   async recordAttempts(attempts: ReadonlyArray<{ delivery: ClaimedDelivery; outcome: AttemptOutcome }>): Promise<FinishedDeliveries> {
     if (attempts.length === 0) return { delivered: 0, failed: 0 };
     const input = attempts.map(({ delivery: d, outcome: o }) => ({
-      organization_id: d.organizationId, id: d.id, endpoint_id: d.endpointId ?? null, attempt: d.attempt, attempted_at: o.attemptedAt.toISOString(),
-      status: o.status ?? null, error: o.error ?? null, duration_ms: Math.round(o.durationMs), ok: o.ok, retry_ms: o.retryInMs,
+      organization_id: d.organizationId,
+      id: d.id,
+      endpoint_id: d.endpointId ?? null,
+      attempt: d.attempt,
+      attempted_at: o.attemptedAt.toISOString(),
+      status: o.status ?? null,
+      error: o.error ?? null,
+      duration_ms: Math.round(o.durationMs),
+      ok: o.ok,
+      retry_ms: o.retryInMs,
       address: o.address ?? null,
     }));
     const rows: Array<{ delivered: number; failed: number }> = await this.dataSource.query(RECORD_ATTEMPTS_SQL, [JSON.stringify(input), DISABLE_AFTER_HOURS]);

@@ -230,10 +230,27 @@ export class InitialSchema1763800000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     for (const table of [
-      'webhook_outbox', 'idempotency_records', 'operation_receipts', 'journal_lines', 'journal_entries',
-      'periods', 'voucher_counters', 'products', 'access_tokens', 'sandbox_generations', 'sandbox_projects',
-      'mandates', 'grant_accounts', 'grants', 'app_revisions', 'apps', 'organization_owners', 'users',
-      'tax_codes', 'accounts', 'organizations',
+      'webhook_outbox',
+      'idempotency_records',
+      'operation_receipts',
+      'journal_lines',
+      'journal_entries',
+      'periods',
+      'voucher_counters',
+      'products',
+      'access_tokens',
+      'sandbox_generations',
+      'sandbox_projects',
+      'mandates',
+      'grant_accounts',
+      'grants',
+      'app_revisions',
+      'apps',
+      'organization_owners',
+      'users',
+      'tax_codes',
+      'accounts',
+      'organizations',
     ]) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
     }

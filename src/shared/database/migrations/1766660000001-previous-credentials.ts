@@ -10,7 +10,9 @@ export class PreviousCredentials1766660000001 implements MigrationInterface {
   name = 'PreviousCredentials1766660000001';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE sandbox_projects ADD COLUMN IF NOT EXISTS previous_generation_id uuid, ADD COLUMN IF NOT EXISTS previous_generation_until timestamptz`);
+    await q.query(
+      `ALTER TABLE sandbox_projects ADD COLUMN IF NOT EXISTS previous_generation_id uuid, ADD COLUMN IF NOT EXISTS previous_generation_until timestamptz`,
+    );
     await q.query(`ALTER TABLE oauth_clients ADD COLUMN IF NOT EXISTS previous_secret_hash text, ADD COLUMN IF NOT EXISTS previous_secret_until timestamptz`);
   }
 

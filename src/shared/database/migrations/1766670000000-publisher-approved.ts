@@ -24,7 +24,9 @@ export class PublisherApproved1766670000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE app_revisions DROP COLUMN publisher_name, DROP COLUMN website_url, DROP COLUMN privacy_policy_url, DROP COLUMN cvr, DROP COLUMN publisher_verified_at`);
+    await q.query(
+      `ALTER TABLE app_revisions DROP COLUMN publisher_name, DROP COLUMN website_url, DROP COLUMN privacy_policy_url, DROP COLUMN cvr, DROP COLUMN publisher_verified_at`,
+    );
     await q.query(`ALTER TABLE apps DROP COLUMN cvr`);
   }
 }

@@ -114,7 +114,9 @@ describe('validateObject', () => {
 
   it('reports unknown own keys, including __proto__ and constructor', () => {
     const raw = JSON.parse('{"name":"ok","__proto__":{"polluted":true},"constructor":1,"x/y":2}');
-    const pointers = validateObject(raw, ItemDto).violations.map((v) => v.pointer).sort();
+    const pointers = validateObject(raw, ItemDto)
+      .violations.map((v) => v.pointer)
+      .sort();
     expect(pointers).toEqual(['/__proto__', '/constructor', '/x~1y']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -132,7 +134,16 @@ describe('validateObject', () => {
   });
 
   it('lists violations in the order of the fields, like the contract example', () => {
-    const { violations } = validateObject({ lines: [{ account_id: 'x', debit_minor: 1 }, { account_id: 'y', debit_minor: 1.5 }], posting_date: 'nope' }, JournalRequestDto);
+    const { violations } = validateObject(
+      {
+        lines: [
+          { account_id: 'x', debit_minor: 1 },
+          { account_id: 'y', debit_minor: 1.5 },
+        ],
+        posting_date: 'nope',
+      },
+      JournalRequestDto,
+    );
     expect(violations.map((v) => v.pointer)).toEqual(['/posting_date', '/lines/0/account_id', '/lines/1/account_id', '/lines/1/debit_minor']);
   });
 

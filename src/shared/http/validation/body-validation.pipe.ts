@@ -115,11 +115,7 @@ function fieldFailures(instance: object, plan: Plan): ReadonlyMap<string, string
  * deep-copied: the instance holds the JSON values as parsed (class-transformer would take an own
  * `constructor` member inside free-form data such as dimension_refs for a class to instantiate).
  */
-export function validateObject<T extends object>(
-  raw: unknown,
-  type: new () => T,
-  pointer = '',
-): { value: T; violations: Violation[] } {
+export function validateObject<T extends object>(raw: unknown, type: new () => T, pointer = ''): { value: T; violations: Violation[] } {
   const violations: Violation[] = [];
   const value = validateInto(raw, type, pointer, null, violations);
   return { value, violations };

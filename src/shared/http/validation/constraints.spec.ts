@@ -124,7 +124,12 @@ describe('IsTextField (lengths in code points)', () => {
   });
 
   it('refuses every value that is not a string, and does not trim', () => {
-    fc.assert(fc.property(json.filter((v) => typeof v !== 'string'), (v) => expect(accepts(TextDto, v)).toBe(false)));
+    fc.assert(
+      fc.property(
+        json.filter((v) => typeof v !== 'string'),
+        (v) => expect(accepts(TextDto, v)).toBe(false),
+      ),
+    );
     expect(accepts(TextDto, '  ')).toBe(true);
   });
 
@@ -136,7 +141,9 @@ describe('IsTextField (lengths in code points)', () => {
 
   it('says "is required" when absent and "must not be null" when null on a required field', () => {
     expect(validateObject({}, TextDto).violations).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'is required' }]);
-    expect(violationsOf(TextDto, null)).toEqual([{ pointer: '/v', code: 'invalid_input', detail: 'must not be null; must be a string of 2 to 6 characters of valid Unicode text without NUL' }]);
+    expect(violationsOf(TextDto, null)).toEqual([
+      { pointer: '/v', code: 'invalid_input', detail: 'must not be null; must be a string of 2 to 6 characters of valid Unicode text without NUL' },
+    ]);
   });
 });
 
@@ -170,13 +177,24 @@ describe('IsUuidField', () => {
   });
 
   it('refuses every value that is not a string', () => {
-    fc.assert(fc.property(json.filter((v) => typeof v !== 'string'), (v) => expect(accepts(UuidDto, v)).toBe(false)));
+    fc.assert(
+      fc.property(
+        json.filter((v) => typeof v !== 'string'),
+        (v) => expect(accepts(UuidDto, v)).toBe(false),
+      ),
+    );
   });
 });
 
 describe('IsMinorAmountField (integers 0…99999999999999, nothing coerced)', () => {
   it('agrees with the contract on any JSON value', () => {
-    const value = fc.oneof(json, fc.integer({ min: -10, max: 10 }), fc.constantFrom(MAX, MAX + 1, -0, 1e2, 1.5, '100', true, [], {}), fc.double(), fc.integer({ min: MAX - 5, max: MAX + 5 }));
+    const value = fc.oneof(
+      json,
+      fc.integer({ min: -10, max: 10 }),
+      fc.constantFrom(MAX, MAX + 1, -0, 1e2, 1.5, '100', true, [], {}),
+      fc.double(),
+      fc.integer({ min: MAX - 5, max: MAX + 5 }),
+    );
     fc.assert(
       fc.property(value, (v) => {
         const expected = v === null || (typeof v === 'number' && Number.isFinite(v) && Math.floor(v) === v && v >= 0 && v <= MAX);
@@ -244,7 +262,11 @@ describe('IsArrayOfField', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.uuid(), fc.string({ maxLength: 4 })), { maxLength: 5 }), fc.boolean(), (items, duplicate) => {
         const v = duplicate && items.length > 0 ? [...items, items[0]] : items;
-        const expected = v.length >= 1 && v.length <= 3 && v.every((x) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(x)) && new Set(v).size === v.length;
+        const expected =
+          v.length >= 1 &&
+          v.length <= 3 &&
+          v.every((x) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(x)) &&
+          new Set(v).size === v.length;
         expect(accepts(DistinctUuidsDto, v)).toBe(expected);
       }),
     );

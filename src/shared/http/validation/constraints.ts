@@ -33,13 +33,7 @@ export function ruleMessage(value: unknown, message: string): string {
 /** The OpenAPI schema of a field's rule (without required-ness, default or nullability). */
 export type FieldSchema = ApiPropertyOptions;
 
-function constraint(
-  name: string,
-  check: (value: unknown) => boolean,
-  message: string,
-  options: Options = {},
-  schema: FieldSchema = {},
-): PropertyDecorator {
+function constraint(name: string, check: (value: unknown) => boolean, message: string, options: Options = {}, schema: FieldSchema = {}): PropertyDecorator {
   const validate = (value: unknown) => (value === null ? options.nullable === true : check(value));
   const rule: PropertyDecorator = (target, property) => {
     registerDecorator({
@@ -141,13 +135,10 @@ export function IsMinorAmountField(options?: Options): PropertyDecorator {
 
 export function IsOneOfField(values: readonly string[], options?: Options): PropertyDecorator {
   const set = new Set(values);
-  return constraint(
-    'oneOf',
-    (v) => typeof v === 'string' && set.has(v),
-    `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`,
-    options,
-    { type: 'string', enum: [...values] },
-  );
+  return constraint('oneOf', (v) => typeof v === 'string' && set.has(v), `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}`, options, {
+    type: 'string',
+    enum: [...values],
+  });
 }
 
 /** `items`: the schema of one item (the use case or a nested DTO judges the items themselves). */
@@ -184,12 +175,7 @@ export function IsArrayOfField(
 ): PropertyDecorator {
   return constraint(
     'arrayOf',
-    (v) =>
-      Array.isArray(v) &&
-      v.length >= min &&
-      v.length <= max &&
-      v.every(item) &&
-      (!options?.unique || new Set(v).size === v.length),
+    (v) => Array.isArray(v) && v.length >= min && v.length <= max && v.every(item) && (!options?.unique || new Set(v).size === v.length),
     `must be an array of ${min} to ${max}${options?.unique ? ' distinct' : ''} ${itemDescription}`,
     options,
     {

@@ -193,27 +193,35 @@ describe('validateObject', () => {
 
   it('never throws, and never lets a value through unchecked, for arbitrary JSON in every field', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom(...KNOWN_ROOT, 'x'), jsonValue), fc.array(fc.dictionary(fc.constantFrom(...KNOWN_ITEM, 'y'), jsonValue), { maxLength: 3 }), (top, items) => {
-        const raw = JSON.parse(JSON.stringify({ ...top, ...(top.items === undefined ? { items } : {}) }));
-        const { value, violations } = validateObject(raw, RootDto);
-        for (const v of violations) expect(resolve(raw, v.pointer).found || v.detail === 'is required').toBe(true);
-        if (violations.length === 0) {
-          // whatever passed is the shape the DTO promises
-          expect(typeof value.date).toBe('string');
-          expect(value.note === null || typeof value.note === 'string').toBe(true);
-          expect(['A', 'B']).toContain(value.kind);
-          for (const i of value.items) {
-            expect(Number.isInteger(i.left) && Number.isInteger(i.right)).toBe(true);
-            expect(Array.isArray(i.tags)).toBe(true);
+      fc.property(
+        fc.dictionary(fc.constantFrom(...KNOWN_ROOT, 'x'), jsonValue),
+        fc.array(fc.dictionary(fc.constantFrom(...KNOWN_ITEM, 'y'), jsonValue), { maxLength: 3 }),
+        (top, items) => {
+          const raw = JSON.parse(JSON.stringify({ ...top, ...(top.items === undefined ? { items } : {}) }));
+          const { value, violations } = validateObject(raw, RootDto);
+          for (const v of violations) expect(resolve(raw, v.pointer).found || v.detail === 'is required').toBe(true);
+          if (violations.length === 0) {
+            // whatever passed is the shape the DTO promises
+            expect(typeof value.date).toBe('string');
+            expect(value.note === null || typeof value.note === 'string').toBe(true);
+            expect(['A', 'B']).toContain(value.kind);
+            for (const i of value.items) {
+              expect(Number.isInteger(i.left) && Number.isInteger(i.right)).toBe(true);
+              expect(Array.isArray(i.tags)).toBe(true);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it('leaves Object.prototype alone whatever the members are called', () => {
-    const raw = JSON.parse('{"__proto__":{"polluted":1},"date":"2024-01-01","items":[{"id":"' + ID + '","left":1,"tags":[{"__proto__":{"polluted":2}},{"constructor":{"prototype":{"polluted":3}}}]}]}');
+    const raw = JSON.parse(
+      '{"__proto__":{"polluted":1},"date":"2024-01-01","items":[{"id":"' +
+        ID +
+        '","left":1,"tags":[{"__proto__":{"polluted":2}},{"constructor":{"prototype":{"polluted":3}}}]}]}',
+    );
     validateObject(raw, RootDto);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -61,7 +61,8 @@ export class PartnerAuthGuard implements CanActivate {
       throw err;
     }
     // CONTRACT §3 step 5, §20: a query parameter the GET does not declare is refused as an unknown body field is
-    if (req.method === 'GET') refuseUnknownQueryParameters(req.originalUrl ?? req.url, this.reflector.get<ReadonlySet<string>>(PARTNER_QUERY_NAMES, context.getHandler()));
+    if (req.method === 'GET')
+      refuseUnknownQueryParameters(req.originalUrl ?? req.url, this.reflector.get<ReadonlySet<string>>(PARTNER_QUERY_NAMES, context.getHandler()));
     return true;
   }
 }

@@ -12,10 +12,7 @@ export const PARTNER_ROUTE = Symbol('partner-route');
  * reads in the token's statement for it (AccessRequirement.prefetch). Any one of several scopes
  * suffices; the OpenAPI operation's security lists them.
  */
-export function PartnerRoute(
-  scope: Scope | readonly Scope[],
-  options: { mandate?: boolean; prefetch?: AccessRequirement['prefetch'] } = {},
-) {
+export function PartnerRoute(scope: Scope | readonly Scope[], options: { mandate?: boolean; prefetch?: AccessRequirement['prefetch'] } = {}) {
   const requirement: AccessRequirement = { scope, mandate: options.mandate ?? false, prefetch: options.prefetch ?? null };
   // OpenAPI: the entries of an operation's `security` are alternatives, the scopes of one entry all needed,
   // so each scope that suffices is an entry of its own (after the bearer token's)

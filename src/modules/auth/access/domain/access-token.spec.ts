@@ -1,11 +1,5 @@
 import fc from 'fast-check';
-import {
-  accessTokenChecksum,
-  environmentOfPrefix,
-  generateAccessToken,
-  hashAccessToken,
-  parseAccessToken,
-} from './access-token';
+import { accessTokenChecksum, environmentOfPrefix, generateAccessToken, hashAccessToken, parseAccessToken } from './access-token';
 import type { Environment } from '../../../../shared/domain/caller-context';
 
 /** Independent CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bit by bit, no table. */
@@ -39,8 +33,7 @@ const BASE62_CHARS = [
   ...Array.from({ length: 26 }, (_, i) => String.fromCharCode(65 + i)),
   ...Array.from({ length: 26 }, (_, i) => String.fromCharCode(97 + i)),
 ];
-const base62String = (length: number) =>
-  fc.array(fc.constantFrom(...BASE62_CHARS), { minLength: length, maxLength: length }).map((chars) => chars.join(''));
+const base62String = (length: number) => fc.array(fc.constantFrom(...BASE62_CHARS), { minLength: length, maxLength: length }).map((chars) => chars.join(''));
 
 const PREFIX: Record<Environment, string> = { sandbox: 'hsk_', production: 'hat_' };
 

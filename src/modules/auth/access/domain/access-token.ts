@@ -2,7 +2,6 @@ import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Environment } from '../../../../shared/domain/caller-context';
 
-
 export type ParsedAccessToken = { ok: true; environment: Environment } | { ok: false; reason: 'malformed' };
 
 const PREFIX_OF: Readonly<Record<Environment, string>> = { sandbox: 'hsk_', production: 'hat_' };

@@ -88,8 +88,12 @@ WITH t AS (
   SELECT t.environment, t.organization_id, t.app_id, t.grant_id, t.generation_id, t.app_revision_id,
          ${raw(sandbox ? SandboxSql.currentGenerationId('p') : `${GrantsSql.grantState('g')}, ${AppsSql.approvedRevisionId('a')}`)}
     FROM access_tokens t
-    ${raw(sandbox ? SandboxSql.leftJoinProjectOfGeneration('p', 't.generation_id') : `${AppsSql.joinApp('a', 't.app_id')}
-    ${GrantsSql.leftJoinGrant('g', 't.organization_id', 't.grant_id')}`)}
+    ${raw(
+      sandbox
+        ? SandboxSql.leftJoinProjectOfGeneration('p', 't.generation_id')
+        : `${AppsSql.joinApp('a', 't.app_id')}
+    ${GrantsSql.leftJoinGrant('g', 't.organization_id', 't.grant_id')}`,
+    )}
    WHERE t.token_hash = ${s.tokenHash})
 SELECT ${join(columns, ',\n  ')}
 FROM t${key ? sql`\n${IdempotencySql.leftJoinRecord('r', key, 't')}` : empty}`;

@@ -63,7 +63,12 @@ export class AppService {
     const problems = publisherProblems(clean);
     if (Object.keys(problems).length > 0) throw toInputError(publisherViolations(problems));
     const found = await this.transactions.run((m) =>
-      this.apps.setPublisher(m, appId, { name: clean.name || null, website: clean.website || null, privacyPolicy: clean.privacyPolicy || null, cvr: clean.cvr || null }),
+      this.apps.setPublisher(m, appId, {
+        name: clean.name || null,
+        website: clean.website || null,
+        privacyPolicy: clean.privacyPolicy || null,
+        cvr: clean.cvr || null,
+      }),
     );
     if (!found) throw new NotFoundError('app');
   }

@@ -7,15 +7,16 @@ import { AppsSql } from '../sql';
 export class PgAppReadRepository extends AppReadRepository {
   async app(m: EntityManager, appId: string): Promise<AppSummary | null> {
     type Publisher = { publisher_name: string | null; website_url: string | null; privacy_policy_url: string | null; cvr: string | null };
-    const rows: Array<{ id: string; name: string; approved_revision_id: string | null; draft: Publisher; approved: Publisher | null; verified: boolean }> = await m.query(
-      `SELECT a.id, a.name, a.approved_revision_id,
+    const rows: Array<{ id: string; name: string; approved_revision_id: string | null; draft: Publisher; approved: Publisher | null; verified: boolean }> =
+      await m.query(
+        `SELECT a.id, a.name, a.approved_revision_id,
               json_build_object('publisher_name', a.publisher_name, 'website_url', a.website_url, 'privacy_policy_url', a.privacy_policy_url, 'cvr', a.cvr) AS draft,
               CASE WHEN r.id IS NOT NULL THEN json_build_object('publisher_name', r.publisher_name, 'website_url', r.website_url, 'privacy_policy_url', r.privacy_policy_url, 'cvr', r.cvr) END AS approved,
               r.publisher_verified_at IS NOT NULL AS verified
          FROM apps a LEFT JOIN app_revisions r ON r.id = a.approved_revision_id
         WHERE a.id = $1`,
-      [appId],
-    );
+        [appId],
+      );
     const r = rows[0];
     const publisher = (p: Publisher | null): AppPublisher => ({
       name: p?.publisher_name ?? null,

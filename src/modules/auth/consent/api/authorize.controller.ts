@@ -98,7 +98,11 @@ export class AuthorizeController {
     const session = await this.authorizeSession(req, res);
     if (!session || session.userId === null) return this.http.message(res, 400, 'consent.signInNeededTitle', 'consent.signInExpired');
     // the request was answered (Back after the decision): still signed in, nothing to decide again
-    if (!session.request) return this.http.message(res, 200, 'consent.answeredTitle', 'consent.answered', { backHref: '/account/connections', backLabel: this.http.t(res, 'consent.connectedApps') });
+    if (!session.request)
+      return this.http.message(res, 200, 'consent.answeredTitle', 'consent.answered', {
+        backHref: '/account/connections',
+        backLabel: this.http.t(res, 'consent.connectedApps'),
+      });
     await this.session.keepLanguage(session, (req.query as Record<string, unknown>).lang);
     res.locals.uiLocales = session.request?.uiLocales ?? null;
     await this.nextPage(req, res, session);
@@ -114,7 +118,13 @@ export class AuthorizeController {
     const csrf = this.http.csrfToken(req, res);
     this.formsLeadTo(res, session);
     if (step.kind === 'choose') {
-      return this.http.page(res, 200, 'organization', { titleKey: 'consent.chooseTitle', appName: step.appName, organizations: step.organizations, csrf, requestTag: tagOf(session) });
+      return this.http.page(res, 200, 'organization', {
+        titleKey: 'consent.chooseTitle',
+        appName: step.appName,
+        organizations: step.organizations,
+        csrf,
+        requestTag: tagOf(session),
+      });
     }
     this.http.page(res, 200, 'consent', {
       titleKey: 'consent.consentTitle',
@@ -193,7 +203,10 @@ export class AuthorizeController {
     const posted = (body as Record<string, unknown> | undefined)?.request;
     // a form without the tag (not one of these pages') is taken as before: for the request the session holds
     if (!session.request || posted === undefined || posted === requestTag(session.request)) return false;
-    this.http.message(res, 409, 'consent.replacedTitle', 'consent.replaced', { backHref: '/oauth/authorize/continue', backLabel: this.http.t(res, 'consent.continueNewer') });
+    this.http.message(res, 409, 'consent.replacedTitle', 'consent.replaced', {
+      backHref: '/oauth/authorize/continue',
+      backLabel: this.http.t(res, 'consent.continueNewer'),
+    });
     return true;
   }
 

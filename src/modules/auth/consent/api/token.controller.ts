@@ -63,7 +63,10 @@ export class TokenController {
     const form = this.form(req);
     if (!form) return this.error(res, 400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
     const auth = await this.authenticate(req, form);
-    if (!auth.ok) return auth.error === 'rate_limited' ? this.refuse(res, auth.retryAfter) : this.error(res, auth.error === 'invalid_client' ? 401 : 400, auth.error, auth.description);
+    if (!auth.ok)
+      return auth.error === 'rate_limited'
+        ? this.refuse(res, auth.retryAfter)
+        : this.error(res, auth.error === 'invalid_client' ? 401 : 400, auth.error, auth.description);
     const grantType = form.grant_type;
     if (typeof grantType !== 'string' || grantType === '') return this.error(res, 400, 'invalid_request', 'grant_type is required');
     if (grantType !== 'authorization_code') return this.error(res, 400, 'unsupported_grant_type', 'only authorization_code is supported');
@@ -78,7 +81,10 @@ export class TokenController {
     const form = this.form(req);
     if (!form) return this.error(res, 400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
     const auth = await this.authenticate(req, form);
-    if (!auth.ok) return auth.error === 'rate_limited' ? this.refuse(res, auth.retryAfter) : this.error(res, auth.error === 'invalid_client' ? 401 : 400, auth.error, auth.description);
+    if (!auth.ok)
+      return auth.error === 'rate_limited'
+        ? this.refuse(res, auth.retryAfter)
+        : this.error(res, auth.error === 'invalid_client' ? 401 : 400, auth.error, auth.description);
     if (typeof form.token !== 'string' || form.token === '') return this.error(res, 400, 'invalid_request', 'token is required');
     await this.tokens.revoke(auth.client, form.token);
     res.status(200).end();
@@ -132,7 +138,8 @@ export class TokenController {
       if (colon < 0) return { ok: false, error: 'invalid_client', description: 'client authentication failed' };
       id = formDecode(decoded.slice(0, colon));
       secret = formDecode(decoded.slice(colon + 1));
-      if (form.client_id !== undefined && form.client_id !== id) return { ok: false, error: 'invalid_request', description: 'client_id differs from the authenticated client' };
+      if (form.client_id !== undefined && form.client_id !== id)
+        return { ok: false, error: 'invalid_request', description: 'client_id differs from the authenticated client' };
     } else {
       id = form.client_id;
       secret = form.client_secret;

@@ -38,10 +38,7 @@ function webSession(s: ConsentSession): WebSession<ConsentSessionData> {
   };
 }
 
-export type SignInResult =
-  | { kind: 'ok'; cookie: string; session: ConsentSession }
-  | { kind: 'failed' }
-  | { kind: 'locked'; retryAfterSeconds: number };
+export type SignInResult = { kind: 'ok'; cookie: string; session: ConsentSession } | { kind: 'failed' } | { kind: 'locked'; retryAfterSeconds: number };
 
 /**
  * The owner's session on the consent pages and Connected apps (CONTRACT §11, §21 "one sign-in"): its
@@ -93,8 +90,11 @@ export class ConsentSessionService {
     // CONTRACT §18: spaces in a pasted one-time code are ignored
     if (typeof codeRaw === 'string') codeRaw = codeRaw.replace(/\s+/g, '');
     const emailKey = signInKey('owner', email);
-    return this.lockouts.attempt(emailKey, clientAddress, () => this.checkFactors(session, email, password, codeRaw), () =>
-      this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures from one address'),
+    return this.lockouts.attempt(
+      emailKey,
+      clientAddress,
+      () => this.checkFactors(session, email, password, codeRaw),
+      () => this.logger.warn({ email_key: emailKey.slice(0, 12) }, 'consent sign-in locked for 15 minutes after 5 failures from one address'),
     );
   }
 
@@ -167,7 +167,6 @@ export class ConsentSessionService {
     );
     return { cookie: next.cookie, session: consentSession(next.session) };
   }
-
 
   /** A refused form's message for the GET its 303 leads to (CONTRACT §21); a new cookie to set, or null. */
   leaveFlash(session: ConsentSession, flash: Flash): Promise<string | null> {

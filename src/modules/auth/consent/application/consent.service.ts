@@ -21,9 +21,7 @@ import { OAuthClientService } from './oauth-client.service';
 export const DURATION_DAYS = [90, 60, 30] as const;
 
 export type AuthorizeCheck =
-  | { kind: 'page'; status: 400; messageKey: string }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'ok'; request: AuthorizationRequest; appName: string };
+  { kind: 'page'; status: 400; messageKey: string } | { kind: 'redirect'; location: string } | { kind: 'ok'; request: AuthorizationRequest; appName: string };
 
 /** What the consent form shows (CONTRACT §18): who is asking, for what, for how long. */
 export interface ConsentView {
@@ -53,7 +51,14 @@ export type NextStep =
 
 export type Decision =
   | { kind: 'redirect'; location: string }
-  | { kind: 'invalid'; view: ConsentView; error: 'consent.noAccount' | 'consent.unknownAccount' | 'consent.nothingGranted'; checked: string[]; durationDays: number; mandate: boolean };
+  | {
+      kind: 'invalid';
+      view: ConsentView;
+      error: 'consent.noAccount' | 'consent.unknownAccount' | 'consent.nothingGranted';
+      checked: string[];
+      durationDays: number;
+      mandate: boolean;
+    };
 
 /** The query value when given exactly once; `undefined` when absent; `null` when repeated or not text. */
 function single(query: Record<string, unknown>, name: string): string | null | undefined {
@@ -158,7 +163,8 @@ export class ConsentService {
         if (!owned.some((o) => o.id === asked.id)) return refused(asked);
         orgId = request.organizationId;
       }
-      if (orgId === null && owned.length === 0) return !approved && all.some((o) => !o.demo) ? unapproved() : denied('you own no organization this app can use');
+      if (orgId === null && owned.length === 0)
+        return !approved && all.some((o) => !o.demo) ? unapproved() : denied('you own no organization this app can use');
       if (orgId === null && owned.length === 1) orgId = owned[0].id;
       if (orgId === null) return { kind: 'choose' as const, appName: client.appName, organizations: owned.map((o) => ({ id: o.id, name: o.name })) };
       if (orgId !== session.organizationId) await this.session.choose(m, session, request, orgId);
@@ -309,6 +315,4 @@ export class ConsentService {
       mandateOffered: request.scopes.includes('journal:post'),
     };
   }
-
-
 }

@@ -1,12 +1,15 @@
 import { redirectUriProblem } from './redirect-uri';
 
 describe('redirect URI registration rules (CONTRACT §10)', () => {
-  it.each(['https://app.example/cb', 'https://app.example:8443/cb?tenant=1', 'http://localhost/cb', 'http://localhost:8080/cb', 'http://127.0.0.1:8765/callback'])(
-    'accepts %s',
-    (uri) => {
-      expect(redirectUriProblem(uri)).toBeNull();
-    },
-  );
+  it.each([
+    'https://app.example/cb',
+    'https://app.example:8443/cb?tenant=1',
+    'http://localhost/cb',
+    'http://localhost:8080/cb',
+    'http://127.0.0.1:8765/callback',
+  ])('accepts %s', (uri) => {
+    expect(redirectUriProblem(uri)).toBeNull();
+  });
 
   it.each([
     ['http on another host', 'http://app.example/cb'],

@@ -8,5 +8,8 @@ import type { AuthorizationRequest } from './consent.repository';
  */
 export function requestTag(request: AuthorizationRequest): string {
   const { clientId, redirectUri, scopes, state, codeChallenge, organizationId } = request;
-  return createHash('sha256').update(JSON.stringify([clientId, redirectUri, scopes, state, codeChallenge, organizationId])).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify([clientId, redirectUri, scopes, state, codeChallenge, organizationId]))
+    .digest('base64url')
+    .slice(0, 22);
 }

@@ -9,7 +9,9 @@ const MAC_CHARS = 12;
 const CLIENT_SECRET_SHAPE = /^hcs_[0-9A-Za-z]{40}$/;
 
 function macText(box: SecretBox, clientId: string, random: string): string[] {
-  return box.macs(`${clientId.toLowerCase()}|${random}`, TAG_CONTEXT.clientSecret).map((mac) => [...mac.subarray(0, MAC_CHARS)].map((b) => BASE62[b % 62]).join(''));
+  return box
+    .macs(`${clientId.toLowerCase()}|${random}`, TAG_CONTEXT.clientSecret)
+    .map((mac) => [...mac.subarray(0, MAC_CHARS)].map((b) => BASE62[b % 62]).join(''));
 }
 
 /**

@@ -72,10 +72,7 @@ export class PgConsentRepository extends ConsentRepository {
   }
 
   async ownedOrganizations(m: EntityManager, userId: string) {
-    const rows: Array<{ id: string; name: string; environment: string; demo: boolean }> = await m.query(
-      OrganizationsSql.organizationsOwnedBy,
-      [userId],
-    );
+    const rows: Array<{ id: string; name: string; environment: string; demo: boolean }> = await m.query(OrganizationsSql.organizationsOwnedBy, [userId]);
     return rows.map((r) => ({ ...r, demo: r.demo === true }));
   }
 
@@ -90,10 +87,7 @@ export class PgConsentRepository extends ConsentRepository {
   }
 
   async activeAccounts(m: EntityManager, organizationId: string) {
-    const rows: Array<{ id: string; number: string; name: string }> = await m.query(
-      OrganizationsSql.activeAccountsOf,
-      [organizationId],
-    );
+    const rows: Array<{ id: string; number: string; name: string }> = await m.query(OrganizationsSql.activeAccountsOf, [organizationId]);
     return rows;
   }
 

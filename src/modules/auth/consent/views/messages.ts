@@ -85,7 +85,8 @@ export const CONSENT_MESSAGES = defineCatalogue('consent', {
     revoke: 'Revoke',
     revokeLabel: 'Revoke {app} for {organization}',
     revokeTitle: 'Revoke access?',
-    revokeQuestion: 'Revoke the access of {app} to {organization}? The app loses access at once: it can no longer read or post. This cannot be undone; the app must ask you again.',
+    revokeQuestion:
+      'Revoke the access of {app} to {organization}? The app loses access at once: it can no longer read or post. This cannot be undone; the app must ask you again.',
     revoked: 'Access of {app} to {organization} was revoked.',
     revokeGone: 'That access had already ended.',
     activityLabel: 'Activity of {app}',
@@ -176,7 +177,8 @@ export const CONSENT_MESSAGES = defineCatalogue('consent', {
     revoke: 'Tilbagekald',
     revokeLabel: 'Tilbagekald {app} for {organization}',
     revokeTitle: 'Tilbagekald adgang?',
-    revokeQuestion: 'Tilbagekald adgangen for {app} til {organization}? Appen mister adgangen med det samme og kan hverken læse eller bogføre mere. Det kan ikke fortrydes; appen skal spørge dig igen.',
+    revokeQuestion:
+      'Tilbagekald adgangen for {app} til {organization}? Appen mister adgangen med det samme og kan hverken læse eller bogføre mere. Det kan ikke fortrydes; appen skal spørge dig igen.',
     revoked: 'Adgangen for {app} til {organization} er tilbagekaldt.',
     revokeGone: 'Den adgang var allerede ophørt.',
     activityLabel: 'Aktivitet for {app}',

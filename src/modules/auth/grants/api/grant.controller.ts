@@ -20,7 +20,7 @@ export class GrantController {
   @PartnerOperation({
     operationId: 'getGrant',
     summary: 'What this token may do',
-    success: partnerJson(200, 'The grant of this token (in the sandbox: the project\'s access).', ref('TokenGrant')),
+    success: partnerJson(200, "The grant of this token (in the sandbox: the project's access).", ref('TokenGrant')),
     errors: [],
     schemas: { ...TOKEN_GRANT_SCHEMAS, ...GRANT_EVENT_SCHEMAS },
   })

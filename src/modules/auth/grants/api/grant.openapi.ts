@@ -34,9 +34,7 @@ export const GRANT_EVENT_SCHEMAS: Record<string, Schema> = {
     undefined,
     { description: 'What `grant.revoked` says (CONTRACT §18).' },
   ),
-  GrantExpiringData: object(
-    { grant_id: uuid, organization_id: uuid, expires_at: { type: 'string', format: 'date-time' } },
-    undefined,
-    { description: 'What `grant.expiring` says (CONTRACT §18).' },
-  ),
+  GrantExpiringData: object({ grant_id: uuid, organization_id: uuid, expires_at: { type: 'string', format: 'date-time' } }, undefined, {
+    description: 'What `grant.expiring` says (CONTRACT §18).',
+  }),
 };

@@ -85,4 +85,3 @@ describe('GrantEventsScan (CONTRACT §18)', () => {
     expect(stopped).toBe(1);
   });
 });
-

@@ -64,7 +64,10 @@ export class GrantEventsScan implements OnApplicationBootstrap, OnApplicationShu
         const now = this.clock.now();
         const expired = await this.grants.claimExpired(m, now, batch);
         const due = expired.filter((g) => g.told);
-        await this.grants.insertEvents(m, due.map((g) => grantRevokedEvent(randomUUID(), g, 'expired', g.expiresAt, now)));
+        await this.grants.insertEvents(
+          m,
+          due.map((g) => grantRevokedEvent(randomUUID(), g, 'expired', g.expiresAt, now)),
+        );
         return { claimed: expired.length, told: due.length };
       });
       result.expired += told;
@@ -75,7 +78,10 @@ export class GrantEventsScan implements OnApplicationBootstrap, OnApplicationShu
         const now = this.clock.now();
         const expiring = await this.grants.claimExpiring(m, now, new Date(now.getTime() + EXPIRING_NOTICE_MS), batch);
         const due = expiring.filter((g) => g.told);
-        await this.grants.insertEvents(m, due.map((g) => grantExpiringEvent(randomUUID(), g, g.expiresAt, now)));
+        await this.grants.insertEvents(
+          m,
+          due.map((g) => grantExpiringEvent(randomUUID(), g, g.expiresAt, now)),
+        );
         return { claimed: expiring.length, told: due.length };
       });
       result.expiring += told;

@@ -1,6 +1,10 @@
 import { expiringAtOnce, grantExpiringEvent, grantRevokedEvent } from './grant-events';
 
-const grant = { organizationId: '11111111-1111-4111-8111-111111111111', id: '22222222-2222-4222-8222-222222222222', appId: '33333333-3333-4333-8333-333333333333' };
+const grant = {
+  organizationId: '11111111-1111-4111-8111-111111111111',
+  id: '22222222-2222-4222-8222-222222222222',
+  appId: '33333333-3333-4333-8333-333333333333',
+};
 const now = new Date('2026-11-26T09:00:00.000Z');
 
 describe('grant events (CONTRACT §18)', () => {

@@ -60,16 +60,15 @@ export class PgGrantReadRepository extends GrantReadRepository {
       expires_at: Date | string;
       account_ids: string[];
       mandate: boolean;
-    }> =
-      await m.query(
-        `SELECT g.organization_id, g.id, g.app_id, g.scopes, g.granted_at, g.expires_at,
+    }> = await m.query(
+      `SELECT g.organization_id, g.id, g.app_id, g.scopes, g.granted_at, g.expires_at,
                 EXISTS (SELECT 1 FROM mandates md WHERE md.organization_id = g.organization_id AND md.app_id = g.app_id AND md.revoked_at IS NULL) AS mandate,
                 ARRAY(SELECT ga.account_id::text FROM grant_accounts ga
                        WHERE ga.organization_id = g.organization_id AND ga.grant_id = g.id) AS account_ids
            FROM grants g
           WHERE g.organization_id = ANY($1::uuid[]) AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > $2`,
-        [organizationIds, now],
-      );
+      [organizationIds, now],
+    );
     return rows.map((r) => ({
       organizationId: r.organization_id,
       id: r.id,

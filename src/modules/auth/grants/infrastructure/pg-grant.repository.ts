@@ -32,8 +32,9 @@ export class PgGrantRepository extends GrantRepository {
 
   constructor(demo: DemoIdentitySql) {
     super();
-    this.demoStandingSql = compileSql(['organizationId', 'appId'] as const, (s) =>
-      sql`SELECT ${OrganizationsSql.isDemo(sql`${s.organizationId}::uuid`)} AS demo, ${demo.demoOrganizationOfApp(sql`${s.appId}::uuid`)} AS app_demo`,
+    this.demoStandingSql = compileSql(
+      ['organizationId', 'appId'] as const,
+      (s) => sql`SELECT ${OrganizationsSql.isDemo(sql`${s.organizationId}::uuid`)} AS demo, ${demo.demoOrganizationOfApp(sql`${s.appId}::uuid`)} AS app_demo`,
     );
   }
 
@@ -49,10 +50,7 @@ export class PgGrantRepository extends GrantRepository {
           RETURNING organization_id, id, app_id)
        SELECT * FROM ended`,
     );
-    await m.query(
-      `UPDATE grants SET superseded_at = $3 WHERE organization_id = $1 AND app_id = $2 AND superseded_at IS NULL`,
-      [organizationId, appId, at],
-    );
+    await m.query(`UPDATE grants SET superseded_at = $3 WHERE organization_id = $1 AND app_id = $2 AND superseded_at IS NULL`, [organizationId, appId, at]);
     return ended.map(ref);
   }
 
@@ -70,10 +68,9 @@ export class PgGrantRepository extends GrantRepository {
   }
 
   async find(m: EntityManager, grantId: string): Promise<GrantRecord | null> {
-    const rows: Array<{ id: string; organization_id: string; app_id: string }> = await m.query(
-      `SELECT id, organization_id, app_id FROM grants WHERE id = $1`,
-      [grantId],
-    );
+    const rows: Array<{ id: string; organization_id: string; app_id: string }> = await m.query(`SELECT id, organization_id, app_id FROM grants WHERE id = $1`, [
+      grantId,
+    ]);
     const r = rows[0];
     return r ? { id: r.id, organizationId: r.organization_id, appId: r.app_id } : null;
   }
@@ -99,10 +96,7 @@ export class PgGrantRepository extends GrantRepository {
     m: EntityManager,
     t: { tokenHash: string; organizationId: string; appId: string; grantId: string; appRevisionId: string | null },
   ): Promise<void> {
-    await m.query(
-      AccessSql.insertProductionToken,
-      [t.tokenHash, t.organizationId, t.appId, t.grantId, t.appRevisionId],
-    );
+    await m.query(AccessSql.insertProductionToken, [t.tokenHash, t.organizationId, t.appId, t.grantId, t.appRevisionId]);
   }
 
   async demoStanding(m: EntityManager, organizationId: string, appId: string): Promise<{ organizationIsDemo: boolean; developersOwn: boolean }> {
@@ -115,7 +109,10 @@ export class PgGrantRepository extends GrantRepository {
 
   async insertEvents(m: EntityManager, events: readonly GrantEvent[]): Promise<void> {
     for (const e of events) {
-      await m.query(INSERT_EVENT.text, INSERT_EVENT.values({ organizationId: e.organizationId, id: e.id, appId: e.appId, eventType: e.type, body: e.body, createdAt: e.createdAt }));
+      await m.query(
+        INSERT_EVENT.text,
+        INSERT_EVENT.values({ organizationId: e.organizationId, id: e.id, appId: e.appId, eventType: e.type, body: e.body, createdAt: e.createdAt }),
+      );
     }
   }
 

@@ -5,10 +5,7 @@ import { MandateRepository } from '../domain/mandate.repository';
 @Injectable()
 export class PgMandateRepository extends MandateRepository {
   async revokeActive(m: EntityManager, organizationId: string, appId: string, at: Date): Promise<void> {
-    await m.query(
-      `UPDATE mandates SET revoked_at = $3 WHERE organization_id = $1 AND app_id = $2 AND revoked_at IS NULL`,
-      [organizationId, appId, at],
-    );
+    await m.query(`UPDATE mandates SET revoked_at = $3 WHERE organization_id = $1 AND app_id = $2 AND revoked_at IS NULL`, [organizationId, appId, at]);
   }
 
   async insert(m: EntityManager, x: { id: string; organizationId: string; appId: string; ownerUserId: string }): Promise<void> {

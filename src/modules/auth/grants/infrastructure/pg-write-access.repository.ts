@@ -15,7 +15,6 @@ interface GrantRow {
   expires_at: Date;
 }
 
-
 @Injectable()
 export class PgWriteAccessRepository extends WriteAccessRepository {
   constructor(
@@ -28,10 +27,10 @@ export class PgWriteAccessRepository extends WriteAccessRepository {
 
   async grantForWrite(tx: Transaction | null, organizationId: string, grantId: string): Promise<GrantWriteState | null> {
     const m = tx ? managerOf(tx) : this.dataSource.manager;
-    const rows: GrantRow[] = await m.query(
-      `SELECT revoked_at, superseded_at, expires_at FROM grants WHERE organization_id = $1 AND id = $2 FOR SHARE`,
-      [organizationId, grantId],
-    );
+    const rows: GrantRow[] = await m.query(`SELECT revoked_at, superseded_at, expires_at FROM grants WHERE organization_id = $1 AND id = $2 FOR SHARE`, [
+      organizationId,
+      grantId,
+    ]);
     const row = rows[0];
     return row ? { revokedAt: row.revoked_at, supersededAt: row.superseded_at, expiresAt: new Date(row.expires_at) } : null;
   }
@@ -64,17 +63,23 @@ export class PgWriteAccessRepository extends WriteAccessRepository {
       const gate: Array<[name: string, part: SqlFragment]> = [];
       if (check.generationId !== null) gate.push(['s', this.generations.lockCurrentGeneration(sql`${check.generationId}::uuid`, after)]);
       if (check.grantId !== null) {
-        gate.push(['g', sql`SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
+        gate.push([
+          'g',
+          sql`SELECT 1 FROM org JOIN grants g ON g.organization_id = org.id
              WHERE g.id = ${check.grantId} AND g.revoked_at IS NULL AND g.superseded_at IS NULL AND g.expires_at > ${check.now}
                AND ${after}
-             FOR SHARE OF g`]);
+             FOR SHARE OF g`,
+        ]);
       }
       if (check.revision !== null) {
         gate.push(['r', AppsSql.lockApprovedRevision(sql`${check.revision.appId}::uuid`, sql`${check.revision.revisionId}::uuid`, after)]);
       }
       if (check.mandateAppId !== null) {
-        gate.push(['m', sql`SELECT 1 FROM org JOIN mandates m ON m.organization_id = org.id
-             WHERE m.app_id = ${check.mandateAppId} AND m.revoked_at IS NULL AND ${after} LIMIT 1 FOR SHARE OF m`]);
+        gate.push([
+          'm',
+          sql`SELECT 1 FROM org JOIN mandates m ON m.organization_id = org.id
+             WHERE m.app_id = ${check.mandateAppId} AND m.revoked_at IS NULL AND ${after} LIMIT 1 FOR SHARE OF m`,
+        ]);
       }
       return gate;
     };
@@ -85,7 +90,10 @@ export class PgWriteAccessRepository extends WriteAccessRepository {
       sql: (after) => {
         const gate = parts(after);
         return sql`WITH org AS (${OrganizationsSql.keyShareLock(bind(check.organizationId))}),
-            ${join(gate.map(([name, part]) => sql`${raw(name)} AS (${part})`), ',\n            ')}
+            ${join(
+              gate.map(([name, part]) => sql`${raw(name)} AS (${part})`),
+              ',\n            ',
+            )}
             SELECT 1 FROM ${raw(gate.map(([name]) => name).join(', '))}`;
       },
       ...explain,

@@ -125,6 +125,7 @@ export class OrganizationService {
   async setPasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<void> {
     const set = await this.owners.setPasswordHash(tx, userId, passwordHash);
     if (!set) throw new NotFoundError('user');
-    if (set === 'developer') throw new ResourceConflictError("This user is a developer's demo company owner: its password is the developer account's (CONTRACT §15)");
+    if (set === 'developer')
+      throw new ResourceConflictError("This user is a developer's demo company owner: its password is the developer account's (CONTRACT §15)");
   }
 }

@@ -54,7 +54,10 @@ export class SecondFactorService {
     }
     if (!(await check())) {
       await this.lockouts.recordFailure(m, subjectId, now, (until) =>
-        this.logger.warn({ [kind === 'owner' ? 'ownerId' : 'developerId']: subjectId, lockedUntil: until.toISOString() }, `${kind} second factor locked after 5 wrong codes in 15 minutes`),
+        this.logger.warn(
+          { [kind === 'owner' ? 'ownerId' : 'developerId']: subjectId, lockedUntil: until.toISOString() },
+          `${kind} second factor locked after 5 wrong codes in 15 minutes`,
+        ),
       );
       throw new Aal2RequiredError();
     }

@@ -24,11 +24,7 @@ export abstract class OrganizationRepository {
   /** The account's id after deactivating it (idempotent), or null when there is no such account. */
   abstract deactivateAccount(tx: Transaction, accountId: string): Promise<string | null>;
   /** False when the organization already has a tax code with this code (nothing is written). */
-  abstract createTaxCode(
-    tx: Transaction,
-    organizationId: string,
-    taxCode: { id: string; code: string; rateBasisPoints: number },
-  ): Promise<boolean>;
+  abstract createTaxCode(tx: Transaction, organizationId: string, taxCode: { id: string; code: string; rateBasisPoints: number }): Promise<boolean>;
   /** How many organizations there are (outside any transaction: the first start asks). */
   abstract count(): Promise<number>;
   /** Which of `accountIds` are accounts of the organization (active or not). */

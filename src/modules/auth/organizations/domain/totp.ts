@@ -47,12 +47,7 @@ export function generateTotpSecret(): string {
  * tried latest first, so that a code which happens to match two steps of the window is recorded under
  * the later one and cannot be replayed within the window.
  */
-export function verifyTotp(
-  secretBase32: string,
-  code: unknown,
-  nowMs: number,
-  lastAcceptedStep: number | null,
-): TotpVerification {
+export function verifyTotp(secretBase32: string, code: unknown, nowMs: number, lastAcceptedStep: number | null): TotpVerification {
   const current = stepAt(nowMs);
   const secret = decodeSecret(secretBase32);
   if (typeof code !== 'string' || !CODE_SHAPE.test(code)) return { ok: false };

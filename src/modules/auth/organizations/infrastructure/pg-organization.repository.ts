@@ -26,7 +26,12 @@ export class PgOrganizationRepository extends OrganizationRepository {
     taxCodes: ReadonlyArray<{ id: string; code: string; rateBasisPoints: number }>,
   ): Promise<void> {
     await m.query(OrganizationsSql.insertAccounts, [organizationId, accounts.map((a) => a.id), accounts.map((a) => a.number), accounts.map((a) => a.name)]);
-    await m.query(OrganizationsSql.insertTaxCodes, [organizationId, taxCodes.map((t) => t.id), taxCodes.map((t) => t.code), taxCodes.map((t) => t.rateBasisPoints)]);
+    await m.query(OrganizationsSql.insertTaxCodes, [
+      organizationId,
+      taxCodes.map((t) => t.id),
+      taxCodes.map((t) => t.code),
+      taxCodes.map((t) => t.rateBasisPoints),
+    ]);
   }
 
   async lock(m: EntityManager, organizationId: string): Promise<boolean> {
@@ -63,10 +68,10 @@ export class PgOrganizationRepository extends OrganizationRepository {
 
   async existingAccountIds(m: EntityManager, organizationId: string, accountIds: string[]): Promise<Set<string>> {
     if (accountIds.length === 0) return new Set();
-    const rows: Array<{ id: string }> = await m.query(
-      `SELECT id FROM accounts WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
-      [organizationId, accountIds],
-    );
+    const rows: Array<{ id: string }> = await m.query(`SELECT id FROM accounts WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
+      organizationId,
+      accountIds,
+    ]);
     return new Set(rows.map((r) => r.id));
   }
 }

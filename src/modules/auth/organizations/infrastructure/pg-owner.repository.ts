@@ -14,12 +14,13 @@ export class PgOwnerRepository extends OwnerRepository {
     super();
   }
 
-  async enrol(
-    m: EntityManager,
-    organizationId: string,
-    o: { userId: string; email: string; totpSecret: string; passwordHash: string | null },
-  ): Promise<void> {
-    await m.query(`INSERT INTO users (id, email, totp_secret, password_hash) VALUES ($1, $2, $3, $4)`, [o.userId, o.email, this.box.seal(o.totpSecret, SECRET_CONTEXT.totp), o.passwordHash]);
+  async enrol(m: EntityManager, organizationId: string, o: { userId: string; email: string; totpSecret: string; passwordHash: string | null }): Promise<void> {
+    await m.query(`INSERT INTO users (id, email, totp_secret, password_hash) VALUES ($1, $2, $3, $4)`, [
+      o.userId,
+      o.email,
+      this.box.seal(o.totpSecret, SECRET_CONTEXT.totp),
+      o.passwordHash,
+    ]);
     await m.query(`INSERT INTO organization_owners (organization_id, user_id) VALUES ($1, $2)`, [organizationId, o.userId]);
   }
 
@@ -88,7 +89,8 @@ export class PgOwnerRepository extends OwnerRepository {
   }
 
   async consumeStep(m: EntityManager, owner: { userId: string; developerId: string | null }, step: number): Promise<boolean> {
-    if (owner.developerId !== null) return (await m.query<unknown[]>(`WITH used AS (${this.demo.consumeStep}) SELECT id FROM used`, [owner.developerId, step])).length > 0;
+    if (owner.developerId !== null)
+      return (await m.query<unknown[]>(`WITH used AS (${this.demo.consumeStep}) SELECT id FROM used`, [owner.developerId, step])).length > 0;
     const userId = owner.userId;
     const rows: unknown[] = await m.query(
       `WITH used AS (

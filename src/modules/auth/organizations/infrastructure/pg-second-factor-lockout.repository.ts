@@ -5,12 +5,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../../shared/config/app-config';
 import { poolConnectionFor } from '../../../../shared/database/host-selection';
 import { afterRollback } from '../../../../shared/database/transactions';
-import {
-  LOCKOUT_DURATION_MS,
-  LOCKOUT_FAILURES,
-  LOCKOUT_WINDOW_MS,
-  SecondFactorLockoutRepository,
-} from '../domain/second-factor-lockout.repository';
+import { LOCKOUT_DURATION_MS, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, SecondFactorLockoutRepository } from '../domain/second-factor-lockout.repository';
 
 type Query = (sql: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
@@ -34,10 +29,10 @@ export class PgSecondFactorLockoutRepository extends SecondFactorLockoutReposito
   }
 
   async lockedUntil(tx: EntityManager, userId: string, now: Date): Promise<Date | null> {
-    const rows: Array<{ locked_until: Date }> = await tx.query(
-      `SELECT locked_until FROM second_factor_lockouts WHERE user_id = $1 AND locked_until > $2`,
-      [userId, now],
-    );
+    const rows: Array<{ locked_until: Date }> = await tx.query(`SELECT locked_until FROM second_factor_lockouts WHERE user_id = $1 AND locked_until > $2`, [
+      userId,
+      now,
+    ]);
     return rows[0] ? new Date(rows[0].locked_until) : null;
   }
 

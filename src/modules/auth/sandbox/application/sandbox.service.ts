@@ -72,9 +72,7 @@ export class SandboxService {
   async provisionGeneration(projectId: string, keepPreviousSeconds = 0): Promise<{ generation_id: string; token: string; previous_until: Date | null }> {
     const token = generateAccessToken('sandbox');
     const generationId = randomUUID();
-    const found = await this.transactions.run((m) =>
-      this.sandbox.createGeneration(m, projectId, generationId, hashAccessToken(token), keepPreviousSeconds),
-    );
+    const found = await this.transactions.run((m) => this.sandbox.createGeneration(m, projectId, generationId, hashAccessToken(token), keepPreviousSeconds));
     if (!found) throw new NotFoundError('sandbox project');
     return { generation_id: generationId, token, previous_until: found.previousUntil };
   }

@@ -19,26 +19,31 @@ export class PgSandboxRepository extends SandboxRepository {
 
   async createProject(m: EntityManager, p: SandboxProjectPlan): Promise<void> {
     await m.query(OrganizationsSql.insertSandboxOrganization, [p.organizationId, p.name]);
-    await m.query(
-      OrganizationsSql.insertAccounts,
-      [p.organizationId, p.accounts.map((a) => a.id), p.accounts.map((a) => a.number), p.accounts.map((a) => a.name)],
-    );
-    await m.query(
-      OrganizationsSql.insertTaxCodes,
-      [p.organizationId, p.taxCodes.map((t) => t.id), p.taxCodes.map((t) => t.code), p.taxCodes.map((t) => t.rateBasisPoints)],
-    );
-    if (p.newApp) await m.query(AppsSql.insertApp, [p.appId, `${p.name} (sandbox app)`]);
-    await m.query(`INSERT INTO sandbox_projects (id, name, organization_id, app_id) VALUES ($1, $2, $3, $4)`, [
-      p.projectId,
-      p.name,
+    await m.query(OrganizationsSql.insertAccounts, [
       p.organizationId,
-      p.appId,
+      p.accounts.map((a) => a.id),
+      p.accounts.map((a) => a.number),
+      p.accounts.map((a) => a.name),
     ]);
+    await m.query(OrganizationsSql.insertTaxCodes, [
+      p.organizationId,
+      p.taxCodes.map((t) => t.id),
+      p.taxCodes.map((t) => t.code),
+      p.taxCodes.map((t) => t.rateBasisPoints),
+    ]);
+    if (p.newApp) await m.query(AppsSql.insertApp, [p.appId, `${p.name} (sandbox app)`]);
+    await m.query(`INSERT INTO sandbox_projects (id, name, organization_id, app_id) VALUES ($1, $2, $3, $4)`, [p.projectId, p.name, p.organizationId, p.appId]);
     await m.query(GrantsSql.insertMandate, [p.organizationId, p.mandateId, p.appId]);
     await this.createGeneration(m, p.projectId, p.generationId, p.tokenHash);
   }
 
-  async createGeneration(m: EntityManager, projectId: string, generationId: string, tokenHash: string, keepPreviousSeconds = 0): Promise<{ previousUntil: Date | null } | null> {
+  async createGeneration(
+    m: EntityManager,
+    projectId: string,
+    generationId: string,
+    tokenHash: string,
+    keepPreviousSeconds = 0,
+  ): Promise<{ previousUntil: Date | null } | null> {
     const projects: Array<{ organization_id: string; app_id: string }> = await m.query(
       `SELECT organization_id, app_id FROM sandbox_projects WHERE id = $1 FOR UPDATE`,
       [projectId],
@@ -57,10 +62,7 @@ export class PgSandboxRepository extends SandboxRepository {
        SELECT until FROM made`,
       [projectId, generationId, keepPreviousSeconds],
     );
-    await m.query(
-      AccessSql.insertSandboxToken,
-      [tokenHash, project.organization_id, project.app_id, generationId],
-    );
+    await m.query(AccessSql.insertSandboxToken, [tokenHash, project.organization_id, project.app_id, generationId]);
     return { previousUntil: kept[0]?.until ? new Date(kept[0].until) : null };
   }
 }
