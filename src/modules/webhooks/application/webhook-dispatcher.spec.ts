@@ -96,6 +96,9 @@ describe('WebhookDispatcher', () => {
     d.start();
     expect(notifications.listeners.map((l) => l.channel)).toEqual(['webhook_work']);
     const poll = () => scheduler.started[0].task();
+    // the notifications come a poll interval apart (a closer one waits for the next poll: the test below)
+    let now = 1_000_000;
+    const clockSpy = jest.spyOn(Date, 'now').mockImplementation(() => now);
     const { listener } = notifications.listeners[0];
     listener.listening(true); // up: one round for what was written before
     await settle();
@@ -103,10 +106,12 @@ describe('WebhookDispatcher', () => {
     for (let i = 0; i < 20; i++) poll();
     await settle();
     expect(repo.fanOuts).toBe(1); // nothing due: the polls start no round
+    now += 100;
     listener.notified();
     await settle();
     expect(repo.fanOuts).toBe(2);
     repo.dueInMs = -5; // due now (held back): the next poll looks again
+    now += 100;
     listener.notified();
     await settle();
     poll();
@@ -126,6 +131,43 @@ describe('WebhookDispatcher', () => {
     expect(repo.fanOuts).toBe(7);
     await d.onApplicationShutdown();
     expect(notifications.listeners[0].closed).toBe(true);
+    clockSpy.mockRestore();
+  });
+
+  it('a stream of notifications starts at most one round per poll interval, a notification after a quiet interval one at once (the yardstick: a round per committed write cost every write)', async () => {
+    const repo = new FakeRepository();
+    const scheduler = new ManualScheduler();
+    const notifications = new ManualNotifications();
+    let now = 5_000_000;
+    const clockSpy = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const d = new WebhookDispatcher(repo, new FixedClock(), sender, { pollIntervalMs: 100 }, scheduler, notifications);
+      d.start();
+      const poll = () => scheduler.started[0].task();
+      const { listener } = notifications.listeners[0];
+      listener.listening(true);
+      await settle();
+      expect(repo.fanOuts).toBe(1);
+      // five commits within 10 ms of that round: held for the next poll, not five rounds
+      now += 10;
+      for (let i = 0; i < 5; i++) listener.notified();
+      await settle();
+      expect(repo.fanOuts).toBe(1);
+      poll();
+      await settle();
+      expect(repo.fanOuts).toBe(2);
+      poll(); // nothing held back since: no round
+      await settle();
+      expect(repo.fanOuts).toBe(2);
+      // quiet for a poll interval: the next notification starts its round at once
+      now += 100;
+      listener.notified();
+      await settle();
+      expect(repo.fanOuts).toBe(3);
+      await d.onApplicationShutdown();
+    } finally {
+      clockSpy.mockRestore();
+    }
   });
 
   it('polls through the Scheduler port at its interval, and the stop cancels the repetition', async () => {

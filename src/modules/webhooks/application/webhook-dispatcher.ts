@@ -100,6 +100,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private ticking = false;
   /** A send finished during a claim: claim again right after it. */
   private again = false;
+  /**
+   * A notification came while a round ran or less than pollIntervalMs after the last one started: the
+   * next poll starts the round (at most pollIntervalMs later, as polling did). Under a stream of writes each
+   * commit notifies; rounds back to back for each of them cost every write a fan-out, a claim and a look-up
+   * of its own (the yardstick's create fell from 0.56x to 0.47x of the baseline), one round per poll fans out
+   * what the interval gathered.
+   */
+  private notifiedSince = false;
+  /** When (Date.now()) the last round started. */
+  private roundStartedAt = 0;
   /** Claim phases in flight (the timer's and runOnce()'s): shutdown waits for them. A LiveSet, not a `Set`: see there, why. */
   private readonly claiming = new LiveSet<Promise<unknown>>();
   /** Sends in flight, each until its attempt is recorded: shutdown waits for them. */
@@ -141,12 +151,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   start(): void {
     if (this.timer || this.stopped) return;
     this.timer = this.scheduler.every(this.pollIntervalMs, () => {
-      // listening: the clock only starts the round that is due (a retry, a lease, the safety poll)
-      if (!this.listening || Date.now() >= this.wakeAt) this.tick();
+      // listening: the clock only starts the round that is due (a retry, a lease, the safety poll, a notification held back)
+      if (!this.listening || this.notifiedSince || Date.now() >= this.wakeAt) this.tick();
     });
     this.listener =
       this.notifications?.listen(WEBHOOK_WORK_CHANNEL, {
-        notified: () => this.tick(),
+        notified: () => this.notified(),
         listening: (up) => {
           this.listening = up;
           // (re)connected: what was written while nobody listened is looked at now
@@ -184,12 +194,20 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
     this.ticking = true;
     this.again = false;
+    this.notifiedSince = false;
+    this.roundStartedAt = Date.now();
     this.track(this.claimAndStart())
       .catch((err) => this.logger.warn({ err }, 'webhook dispatch round failed'))
       .finally(() => {
         this.ticking = false;
         if (this.again && this.timer) setImmediate(() => this.tick());
       });
+  }
+
+  /** New or due work was committed: a round now when none ran within pollIntervalMs, else at the next poll. */
+  private notified(): void {
+    if (!this.ticking && Date.now() - this.roundStartedAt >= this.pollIntervalMs) this.tick();
+    else this.notifiedSince = true;
   }
 
   /**
@@ -224,7 +242,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async claimAndStart(): Promise<Array<Promise<void>>> {
     if (this.stopped) return [];
-    // a notification during this round sets `again`: the round after it looks again, whatever wakeAt says
+    // a notification during this round sets `notifiedSince`: the next poll looks again, whatever wakeAt says
     if (this.listening) this.wakeAt = Date.now() + SAFETY_POLL_MS;
     while (!this.stopped && (await this.webhooks.fanOut(FAN_OUT_BATCH)) === FAN_OUT_BATCH);
     const started: Array<Promise<void>> = [];
