@@ -182,6 +182,22 @@ describe('developer console at the edges (CONTRACT §21)', () => {
     expect(await generations()).toBe(before);
   });
 
+  it('New client secret asks without claiming a current secret the developer was never shown, in both languages (issue 45)', async () => {
+    const d = await aDeveloper(app, clock);
+    const id = await anAppOnThePage(d);
+    await d.driver.get(`/developers/apps/${id}`);
+    // saving redirect URIs registers the client; no secret has been shown to the developer yet
+    await d.driver.post(`/developers/apps/${id}/redirect-uris`, { redirect_uris: 'https://app.example/cb' });
+    const en = (await d.driver.get(`/developers/apps/${id}/client-secret`)).text;
+    expect(en).not.toContain('Choose how long the current one keeps working');
+    expect(en).not.toContain('The current client secret keeps working for');
+    expect(en).toContain('If your app already uses a client secret, choose how long it keeps working');
+    d.driver.language = 'da';
+    const da = (await d.driver.get(`/developers/apps/${id}/client-secret`)).text;
+    expect(da).not.toContain('Vælg, hvor længe den nuværende virker videre');
+    expect(da).toContain('Hvis din app allerede bruger en klienthemmelighed, så vælg, hvor længe den virker videre');
+  });
+
   it('New client secret keeps the previous one working as chosen (the token endpoint takes both), in Danish too', async () => {
     const d = await aDeveloper(app, clock);
     const id = await anAppOnThePage(d);
