@@ -111,6 +111,13 @@ try {
   );
   console.log(`  ok: the wiring is idempotent, a repeat is refused, a missing anchor names its file (${seconds()})`);
 
+  // the module lands on the partner listener (PartnerAppModule's list), not on the console listener's
+  const appModuleText = readFileSync(join(copy, 'src/app.module.ts'), 'utf8');
+  const listOf = (name) => /imports: \[([^\]]*)\]/.exec(appModuleText.slice(appModuleText.indexOf(`module: ${name},`)))?.[1] ?? '';
+  assert.match(listOf('PartnerAppModule'), /\bGadgetsModule\b/, "GadgetsModule is not in the partner listener's imports (src/app.module.ts)");
+  assert.doesNotMatch(listOf('ConsoleAppModule'), /\bGadgetsModule\b/, "GadgetsModule was added to the console listener's imports");
+  console.log(`  ok: the module is imported by the partner listener, not the console's (${seconds()})`);
+
   // the owner table of docs/architecture.md is written by hand: the check names the new module's missing row
   const ownerTable = spawnSync('node', ['scripts/check-owner-table.mjs'], { cwd: copy, encoding: 'utf8' });
   assert.equal(ownerTable.status, 1, 'the owner-table check passed without a row for the new module');

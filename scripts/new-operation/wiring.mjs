@@ -44,10 +44,10 @@ function afterLast(text, lastOf, line, file) {
 }
 
 /** The end (index of the closing bracket) of the list or object literal opened by `opener`. */
-function closingOf(text, opener, file) {
-  // the bracket is the opener's last one: 'imports: [core,' opens at its '['
+function closingOf(text, opener, file, from = 0) {
+  // the bracket is the opener's last one: 'imports: [' opens at its '['
   const bracket = Math.max(opener.lastIndexOf('['), opener.lastIndexOf('{'), opener.lastIndexOf('('));
-  const start = at(text, opener, file) + bracket + 1;
+  const start = at(text, opener, file, from) + bracket + 1;
   const open = text[start - 1];
   const close = { '[': ']', '{': '}', '(': ')' }[open];
   if (!close) throw new WiringError(`${file}: ${opener} does not end in a bracket`);
@@ -60,8 +60,8 @@ function closingOf(text, opener, file) {
 }
 
 /** Adds `item` as the last element of the one-line or multi-line list opened by `opener`. */
-function appendToList(text, opener, item, file) {
-  const end = closingOf(text, opener, file);
+function appendToList(text, opener, item, file, from = 0) {
+  const end = closingOf(text, opener, file, from);
   const before = text.slice(0, end);
   if (/\n\s*$/.test(before)) {
     // multi-line: a line of its own, indented as the closing bracket's line plus two
@@ -82,8 +82,9 @@ export function wiringSteps(n, migration) {
     step('app module', 'src/app.module.ts', `imports ${n.Module}Module on the partner listener`, (t, f) => {
       if (has(t, moduleImport)) return t;
       t = afterLast(t, /^import .* from '\.\/modules\/[^']+';$/, moduleImport, f);
-      // the partner listener's module list (PartnerAppModule.forRoot)
-      return appendToList(t, 'imports: [core,', `${n.Module}Module`, f);
+      // the partner listener's module list (PartnerAppModule.forRoot): the first `imports: [` after its
+      // `module:` line, however the list is laid out (the console listener's list comes later in the file)
+      return appendToList(t, 'imports: [', `${n.Module}Module`, f, at(t, 'module: PartnerAppModule,', f));
     }),
     step('migration list', 'src/shared/database/migrations/index.ts', `runs ${migration.className}`, (t, f) => {
       if (has(t, migrationImport)) return t;
