@@ -41,8 +41,6 @@ export abstract class GrantReadRepository {
   abstract grants(organizationId: string): Promise<GrantView[]>;
   /** The grants of the organizations `organizationIds` in force at `now` (in no particular order). */
   abstract grantsInForce(tx: Transaction, organizationIds: string[], now: Date): Promise<GrantInForce[]>;
-  /** The organizations holding a grant with the id (a grant's key is organization and id; one in practice). */
-  abstract organizationsOfGrant(tx: Transaction, grantId: string): Promise<string[]>;
   /**
    * The accounts a token may use, by number (the permitted set of CONTRACT §8 that is active, as
    * `GET /accounts` lists it): the grant's selection, or with `grantId` null (sandbox) every active

@@ -81,11 +81,6 @@ export class PgGrantReadRepository extends GrantReadRepository {
     }));
   }
 
-  async organizationsOfGrant(m: EntityManager, grantId: string): Promise<string[]> {
-    const rows: Array<{ organization_id: string }> = await m.query(`SELECT organization_id FROM grants WHERE id = $1`, [grantId]);
-    return rows.map((r) => r.organization_id);
-  }
-
   async permittedAccountIds(organizationId: string, grantId: string | null): Promise<string[]> {
     const rows = await this.sql.query<{ id: string }>(PERMITTED_ACCOUNTS.text, PERMITTED_ACCOUNTS.values({ organizationId, grantId }));
     return rows.map((r) => r.id);

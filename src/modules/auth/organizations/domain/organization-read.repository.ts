@@ -22,7 +22,6 @@ export abstract class OrganizationReadRepository {
    * decides, so callers keep this order rather than sort again).
    */
   abstract ownedBy(tx: Transaction, userId: string): Promise<Array<{ id: string; name: string }>>;
-  abstract isOwner(tx: Transaction, organizationId: string, userId: string): Promise<boolean>;
   /**
    * The accounts (active or not) named by the pairs `organizationIds[i]`, `accountIds[i]`, ordered by
    * number (the database's order, as above).

@@ -43,11 +43,6 @@ export class PgOrganizationReadRepository extends OrganizationReadRepository {
     return rows.map((r) => ({ id: r.id, name: r.name }));
   }
 
-  async isOwner(m: EntityManager, organizationId: string, userId: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(OrganizationsSql.isOwner, [organizationId, userId]);
-    return rows.length > 0;
-  }
-
   async accounts(
     m: EntityManager,
     organizationIds: string[],
