@@ -249,7 +249,7 @@ describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)'
     report: raw('0 AS closed'),
     responseKey: 'n',
     lane: 'counter c-1',
-    counterLock: (lockTimeout: SqlFragment) => sql`SELECT 1 FROM counters WHERE id = ${'c-1'} AND ${lockTimeout} FOR UPDATE`,
+    counterLock: { names: ['counters c-1'], rows: (lockTimeout: SqlFragment) => sql`SELECT 1 FROM counters WHERE id = ${'c-1'} AND ${lockTimeout} FOR UPDATE` },
     refusal: () => new Error('closed'),
   };
   const gate = (failure: Error | null): StatementGate => ({
@@ -262,9 +262,9 @@ describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)'
     const { text, values, lockTimeoutAt } = numberedStatement(claim('k'), step, [], gate(null));
     const flat = text.replace(/\s+/g, ' ');
     expect(flat).toMatch(
-      /^WITH counter_lock AS \(SELECT count\(\*\) AS locked FROM \(SELECT 1 FROM counters WHERE id = \$1 AND set_config\('lock_timeout', \$2::text, true\) IS NOT NULL FOR UPDATE\) AS counter\), gate AS \(SELECT 1 FROM grants WHERE id = \$3 AND \(SELECT locked FROM counter_lock\) IS NOT NULL FOR SHARE\),/,
+      /^WITH counter_lock AS \(SELECT count\(\*\) AS locked FROM \(SELECT 1 FROM counters WHERE id = \$1 AND set_config\('lock_timeout', \$2::text, true\) IS NOT NULL FOR UPDATE\) AS counter WHERE \(SELECT count\(\*\) FROM \(SELECT pg_advisory_xact_lock\(k\) FROM \(SELECT hashtextextended\(t, 0\) AS k FROM unnest\(\$3::text\[\]\) AS t WHERE set_config\('lock_timeout', \$2::text, true\) IS NOT NULL ORDER BY k\) AS ordered\) AS held\) IS NOT NULL\), gate AS \(SELECT 1 FROM grants WHERE id = \$4 AND \(SELECT locked FROM counter_lock\) IS NOT NULL FOR SHARE\),/,
     );
-    expect(values.slice(0, 3)).toEqual(['c-1', '10000', 'g-1']);
+    expect(values.slice(0, 4)).toEqual(['c-1', '10000', ['counters c-1'], 'g-1']);
     expect(lockTimeoutAt).toBe(1);
   });
 
@@ -276,7 +276,7 @@ describe('OneStatementWrite.runNumbered with a counter lock (CONTRACT §8, §3)'
       const held = new Promise<void>((r) => (release = r));
       let first = true;
       let n = 0;
-      const record = (values: unknown[], alone: boolean) => seen.push({ key: values[3] as string, lockTimeout: values[1] as string, alone });
+      const record = (values: unknown[], alone: boolean) => seen.push({ key: values[4] as string, lockTimeout: values[1] as string, alone });
       const sql = {
         async query(_text: string, values: unknown[]) {
           record(values, true);

@@ -67,9 +67,14 @@ export function numberedStatement(
   const ctes: SqlFragment[] = [];
   const lockWait = step.counterLock ? bind(String(LOCK_TIMEOUT_MS)) : null;
   if (step.counterLock) {
-    // first in the WITH list, so that the gate's CTE can name it; evaluated when the gate asks
-    const lock = step.counterLock(sql`set_config('lock_timeout', ${lockWait}::text, true) IS NOT NULL`);
-    ctes.push(sql`counter_lock AS (SELECT count(*) AS locked FROM (${lock}) AS counter)`);
+    // first in the WITH list, so that the gate's CTE can name it; evaluated when the gate asks: the
+    // counters' advisory locks in the order of their keys (the one-time filter, before any row), then their rows
+    const lockTimeout = sql`set_config('lock_timeout', ${lockWait}::text, true) IS NOT NULL`;
+    const names = [...new Set(step.counterLock.names)];
+    if (names.length === 0) throw new Error('a counter lock names its counters');
+    const keys = sql`(SELECT count(*) FROM (SELECT pg_advisory_xact_lock(k) FROM (SELECT hashtextextended(t, 0) AS k FROM unnest(${names}::text[]) AS t
+                 WHERE ${lockTimeout} ORDER BY k) AS ordered) AS held) IS NOT NULL`;
+    ctes.push(sql`counter_lock AS (SELECT count(*) AS locked FROM (${step.counterLock.rows(lockTimeout)}) AS counter WHERE ${keys})`);
   }
   if (gate) ctes.push(sql`gate AS (${gate.sql(raw(step.counterLock ? '(SELECT locked FROM counter_lock) IS NOT NULL' : 'TRUE'))})`);
   ctes.push(step.ctes(raw(gate ? 'gate' : '(VALUES (1)) AS source(one)')));

@@ -58,12 +58,17 @@ export interface NumberedStep {
    */
   readonly response?: { readonly sql: SqlFragment; complete(body: Record<string, unknown>, n: number): Record<string, unknown> };
   /**
-   * Locks the counter the step numbers from, before anything else of the statement is locked (the
-   * gate's rows come after it, so a write waiting for the counter holds nothing a revocation needs):
-   * a query whose rows are the counter's, locked FOR UPDATE, with `lockTimeout` in its WHERE: the
-   * condition that sets the statement's remaining lock wait.
+   * Locks the counters the step numbers from, before anything else of the statement is locked (the
+   * gate's rows come after them, so a write waiting for a counter holds nothing a revocation needs).
+   * `names` name each counter (e.g. 'voucher <organization> 2026'): the statement first takes a
+   * transaction advisory lock per name, in one order every statement shares (by the names' hashes),
+   * so two writes of overlapping counters never wait for each other both ways, also when one of them
+   * cannot see a counter another committed after it began (a year's first posting), which row locks
+   * alone, taken in the order of the rows each statement sees, could not promise. `rows` is a query
+   * whose rows are the counters', locked FOR UPDATE, with `lockTimeout` in its WHERE: the condition
+   * that sets the statement's remaining lock wait.
    */
-  counterLock?(lockTimeout: SqlFragment): SqlFragment;
+  readonly counterLock?: { readonly names: readonly string[]; rows(lockTimeout: SqlFragment): SqlFragment };
   /**
    * Names the counter the step numbers from (e.g. an organization's year): writes of one lane may run
    * several to a transaction, since each would wait for the one before it anyway.

@@ -126,12 +126,15 @@ export class PostgresAttachmentRepository extends AttachmentRepository {
         } AS over_quota`,
       ),
       // the storage row after the entry's counter: every upload takes them in this order
-      counterLock: (lockTimeout) => {
-        const [org, entry] = [bind(a.organizationId), bind(a.entryId)];
-        return counted
-          ? sql`SELECT 1 FROM (SELECT 1 FROM attachment_counters WHERE organization_id = ${org} AND entry_id = ${entry} AND ${lockTimeout} FOR UPDATE) c
+      counterLock: {
+        names: [`attachment_counters ${a.organizationId} ${a.entryId}`, ...(counted ? [`attachment_storage ${a.organizationId}`] : [])],
+        rows: (lockTimeout) => {
+          const [org, entry] = [bind(a.organizationId), bind(a.entryId)];
+          return counted
+            ? sql`SELECT 1 FROM (SELECT 1 FROM attachment_counters WHERE organization_id = ${org} AND entry_id = ${entry} AND ${lockTimeout} FOR UPDATE) c
              UNION ALL SELECT 1 FROM (SELECT 1 FROM attachment_storage WHERE organization_id = ${org} FOR UPDATE) s`
-          : sql`SELECT 1 FROM attachment_counters WHERE organization_id = ${org} AND entry_id = ${entry} AND ${lockTimeout} FOR UPDATE`;
+            : sql`SELECT 1 FROM attachment_counters WHERE organization_id = ${org} AND entry_id = ${entry} AND ${lockTimeout} FOR UPDATE`;
+        },
       },
       responseKey: 'filename',
       response: {

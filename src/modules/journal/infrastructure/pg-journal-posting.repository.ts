@@ -20,7 +20,7 @@ export class PgJournalPostingRepository extends JournalPostingRepository {
 
   /**
    * One or more entries (of one organization, caller and operation) as the numbered step of a
-   * one-statement write: the years' voucher counters locked first (counterLock, in year order), then
+   * one-statement write: the years' voucher counters locked first (counterLock: their advisory locks, then their rows), then
    * every period row of the entries locked FOR SHARE and open (created if this is the month's first
    * posting: a close then waits for this write), then each year's next voucher numbers, consecutive in
    * input order, the entries and their lines. Nothing is numbered when any period is closed; when a
@@ -134,8 +134,11 @@ export class PgJournalPostingRepository extends JournalPostingRepository {
       ),
       // the years' counters are locked before the gate locks grant and mandate (CONTRACT §8: a revocation
       // never waits for a posting that waits for a counter); absent before a year's first posting
-      counterLock: (lockTimeout) =>
-        sql`SELECT 1 FROM voucher_counters WHERE organization_id = ${first.organizationId} AND year ${anyOf(perEntry(years), 'int')} AND ${lockTimeout} ORDER BY year FOR UPDATE`,
+      counterLock: {
+        names: years.map((year) => `voucher_counters ${first.organizationId} ${year}`),
+        rows: (lockTimeout) =>
+          sql`SELECT 1 FROM voucher_counters WHERE organization_id = ${first.organizationId} AND year ${anyOf(perEntry(years), 'int')} AND ${lockTimeout} ORDER BY year FOR UPDATE`,
+      },
       responseKey: 'voucher_number',
       ...(listEntries && {
         response: {
