@@ -30,9 +30,10 @@ module.exports = {
   // a global option: jest ignores testTimeout inside a project. A ceiling, not a pace: a test waits for
   // events, and on a busy machine (load 4× the cores) they come late, not never.
   testTimeout: 180_000,
-  // e2e files spend part of their time waiting on sockets and timers: one worker more than the cores
-  // (each e2e worker has its own database, test/support/database-setup.js)
-  maxWorkers: Math.max(2, availableParallelism() + 1),
+  // e2e files spend part of their time waiting on sockets, timers and child processes: two workers more
+  // than the cores (each e2e worker has its own database, test/support/database-setup.js). On 2 cores, PGlite,
+  // caches warm, back to back: 3 workers 279 s, 4 workers 266 s (docs/contributing.md)
+  maxWorkers: Math.max(2, availableParallelism() + 2),
   // the default reporter, and a line per finished file with how far the run is (never silent for minutes)
   reporters: ['default', '<rootDir>/test/support/progress-reporter.js'],
   projects: [
