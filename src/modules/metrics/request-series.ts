@@ -27,7 +27,7 @@ export interface Series {
 /**
  * The request counter, the duration histogram and the replay counter of one listener, counted per request
  * without prom-client's per-call work (a labels object, its validation and a hash string built twice per
- * request, ~5 µs on the shared machine) and handed to prom-client when it is scraped (its `collect`). The
+ * request) and handed to prom-client when it is scraped (its `collect`). The
  * series of a request is found by its route (the Express route object, not a string) and then its method
  * and status in a short array. prom-client stays the definition of what is exposed: its histogram's own
  * entry for the series (made by its `zero`) receives the counts, so names, labels, buckets and format are

@@ -9,8 +9,8 @@ const WARN_EVERY_MS = 60_000;
 /**
  * The counters of one process when there is no Redis: per fixed minute, the calls counted per key. What
  * rate-limiter-flexible's memory store kept (a counter per key and minute, read for this minute and the one
- * before), without its promises, result objects and a timer per new key: the partner path's limit cost
- * ~2.5× the yardstick baseline's by-hand window (bench/RESULTS.md, issue 37). Minutes older than the one
+ * before), without its promises, result objects and a timer per new key, which made the partner path's limit
+ * cost a multiple of the yardstick baseline's by-hand window (bench/RESULTS.md, issue 37). Minutes older than the one
  * before the newest seen are dropped when a newer minute begins.
  */
 export class MemoryMinutes {

@@ -31,8 +31,8 @@ const PGLITE_PARSERS = {
   [INT8]: (v: string) => v,
   [DATE]: (v: string) => v,
   [NUMERIC]: (v: string) => v,
-  // CONTRACT §20 (issue 43): PGlite's own bytea codec goes through one JS string per byte (a 10 MB upload
-  // blocked the event loop ~10 s); Node's native hex codec does the same in milliseconds
+  // CONTRACT §20: PGlite's own bytea codec goes through one JS string per byte, which blocked the event loop
+  // for seconds on a large upload; Node's native hex codec does the same in milliseconds
   [BYTEA]: (v: string) => Buffer.from(v.slice(2), 'hex'),
 };
 const PGLITE_SERIALIZERS = {

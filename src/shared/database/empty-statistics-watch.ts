@@ -33,8 +33,7 @@ const OUTGROWN_SQL = `SELECT format('%I.%I', s.schemaname, s.relname) AS name
  * the statistics of a table change. A table analyzed while empty (`VACUUM ANALYZE` on a new
  * deployment; the yardstick does it between scenarios) gets plans made for an empty table: the check
  * of each journal line against `journal_entries` became a sequential scan of all entries, so a
- * posting cost more with every entry (measured: 12,426 sequential scans reading 38.6 M rows for 6,212
- * postings; PostgreSQL CPU per posting ~1.7 ms instead of ~0.6 ms) until autovacuum's next analyze of
+ * posting cost more with every entry (bench/RESULTS.md, "Figures behind code comments") until autovacuum's next analyze of
  * the table, up to `autovacuum_naptime` (a minute) later. New statistics invalidate those plans on
  * every connection. A large table never doubles quickly; it is left to autovacuum.
  *

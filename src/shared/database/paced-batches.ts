@@ -5,8 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * comes back short or `stopping()` says so, resting after each batch as long as it took. A purge then uses
  * at most half of the time of the one connection it holds, so a backlog (the first run on a filled
  * database, a retention shortened) is worked off at half speed instead of crowding out the writes
- * (issue 25: at full speed a backlog purge cut 1,000 creates/s to 612 and raised their p99 from 33 to 50 ms;
- * at half speed it still deletes far more than 1,000 writes/s leave behind). Returns the rows deleted.
+ * (at full speed a backlog purge cut the rate and raised the p99 of creates; at half speed it still deletes far
+ * more than the writes leave behind: bench/RESULTS.md, "Figures behind code comments"). Returns the rows deleted.
  */
 export async function pacedBatches(size: number, batch: (size: number) => Promise<number>, stopping: () => boolean = () => false): Promise<number> {
   let total = 0;

@@ -39,8 +39,7 @@ export class Sql {
     );
     // pg's callback form, as its pool's own query uses, not its promise form: measured, a session of
     // BEGIN, statement, COMMIT through the promise form keeps finished sessions alive into the old
-    // generation (~1 KB per session in isolation; with postings batched on one counter the service
-    // promoted ~640 KB per scavenge and peaked at ~245 MB RSS instead of ~195; bench/RESULTS.md)
+    // generation, which raised the service's peak RSS (bench/RESULTS.md, "Figures behind code comments")
     const query: SessionQuery = <Row extends object>(text: string, values?: unknown[]) =>
       new Promise<Row[]>((resolve, reject) =>
         client.query(text, values, (err, result) => (err ? reject(translateDatabaseError(err)) : resolve(result.rows as Row[]))),

@@ -25,9 +25,8 @@ export interface CallFields {
 /**
  * Up to PAGE_CALLS calls, by column: numbers in typed arrays, strings in arrays made once per page, so a
  * queued call is no object of its own (no LoggedCall, Date or pointer array per call, as before) and a page
- * is reused once written. The strings are those the request had anyway (its id, path, address …).
- * Measured per call, in this process (bench/envelope-parts.mjs --micro): the columns 1.1 µs, objects with a
- * Date 1.8 µs, the text copied into a reused buffer (no string kept at all) 3.9 µs.
+ * is reused once written. The strings are those the request had anyway (its id, path, address …). The
+ * cheapest of three layouts measured (bench/RESULTS.md, "Figures behind code comments").
  */
 class Page {
   size = 0;

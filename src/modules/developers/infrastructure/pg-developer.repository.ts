@@ -234,8 +234,8 @@ export class PgDeveloperRepository extends DeveloperRepository {
   async recordCalls(m: EntityManager, calls: LoggedCallColumns): Promise<void> {
     if (calls.appId.length === 0) return;
     // The log is best effort (a full queue drops, a stopped process loses what waits): its batch does not wait
-    // for the WAL flush, which frees its pool connection ~10 ms sooner per batch on this machine's disk. A
-    // PostgreSQL crash can lose the last few hundred ms of entries (3 × wal_writer_delay), never other writes.
+    // for the WAL flush, which frees its pool connection sooner (bench/RESULTS.md, "Figures behind code comments").
+    // A PostgreSQL crash can lose the last few hundred ms of entries (3 × wal_writer_delay), never other writes.
     await m.query('SET LOCAL synchronous_commit = off');
     await m.query(
       `INSERT INTO request_log (app_id, environment, at, method, path, status, code, pointers, duration_ms, request_id, client_address, idempotency_key_prefix)

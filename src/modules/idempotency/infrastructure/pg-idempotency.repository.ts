@@ -20,8 +20,8 @@ const SELECT_SQL = `SELECT operation, fingerprint, grant_id, response FROM idemp
  * One purge batch: at most $2 records created before $1, oldest first, rows a write holds skipped (SKIP
  * LOCKED), so the purge never waits for a write nor a write for it. The ORDER BY keeps the plan on
  * idempotency_records_created_at_idx: without it PostgreSQL chose a sequential scan whenever its
- * statistics counted many expired rows, and on 2 M records that read the whole table (830 MB, 730 ms)
- * for the run's last, empty batch (issue 25). bench/purge-at-volume.mjs runs this same statement.
+ * statistics counted many expired rows, and on a large table that read the whole table for the run's
+ * last, empty batch (bench/RESULTS.md, "Figures behind code comments"). bench/purge-at-volume.mjs runs this same statement.
  */
 export const PURGE_SQL = `WITH purged AS (
      DELETE FROM idempotency_records WHERE ctid IN (

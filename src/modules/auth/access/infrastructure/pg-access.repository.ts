@@ -51,8 +51,8 @@ export interface TokenStatementShape {
  * One statement text per shape, holding only the parts asked for, rather than one text with every part
  * behind a CASE on its parameter: PostgreSQL costs a generic plan with every part in it, so for the
  * cheap shapes (a create, a replay) it judged the generic plan dearer than a custom one and planned the
- * statement again on every call — 0.4–1 ms of planning per request on a new database (its small tables
- * never analyzed), which halved the rate of creates. A text with only its own parts gets its generic
+ * statement again on every call on a new database (its small tables never analyzed), which halved the
+ * rate of creates (bench/RESULTS.md, "Figures behind code comments"). A text with only its own parts gets its generic
  * plan after five calls on a connection, as the statements of writes do.
  *
  * And one text per environment of the base path: a sandbox token's state is its generation (the
