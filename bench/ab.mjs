@@ -1,7 +1,8 @@
 // A/B of two builds of the service on one scenario, in one sitting: both started as `npm start` runs them,
 // each on a fresh PostgreSQL database, measured in alternating rounds (A B A B …) so that the machine's
 // drift falls on both; prints median req/s, p50, p99, the service's CPU per request and its PostgreSQL
-// backends' CPU per request (the processes serving its database) and this process's (the load generator's) of each.
+// backends' CPU per request (the processes serving its database) and this process's (the load generator's) of each,
+// and at the end each side's peak RSS.
 //   node bench/ab.mjs --a DIR --b DIR [--scenario prepare2|prepare500|create|replay|posting|entries|events[,…]] [--rounds 4] [--duration 8]
 //                     [--a-env K=V,K=V] [--b-env K=V,…] [--rate N]
 // The same build twice with another environment on one side is the A/B of a setting, e.g. the request log off
@@ -112,6 +113,9 @@ try {
       `${scenario}: A ${f(out.A)} | B ${f(out.B)} | B/A req/s ${(m(out.B, 'rps') / m(out.A, 'rps')).toFixed(3)}, p99 ${(m(out.B, 'p99') / m(out.A, 'p99')).toFixed(2)}\n`,
     );
   }
+  // each side's peak RSS over the whole sitting (the memory tricks of ADR 13 are judged by it)
+  const peak = (pid) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
+  process.stdout.write(`peak RSS: ${systems.map((sys) => `${sys.name} ${peak(sys.proc.pid)} MB`).join(', ')}\n`);
 } finally {
   for (const sys of systems) await sys.stop();
 }

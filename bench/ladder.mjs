@@ -123,7 +123,7 @@ async function serve(name) {
     const { LimitedExpressAdapter, exactRoutingExpress } = dist('shared/http/server-limits.js');
     const { createRootLogger } = dist('shared/logging/root-logger.js');
     const { PinoNestLogger } = dist('shared/logging/nest-logger.js');
-    const { PARTNER_BASES, PARTNER_PATH_PREFIX } = dist('shared/http/partner-paths.js');
+    const { PARTNER_BASES } = dist('shared/http/partner-paths.js');
     const { PartnerRoute, PartnerAuthGuard } = dist('modules/auth/access/index.js');
     const { AuthModule } = dist('modules/auth/index.js');
     const { RateLimitModule } = dist('modules/rate-limit/index.js');
@@ -206,11 +206,10 @@ async function serve(name) {
       else if (RequestLogRecorder) throw new Error('the request log is off (REQUEST_LOG_RETENTION_DAYS=0?)');
       app.use(dist('shared/logging/http-logger.js').httpLogger(logger, 'partner', completed));
     }
-    if (has('answer-observation')) dist('shared/logging/answer-observation.js').observeJsonAnswers(app.getHttpAdapter().getInstance());
+    if (has('answer-observation')) dist('shared/performance/answer-observation.js').observeJsonAnswers(app.getHttpAdapter().getInstance());
     if (has('problem-filter')) app.useGlobalFilters(new (dist('shared/http/problem.filter.js').ProblemFilter)('partner-api'));
     if (has('validation-pipe')) app.useGlobalPipes(new (dist('shared/http/validation/body-validation.pipe.js').BodyValidationPipe)());
     await app.init();
-    dist('shared/http/route-order.js').prefixedLayersFirst(app.getHttpAdapter().getInstance(), PARTNER_PATH_PREFIX);
   }
   await app.listen(0, '127.0.0.1');
   process.send({ port: app.getHttpServer().address().port });

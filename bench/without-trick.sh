@@ -2,12 +2,12 @@
 # A copy of this build without one performance trick of docs/adr/0013 (its "how to remove it", made in dist/),
 # for bench/ab.mjs: the trick's gain measured as the table's row says, in one sitting. The copy is a git
 # worktree of HEAD with this folder's dist/ (bench/build-copy.sh); remove it with `git worktree remove --force DIR`.
-#   bench/without-trick.sh DIR route-order|interceptor|buffer-pool|set|plain-client|generic-walk
+#   bench/without-trick.sh DIR interceptor|buffer-pool|set|plain-client|generic-walk
 #   node bench/ab.mjs --a . --b DIR --scenario prepare2,replay --rounds 6 --duration 6
 set -euo pipefail
 . "$(dirname "$0")/build-copy.sh"
 dir=${1:?usage: bench/without-trick.sh DIR TRICK}
-trick=${2:?route-order, interceptor, buffer-pool, set, plain-client or generic-walk}
+trick=${2:?interceptor, buffer-pool, set, plain-client or generic-walk}
 copy_build "$dir"
 d="$dir/dist/src"
 # edit FILE SED-EXPRESSION: the line must have been found, else a build whose lines moved is not measured
@@ -18,8 +18,6 @@ edit() {
   [ "$(md5sum "$1")" != "$before" ] || { echo "$trick: the line to change was not found in $1" >&2; exit 1; }
 }
 case $trick in
-  # 1: Express's router stack as Nest built it
-  route-order) edit "$d/bootstrap.js" 's|^    (0, route_order_1.prefixedLayersFirst)(.*|    /* without trick */|' ;;
   # 2: a global interceptor that taps the handler's result, as the table says, instead of the res.json patch
   interceptor)
     edit "$d/bootstrap.js" 's|^        (0, answer_observation_1.observeJsonAnswers)(app.getHttpAdapter().getInstance());|        app.useGlobalInterceptors({ intercept: (ctx, next) => { const http = ctx.switchToHttp(); const req = http.getRequest(); const res = http.getResponse(); return next.handle().pipe(require("rxjs").tap((body) => { if (body !== null \&\& typeof body === "object") { if (typeof body.operation_id === "string") req.operationId = body.operation_id; if (body.replayed === true) res.locals.replayed = true; } })); } }); /* without trick */|'

@@ -26,8 +26,7 @@ import type { Clock } from './shared/domain/clock';
 import type { HostResolver } from './shared/domain/host-resolver';
 import { GracefulShutdown } from './shared/http/graceful-shutdown';
 import { BodyValidationPipe } from './shared/http/validation/body-validation.pipe';
-import { PARTNER_PATH_PREFIX, PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
-import { prefixedLayersFirst } from './shared/performance/route-order';
+import { PRODUCTION_BASE, SANDBOX_BASE } from './shared/http/partner-paths';
 import { consoleDocumentFromRoutes, CONSOLE_DOCUMENT_PATH } from './shared/http/openapi/console-document';
 import { partnerDocumentFromRoutes } from './shared/http/openapi/partner-document';
 import { ProblemFilter } from './shared/http/problem.filter';
@@ -173,8 +172,6 @@ export async function createApplications(config: AppConfig, options: BootstrapOp
   }
   SwaggerModule.setup('docs', partner, document, { jsonDocumentUrl: `${PRODUCTION_BASE}/openapi.json`, raw: false });
   await partner.init();
-  // a partner call no longer walks past the pages', the documentation's and health's layers (route-order.ts)
-  prefixedLayersFirst(partner.getHttpAdapter().getInstance(), PARTNER_PATH_PREFIX);
 
   const key = consoleApiKeyOf(config.consoleApiKey, config.dataDir);
   let consoleApp: INestApplication | null = null;
