@@ -1,4 +1,5 @@
 import type { RowInsert } from '../../shared/domain/row-insert';
+import { inProcessSignal } from '../../shared/domain/in-process-signal';
 import type { PurgeParts } from '../../shared/database/purge-parts';
 import { join, raw, sql, type SqlExpr, type SqlFragment } from '../../shared/database/sql-template';
 
@@ -30,12 +31,27 @@ export interface OutboxEvent {
   createdAt: unknown;
 }
 
+/**
+ * In this process: the outbox rows of partner writes committed here (`outboxRow`'s `committed`), told to this
+ * process's dispatchers. Those rows do not NOTIFY from the write's own transaction: a NOTIFY makes a commit hold
+ * PostgreSQL's notification-queue lock to its end, so writes that notify commit one WAL flush at a time instead of
+ * in groups (bench/RESULTS.md, "2026-11-29: why the idle merge cost the create ratio"). The dispatcher that is
+ * told fans the event out at once and tells the other instances with one NOTIFY of its own per poll interval
+ * (WebhookDispatcher.outboxCommitted).
+ */
+export const OutboxSignal = inProcessSignal();
+
 export const WebhooksSql = {
-  /** The event's outbox row, for a one-statement write (OneStatementWrite). */
+  /**
+   * The event's outbox row, for a one-statement write (OneStatementWrite). Its commit wakes this process's
+   * dispatcher (OutboxSignal) instead of a NOTIFY from the write's transaction: the trigger of migration
+   * 1766680000000 leaves `operation.completed`, the only event written this way, out.
+   */
   outboxRow: (e: OutboxEvent): RowInsert => ({
     table: 'webhook_outbox',
     columns: OUTBOX_COLUMNS,
     values: [e.organizationId, e.id, e.environment, e.appId, e.eventType, e.body, e.createdAt],
+    committed: OutboxSignal.tell,
   }),
   /** An INSERT of the event's outbox row from expressions of the composing statement (bound values, literals). */
   insertOutboxEvent: (e: { [K in keyof OutboxEvent]: SqlExpr }): SqlFragment =>

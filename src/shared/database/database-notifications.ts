@@ -77,7 +77,19 @@ export class PostgresNotifications extends DatabaseNotifications {
     };
     start();
 
+    const quoted = `"${channel.replace(/"/g, '""')}"`;
     return {
+      notify: async () => {
+        const client = current;
+        if (!client || closed) return false;
+        try {
+          await client.query(`NOTIFY ${quoted}`);
+          return true;
+        } catch {
+          // its connection's loss is told by its own 'error' or 'end'
+          return false;
+        }
+      },
       close: async () => {
         closed = true;
         if (retry) clearTimeout(retry);
@@ -115,6 +127,8 @@ export class EmbeddedNotifications extends DatabaseNotifications {
         },
       );
     return {
+      // one process, one session: there is no other instance to tell
+      notify: async () => false,
       close: async () => {
         if (closed) return;
         closed = true;

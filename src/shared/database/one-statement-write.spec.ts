@@ -225,6 +225,25 @@ describe('OneStatementWrite.runNumbered, writes of one lane', () => {
     expect(log).toEqual(['alone a', 'BEGIN', 'in batch b', 'in batch c', 'ROLLBACK', 'alone b']);
   });
 
+  it("tells a row it was committed only after its write's statement or its batch's COMMIT, never for a refused, rolled-back or failed write", async () => {
+    let n = 0;
+    const told: string[] = [];
+    let committedAt = -1;
+    const { write, log, release } = fakeSql(
+      (key) => (key === 'b' ? { allowed: 0, n: null, closed: 0 } : { allowed: 1, n: ++n, closed: 0 }),
+      () => (committedAt = told.length),
+    );
+    const gate: StatementGate = { sql: () => sql`SELECT 1`, refusal: async () => new Error('revoked'), failure: async () => null };
+    const row = (key: string) => ({ table: 'outbox', columns: [['k', 'text']] as const, values: [key], committed: () => told.push(key) });
+    const answers = ['a', 'b', 'c'].map((key) => write.runNumbered(claimOf(key), step, [row(key)], gate));
+    release();
+    const settledAnswers = await Promise.allSettled(answers);
+    expect(settledAnswers.map((x) => x.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(log).toEqual(['alone a', 'BEGIN', 'in batch b', 'in batch c', 'COMMIT']);
+    expect(told.sort()).toEqual(['a', 'c']);
+    expect(committedAt).toBe(1); // c was told after the batch's COMMIT (a, alone, before it)
+  });
+
   it('answers every write of a batch whose COMMIT failed with that failure and runs none of them again', async () => {
     let n = 0;
     const { write, log, release } = fakeSql(

@@ -125,7 +125,9 @@ export class OneStatementWrite {
       throw err;
     }
     if (gate && result.allowed === 0) throw await gate.refusal();
-    return result.claimed === 1;
+    if (result.claimed !== 1) return false;
+    toldCommitted(rows);
+    return true;
   }
 
   /**
@@ -142,7 +144,11 @@ export class OneStatementWrite {
   runNumbered(claim: ClaimInsert, step: NumberedStep, rows: readonly RowInsert[], gate: StatementGate | null = null): Promise<number | null> {
     // one deadline for every lock wait of this write, however often it runs (batched, then alone)
     const write: NumberedWrite = { ...numberedStatement(claim, step, rows, gate), claim, step, rows, gate, deadline: Date.now() + LOCK_TIMEOUT_MS };
-    return step.lane === undefined ? this.runAlone(write) : this.batches.submit(step.lane, write);
+    // a number is answered only once the write committed (alone: its statement; batched: the batch's COMMIT)
+    return (step.lane === undefined ? this.runAlone(write) : this.batches.submit(step.lane, write)).then((n) => {
+      if (n !== null) toldCommitted(rows);
+      return n;
+    });
   }
 
   /** One numbered write as one statement outside any transaction. */
@@ -199,6 +205,11 @@ export class OneStatementWrite {
     }
     for (const [at, decided] of decisions.entries()) settled(decided).then(pending[at].resolve, pending[at].reject);
   }
+}
+
+/** Tells each row that wants to know that it was committed (RowInsert.committed). */
+function toldCommitted(rows: readonly RowInsert[]): void {
+  for (const row of rows) row.committed?.();
 }
 
 interface NumberedWrite {

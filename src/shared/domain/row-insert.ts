@@ -12,6 +12,8 @@ export interface RowInsert {
   readonly values: readonly unknown[];
   /** what a unique violation on this table means to the caller (e.g. a product code taken) */
   readonly onUniqueViolation?: () => Error;
+  /** told in this process once the row is committed (after its statement, or its batch's COMMIT); never when nothing was written */
+  readonly committed?: () => void;
 }
 
 /** The row that claims an idempotency key: inserted unless a row with the same conflict columns exists. */

@@ -4,6 +4,7 @@ import { DatabaseNotifications, type NotificationListener } from '../../../share
 import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
 import { HttpWebhookSender } from '../infrastructure/http-webhook-sender';
+import { OutboxSignal } from '../sql';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 class FixedClock extends Clock {
@@ -77,11 +78,11 @@ class ManualScheduler extends Scheduler {
 
 /** A LISTEN the test drives: who listens on which channel, and whether it was closed. */
 class ManualNotifications extends DatabaseNotifications {
-  readonly listeners: Array<{ channel: string; listener: NotificationListener; closed: boolean }> = [];
+  readonly listeners: Array<{ channel: string; listener: NotificationListener; closed: boolean; notifies: number }> = [];
   listen(channel: string, listener: NotificationListener) {
-    const l = { channel, listener, closed: false };
+    const l = { channel, listener, closed: false, notifies: 0 };
     this.listeners.push(l);
-    return { close: async () => void (l.closed = true) };
+    return { close: async () => void (l.closed = true), notify: async () => Boolean(++l.notifies) };
   }
 }
 
@@ -132,6 +133,40 @@ describe('WebhookDispatcher', () => {
     await d.onApplicationShutdown();
     expect(notifications.listeners[0].closed).toBe(true);
     clockSpy.mockRestore();
+  });
+
+  it("an outbox row committed in this process starts a round here and tells the other instances with one NOTIFY per poll interval (the write's own transaction sends none)", async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
+    try {
+      const repo = new FakeRepository();
+      const notifications = new ManualNotifications();
+      const d = new WebhookDispatcher(repo, new FixedClock(), sender, { pollIntervalMs: 100 }, new ManualScheduler(), notifications);
+      d.start();
+      const [l] = notifications.listeners;
+      l.listener.listening(true);
+      await settle();
+      expect(repo.fanOuts).toBe(1);
+      jest.advanceTimersByTime(100);
+      OutboxSignal.tell();
+      await settle();
+      expect(repo.fanOuts).toBe(2); // at once, as for a notification
+      jest.advanceTimersByTime(0);
+      expect(l.notifies).toBe(1); // at once: none was sent within the interval before
+      jest.advanceTimersByTime(10);
+      for (let i = 0; i < 5; i++) OutboxSignal.tell();
+      jest.advanceTimersByTime(89);
+      expect(l.notifies).toBe(1); // these wait for the interval's end, and go as one
+      jest.advanceTimersByTime(1);
+      expect(l.notifies).toBe(2);
+      jest.advanceTimersByTime(1_000);
+      expect(l.notifies).toBe(2);
+      await d.onApplicationShutdown();
+      OutboxSignal.tell(); // stopped: no longer watching
+      jest.advanceTimersByTime(1_000);
+      expect(l.notifies).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('a stream of notifications starts at most one round per poll interval, a notification after a quiet interval one at once (the yardstick: a round per committed write cost every write)', async () => {

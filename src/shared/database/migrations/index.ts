@@ -25,6 +25,7 @@ import { SignupPasswordAtLink1766630000000 } from './1766630000000-signup-passwo
 import { AttachmentStorage1766620000000 } from './1766620000000-attachment-storage';
 import { CorrectionsRegisteredBy1766640000000 } from './1766640000000-corrections-registered-by';
 import { PublisherApproved1766670000000 } from './1766670000000-publisher-approved';
+import { OutboxNotifyNotForPartnerWrites1766680000000 } from './1766680000000-outbox-notify-not-for-partner-writes';
 import { WebhookOlderSecret1766660000000 } from './1766660000000-webhook-older-secret';
 import { PreviousCredentials1766660000001 } from './1766660000001-previous-credentials';
 
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   WebhookOlderSecret1766660000000,
   PreviousCredentials1766660000001,
   PublisherApproved1766670000000,
+  OutboxNotifyNotForPartnerWrites1766680000000,
 ];
