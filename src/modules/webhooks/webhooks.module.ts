@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../shared/config/app-config';
 import { HostResolver } from '../../shared/domain/host-resolver';
+import { OtherInstancesNotice } from './application/other-instances-notice';
 import { WEBHOOK_DISPATCH_OPTIONS, WebhookDispatcher, type WebhookDispatchOptions } from './application/webhook-dispatcher';
 import { WebhookEndpointsService } from './application/webhook-endpoints.service';
 import { WebhookRetention } from './application/webhook-retention';
@@ -30,6 +31,7 @@ export class WebhooksModule {}
   imports: [WebhooksModule],
   providers: [
     WebhookDispatcher,
+    OtherInstancesNotice,
     WebhookRetention,
     { provide: WEBHOOK_DISPATCH_OPTIONS, useFactory: dispatchOptions, inject: [APP_CONFIG] },
     {

@@ -79,17 +79,6 @@ export class PostgresNotifications extends DatabaseNotifications {
 
     const quoted = `"${channel.replace(/"/g, '""')}"`;
     return {
-      notify: async () => {
-        const client = current;
-        if (!client || closed) return false;
-        try {
-          await client.query(`NOTIFY ${quoted}`);
-          return true;
-        } catch {
-          // its connection's loss is told by its own 'error' or 'end'
-          return false;
-        }
-      },
       close: async () => {
         closed = true;
         if (retry) clearTimeout(retry);
@@ -127,8 +116,6 @@ export class EmbeddedNotifications extends DatabaseNotifications {
         },
       );
     return {
-      // one process, one session: there is no other instance to tell
-      notify: async () => false,
       close: async () => {
         if (closed) return;
         closed = true;

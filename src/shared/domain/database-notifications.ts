@@ -11,12 +11,6 @@ export interface NotificationListener {
 
 /** A running LISTEN; `close()` ends it (idempotent). */
 export interface Listening {
-  /**
-   * Sends a NOTIFY on the channel from a session of its own, outside any write (its commit serializes only
-   * with other notifications); resolves when sent, false when it could not be (the listener is down: the
-   * others' safety poll finds the work). Never throws.
-   */
-  notify(): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { type Repetition, Scheduler } from '../../../shared/domain/scheduler';
 import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repository';
 import { HttpWebhookSender } from '../infrastructure/http-webhook-sender';
 import { OutboxSignal } from '../sql';
+import { OtherInstancesNotice } from './other-instances-notice';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 class FixedClock extends Clock {
@@ -20,6 +21,8 @@ class FakeRepository extends WebhookRepository {
   queue: ClaimedDelivery[] = [];
   recorded: Array<{ delivery: ClaimedDelivery; outcome: Outcome }> = [];
   fanOuts = 0;
+  notifies = 0;
+  notifyWork = async () => void this.notifies++;
   dueInMs: number | null = null;
   nextDueInMs = async () => this.dueInMs;
   claimGate: Promise<void> | null = null;
@@ -78,11 +81,11 @@ class ManualScheduler extends Scheduler {
 
 /** A LISTEN the test drives: who listens on which channel, and whether it was closed. */
 class ManualNotifications extends DatabaseNotifications {
-  readonly listeners: Array<{ channel: string; listener: NotificationListener; closed: boolean; notifies: number }> = [];
+  readonly listeners: Array<{ channel: string; listener: NotificationListener; closed: boolean }> = [];
   listen(channel: string, listener: NotificationListener) {
-    const l = { channel, listener, closed: false, notifies: 0 };
+    const l = { channel, listener, closed: false };
     this.listeners.push(l);
-    return { close: async () => void (l.closed = true), notify: async () => Boolean(++l.notifies) };
+    return { close: async () => void (l.closed = true) };
   }
 }
 
@@ -135,15 +138,16 @@ describe('WebhookDispatcher', () => {
     clockSpy.mockRestore();
   });
 
-  it("an outbox row committed in this process starts a round here and tells the other instances with one NOTIFY per poll interval (the write's own transaction sends none)", async () => {
+  it('an outbox row committed in this process starts a round here at once; the other instances are told by OtherInstancesNotice, one NOTIFY per poll interval, also while this dispatcher is stopped', async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
     try {
       const repo = new FakeRepository();
       const notifications = new ManualNotifications();
       const d = new WebhookDispatcher(repo, new FixedClock(), sender, { pollIntervalMs: 100 }, new ManualScheduler(), notifications);
+      const notice = new OtherInstancesNotice(repo, { pollIntervalMs: 100 });
       d.start();
-      const [l] = notifications.listeners;
-      l.listener.listening(true);
+      notice.onApplicationBootstrap();
+      notifications.listeners[0].listener.listening(true);
       await settle();
       expect(repo.fanOuts).toBe(1);
       jest.advanceTimersByTime(100);
@@ -151,19 +155,19 @@ describe('WebhookDispatcher', () => {
       await settle();
       expect(repo.fanOuts).toBe(2); // at once, as for a notification
       jest.advanceTimersByTime(0);
-      expect(l.notifies).toBe(1); // at once: none was sent within the interval before
+      expect(repo.notifies).toBe(1); // at once: none was sent within the interval before
       jest.advanceTimersByTime(10);
+      await d.onApplicationShutdown(); // an instance that only writes still tells the others
       for (let i = 0; i < 5; i++) OutboxSignal.tell();
       jest.advanceTimersByTime(89);
-      expect(l.notifies).toBe(1); // these wait for the interval's end, and go as one
+      expect(repo.notifies).toBe(1); // these wait for the interval's end, and go as one
       jest.advanceTimersByTime(1);
-      expect(l.notifies).toBe(2);
+      expect(repo.notifies).toBe(2);
+      expect(repo.fanOuts).toBe(2); // the stopped dispatcher started no round
+      notice.onApplicationShutdown();
+      OutboxSignal.tell();
       jest.advanceTimersByTime(1_000);
-      expect(l.notifies).toBe(2);
-      await d.onApplicationShutdown();
-      OutboxSignal.tell(); // stopped: no longer watching
-      jest.advanceTimersByTime(1_000);
-      expect(l.notifies).toBe(2);
+      expect(repo.notifies).toBe(2);
     } finally {
       jest.useRealTimers();
     }

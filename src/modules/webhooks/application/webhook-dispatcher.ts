@@ -96,10 +96,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private listener: Listening | null = null;
   /** Ends the watch on this process's committed outbox rows (OutboxSignal). */
   private unwatch: (() => void) | null = null;
-  /** When (Date.now()) this dispatcher last told the other instances of outbox rows committed here. */
-  private othersToldAt = 0;
-  /** A NOTIFY to the other instances is waiting for the poll interval since the last one. */
-  private othersToBeTold: NodeJS.Timeout | null = null;
   /** The listener is up: rounds start on notifications and at wakeAt, not on every poll. */
   private listening = false;
   /** While listening: when (Date.now()) the next round starts without a notification. */
@@ -175,21 +171,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /**
    * An outbox row of a partner write committed in this process (OutboxSignal; its transaction sent no NOTIFY):
-   * a round here as for a notification, and the other instances told with one NOTIFY of this dispatcher's own,
-   * at most one per poll interval, outside any write. Should this process die first, their safety poll finds it.
+   * a round here as for a notification. The other instances are told by OtherInstancesNotice, which runs
+   * whether or not this dispatcher does.
    */
   private outboxCommitted(): void {
-    if (this.stopped) return;
-    this.notified();
-    if (!this.listener || this.othersToBeTold) return;
-    const wait = Math.max(0, this.othersToldAt + this.pollIntervalMs - Date.now());
-    this.othersToBeTold = setTimeout(() => {
-      this.othersToBeTold = null;
-      this.othersToldAt = Date.now();
-      // a listener that is down answers false: the others' safety poll finds the work
-      this.listener?.notify().catch((err: unknown) => this.logger.warn({ err }, 'telling the other instances failed'));
-    }, wait);
-    this.othersToBeTold.unref();
+    if (!this.stopped) this.notified();
   }
 
   /**
@@ -202,8 +188,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.timer = null;
     this.unwatch?.();
     this.unwatch = null;
-    if (this.othersToBeTold) clearTimeout(this.othersToBeTold);
-    this.othersToBeTold = null;
     const listener = this.listener;
     this.listener = null;
     this.listening = false;

@@ -12,6 +12,7 @@ class FixedClock extends Clock {
 
 /** A long backlog: every batch is full (for 5,000 batches, so a test that fails still ends), as on a filled database. */
 class EndlessBacklog extends WebhookRepository {
+  notifyWork = async () => undefined;
   batches = 0;
   appExists = async () => true;
   insertEndpoint = async () => 'inserted' as const;

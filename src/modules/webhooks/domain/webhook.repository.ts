@@ -80,6 +80,8 @@ export abstract class WebhookRepository {
    * idle dispatcher sleeps until then instead of polling (issue 47).
    */
   abstract nextDueInMs(): Promise<number | null>;
+  /** Tells every instance's dispatcher that work was committed: a NOTIFY of its own, outside any write. */
+  abstract notifyWork(): Promise<void>;
   /**
    * Extends the lease of a delivery still being sent, while it is still at this attempt and undecided.
    * False when the lease was lost (expired and claimed again, or decided).

@@ -1,3 +1,4 @@
+import { WEBHOOK_WORK_CHANNEL } from '../../../shared/database/migrations/1766650000000-webhook-work-notify';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { managerOf, Transactions } from '../../../shared/database/transactions';
@@ -126,6 +127,10 @@ export class PgWebhookRepository extends WebhookRepository {
     const rows: Array<{ ms: number | null }> = await this.dataSource.query(NEXT_DUE_SQL, [NEXT_DUE_LOOK]);
     const ms = rows[0]?.ms;
     return ms === null || ms === undefined ? null : Number(ms);
+  }
+
+  async notifyWork(): Promise<void> {
+    await this.dataSource.query(`SELECT pg_notify($1, '')`, [WEBHOOK_WORK_CHANNEL]);
   }
 
   async renewLease(d: ClaimedDelivery, leaseMs: number): Promise<boolean> {
