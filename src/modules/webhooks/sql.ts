@@ -36,8 +36,8 @@ export interface OutboxEvent {
  * process's dispatchers. Those rows do not NOTIFY from the write's own transaction: a NOTIFY makes a commit hold
  * PostgreSQL's notification-queue lock to its end, so writes that notify commit one WAL flush at a time instead of
  * in groups (bench/RESULTS.md, "2026-11-29: why the idle merge cost the create ratio"). The dispatcher that is
- * told fans the event out at once and tells the other instances with one NOTIFY of its own per poll interval
- * (WebhookDispatcher.outboxCommitted).
+ * told fans the event out at once; OtherInstancesNotice tells the other instances with one NOTIFY of its own
+ * per poll interval.
  */
 export const OutboxSignal = inProcessSignal();
 
