@@ -26,28 +26,8 @@ async function main(): Promise<void> {
   secureDataDir(config.dataDir);
   await lockDataDir(config.dataDir);
   const apps = await createApplicationsWhenWritable(config);
-  await apps.partner.listen(config.port, config.host);
-  if (apps.console) await apps.console.listen(config.consolePort, config.consoleHost);
-
-  const out: string[] = [];
-  out.push(`Partner API listening on ${config.host}:${config.port} (Node ${process.version})`);
-  out.push(`  production base URL: ${baseUrl(config.publicOrigin, 'production')}`);
-  out.push(`  sandbox base URL:    ${baseUrl(config.publicOrigin, 'sandbox')}`);
-  out.push(`  OpenAPI: ${config.publicOrigin}/docs`);
-  if (apps.console) out.push(`Console API listening on http://${config.consoleHost}:${config.consolePort}/console/v1`);
-  // generated secrets go to a terminal only: stdout of a container or a service manager is a log stream
-  const showSecrets = process.stdout.isTTY === true;
-  if (apps.generatedConsoleApiKey && showSecrets) {
-    out.push(`  console API key (generated, shown once; kept in ${config.dataDir}/console-api-key):`);
-    out.push(`    ${apps.generatedConsoleApiKey}`);
-  } else if (apps.generatedConsoleApiKey) {
-    out.push(`  console API key: generated into ${config.dataDir}/console-api-key (mode 0600; not printed, stdout is not a terminal)`);
-  }
-  out.push(...(await firstStartSandbox(config, apps.partner, showSecrets)));
-  out.push(...emailLines(config));
-  // Operator-facing start-up banner on stdout, deliberately not in the JSON log stream.
-  process.stdout.write(`${out.join('\n')}\n`);
-
+  // before listening: a stop that comes while the start banner is made (the first start's sandbox) is graceful too,
+  // exit 0 (CONTRACT §3), never the default action of the signal
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -73,6 +53,27 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  await apps.partner.listen(config.port, config.host);
+  if (apps.console) await apps.console.listen(config.consolePort, config.consoleHost);
+
+  const out: string[] = [];
+  out.push(`Partner API listening on ${config.host}:${config.port} (Node ${process.version})`);
+  out.push(`  production base URL: ${baseUrl(config.publicOrigin, 'production')}`);
+  out.push(`  sandbox base URL:    ${baseUrl(config.publicOrigin, 'sandbox')}`);
+  out.push(`  OpenAPI: ${config.publicOrigin}/docs`);
+  if (apps.console) out.push(`Console API listening on http://${config.consoleHost}:${config.consolePort}/console/v1`);
+  // generated secrets go to a terminal only: stdout of a container or a service manager is a log stream
+  const showSecrets = process.stdout.isTTY === true;
+  if (apps.generatedConsoleApiKey && showSecrets) {
+    out.push(`  console API key (generated, shown once; kept in ${config.dataDir}/console-api-key):`);
+    out.push(`    ${apps.generatedConsoleApiKey}`);
+  } else if (apps.generatedConsoleApiKey) {
+    out.push(`  console API key: generated into ${config.dataDir}/console-api-key (mode 0600; not printed, stdout is not a terminal)`);
+  }
+  out.push(...(await firstStartSandbox(config, apps.partner, showSecrets)));
+  out.push(...emailLines(config));
+  // Operator-facing start-up banner on stdout, deliberately not in the JSON log stream.
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 const RETRY_START_MS = 2_000;
@@ -89,9 +90,10 @@ async function createApplicationsWhenWritable(config: AppConfig): Promise<Awaite
   let saidAt = Number.NEGATIVE_INFINITY;
   // nothing is in flight while waiting: a stop then is immediate, exit 0 (CONTRACT §3)
   const stopWaiting = () => process.exit(0);
+  // the waiting listener closed first, its stop handlers after: main() installs its own right after this returns
   const done = async () => {
-    process.off('SIGTERM', stopWaiting).off('SIGINT', stopWaiting);
     await waiting?.close();
+    process.off('SIGTERM', stopWaiting).off('SIGINT', stopWaiting);
   };
   for (;;) {
     try {
