@@ -77,7 +77,6 @@ export class PostgresNotifications extends DatabaseNotifications {
     };
     start();
 
-    const quoted = `"${channel.replace(/"/g, '""')}"`;
     return {
       close: async () => {
         closed = true;
