@@ -67,7 +67,7 @@ async function serve(name) {
   const has = (part) => at >= rungIndex(part);
   if (!has('adapter')) process.env.BASELINE_ENVELOPE = name === 'floor' ? '1' : '0';
   else process.env.BASELINE_ENVELOPE = '0';
-  if (has('adapter')) need(join(HERE, 'dist/src/shared/runtime/small-buffer-pool.js'));
+  if (has('adapter')) need(join(HERE, 'dist/src/shared/performance/small-buffer-pool.js'));
   need('reflect-metadata');
   const pg = need('pg');
   const { makeHandlers } = await import(pathToFileURL(join(YARDSTICK, 'baseline.mjs')).href);
@@ -119,6 +119,7 @@ async function serve(name) {
   } else {
     const { loadConfig } = dist('shared/config/app-config.js');
     const { createDataSource } = dist('shared/database/data-source.js');
+    const { PgPool } = dist('shared/database/pg-pool.js');
     const { CoreModule } = dist('shared/database/database.module.js');
     const { LimitedExpressAdapter, exactRoutingExpress } = dist('shared/http/server-limits.js');
     const { createRootLogger } = dist('shared/logging/root-logger.js');
@@ -134,10 +135,18 @@ async function serve(name) {
     const { JsonBodyMiddleware } = dist('shared/http/json-body.middleware.js');
 
     const config = loadConfig();
-    const dataSource = await createDataSource(config.database);
-    Object.assign(dataSource.driver.master.options, POOL);
-    const core = CoreModule.forRoot(config, dataSource);
-    const imports = [core];
+    const pool = PgPool.open(config.database);
+    Object.assign(pool.driver.options, POOL);
+    const dataSource = await createDataSource(pool);
+    const core = CoreModule.forRoot(config, dataSource, pool);
+    // the global modules that bind other modules' SQL ports (as the partner app's module tree imports them)
+    const imports = [
+      core,
+      dist('modules/developers/demo-identity.module.js').DemoIdentityModule,
+      dist('modules/auth/sandbox/sandbox-token-sql.module.js').SandboxTokenSqlModule,
+      dist('modules/auth/grants/grant-token-sql.module.js').GrantTokenSqlModule,
+      dist('modules/attachments/entry-attachments-sql.module.js').EntryAttachmentsSqlModule,
+    ];
     const controllers = [];
     const providers = [];
     if (!has('handler')) {
