@@ -40,6 +40,13 @@ const {
   name: 'profile',
   nodeArgs: TRACE_GC ? ['--trace-gc'] : CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', OUT],
   stdout: TRACE_GC ? 'pipe' : 'ignore',
+  // --env K=V,K=V: the service's environment besides the yardstick's (e.g. REQUEST_LOG_RETENTION_DAYS=0)
+  env: Object.fromEntries(
+    (arg('env', '') || '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  ),
 });
 // --trace-gc lines: "[pid:0x…]   12345 ms: Scavenge 45.2 (60.1) -> 30.1 (60.1) MB, pooled: 0 MB, 3.21 / 0.00 ms …"
 let gcLog = '';
