@@ -1,3 +1,6 @@
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { aJournal, aSandboxProject, SANDBOX, type SandboxProject } from '../support/fixtures';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -48,6 +51,53 @@ describe('transport rules (CONTRACT §3, §4)', () => {
       .set('Content-Type', 'application/json')
       .send(paddedJournal(262_145));
     expectProblem(res, 413, 'payload_too_large');
+  });
+
+  /** A prepare sent by hand: its body in `pieces` (written one by one, chunked unless a Content-Length is given). */
+  async function sendInPieces(headers: Record<string, string>, pieces: Buffer[]): Promise<{ status: number; body: Record<string, unknown> }> {
+    const server = app.apps.partner.getHttpServer() as Server;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `${SANDBOX}/journal/prepare`,
+          headers: { Authorization: auth, 'Content-Type': 'application/json', ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        },
+      );
+      req.on('error', reject);
+      const [last, ...first] = [...pieces].reverse();
+      for (const piece of first.reverse()) req.write(piece);
+      req.end(last);
+    });
+  }
+
+  it('reads a body sent in several pieces, with or without its length, and refuses one byte over 262,144 sent chunked, after reading it', async () => {
+    const body = Buffer.from(paddedJournal(262_144));
+    const pieces = [body.subarray(0, 7), body.subarray(7, 100_000), body.subarray(100_000)];
+    for (const headers of [{}, { 'Content-Length': String(body.length) }] as Array<Record<string, string>>) {
+      const res = await sendInPieces(headers, pieces);
+      expect([res.status, res.body.valid]).toEqual([200, true]);
+    }
+    const over = Buffer.from(paddedJournal(262_145));
+    const refused = await sendInPieces({}, [over.subarray(0, 200_000), over.subarray(200_000)]);
+    expect([refused.status, refused.body.code]).toEqual([413, 'payload_too_large']);
+  });
+
+  it('inflates a gzip body (Content-Encoding) and refuses an encoding it does not know with 415', async () => {
+    const json = JSON.stringify(aJournal(accounts()));
+    const gzipped = await sendInPieces({ 'Content-Encoding': 'gzip' }, [gzipSync(json)]);
+    expect([gzipped.status, gzipped.body.valid]).toEqual([200, true]);
+    const unknown = await sendInPieces({ 'Content-Encoding': 'x-unknown' }, [Buffer.from(json)]);
+    expect([unknown.status, unknown.body.code]).toEqual([415, 'unsupported_media_type']);
   });
 
   it('checks the media type before the size and the token', async () => {

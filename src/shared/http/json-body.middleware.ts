@@ -3,6 +3,7 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 import { raw } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '../domain/errors';
+import { NO_BYTES, readIdentityBody } from '../performance/identity-body-reader';
 
 /** 256 KiB: the seed's body limit (seed §8); exactly this many bytes is allowed. */
 export const MAX_BODY_BYTES = 262_144;
@@ -15,6 +16,16 @@ function isJson(contentType: string | undefined): boolean {
   const [mediaType, ...params] = contentType.split(';').map((p) => p.trim().toLowerCase());
   if (mediaType !== 'application/json') return false;
   return params.every((p) => p === '' || p === 'charset=utf-8' || p === 'charset="utf-8"');
+}
+
+/** A body with a Content-Encoding: body-parser's `raw()` inflates it (gzip, deflate, br) or refuses its encoding. */
+function readEncodedBody(req: Request, res: Response): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    readRaw(req, res, (err?: unknown) => {
+      if (err) return reject(err);
+      resolve(Buffer.isBuffer(req.body) ? req.body : NO_BYTES);
+    });
+  });
 }
 
 function hasBody(req: Request): boolean {
@@ -40,12 +51,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
       }
       throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json');
     }
-    const buffer = await new Promise<Buffer>((resolve, reject) => {
-      readRaw(req, res, (err?: unknown) => {
-        if (err) return reject(err);
-        resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-      });
-    }).catch((err: { type?: string }) => {
+    const read = req.headers['content-encoding'] === undefined ? readIdentityBody(req, MAX_BODY_BYTES) : readEncodedBody(req, res);
+    const buffer = await read.catch((err: { type?: string }) => {
       if (err?.type === 'entity.too.large') {
         throw new DomainError('payload_too_large', `The body must be at most ${MAX_BODY_BYTES} bytes`);
       }
