@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRequestId } from './request-id.middleware';
 import { createServer } from 'node:http';
 import { ERROR_CATALOGUE } from './error-catalogue';
 
@@ -17,7 +17,7 @@ export async function openWaitingListener(host: string, port: number): Promise<W
   const { status, title } = ERROR_CATALOGUE.service_unavailable;
   const server = createServer((req, res) => {
     req.resume();
-    const requestId = randomUUID();
+    const requestId = newRequestId();
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Connection', 'close');

@@ -285,7 +285,8 @@ export class PgDeveloperRepository extends DeveloperRepository {
     // the order by app_id first: only the app's index gives that order, never the primary key read backwards
     // (which the planner picks when an app has half the table's rows, and which then walks through every newer
     // call of the other tenants first). The same order is the Status and Request id indexes', after their column.
-    const indexColumn = raw(!bySubstring && filter.status ? '(r.status / 100), ' : filter.requestId ? 'r.request_id, ' : '');
+    // every key column descending: the stream's index (ascending, migration 1766690000000) read backwards
+    const indexColumn = raw(!bySubstring && filter.status ? '(r.status / 100) DESC, ' : filter.requestId ? 'r.request_id DESC, ' : '');
     const streams: SqlFragment[] = [];
     for (const appId of new Set(appIds)) {
       for (const environment of filter.environment ? [filter.environment] : LOG_ENVIRONMENTS) {
@@ -293,7 +294,7 @@ export class PgDeveloperRepository extends DeveloperRepository {
           sql`(SELECT r.id, r.path, r.status FROM request_log r WHERE r.app_id = ANY(${[appId]}::uuid[]) AND r.environment = ${environment}${join(
             where.map((w) => sql` AND ${w}`),
             '',
-          )} ORDER BY r.app_id, r.environment, ${indexColumn}r.id DESC LIMIT ${streamLimit})`,
+          )} ORDER BY r.app_id DESC, r.environment DESC, ${indexColumn}r.id DESC LIMIT ${streamLimit})`,
         );
       }
     }

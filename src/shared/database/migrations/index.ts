@@ -26,6 +26,7 @@ import { AttachmentStorage1766620000000 } from './1766620000000-attachment-stora
 import { CorrectionsRegisteredBy1766640000000 } from './1766640000000-corrections-registered-by';
 import { PublisherApproved1766670000000 } from './1766670000000-publisher-approved';
 import { OutboxNotifyNotForPartnerWrites1766680000000 } from './1766680000000-outbox-notify-not-for-partner-writes';
+import { RequestLogAscendingIndexes1766690000000 } from './1766690000000-request-log-ascending-indexes';
 import { WebhookOlderSecret1766660000000 } from './1766660000000-webhook-older-secret';
 import { PreviousCredentials1766660000001 } from './1766660000001-previous-credentials';
 
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   PreviousCredentials1766660000001,
   PublisherApproved1766670000000,
   OutboxNotifyNotForPartnerWrites1766680000000,
+  RequestLogAscendingIndexes1766690000000,
 ];
