@@ -10,21 +10,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { READ_SCENARIOS, startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
+import { cliArg as arg, envOf, READ_SCENARIOS, startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
-const envOf = (text) =>
-  Object.fromEntries(
-    (text ?? '')
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
 const SIDES = { A: { dir: resolve(arg('a', '.')), env: envOf(arg('a-env')) }, B: { dir: resolve(arg('b', '.')), env: envOf(arg('b-env')) } };
 const SCENARIOS = arg('scenario', 'prepare2').split(',');
 const ROUNDS = Number(arg('rounds', '4'));

@@ -1,36 +1,31 @@
 // Where the service's CPU goes by CPU time, not wall time (issue 47): V8's --cpu-prof samples on a wall clock, so a
 // process preempted inside a send system call (it woke PostgreSQL on a 2-core machine) shows as time in `writev`.
 // Linux `perf` on the cpu-clock event samples only while the process runs; `--perf-basic-prof` names the JIT's
-// functions. Starts the service as `npm start` runs it on a fresh database, loads one yardstick scenario (16
+// functions (V8 writes its log, v8.log, into --out, not the working directory). Starts the service as `npm start` runs it on a fresh database, loads one yardstick scenario (16
 // connections, as many as get through, or --rate N), records, and prints perf's report by DSO and by symbol.
 //   node bench/perf-record.mjs [--scenario prepare2] [--duration 8] [--rate N] [--out DIR]
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
+import { cliArg as arg, scenarioLoad, startServiceOnFreshDatabase } from './sandbox-project.mjs';
 
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
 const SCENARIO = arg('scenario', 'prepare2');
 const DURATION = Number(arg('duration', '8'));
 const RATE = arg('rate', undefined);
 const OUT = arg('out', mkdtempSync(join(tmpdir(), 'perf-')));
-const { proc, project, stop } = await startServiceOnFreshDatabase({ name: 'perf', nodeArgs: ['--perf-basic-prof-only-functions'] });
+mkdirSync(OUT, { recursive: true });
+const { proc, project, stop } = await startServiceOnFreshDatabase({
+  name: 'perf',
+  nodeArgs: ['--perf-basic-prof-only-functions', '--no-logfile-per-isolate', `--logfile=${join(OUT, 'v8.log')}`],
+});
 try {
-  const { request: req } = (await yardstickScenarios(project))[SCENARIO];
-  const origin = new URL(project.base).origin;
-  const load = (duration) => autocannon({ url: origin, connections: 16, duration, requests: [req], ...(RATE ? { overallRate: Number(RATE) } : {}) });
+  const load = await scenarioLoad(project, SCENARIO);
   await load(3);
   const data = join(OUT, 'perf.data');
   const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '1999', '-g', '-o', data, '-p', String(proc.pid)], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 300));
-  const r = await load(DURATION);
+  const r = await load(DURATION, RATE);
   perf.kill('SIGINT');
   await new Promise((r) => perf.once('exit', r));
   console.log(`${SCENARIO}: ${(r.requests.total / DURATION).toFixed(0)} req/s, non-2xx ${r.non2xx}; perf data ${data}`);

@@ -6,17 +6,10 @@
 // --trace-gc: no profiler; the service runs with --trace-gc and the collections during the measured run are summed up
 // by kind (count, total and longest pause), beside the latency percentiles: where a latency tail meets the collector.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
+import { cliArg as arg, envOf, scenarioLoad, startServiceOnFreshDatabase } from './sandbox-project.mjs';
 
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
 const SCENARIO = arg('scenario', 'prepare2');
 const DURATION = Number(arg('duration', '8'));
 const OUT = arg('out', mkdtempSync(join(tmpdir(), 'profile-')));
@@ -26,7 +19,6 @@ const CPU_ONLY = process.argv.includes('--cpu-only') || TRACE_GC;
 // --rate N: a fixed load of N requests/s instead of as many as 16 connections get through (the CPU per request
 // of a machine that is not saturated: no time is spent waiting for PostgreSQL or the load generator to get a core)
 const RATE = arg('rate', undefined);
-const load = RATE ? { overallRate: Number(RATE) } : {};
 // [user, system] CPU ticks (10 ms) of a process
 const cpuTicks = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -41,12 +33,7 @@ const {
   nodeArgs: TRACE_GC ? ['--trace-gc'] : CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', OUT],
   stdout: TRACE_GC ? 'pipe' : 'ignore',
   // --env K=V,K=V: the service's environment besides the yardstick's (e.g. REQUEST_LOG_RETENTION_DAYS=0)
-  env: Object.fromEntries(
-    (arg('env', '') || '')
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  ),
+  env: envOf(arg('env')),
 });
 // --trace-gc lines: "[pid:0x…]   12345 ms: Scavenge 45.2 (60.1) -> 30.1 (60.1) MB, pooled: 0 MB, 3.21 / 0.00 ms …"
 let gcLog = '';
@@ -55,12 +42,11 @@ service.stdout?.on('data', (d) => {
   if (measuring) gcLog += d;
 });
 try {
-  const { request: req } = (await yardstickScenarios(project))[SCENARIO];
-  const u = new URL(project.base);
-  await autocannon({ url: u.origin, connections: 16, duration: 3, requests: [req] });
+  const load = await scenarioLoad(project, SCENARIO);
+  await load(3);
   const ticks = cpuTicks(service.pid);
   measuring = true;
-  const r = await autocannon({ url: u.origin, connections: 16, duration: DURATION, requests: [req], ...load });
+  const r = await load(DURATION, RATE);
   const [user, system] = cpuTicks(service.pid).map((t, i) => ((t - ticks[i]) * 10_000) / r.requests.total);
   measuring = false;
   process.stdout.write(

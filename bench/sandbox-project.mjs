@@ -1,12 +1,39 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Shared by the bench scripts that start the service themselves: wait until it is ready, provision a
 // sandbox project through the console API, and hand back what a load generator needs.
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const autocannon = createRequire(import.meta.url)('autocannon');
+
+/** The value after `--name` on the command line, or `fallback`. */
+export const cliArg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+
+/** `K=V,K=V` (a command line's environment for a service) as an object. */
+export const envOf = (text) =>
+  Object.fromEntries(
+    (text ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+
+/**
+ * A load of one yardstick scenario on a sandbox project: `(seconds, rate?) => autocannon's result`, 16 connections,
+ * as many requests as get through, or `rate` a second.
+ */
+export async function scenarioLoad(project, scenario) {
+  const { request } = (await yardstickScenarios(project))[scenario];
+  const origin = new URL(project.base).origin;
+  return (duration, rate) => autocannon({ url: origin, connections: 16, duration, requests: [request], ...(rate ? { overallRate: Number(rate) } : {}) });
+}
 
 /** The base URL, request headers and first two account ids of a new sandbox project, once the service is ready (120 s). */
 export async function readySandboxProject(port, consolePort, consoleKey, name = 'service') {

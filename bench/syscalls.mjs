@@ -2,29 +2,20 @@
 // a fixed rate, with `strace -c -f` attached for the measured window; prints strace's table and calls per request.
 //   node bench/syscalls.mjs [--scenario prepare2|replay|create] [--rate 1000] [--duration 5]
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
+import { cliArg as arg, scenarioLoad, startServiceOnFreshDatabase } from './sandbox-project.mjs';
 
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
 const SCENARIO = arg('scenario', 'prepare2');
 const RATE = Number(arg('rate', '1000'));
 const DURATION = Number(arg('duration', '5'));
 const { proc, project, stop } = await startServiceOnFreshDatabase({ name: 'syscalls' });
 try {
-  const { request: req } = (await yardstickScenarios(project))[SCENARIO];
-  const origin = new URL(project.base).origin;
-  const load = (duration) => autocannon({ url: origin, connections: 16, duration, requests: [req], overallRate: RATE });
-  await load(2);
+  const load = await scenarioLoad(project, SCENARIO);
+  await load(2, RATE);
   const strace = spawn('strace', ['-c', '-f', '-p', String(proc.pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let table = '';
   strace.stderr.on('data', (d) => (table += d));
   await new Promise((r) => setTimeout(r, 500));
-  const r = await load(DURATION);
+  const r = await load(DURATION, RATE);
   strace.kill('SIGINT');
   await new Promise((r) => strace.once('exit', r));
   const answered = r.requests.total;

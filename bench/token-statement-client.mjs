@@ -4,7 +4,7 @@
 // (its sandbox project), then queries that database directly with the service's own pool client (NamedStatementClient).
 //   node bench/token-statement-client.mjs [--calls 20000]
 import { createRequire } from 'node:module';
-import { startServiceOnFreshDatabase } from './sandbox-project.mjs';
+import { cliArg, startServiceOnFreshDatabase } from './sandbox-project.mjs';
 
 const need = createRequire(new URL('../package.json', import.meta.url));
 const { Pool } = need('pg');
@@ -13,7 +13,7 @@ const { tokenStatement } = need('./dist/src/modules/auth/access/infrastructure/p
 const { hashAccessToken } = need('./dist/src/modules/auth/access/domain/access-token.js');
 const { SandboxSql } = need('./dist/src/modules/auth/sandbox/sql.js');
 const { GrantsSql } = need('./dist/src/modules/auth/grants/sql.js');
-const CALLS = Number(process.argv[process.argv.indexOf('--calls') + 1] || 20000);
+const CALLS = Number(cliArg('calls', '20000'));
 
 const { project, databaseUrl, stop } = await startServiceOnFreshDatabase({ name: 'tokenstmt' });
 const pool = new Pool({ connectionString: databaseUrl, max: 16, Client: NamedStatementClient });

@@ -2,7 +2,7 @@
 // Held by identity-body-reader.spec.ts (limit, pieces, a client gone mid-body) and test/e2e/transport.e2e-spec.ts.
 import type { Request } from 'express';
 
-/** A body-parser error's `type`, as both readers below give it (the middleware maps it to its answer). */
+/** The failure's `type`, as body-parser names it, so that the middleware maps both readers' failures alike. */
 type ReadFailure = Error & { type: 'entity.too.large' | 'request.aborted' };
 const failure = (type: ReadFailure['type']): ReadFailure => Object.assign(new Error(type), { type });
 export const NO_BYTES = Buffer.alloc(0);

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../shared/config/app-config';
 import { WebhookRepository } from '../domain/webhook.repository';
 import { OutboxSignal } from '../sql';
 import { POLL_INTERVAL_MS, WEBHOOK_DISPATCH_OPTIONS, type WebhookDispatchOptions } from './webhook-dispatcher';
@@ -9,6 +10,7 @@ import { POLL_INTERVAL_MS, WEBHOOK_DISPATCH_OPTIONS, type WebhookDispatchOptions
  * any write, at most one per poll interval — the first at once, those that come within the interval after
  * it together at its end. It runs whether or not this instance's dispatcher does (an instance that only
  * writes still wakes the others). Should this process die in between, the others' safety poll finds the work.
+ * On the embedded store there is no other instance (one process holds DATA_DIR), so it tells nobody.
  */
 @Injectable()
 export class OtherInstancesNotice implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -21,12 +23,14 @@ export class OtherInstancesNotice implements OnApplicationBootstrap, OnApplicati
 
   constructor(
     private readonly repository: WebhookRepository,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'database'>,
     @Optional() @Inject(WEBHOOK_DISPATCH_OPTIONS) options: WebhookDispatchOptions | null = null,
   ) {
     this.intervalMs = options?.pollIntervalMs ?? POLL_INTERVAL_MS;
   }
 
   onApplicationBootstrap(): void {
+    if (this.config.database.kind !== 'postgres') return;
     this.unwatch ??= OutboxSignal.watch(() => this.committed());
   }
 

@@ -6,6 +6,8 @@ import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repos
 import { HttpWebhookSender } from '../infrastructure/http-webhook-sender';
 import { OutboxSignal } from '../sql';
 import { OtherInstancesNotice } from './other-instances-notice';
+
+const POSTGRES = { database: { kind: 'postgres' as const, url: 'postgres://127.0.0.1/unused' } };
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 class FixedClock extends Clock {
@@ -144,7 +146,7 @@ describe('WebhookDispatcher', () => {
       const repo = new FakeRepository();
       const notifications = new ManualNotifications();
       const d = new WebhookDispatcher(repo, new FixedClock(), sender, { pollIntervalMs: 100 }, new ManualScheduler(), notifications);
-      const notice = new OtherInstancesNotice(repo, { pollIntervalMs: 100 });
+      const notice = new OtherInstancesNotice(repo, POSTGRES, { pollIntervalMs: 100 });
       d.start();
       notice.onApplicationBootstrap();
       notifications.listeners[0].listener.listening(true);
@@ -168,6 +170,13 @@ describe('WebhookDispatcher', () => {
       OutboxSignal.tell();
       jest.advanceTimersByTime(1_000);
       expect(repo.notifies).toBe(2);
+      // on the embedded store one process holds DATA_DIR: there is no other instance to tell
+      const embedded = new OtherInstancesNotice(repo, { database: { kind: 'pglite', dataDir: null } }, { pollIntervalMs: 100 });
+      embedded.onApplicationBootstrap();
+      OutboxSignal.tell();
+      jest.advanceTimersByTime(1_000);
+      expect(repo.notifies).toBe(2);
+      embedded.onApplicationShutdown();
     } finally {
       jest.useRealTimers();
     }

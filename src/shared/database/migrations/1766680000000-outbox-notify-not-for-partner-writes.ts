@@ -5,7 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * every partner write. A NOTIFY makes the writing transaction's commit hold PostgreSQL's notification-queue lock to
  * its end, so writes that notify commit one WAL flush at a time instead of in groups (bench/RESULTS.md,
  * "2026-11-29: why the idle merge cost the create ratio"). Those rows wake their own process's dispatcher once
- * committed (OutboxSignal), which tells the other instances with a NOTIFY of its own, outside the write. Other
+ * committed (OutboxSignal); OtherInstancesNotice tells the other instances with a NOTIFY of its own, outside the write. Other
  * events (grant and test events: few) still notify from their transaction, now by a row trigger whose WHEN
  * is evaluated without calling a function (no transition table, no query per statement).
  */

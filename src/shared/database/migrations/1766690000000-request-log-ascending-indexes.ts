@@ -13,7 +13,7 @@ const INDEXES = [
  * stream's right end — where a B-tree splits its pages unevenly and keeps them full — instead of at its left end
  * (`id DESC`), where every page split left two half-empty pages. A page still reads each stream newest first, as a
  * backward scan (pg-developer.repository.ts orders every key column descending). Measured with pgbench on 500-row
- * inserts: 11–24 % more rows a second, indexes a third smaller (bench/RESULTS.md, "The request log's inserts").
+ * inserts: 11–24 % more rows a second, indexes a third smaller (bench/RESULTS.md, "Lever 2: the request log's inserts").
  */
 export class RequestLogAscendingIndexes1766690000000 implements MigrationInterface {
   name = 'RequestLogAscendingIndexes1766690000000';
