@@ -53,8 +53,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  await apps.partner.listen(config.port, config.host);
+  // the console first: once the partner listener answers GET /health/ready, the whole instance is up (a
+  // test that reached the console as soon as the partner was ready was refused on a loaded machine)
   if (apps.console) await apps.console.listen(config.consolePort, config.consoleHost);
+  await apps.partner.listen(config.port, config.host);
 
   const out: string[] = [];
   out.push(`Partner API listening on ${config.host}:${config.port} (Node ${process.version})`);

@@ -53,6 +53,8 @@ export function twoServiceInstances(name: string, env: Record<string, string> = 
       );
     }
     await Promise.all(ports.map((p, i) => waitForReady(`http://127.0.0.1:${p}/health/ready`, 60_000, instances[i])));
+    // ready on the partner listener means the whole instance: its console answers at once, without a retry
+    for (const c of consolePorts) expect((await fetch(`http://127.0.0.1:${c}/metrics`)).status).toBe(200);
   }, 90_000);
 
   afterAll(async () => {
