@@ -35,10 +35,10 @@ export async function scenarioLoad(project, scenario) {
   return (duration, rate) => autocannon({ url: origin, connections: 16, duration, requests: [request], ...(rate ? { overallRate: Number(rate) } : {}) });
 }
 
-/** The base URL, request headers and first two account ids of a new sandbox project, once the service is ready (120 s). */
-export async function readySandboxProject(port, consolePort, consoleKey, name = 'service') {
+/** The base URL, request headers and first two account ids of a new sandbox project, once the service is ready (120 s, or `readyWithinMs`). */
+export async function readySandboxProject(port, consolePort, consoleKey, name = 'service', readyWithinMs = 120_000) {
   for (let i = 0; !(await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null))?.ok; i++) {
-    if (i > 1200) throw new Error(`${name} not ready within 120 s`);
+    if (i * 100 > readyWithinMs) throw new Error(`${name} not ready within ${readyWithinMs / 1000} s`);
     await sleep(100);
   }
   const project = await (
@@ -133,16 +133,26 @@ const psql = (sql) => execFileSync('psql', [`${PG}/postgres`, '-v', 'ON_ERROR_ST
 /**
  * The built service in `dir`, started as `npm start` runs it (`nodeArgs`, then its start script's node flags
  * and entry file) on a fresh PostgreSQL database ($BENCH_PG_URL) with the yardstick's environment, and a
- * sandbox project once it is ready; `databaseUrl` is its database. `stop()` ends it, drops that database and
+ * sandbox project once it is ready; `databaseUrl` is its database. `wrapper` (a command and its arguments, e.g.
+ * valgrind's) runs node, and `readyWithinMs` bounds the wait for it. `stop()` ends it, drops that database and
  * removes its DATA_DIR.
  */
-export async function startServiceOnFreshDatabase({ dir = '.', name = 'service', nodeArgs = [], env = {}, stdout = 'ignore' } = {}) {
+export async function startServiceOnFreshDatabase({
+  dir = '.',
+  name = 'service',
+  nodeArgs = [],
+  env = {},
+  stdout = 'ignore',
+  wrapper = [],
+  readyWithinMs = 120_000,
+} = {}) {
   const db = `bench_${name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}_${process.pid}`;
   psql(`CREATE DATABASE ${db}`);
   const [port, consolePort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const key = `ck_${randomBytes(16).toString('hex')}`;
-  const proc = spawn(serviceNode(dir), [...nodeArgs, ...startScriptArgs(join(dir, 'package.json'))], {
+  const command = [...wrapper, serviceNode(dir), ...nodeArgs, ...startScriptArgs(join(dir, 'package.json'))];
+  const proc = spawn(command[0], command.slice(1), {
     cwd: dir,
     env: {
       ...process.env,
@@ -167,7 +177,7 @@ export async function startServiceOnFreshDatabase({ dir = '.', name = 'service',
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    return { proc, project: await readySandboxProject(port, consolePort, key, name), databaseUrl: `${PG}/${db}`, database: db, stop };
+    return { proc, project: await readySandboxProject(port, consolePort, key, name, readyWithinMs), databaseUrl: `${PG}/${db}`, database: db, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,0 +1,122 @@
+// The service's instructions per request (issue 47), counted by valgrind's callgrind: a count of the work its
+// process does, not a time, so it does not move with what else the machine runs. On a 2-core VM whose plain loop took
+// 0.70–1.10 s from one run to the next, req/s and CPU µs per request could not tell a 5 % change from the noise; an
+// instruction count can. It says nothing of PostgreSQL's side (its backends are other processes), nor of what an
+// instruction costs (cache misses, system calls' kernel time): a change it finds still wants the yardstick on a quiet
+// machine for its throughput.
+//
+// Each side (a built copy of the service, as bench/ab.mjs takes them) is started under callgrind with instrumentation
+// off, on a fresh database; --warmup requests of the scenario run (the JIT settles); instrumentation goes on, a
+// further 500 warm it again; then --rounds times: counters zeroed, --requests requests, counters dumped. Prints each
+// round's instructions per request and, with two sides, B against A (the least round of each, and the median).
+// One side takes about 6 minutes (3 rounds). The request log's flushes, every 200 ms, fall on ~6 calls instead of 500
+// at this pace: --a-env/--b-env REQUEST_LOG_RETENTION_DAYS=0 leaves them out of a comparison of the request's path.
+//   node bench/instructions.mjs --a DIR [--b DIR] [--scenario prepare2] [--warmup 2000] [--requests 1000] [--rounds 3]
+//                               [--a-env K=V,…] [--b-env K=V,…]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { cliArg as arg, envOf, startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const SCENARIO = arg('scenario', 'prepare2');
+const WARMUP = Number(arg('warmup', '2000'));
+const REQUESTS = Number(arg('requests', '1000'));
+const ROUNDS = Number(arg('rounds', '3'));
+const sides = [
+  ['A', arg('a', '.'), envOf(arg('a-env'))],
+  ['B', arg('b', undefined), envOf(arg('b-env'))],
+].filter(([, dir]) => dir !== undefined);
+
+/** `amount` requests of the scenario over 4 connections; throws unless every one answered its status. */
+async function load(origin, { request, status }, amount) {
+  const statuses = {};
+  await autocannon({
+    url: origin,
+    connections: 4,
+    amount,
+    timeout: 60,
+    requests: [request],
+    setupClient: (client) => client.on('response', (code) => (statuses[code] = (statuses[code] ?? 0) + 1)),
+  });
+  const others = Object.entries(statuses).filter(([code]) => Number(code) !== status);
+  if (others.length > 0 || (statuses[status] ?? 0) < amount) {
+    throw new Error(`${amount} requests answered ${JSON.stringify(statuses)}, not ${amount} × ${status}`);
+  }
+}
+
+/** The instructions (Ir) of a callgrind dump file: its `totals:` (or `summary:`) line. */
+function instructionsOf(file) {
+  const line = /^(?:totals|summary): (\d+)/m.exec(readFileSync(file, 'utf8'));
+  if (!line) throw new Error(`no totals in ${file}`);
+  return Number(line[1]);
+}
+
+const results = {};
+for (const [name, dir, env] of sides) {
+  const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
+  const out = join(work, 'callgrind.out');
+  const vgdb = (pid, ...command) => {
+    try {
+      // valgrind names its pipes after $USER and $HOST: the service runs with HOST=127.0.0.1 (its listen address)
+      execFileSync('vgdb', [`--vgdb-prefix=${join(work, 'vgdb')}`, `--pid=${pid}`, ...command], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+        env: { ...process.env, HOST: '127.0.0.1' },
+      });
+    } catch (err) {
+      throw new Error(`vgdb ${command.join(' ')} (pid ${pid}; ${readdirSync(work).join(', ')}): ${err.stderr || err.stdout || err.message}`);
+    }
+  };
+  const started = Date.now();
+  const service = await startServiceOnFreshDatabase({
+    dir: resolve(dir),
+    name: `instructions${name}`,
+    env,
+    wrapper: [
+      'valgrind',
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      '--smc-check=all-non-file',
+      `--log-file=${join(work, 'valgrind.log')}`,
+      `--vgdb-prefix=${join(work, 'vgdb')}`,
+      `--callgrind-out-file=${out}`,
+    ],
+    readyWithinMs: 600_000,
+  });
+  try {
+    console.log(`${name} ${dir} ${JSON.stringify(env)}: ready in ${Math.round((Date.now() - started) / 1000)} s`);
+    const scenario = (await yardstickScenarios(service.project))[SCENARIO];
+    const origin = new URL(service.project.base).origin;
+    await load(origin, scenario, WARMUP);
+    vgdb(service.proc.pid, 'instrumentation', 'on');
+    await load(origin, scenario, 500);
+    results[name] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      vgdb(service.proc.pid, 'zero');
+      await load(origin, scenario, REQUESTS);
+      const before = new Set(readdirSync(work));
+      vgdb(service.proc.pid, 'dump');
+      const dumped = readdirSync(work).filter((f) => f.startsWith('callgrind.out') && !before.has(f));
+      if (dumped.length !== 1) throw new Error(`expected one new dump, found ${dumped.join(', ') || 'none'}`);
+      const perRequest = instructionsOf(join(work, dumped[0])) / REQUESTS;
+      results[name].push(perRequest);
+      console.log(`   ${SCENARIO} round ${round} ${name}: ${Math.round(perRequest).toLocaleString('en')} instructions per request`);
+    }
+  } finally {
+    await service.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+// the least of the rounds: what a round adds beyond the requests (a collection, a compilation on V8's threads, the
+// timers of a process that runs ~50x slower under callgrind) only ever adds, so the least is the steadiest figure
+// (same build twice, 3 rounds each: 827k/889k/833k and 825k/909k/1,178k; least 827k and 825k)
+const least = (xs) => Math.min(...xs);
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const figure = (f) => Object.entries(results).map(([name, xs]) => `${name} ${Math.round(f(xs)).toLocaleString('en')}`);
+const ratio = (f) => (results.B ? ` | B/A ${(f(results.B) / f(results.A)).toFixed(3)}` : '');
+console.log(`${SCENARIO}: instructions per request, least of ${ROUNDS} rounds of ${REQUESTS}: ${figure(least).join(', ')}${ratio(least)}`);
+console.log(`${SCENARIO}: median: ${figure(median).join(', ')}${ratio(median)}`);
