@@ -13,9 +13,11 @@ interface TokenRow {
   environment: Environment;
   organization_id: string;
   app_id: string;
-  grant_id: string | null;
-  generation_id: string | null;
-  app_revision_id: string | null;
+  // a sandbox text reads the generation, a production text the grant and the app revision (tokenStatement): each
+  // column is described, and a parser looked up for it, on every execution
+  grant_id?: string | null;
+  generation_id?: string | null;
+  app_revision_id?: string | null;
   // present only in the statements of the environment that reads them (tokenStatement)
   current_generation_id?: string | null;
   scopes?: string[] | null;
@@ -25,8 +27,11 @@ interface TokenRow {
   approved_revision_id?: string | null;
   // present only in the shapes that read them (tokenStatement)
   mandate_id?: string | null;
-  usable_accounts?: string[] | null;
-  usable_tax_codes?: string[] | null;
+  // uuid[] as its text ('{…}'), split by usableIds: with the null columns of the other environment left out, the
+  // sandbox prepare's execution costs node-postgres 110k instead of 143k instructions (bench/RESULTS.md, issue 47
+  // fourth session)
+  usable_accounts?: string | null;
+  usable_tax_codes?: string | null;
   idem_operation?: string | null;
   idem_fingerprint?: string | null;
   idem_grant_id?: string | null;
@@ -77,16 +82,20 @@ export function tokenStatement(shape: TokenStatementShape, parts: { grants: Gran
       ids: sql`${s.accountIds}::uuid[]`,
       // a sandbox token may use every account of its organization
       permitted: (account) => (sandbox ? raw('TRUE') : GrantsSql.grantSelectsAccount(raw('t.organization_id'), raw('t.grant_id'), account, '       ')),
-    })}) AS usable_accounts`);
+    })})::text AS usable_accounts`);
       columns.push(sql`ARRAY(
-    ${OrganizationsSql.taxCodeIds({ alias: 'tc', organizationId: raw('t.organization_id'), ids: sql`${s.taxCodeIds}::uuid[]` })}) AS usable_tax_codes`);
+    ${OrganizationsSql.taxCodeIds({ alias: 'tc', organizationId: raw('t.organization_id'), ids: sql`${s.taxCodeIds}::uuid[]` })})::text AS usable_tax_codes`);
     }
     const key = shape.idempotencyRecord ? sql`${s.idempotencyKey}::text` : null;
     if (key) columns.push(raw(IdempotencySql.recordColumns('r')));
     return sql`
 WITH t AS (
-  SELECT t.environment, t.organization_id, t.app_id, t.grant_id, t.generation_id, t.app_revision_id,
-         ${raw(sandbox ? SandboxSql.currentGenerationId('p') : `${GrantsSql.grantState('g')}, ${AppsSql.approvedRevisionId('a')}`)}
+  SELECT t.environment, t.organization_id, t.app_id,
+         ${raw(
+           sandbox
+             ? `t.generation_id, ${SandboxSql.currentGenerationId('p')}`
+             : `t.grant_id, t.app_revision_id, ${GrantsSql.grantState('g')}, ${AppsSql.approvedRevisionId('a')}`,
+         )}
     FROM access_tokens t
     ${raw(
       sandbox
@@ -137,9 +146,9 @@ export class PgAccessRepository extends AccessRepository {
       environment: r.environment,
       organizationId: r.organization_id,
       appId: r.app_id,
-      grantId: r.grant_id,
-      generationId: r.generation_id,
-      appRevisionId: r.app_revision_id,
+      grantId: r.grant_id ?? null,
+      generationId: r.generation_id ?? null,
+      appRevisionId: r.app_revision_id ?? null,
       currentGenerationId: r.current_generation_id ?? null,
       grant:
         r.grant_id && r.expires_at
@@ -159,9 +168,14 @@ function references(asked: { accountIds: string[]; taxCodeIds: string[] }, r: To
   return {
     accountIds: new Set(asked.accountIds),
     taxCodeIds: new Set(asked.taxCodeIds),
-    usableAccounts: new Set(r.usable_accounts ?? []),
-    usableTaxCodes: new Set(r.usable_tax_codes ?? []),
+    usableAccounts: usableIds(r.usable_accounts),
+    usableTaxCodes: usableIds(r.usable_tax_codes),
   };
+}
+
+/** The ids of a uuid[]'s text ('{a,b}', '{}'): a uuid's text has no character that needs quoting. */
+export function usableIds(text: string | null | undefined): Set<string> {
+  return !text || text === '{}' ? new Set() : new Set(text.slice(1, -1).split(','));
 }
 
 function idempotencyRecord(key: string, r: TokenRow): PrefetchedIdempotencyRecord {
