@@ -8,7 +8,8 @@
 // Each side (a built copy of the service, as bench/ab.mjs takes them) is started under callgrind with instrumentation
 // off, on a fresh database; --warmup requests of the scenario run (the JIT settles); instrumentation goes on, a
 // further 500 warm it again; then --rounds times: counters zeroed, --requests requests, counters dumped. Prints each
-// round's instructions per request and, with two sides, B against A (the least round of each, and the median).
+// round's instructions per request and, with two sides, B against A (the least round of each, the median, and round
+// by round).
 // One side takes about 6 minutes (3 rounds). The request log's flushes, every 200 ms, fall on ~6 calls instead of 500
 // at this pace: --a-env/--b-env REQUEST_LOG_RETENTION_DAYS=0 leaves them out of a comparison of the request's path.
 //   node bench/instructions.mjs --a DIR [--b DIR] [--scenario prepare2] [--warmup 2000] [--requests 1000] [--rounds 3]
@@ -120,3 +121,11 @@ const figure = (f) => Object.entries(results).map(([name, xs]) => `${name} ${Mat
 const ratio = (f) => (results.B ? ` | B/A ${(f(results.B) / f(results.A)).toFixed(3)}` : '');
 console.log(`${SCENARIO}: instructions per request, least of ${ROUNDS} rounds of ${REQUESTS}: ${figure(least).join(', ')}${ratio(least)}`);
 console.log(`${SCENARIO}: median: ${figure(median).join(', ')}${ratio(median)}`);
+// round k of B against round k of A: a process's rounds rise and fall in the same places (where its collections and
+// compilations fall), so the pairs mostly vary less than either side (before/after the token statement's columns: B
+// below A in all five pairs, 0.94–0.99, while each side's rounds spanned 0.63–1.27 M); not always: a heavy round
+// one place later on one side makes two pairs read 0.62 and 1.67, hence the median
+if (results.B) {
+  const pairs = results.B.map((b, k) => b / results.A[k]);
+  console.log(`${SCENARIO}: B/A round by round ${pairs.map((r) => r.toFixed(3)).join(' · ')}; median ${median(pairs).toFixed(3)}`);
+}
