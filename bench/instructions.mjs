@@ -14,11 +14,11 @@
 // at this pace: --a-env/--b-env REQUEST_LOG_RETENTION_DAYS=0 leaves them out of a comparison of the request's path.
 //   node bench/instructions.mjs --a DIR [--b DIR] [--scenario prepare2] [--warmup 2000] [--requests 1000] [--rounds 3]
 //                               [--a-env K=V,…] [--b-env K=V,…]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { callgrindArgs, instructionsOf, vgdb } from './callgrind.mjs';
 import { cliArg as arg, envOf, startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
 
 const require = createRequire(import.meta.url);
@@ -49,43 +49,17 @@ async function load(origin, { request, status }, amount) {
   }
 }
 
-/** The instructions (Ir) of a callgrind dump file: its `totals:` (or `summary:`) line. */
-function instructionsOf(file) {
-  const line = /^(?:totals|summary): (\d+)/m.exec(readFileSync(file, 'utf8'));
-  if (!line) throw new Error(`no totals in ${file}`);
-  return Number(line[1]);
-}
-
 const results = {};
 for (const [name, dir, env] of sides) {
   const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
-  const out = join(work, 'callgrind.out');
-  const vgdb = (pid, ...command) => {
-    try {
-      // valgrind names its pipes after $USER and $HOST: the service runs with HOST=127.0.0.1 (its listen address)
-      execFileSync('vgdb', [`--vgdb-prefix=${join(work, 'vgdb')}`, `--pid=${pid}`, ...command], {
-        encoding: 'utf8',
-        stdio: 'pipe',
-        env: { ...process.env, HOST: '127.0.0.1' },
-      });
-    } catch (err) {
-      throw new Error(`vgdb ${command.join(' ')} (pid ${pid}; ${readdirSync(work).join(', ')}): ${err.stderr || err.stdout || err.message}`);
-    }
-  };
+  // the service runs with HOST=127.0.0.1 (its listen address), which valgrind names its pipes after
+  const HOST = '127.0.0.1';
   const started = Date.now();
   const service = await startServiceOnFreshDatabase({
     dir: resolve(dir),
     name: `instructions${name}`,
     env,
-    wrapper: [
-      'valgrind',
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      '--smc-check=all-non-file',
-      `--log-file=${join(work, 'valgrind.log')}`,
-      `--vgdb-prefix=${join(work, 'vgdb')}`,
-      `--callgrind-out-file=${out}`,
-    ],
+    wrapper: ['valgrind', ...callgrindArgs(work, ['--instr-atstart=no'])],
     readyWithinMs: 600_000,
   });
   try {
@@ -93,17 +67,11 @@ for (const [name, dir, env] of sides) {
     const scenario = (await yardstickScenarios(service.project))[SCENARIO];
     const origin = new URL(service.project.base).origin;
     await load(origin, scenario, WARMUP);
-    vgdb(service.proc.pid, 'instrumentation', 'on');
+    vgdb(work, service.proc.pid, 'instrumentation on', HOST);
     await load(origin, scenario, 500);
     results[name] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      vgdb(service.proc.pid, 'zero');
-      await load(origin, scenario, REQUESTS);
-      const before = new Set(readdirSync(work));
-      vgdb(service.proc.pid, 'dump');
-      const dumped = readdirSync(work).filter((f) => f.startsWith('callgrind.out') && !before.has(f));
-      if (dumped.length !== 1) throw new Error(`expected one new dump, found ${dumped.join(', ') || 'none'}`);
-      const perRequest = instructionsOf(join(work, dumped[0])) / REQUESTS;
+      const perRequest = (await instructionsOf(work, service.proc.pid, () => load(origin, scenario, REQUESTS), HOST)) / REQUESTS;
       results[name].push(perRequest);
       console.log(`   ${SCENARIO} round ${round} ${name}: ${Math.round(perRequest).toLocaleString('en')} instructions per request`);
     }

@@ -5,12 +5,13 @@
 // …) so that the JIT's warming falls on both. The service is started (not under valgrind) on a fresh database for its
 // sandbox project. This script starts itself again under callgrind.
 //   node bench/token-statement-instructions.mjs --a DIR --b DIR [--calls 5000] [--rounds 6]
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callgrindArgs, instructionsOf } from './callgrind.mjs';
 import { cliArg, startServiceOnFreshDatabase } from './sandbox-project.mjs';
 
 const CALLS = Number(cliArg('calls', '5000'));
@@ -19,26 +20,15 @@ const dirs = { A: resolve(cliArg('a', '.')), B: resolve(cliArg('b', '.')) };
 
 if (!process.env.TOKEN_INSTRUCTIONS_DIR) {
   const work = mkdtempSync(join(tmpdir(), 'bench-token-instructions-'));
-  const run = spawnSync(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      '--smc-check=all-non-file',
-      `--vgdb-prefix=${join(work, 'vgdb')}`,
-      `--callgrind-out-file=${join(work, 'callgrind.out')}`,
-      `--log-file=${join(work, 'valgrind.log')}`,
-      process.execPath,
-      fileURLToPath(import.meta.url),
-      ...process.argv.slice(2),
-    ],
-    { stdio: 'inherit', env: { ...process.env, TOKEN_INSTRUCTIONS_DIR: work } },
-  );
+  const run = spawnSync('valgrind', [...callgrindArgs(work), process.execPath, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, TOKEN_INSTRUCTIONS_DIR: work },
+  });
   rmSync(work, { recursive: true, force: true });
   process.exit(run.status ?? 1);
 }
 
 const work = process.env.TOKEN_INSTRUCTIONS_DIR;
-const vgdb = (command) => execFileSync('vgdb', [`--vgdb-prefix=${join(work, 'vgdb')}`, `--pid=${process.pid}`, command], { stdio: 'pipe' });
 const here = createRequire(import.meta.url);
 const { Pool } = here('pg');
 const { NamedStatementClient } = here('../dist/src/shared/performance/named-statement-client.js');
@@ -75,12 +65,7 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const name of round % 2 ? ['A', 'B'] : ['B', 'A']) {
       await run(sides[name], 2000);
-      vgdb('zero');
-      await run(sides[name], CALLS);
-      const before = new Set(readdirSync(work));
-      vgdb('dump');
-      const [dumped] = readdirSync(work).filter((f) => f.startsWith('callgrind.out') && !before.has(f));
-      const total = Number(/^(?:totals|summary): (\d+)/m.exec(readFileSync(join(work, dumped), 'utf8'))[1]);
+      const total = await instructionsOf(work, process.pid, () => run(sides[name], CALLS));
       counts[name].push(total / CALLS);
       console.log(`round ${round} ${name}: ${Math.round(total / CALLS).toLocaleString('en')} instructions per execution`);
     }

@@ -16,7 +16,7 @@ import { type ServiceProcess, serviceEnv, startService, stopService, tempDirsOfS
 import type { AppConfig } from '../../src/shared/config/app-config';
 import { createTestApp, describeOnPostgres, TEST_CONSOLE_KEY, type TestApp } from '../support/test-app';
 import { twoServiceInstances } from '../support/two-service-instances';
-import { eventually } from '../support/wait';
+import { databaseSessions, eventually } from '../support/wait';
 
 /**
  * Issue 43 findings 1–3 (CONTRACT §20): one free account must not take capacity from other tenants —
@@ -468,7 +468,7 @@ describeOnPostgres(
           /^partner_db_pool_connections\{state="in_use"\} (\d+)/m,
         ].map((line) => Number(line.exec(text)?.[1]));
       };
-      // other work of the instance (its webhook dispatcher, the request log, the scrape) comes and goes: what
+      // other work of the instance (its webhook dispatcher, the request log) comes and goes: what
       // counts is that the shares and the pool come back to nothing
       let seen: number[] = [];
       // on failure the assertion below names what stayed held
@@ -477,10 +477,7 @@ describeOnPostgres(
         const { Client } = await import('pg');
         const c = new Client({ connectionString: process.env.TEST_DATABASE_URL });
         await c.connect();
-        const r = await c.query(
-          `SELECT pid, state, backend_xid, now() - state_change AS since, left(query, 200) AS query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
-        );
-        console.log('pool connections still in use; the database sessions of this test:', JSON.stringify(r.rows, null, 1));
+        console.log('pool connections still in use; the database sessions of this test:', await databaseSessions(c));
         await c.end();
       }
       expect(seen).toEqual([0, 0, 0, 0]);

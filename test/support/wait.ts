@@ -10,9 +10,18 @@ export async function eventually(check: () => boolean | Promise<boolean>, what =
   }
 }
 
+/** The other sessions of `client`'s database, as JSON: what each runs, waits on, and since when (a failure's diagnosis). */
+export async function databaseSessions(client: Client): Promise<string> {
+  const { rows } = await client.query(
+    `SELECT pid, state, wait_event_type, wait_event, backend_xid, now() - state_change AS since, left(query, 200) AS query
+       FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  return JSON.stringify(rows, null, 1);
+}
+
 /**
  * Waits until a session of this database is blocked on a lock (PostgreSQL's own view of it): the
- * request under test has reached the lock the test holds.
+ * request under test has reached the lock the test holds. On timeout the error lists the sessions.
  */
 export async function untilBlockedOnLock(client: Client, timeoutMs = 15_000): Promise<void> {
   await eventually(
@@ -24,7 +33,9 @@ export async function untilBlockedOnLock(client: Client, timeoutMs = 15_000): Pr
     },
     'a session blocked on a lock',
     timeoutMs,
-  );
+  ).catch(async (err: Error) => {
+    throw new Error(`${err.message}; the sessions: ${await databaseSessions(client)}`);
+  });
 }
 
 /** Lets every callback already queued run, a few event-loop turns over (a negative check's bound). */

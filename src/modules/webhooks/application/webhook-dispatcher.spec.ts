@@ -6,9 +6,9 @@ import { type ClaimedDelivery, WebhookRepository } from '../domain/webhook.repos
 import { HttpWebhookSender } from '../infrastructure/http-webhook-sender';
 import { OutboxSignal } from '../sql';
 import { OtherInstancesNotice } from './other-instances-notice';
+import { WebhookDispatcher } from './webhook-dispatcher';
 
 const POSTGRES = { database: { kind: 'postgres' as const, url: 'postgres://127.0.0.1/unused' } };
-import { WebhookDispatcher } from './webhook-dispatcher';
 
 class FixedClock extends Clock {
   now(): Date {

@@ -13,12 +13,12 @@ interface TokenRow {
   environment: Environment;
   organization_id: string;
   app_id: string;
-  // a sandbox text reads the generation, a production text the grant and the app revision (tokenStatement): each
-  // column is described, and a parser looked up for it, on every execution
+  // present only in the statements of the environment that reads them (tokenStatement: a sandbox text reads the
+  // generation, a production text the grant and the app revision; node-postgres describes every column, and looks
+  // up its parser, on every execution)
   grant_id?: string | null;
   generation_id?: string | null;
   app_revision_id?: string | null;
-  // present only in the statements of the environment that reads them (tokenStatement)
   current_generation_id?: string | null;
   scopes?: string[] | null;
   revoked_at?: Date | null;
