@@ -37,8 +37,9 @@ async function pathWalker(browser: Browser, cwd: string, serviceLog: () => strin
   let stderr = '';
   shell.stdout!.on('data', (d) => (stdout += String(d)));
   shell.stderr!.on('data', (d) => (stderr += String(d)));
-  let exit: number | null | undefined;
-  const ended = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the shell's output is all read by then, so a failure shows its last words; a signal is named
+  let exit: number | string | undefined;
+  const ended = new Promise<number | string>((resolve) => shell.on('close', (code, signal) => resolve(code ?? String(signal))));
   void ended.then((code) => (exit = code));
   const run = async (text: string, marker: string) => {
     shell.stdin!.write(`${text}\necho "${marker}"\n`);
@@ -113,8 +114,11 @@ async function pathWalker(browser: Browser, cwd: string, serviceLog: () => strin
       const before = stdout.length;
       shell.stdin!.write(`${block}\necho "@@ ${where}"\n`);
       await eventually(() => /Open in your browser: (\S+)/.test(stdout.slice(before)) || exit !== undefined, 'the consent address', 60_000);
+      const address = /Open in your browser: (\S+)/.exec(stdout.slice(before))?.[1];
+      // a CI run on 0007784 came here with the shell gone and no address (its exit, output and errors were not kept)
+      if (address === undefined) throw new Error(`the path's shell stopped (exit ${exit}) before ${where} printed the consent address:\n${stdout.slice(-2000)}\n${stderr}`);
       const consent = await context.newPage();
-      await consent.goto(/Open in your browser: (\S+)/.exec(stdout.slice(before))![1]);
+      await consent.goto(address);
       await consent.getByLabel('Email').fill(email);
       await consent.getByLabel('Password').fill(password);
       await consent.getByLabel('Authenticator code').fill(await nextCode());
@@ -250,8 +254,8 @@ describe('npm start and the README', () => {
     let stderr = '';
     shell.stdout!.on('data', (d) => (stdout += String(d)));
     shell.stderr!.on('data', (d) => (stderr += String(d)));
-    const ended = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
-    let exit: number | null | undefined;
+    const ended = new Promise<number | string>((resolve) => shell.on('close', (code, signal) => resolve(code ?? String(signal))));
+    let exit: number | string | undefined;
     void ended.then((code) => (exit = code));
     /**
      * Waits for the marker line the shell echoes after a block. A block of the operator guide makes ~20 CLI
