@@ -1,7 +1,7 @@
 // What bench/instructions.mjs and bench/token-statement-instructions.mjs share: valgrind's callgrind, driven through
 // vgdb. `work` is a folder of the caller's own, for valgrind's pipes, its log and the dumps.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** valgrind's arguments for node under callgrind (V8's code is written at run time: --smc-check). */
@@ -32,13 +32,73 @@ export function vgdb(work, pid, command, host = process.env.HOST) {
 
 /** Counts the instructions of `run` (an async function) in the process `pid`: counters zeroed before, dumped and read after. */
 export async function instructionsOf(work, pid, run, host) {
+  return (await countOf(work, pid, run, host)).total;
+}
+
+/**
+ * What V8 spends beside the program, by the self cost of the node binary's own functions (it is built with its
+ * symbols): its garbage collector, and its compilers (bytecode, Sparkplug, Maglev, Turbofan/Turboshaft). A round's
+ * total moves by ±30 % between processes of the same code with where its collections fall (bench/RESULTS.md); the
+ * rest, `program`, is the JavaScript and the C++ it calls (Node's streams and sockets, V8's builtins and runtime).
+ */
+const KINDS = {
+  gc: /^(?:v8::internal::(?:Heap\b|Heap::|Scavenger|ScavengerCollector|.*Marking|MarkCompact|MinorMarkSweep|MinorMS|.*Sweeper|.*Evacuat|.*Collector|MemoryAllocator|PagedSpace|.*NewSpace|SemiSpace|.*RememberedSet|.*SlotSet|.*MarkingVisitor|.*MarkingBarrier|MemoryChunk|.*PageMetadata|.*Page::|.*LargeObjectSpace|HeapObjectVisitor|.*ObjectStatsCollector|ArrayBufferSweeper)|cppgc::|heap::base::)/,
+  compile:
+    /^v8::internal::(?:compiler::|maglev::|baseline::|interpreter::Bytecode|Parser|ParserBase|PreParser|Scanner|Compiler::|.*Compil|AstValueFactory|DeclarationScope|Scope::|Zone::)/,
+};
+
+/** As instructionsOf, split: `{ total, gc, compile, program }` (program = total − gc − compile). */
+export async function countOf(work, pid, run, host) {
   vgdb(work, pid, 'zero', host);
   await run();
   const before = new Set(readdirSync(work));
   vgdb(work, pid, 'dump', host);
   const dumped = readdirSync(work).filter((f) => f.startsWith('callgrind.out') && !before.has(f));
   if (dumped.length !== 1) throw new Error(`expected one new dump, found ${dumped.join(', ') || 'none'}`);
-  const line = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(work, dumped[0]), 'utf8'));
+  const text = readFileSync(join(work, dumped[0]), 'utf8');
+  rmSync(join(work, dumped[0]));
+  const line = /^(?:totals|summary): (\d+)/m.exec(text);
   if (!line) throw new Error(`no totals in ${dumped[0]}`);
-  return Number(line[1]);
+  const total = Number(line[1]);
+  const split = { gc: 0, compile: 0 };
+  let sum = 0;
+  for (const [fn, cost] of selfCostByFunction(text)) {
+    sum += cost;
+    for (const [kind, re] of Object.entries(KINDS)) if (re.test(fn)) split[kind] += cost;
+  }
+  // the parser's own check: every instruction is some function's self cost
+  if (Math.abs(sum - total) > total * 0.001) throw new Error(`the functions' self costs sum to ${sum}, the dump's total is ${total}`);
+  return { total, ...split, program: total - split.gc - split.compile };
+}
+
+/**
+ * Each function's self cost in a callgrind dump (events: Ir only): its cost lines, except the line after a
+ * `calls=` (the inclusive cost of that call, counted in the callee). Names are compressed as `fn=(id) name`
+ * the first time, `fn=(id)` after, in one space shared with `cfn=`.
+ */
+export function selfCostByFunction(text) {
+  const names = new Map();
+  const nameOf = (s) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(s);
+    if (!m) return s;
+    if (m[2] !== undefined) names.set(m[1], m[2]);
+    return names.get(m[1]);
+  };
+  const cost = new Map();
+  let fn = '?';
+  let callCost = false;
+  for (const line of text.split('\n')) {
+    const c = line.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
+      if (callCost) {
+        callCost = false;
+        continue;
+      }
+      const parts = line.split(' ');
+      if (parts.length > 1) cost.set(fn, (cost.get(fn) ?? 0) + Number(parts[parts.length - 1]));
+    } else if (line.startsWith('fn=')) fn = nameOf(line.slice(3));
+    else if (line.startsWith('cfn=')) nameOf(line.slice(4));
+    else if (line.startsWith('calls=')) callCost = true;
+  }
+  return cost;
 }

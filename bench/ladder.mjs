@@ -7,7 +7,16 @@
 // per request (user + sys of the process, /proc/<pid>/stat) is reported as the median of the rounds, with the
 // spread and the step from the rung below, per round (median and min…max over the rounds).
 //   node bench/ladder.mjs [--quick] [--rate 1000] [--rounds 5] [--duration 6] [--only floor,handler,…] [--json OUT]
-// --quick: 2 s runs after a 1 s warm-up (about 5 minutes for the 16 rungs); the default, 6 s after 2 s (~13 minutes).
+//   node bench/ladder.mjs --instructions [--warmup 30000] [--requests 2000] [--rounds 3] [--only …] [--json OUT]
+// --instructions: each rung's server (the service too) under valgrind's callgrind, as bench/instructions.mjs runs the
+// service: instrumentation off while it starts and for --warmup requests, on for 500 more, then per round (rungs
+// interleaved as above) the instructions of --requests requests (4 connections, no fixed rate), between a `zero` and
+// a `dump` through vgdb. A count of the server process's work, not a time: it does not move with the machine's other
+// load (a 2-core VM whose plain loop wandered ±25 % could not tell a 20 µs rung from the noise), and says nothing of
+// PostgreSQL's side. The figure is the program's instructions: V8's collector and compilers left out (callgrind.mjs,
+// countOf), which moved a rung's total by ±30 % from round to round; the totals are printed beside it. The warm-up
+// is long because V8 still compiles at ~800 functions per 14,000 prepares at first, ~2 per 1,000 after 60,000
+// (`--trace-opt` at full speed). About 45 minutes for the 16 rungs.
 // Results: bench/RESULTS.md, "Issue 47 item 1: the ladder".
 // LADDER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=DIR`) is the rung servers' NODE_OPTIONS (not the service's).
 // Rungs below `handler` serve the baseline's handler (it reads and checks the body itself, and looks the token and
@@ -20,6 +29,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { callgrindArgs, countOf, vgdb } from './callgrind.mjs';
 
 const HERE = resolve(new URL('..', import.meta.url).pathname);
 const need = createRequire(join(HERE, 'package.json'));
@@ -234,8 +244,21 @@ async function measure() {
   const autocannon = need('autocannon');
   const pg = need('pg');
   const quick = process.argv.includes('--quick');
+  // --instructions: counts instead of CPU time (see the head of this file)
+  const INSTR = process.argv.includes('--instructions');
+  const WARMUP = Number(arg('warmup', '30000'));
+  const REQUESTS = Number(arg('requests', '2000'));
+  // valgrind names its pipes after the HOST its process saw: every server here gets this one
+  const HOST = '127.0.0.1';
+  const works = [];
+  const workFor = () => {
+    const work = mkdtempSync(join(tmpdir(), 'bench-ladder-callgrind-'));
+    works.push(work);
+    return work;
+  };
+  const underCallgrind = (work) => ['valgrind', ...callgrindArgs(work, ['--instr-atstart=no'])];
   const RATE = Number(arg('rate', '1000'));
-  const ROUNDS = Number(arg('rounds', '5'));
+  const ROUNDS = Number(arg('rounds', INSTR ? '3' : '5'));
   const DURATION = Number(arg('duration', quick ? '2' : '6'));
   const WARM = quick ? 1 : 2;
   const only = arg('only')?.split(',');
@@ -248,7 +271,13 @@ async function measure() {
   // the yardstick's environment; one SECRETS_KEY for the service and the rungs that open its database
   const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '1000000000', SECRETS_KEY: `v1:${randomBytes(32).toString('base64url')}` };
   say(`starting the service (${HERE}) …`);
-  const service = await startServiceOnFreshDatabase({ dir: HERE, name: 'ladder', env });
+  const serviceWork = INSTR && rungs.some((r) => r.name === 'service') ? workFor() : null;
+  const service = await startServiceOnFreshDatabase({
+    dir: HERE,
+    name: 'ladder',
+    env: { ...env, HOST },
+    ...(serviceWork ? { wrapper: underCallgrind(serviceWork), readyWithinMs: 600_000 } : {}),
+  });
   const baseDb = `bench_ladder_base_${process.pid}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ladder-'));
   const children = [];
@@ -261,6 +290,7 @@ async function measure() {
       /* gone */
     }
     rmSync(dataDir, { recursive: true, force: true });
+    for (const work of works) rmSync(work, { recursive: true, force: true });
   };
   process.on('SIGINT', () => stopAll().finally(() => process.exit(130)));
   try {
@@ -292,10 +322,12 @@ async function measure() {
     const flags = startScriptArgs(join(HERE, 'package.json')).slice(0, -1);
     for (const rung of rungs) {
       if (rung.name === 'service') {
-        children.push({ rung, proc: service.proc, origin: new URL(service.project.base).origin });
+        children.push({ rung, proc: service.proc, origin: new URL(service.project.base).origin, work: serviceWork });
         continue;
       }
-      const proc = spawn(node, [...flags, join(HERE, 'bench/ladder.mjs'), '--serve', rung.name, '--yardstick', YARDSTICK], {
+      const work = INSTR ? workFor() : null;
+      const command = [...(work ? underCallgrind(work) : []), node, ...flags, join(HERE, 'bench/ladder.mjs'), '--serve', rung.name, '--yardstick', YARDSTICK];
+      const proc = spawn(command[0], command.slice(1), {
         cwd: HERE,
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
         env: {
@@ -307,16 +339,17 @@ async function measure() {
           DATA_DIR: dataDir,
           PORT: '0',
           CONSOLE_PORT: '0',
+          HOST,
         },
       });
       const port = await new Promise((ok, fail) => {
         proc.once('message', (m) => ok(m.port));
         proc.once('exit', (code) => fail(new Error(`rung ${rung.name} exited ${code}`)));
       });
-      children.push({ rung, proc, origin: `http://127.0.0.1:${port}` });
+      children.push({ rung, proc, origin: `http://127.0.0.1:${port}`, work });
     }
     say(
-      `${children.length} rungs up; ${RATE} req/s, ${ROUNDS} rounds of ${DURATION} s (+${WARM} s warm-up), Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}, load ${loadavg()
+      `${children.length} rungs up; ${INSTR ? `instructions: ${WARMUP} + 500 warm-up requests, ${ROUNDS} rounds of ${REQUESTS}` : `${RATE} req/s, ${ROUNDS} rounds of ${DURATION} s (+${WARM} s warm-up)`}, Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}, load ${loadavg()
         .map((x) => x.toFixed(2))
         .join(' ')}`,
     );
@@ -326,22 +359,45 @@ async function measure() {
       return Number(f[11]) + Number(f[12]);
     };
     const load = async (c, seconds) => autocannon({ url: c.origin, connections: 16, duration: seconds, overallRate: RATE, requests: [prepare2.request] });
+    /** --instructions: `amount` prepares over 4 connections, as fast as the server under callgrind answers; each must be 200 */
+    const loadAmount = async (c, amount) => {
+      const r = await autocannon({ url: c.origin, connections: 4, amount, timeout: 60, requests: [prepare2.request] });
+      const ok = r.statusCodeStats?.['200']?.count ?? 0;
+      if (ok !== amount || r.errors) throw new Error(`rung ${c.rung.name}: ${ok} of ${amount} answers 200, ${r.errors} errors`);
+    };
     // every rung must answer the yardstick's prepare as it does: 200, a valid journal
     for (const c of children) {
       const res = await fetch(`${c.origin}${prepare2.request.path}`, { method: 'POST', headers: prepare2.request.headers, body: prepare2.request.body });
       const body = await res.text();
       if (res.status !== 200 || !body.includes('"valid":true')) throw new Error(`rung ${c.rung.name} answered ${res.status} ${body.slice(0, 300)}`);
-      await load(c, WARM * 2);
+      if (!INSTR) await load(c, WARM * 2);
+      else {
+        await loadAmount(c, WARMUP);
+        vgdb(c.work, c.proc.pid, 'instrumentation on', HOST);
+        await loadAmount(c, 500);
+        say(`  ${c.rung.name}: warm, instrumentation on`);
+      }
     }
     // what each server spends with no request at all (timers, background jobs), all rungs in one idle window:
     // at a fixed rate this much of each rung's CPU per request is not the request's (idle µs/s ÷ rate)
-    const IDLE = quick ? 5 : 10;
+    // (under callgrind a server's idle timers are not worth the wait: the column reads 0)
+    const IDLE = INSTR ? 0 : quick ? 5 : 10;
     const idleBefore = children.map((c) => ticks(c.proc.pid));
     await new Promise((r) => setTimeout(r, IDLE * 1000));
-    const idle = Object.fromEntries(children.map((c, i) => [c.rung.name, ((ticks(c.proc.pid) - idleBefore[i]) * 10_000) / IDLE]));
+    const idle = Object.fromEntries(children.map((c, i) => [c.rung.name, IDLE ? ((ticks(c.proc.pid) - idleBefore[i]) * 10_000) / IDLE : 0]));
     const rounds = Object.fromEntries(children.map((c) => [c.rung.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of round % 2 ? [...children].reverse() : children) {
+        if (INSTR) {
+          // the program's instructions (V8's collector and compilers left out: callgrind.mjs, countOf) are the figure
+          const count = await countOf(c.work, c.proc.pid, () => loadAmount(c, REQUESTS), HOST);
+          const k = (x) => x / REQUESTS / 1000;
+          rounds[c.rung.name].push({ cpu: k(count.program), total: k(count.total), rps: NaN, p99: NaN });
+          say(
+            `  round ${round + 1} ${c.rung.name.padEnd(19)} ${k(count.program).toFixed(1).padStart(7)} k instructions/req (total ${k(count.total).toFixed(0)}k: gc ${k(count.gc).toFixed(0)}k, compilers ${k(count.compile).toFixed(0)}k)`,
+          );
+          continue;
+        }
         await load(c, WARM);
         const before = ticks(c.proc.pid);
         const r = await load(c, DURATION);
@@ -367,6 +423,7 @@ async function measure() {
         min: Math.min(...cpus),
         max: Math.max(...cpus),
         rounds: cpus,
+        totals: rounds[c.rung.name].map((x) => x.total),
         idle_us_per_s: idle[c.rung.name],
         rps: median(rounds[c.rung.name].map((x) => x.rps)),
         p99: median(rounds[c.rung.name].map((x) => x.p99)),
@@ -379,31 +436,66 @@ async function measure() {
       row.delta = i === 0 ? null : row.median - table[i - 1].median;
       row.steps = i === 0 ? null : row.rounds.map((cpu, r) => cpu - table[i - 1].rounds[r]);
       row.step = i === 0 ? null : median(row.steps);
+      // --instructions: the step between the two rungs' least rounds, their steadiest figures
+      row.leastStep = i === 0 ? null : row.min - table[i - 1].min;
     });
     const finished = { at: new Date().toISOString(), load: loadavg() };
     const commit = execFileSync('git', ['-C', HERE, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
     const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
     const f = (x) => (x === null ? '' : `${x >= 0 && x !== null ? '+' : ''}${x.toFixed(1)}`);
-    const out = [
-      `ladder ${started.at} – ${finished.at}, commit ${commit}, Node ${nodeVersion} ${flags.join(' ')}, ${RATE} req/s, ${ROUNDS} rounds × ${DURATION} s, load average ${started.load.map((x) => x.toFixed(2)).join(' ')} → ${finished.load.map((x) => x.toFixed(2)).join(' ')}`,
-      '',
-      `| rung | server CPU µs/req (median) | spread (min–max) | Δ medians | Δ per round: median (min–max) | idle CPU µs/s (÷ rate = µs/req) | req/s | p99 ms | adds |`,
-      '|---|---:|---:|---:|---:|---:|---:|---:|---|',
-      ...table.map(
-        (r) =>
-          `| ${r.rung} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)}–${r.max.toFixed(1)} | ${f(r.delta)} | ${r.step === null ? '' : `${f(r.step)} (${f(Math.min(...r.steps))}…${f(Math.max(...r.steps))})`} | ${r.idle_us_per_s.toFixed(0)} (${(r.idle_us_per_s / RATE).toFixed(1)}) | ${r.rps.toFixed(0)} | ${r.p99} | ${r.what} |`,
-      ),
-    ];
+    const out = INSTR
+      ? [
+          `ladder by instructions ${started.at} – ${finished.at}, commit ${commit}, Node ${nodeVersion} ${flags.join(' ')}, under callgrind: ${WARMUP} + 500 warm-up requests, ${ROUNDS} rounds of ${REQUESTS} prepares (4 connections)`,
+          '',
+          `| rung | program: k instructions/req, least round | rounds | Δ least | Δ per round: median (min…max) | total with collector and compilers, rounds | adds |`,
+          '|---|---:|---:|---:|---:|---:|---|',
+          ...table.map(
+            (r) =>
+              `| ${r.rung} | ${r.min.toFixed(1)} | ${r.rounds.map((x) => x.toFixed(0)).join(' · ')} | ${f(r.leastStep)} | ${r.step === null ? '' : `${f(r.step)} (${f(Math.min(...r.steps))}…${f(Math.max(...r.steps))})`} | ${r.totals.map((x) => x.toFixed(0)).join(' · ')} | ${r.what} |`,
+          ),
+        ]
+      : [
+          `ladder ${started.at} – ${finished.at}, commit ${commit}, Node ${nodeVersion} ${flags.join(' ')}, ${RATE} req/s, ${ROUNDS} rounds × ${DURATION} s, load average ${started.load.map((x) => x.toFixed(2)).join(' ')} → ${finished.load.map((x) => x.toFixed(2)).join(' ')}`,
+          '',
+          `| rung | server CPU µs/req (median) | spread (min–max) | Δ medians | Δ per round: median (min–max) | idle CPU µs/s (÷ rate = µs/req) | req/s | p99 ms | adds |`,
+          '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+          ...table.map(
+            (r) =>
+              `| ${r.rung} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)}–${r.max.toFixed(1)} | ${f(r.delta)} | ${r.step === null ? '' : `${f(r.step)} (${f(Math.min(...r.steps))}…${f(Math.max(...r.steps))})`} | ${r.idle_us_per_s.toFixed(0)} (${(r.idle_us_per_s / RATE).toFixed(1)}) | ${r.rps.toFixed(0)} | ${r.p99} | ${r.what} |`,
+          ),
+        ];
+    if (INSTR) {
+      const largestByLeast = table
+        .filter((r) => r.leastStep !== null)
+        .sort((a, b) => b.leastStep - a.leastStep)
+        .slice(0, 3);
+      out.push('', `largest rungs (step between least rounds): ${largestByLeast.map((r) => `${r.rung} ${f(r.leastStep)}k instructions`).join(', ')}`);
+    }
     const largest = table
       .filter((r) => r.step !== null)
       .sort((a, b) => b.step - a.step)
       .slice(0, 3);
-    out.push('', `largest rungs (median step per round): ${largest.map((r) => `${r.rung} ${f(r.step)} µs`).join(', ')}`);
+    out.push('', `largest rungs (median step per round): ${largest.map((r) => `${r.rung} ${f(r.step)} ${INSTR ? 'k instructions' : 'µs'}`).join(', ')}`);
     process.stdout.write(`${out.join('\n')}\n`);
     if (arg('json'))
       writeFileSync(
         arg('json'),
-        JSON.stringify({ started, finished, commit, node: nodeVersion, flags, rate: RATE, rounds: ROUNDS, duration: DURATION, table }, null, 2),
+        JSON.stringify(
+          {
+            started,
+            finished,
+            commit,
+            node: nodeVersion,
+            flags,
+            unit: INSTR ? 'k instructions/req' : 'cpu µs/req',
+            rate: RATE,
+            rounds: ROUNDS,
+            duration: DURATION,
+            table,
+          },
+          null,
+          2,
+        ),
       );
   } finally {
     await stopAll();

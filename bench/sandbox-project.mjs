@@ -183,3 +183,49 @@ export async function startServiceOnFreshDatabase({
     throw err;
   }
 }
+
+/**
+ * The yardstick's hand-written baseline (`yardstick`/baseline.mjs: node:http + pg, its envelope and request log on,
+ * as ../shared/bench/run starts it) on `node`, on a fresh PostgreSQL database it seeds itself; `project` is in
+ * readySandboxProject's form, for yardstickScenarios. `wrapper` and `readyWithinMs` as for the service.
+ */
+export async function startBaselineOnFreshDatabase({ yardstick, node = process.execPath, wrapper = [], readyWithinMs = 30_000 }) {
+  const db = `bench_baseline_${process.pid}`;
+  psql(`CREATE DATABASE ${db}`);
+  const command = [...wrapper, node, join(yardstick, 'baseline.mjs')];
+  const proc = spawn(command[0], command.slice(1), {
+    cwd: yardstick,
+    env: { ...process.env, DATABASE_URL: `${PG}/${db}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((r) => proc.once('exit', r));
+  const stop = async () => {
+    proc.kill('SIGTERM');
+    await exited;
+    psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  };
+  try {
+    let out = '';
+    const info = await new Promise((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`the baseline did not print its address within ${readyWithinMs / 1000} s`)), readyWithinMs);
+      proc.stdout.on('data', (d) => {
+        out += String(d);
+        const line = out.split('\n').find((l) => l.includes('"ready":true'));
+        if (line) {
+          clearTimeout(timer);
+          ok(JSON.parse(line));
+        }
+      });
+      void exited.then((code) => fail(new Error(`the baseline exited (${code}) before it was ready`)));
+    });
+    const [a, b] = info.accounts.map((x) => x.id);
+    return {
+      proc,
+      project: { base: info.base_url, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, accounts: [a, b] },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
