@@ -116,7 +116,8 @@ async function pathWalker(browser: Browser, cwd: string, serviceLog: () => strin
       await eventually(() => /Open in your browser: (\S+)/.test(stdout.slice(before)) || exit !== undefined, 'the consent address', 60_000);
       const address = /Open in your browser: (\S+)/.exec(stdout.slice(before))?.[1];
       // a CI run on 0007784 came here with the shell gone and no address (its exit, output and errors were not kept)
-      if (address === undefined) throw new Error(`the path's shell stopped (exit ${exit}) before ${where} printed the consent address:\n${stdout.slice(-2000)}\n${stderr}`);
+      if (address === undefined)
+        throw new Error(`the path's shell stopped (exit ${exit}) before ${where} printed the consent address:\n${stdout.slice(-2000)}\n${stderr}`);
       const consent = await context.newPage();
       await consent.goto(address);
       await consent.getByLabel('Email').fill(email);
