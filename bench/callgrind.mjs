@@ -30,6 +30,25 @@ export function vgdb(work, pid, command, host = process.env.HOST) {
   }
 }
 
+/**
+ * How long a server warms before it is counted, and how many requests a round counts (the defaults of
+ * instructions.mjs and ladder.mjs --instructions). V8 still compiles ~800 functions in the service's first 14,000
+ * prepares and ~2 per 1,000 after 60,000 (`--trace-opt` at full speed): a 2,000-request warm-up left 135–200k of a
+ * request's instructions in the compilers and the total 25–40 % high (bench/RESULTS.md, fifth session of issue 47).
+ */
+export const WARMUP_REQUESTS = 30_000;
+export const ROUND_REQUESTS = 2_000;
+
+/**
+ * Warms the process `pid` (started with `--instr-atstart=no`) with `load(warmup)` uninstrumented, then turns
+ * instrumentation on and warms it again with `load(500)` (valgrind's new translations), ready for countOf.
+ */
+export async function warmThenInstrument(work, pid, host, load, warmup) {
+  await load(warmup);
+  vgdb(work, pid, 'instrumentation on', host);
+  await load(500);
+}
+
 /** Counts the instructions of `run` (an async function) in the process `pid`: counters zeroed before, dumped and read after. */
 export async function instructionsOf(work, pid, run, host) {
   return (await countOf(work, pid, run, host)).total;

@@ -6,10 +6,8 @@
 // machine for its throughput.
 //
 // Each side (a built copy of the service, as bench/ab.mjs takes them) is started under callgrind with instrumentation
-// off, on a fresh database; --warmup requests of the scenario run (the JIT settles: V8 still compiles ~800 functions
-// in the service's first 14,000 prepares, ~2 per 1,000 after 60,000, by `--trace-opt` at full speed; a 2,000-request
-// warm-up left 135–200k instructions per request in the compilers and the total 25–40 % high); instrumentation goes
-// on, a further 500 warm it again; then --rounds times: counters zeroed, --requests requests, counters dumped. Prints
+// off, on a fresh database; --warmup requests of the scenario run (the JIT settles: callgrind.mjs, WARMUP_REQUESTS);
+// instrumentation goes on, a further 500 warm it again; then --rounds times: counters zeroed, --requests requests, counters dumped. Prints
 // each round's instructions per request, split into V8's collector, its compilers and the program (callgrind.mjs,
 // countOf), and, with two sides, B against A (the least round of each, the median, round by round, the program's).
 // One side takes about 8 minutes (3 rounds). The request log's flushes, every 200 ms, fall on ~6 calls instead of 500
@@ -19,43 +17,30 @@
 // A side named `baseline` is the yardstick's own baseline (its baseline.mjs, envelope and request log on, on the
 // service's pinned node): `--a baseline --b .` is the service's instructions per request against the baseline's.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { callgrindArgs, countOf, vgdb } from './callgrind.mjs';
-import { cliArg as arg, envOf, serviceNode, startBaselineOnFreshDatabase, startServiceOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
+import { callgrindArgs, countOf, ROUND_REQUESTS, WARMUP_REQUESTS, warmThenInstrument } from './callgrind.mjs';
+import {
+  cliArg as arg,
+  envOf,
+  loadAmount,
+  serviceNode,
+  startBaselineOnFreshDatabase,
+  startServiceOnFreshDatabase,
+  yardstickScenarios,
+} from './sandbox-project.mjs';
 
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon');
 const SCENARIO = arg('scenario', 'prepare2');
-const WARMUP = Number(arg('warmup', '30000'));
-const REQUESTS = Number(arg('requests', '2000'));
+const WARMUP = Number(arg('warmup', String(WARMUP_REQUESTS)));
+const REQUESTS = Number(arg('requests', String(ROUND_REQUESTS)));
 const ROUNDS = Number(arg('rounds', '3'));
 const sides = [
   ['A', arg('a', '.'), envOf(arg('a-env'))],
   ['B', arg('b', undefined), envOf(arg('b-env'))],
 ].filter(([, dir]) => dir !== undefined);
 
-/** `amount` requests of the scenario over 4 connections; throws unless every one answered its status. */
-async function load(origin, { request, status }, amount) {
-  const statuses = {};
-  await autocannon({
-    url: origin,
-    connections: 4,
-    amount,
-    timeout: 60,
-    requests: [request],
-    setupClient: (client) => client.on('response', (code) => (statuses[code] = (statuses[code] ?? 0) + 1)),
-  });
-  const others = Object.entries(statuses).filter(([code]) => Number(code) !== status);
-  if (others.length > 0 || (statuses[status] ?? 0) < amount) {
-    throw new Error(`${amount} requests answered ${JSON.stringify(statuses)}, not ${amount} × ${status}`);
-  }
-}
-
-const results = {};
-/** each round's instructions per request less V8's collector and compilers (callgrind.mjs, countOf) */
-const programs = {};
+/** each side's rounds: instructions per request, in all and V8's collector, compilers and the rest (callgrind.mjs, countOf) */
+const counts = {};
 for (const [name, dir, env] of sides) {
   const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
   // the service runs with HOST=127.0.0.1 (its listen address), which valgrind names its pipes after
@@ -75,18 +60,16 @@ for (const [name, dir, env] of sides) {
     console.log(`${name} ${dir} ${JSON.stringify(env)}: ready in ${Math.round((Date.now() - started) / 1000)} s`);
     const scenario = (await yardstickScenarios(service.project))[SCENARIO];
     const origin = new URL(service.project.base).origin;
-    await load(origin, scenario, WARMUP);
-    vgdb(work, service.proc.pid, 'instrumentation on', HOST);
-    await load(origin, scenario, 500);
-    results[name] = [];
-    programs[name] = [];
+    const load = (amount) => loadAmount(origin, scenario, amount);
+    await warmThenInstrument(work, service.proc.pid, HOST, load, WARMUP);
+    counts[name] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const count = await countOf(work, service.proc.pid, () => load(origin, scenario, REQUESTS), HOST);
-      const k = (x) => `${Math.round(x / REQUESTS / 1000)}k`;
-      results[name].push(count.total / REQUESTS);
-      programs[name].push(count.program / REQUESTS);
+      const count = await countOf(work, service.proc.pid, () => load(REQUESTS), HOST);
+      const per = Object.fromEntries(Object.entries(count).map(([kind, n]) => [kind, n / REQUESTS]));
+      counts[name].push(per);
+      const k = (x) => `${Math.round(x / 1000)}k`;
       console.log(
-        `   ${SCENARIO} round ${round} ${name}: ${Math.round(count.total / REQUESTS).toLocaleString('en')} instructions per request (gc ${k(count.gc)}, compilers ${k(count.compile)}, program ${k(count.program)})`,
+        `   ${SCENARIO} round ${round} ${name}: ${Math.round(per.total).toLocaleString('en')} instructions per request (gc ${k(per.gc)}, compilers ${k(per.compile)}, program ${k(per.program)})`,
       );
     }
   } finally {
@@ -97,6 +80,8 @@ for (const [name, dir, env] of sides) {
 // the least of the rounds: what a round adds beyond the requests (a collection, a compilation on V8's threads, the
 // timers of a process that runs ~50x slower under callgrind) only ever adds, so the least is the steadiest figure
 // (same build twice, 3 rounds each: 827k/889k/833k and 825k/909k/1,178k; least 827k and 825k)
+const results = Object.fromEntries(Object.entries(counts).map(([name, rounds]) => [name, rounds.map((r) => r.total)]));
+const programs = Object.fromEntries(Object.entries(counts).map(([name, rounds]) => [name, rounds.map((r) => r.program)]));
 const least = (xs) => Math.min(...xs);
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const figure = (f) => Object.entries(results).map(([name, xs]) => `${name} ${Math.round(f(xs)).toLocaleString('en')}`);

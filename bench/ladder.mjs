@@ -15,8 +15,7 @@
 // load (a 2-core VM whose plain loop wandered ±25 % could not tell a 20 µs rung from the noise), and says nothing of
 // PostgreSQL's side. The figure is the program's instructions: V8's collector and compilers left out (callgrind.mjs,
 // countOf), which moved a rung's total by ±30 % from round to round; the totals are printed beside it. The warm-up
-// is long because V8 still compiles at ~800 functions per 14,000 prepares at first, ~2 per 1,000 after 60,000
-// (`--trace-opt` at full speed). About 45 minutes for the 16 rungs.
+// is long (callgrind.mjs, WARMUP_REQUESTS). About 45 minutes for the 16 rungs.
 // Results: bench/RESULTS.md, "Issue 47 item 1: the ladder".
 // LADDER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=DIR`) is the rung servers' NODE_OPTIONS (not the service's).
 // Rungs below `handler` serve the baseline's handler (it reads and checks the body itself, and looks the token and
@@ -29,7 +28,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { callgrindArgs, countOf, vgdb } from './callgrind.mjs';
+import { callgrindArgs, countOf, ROUND_REQUESTS, WARMUP_REQUESTS, warmThenInstrument } from './callgrind.mjs';
 
 const HERE = resolve(new URL('..', import.meta.url).pathname);
 const need = createRequire(join(HERE, 'package.json'));
@@ -240,14 +239,14 @@ async function serve(name) {
 // ------------------------------------------------------------------------------------------- the load and the table
 
 async function measure() {
-  const { startServiceOnFreshDatabase, yardstickScenarios, serviceNode, startScriptArgs } = await import('./sandbox-project.mjs');
+  const { loadAmount, startServiceOnFreshDatabase, yardstickScenarios, serviceNode, startScriptArgs } = await import('./sandbox-project.mjs');
   const autocannon = need('autocannon');
   const pg = need('pg');
   const quick = process.argv.includes('--quick');
   // --instructions: counts instead of CPU time (see the head of this file)
   const INSTR = process.argv.includes('--instructions');
-  const WARMUP = Number(arg('warmup', '30000'));
-  const REQUESTS = Number(arg('requests', '2000'));
+  const WARMUP = Number(arg('warmup', String(WARMUP_REQUESTS)));
+  const REQUESTS = Number(arg('requests', String(ROUND_REQUESTS)));
   // valgrind names its pipes after the HOST its process saw: every server here gets this one
   const HOST = '127.0.0.1';
   const works = [];
@@ -359,12 +358,8 @@ async function measure() {
       return Number(f[11]) + Number(f[12]);
     };
     const load = async (c, seconds) => autocannon({ url: c.origin, connections: 16, duration: seconds, overallRate: RATE, requests: [prepare2.request] });
-    /** --instructions: `amount` prepares over 4 connections, as fast as the server under callgrind answers; each must be 200 */
-    const loadAmount = async (c, amount) => {
-      const r = await autocannon({ url: c.origin, connections: 4, amount, timeout: 60, requests: [prepare2.request] });
-      const ok = r.statusCodeStats?.['200']?.count ?? 0;
-      if (ok !== amount || r.errors) throw new Error(`rung ${c.rung.name}: ${ok} of ${amount} answers 200, ${r.errors} errors`);
-    };
+    /** --instructions: `amount` prepares as fast as the server under callgrind answers them; each must be 200 */
+    const loadPrepares = (c, amount) => loadAmount(c.origin, prepare2, amount);
     // every rung must answer the yardstick's prepare as it does: 200, a valid journal
     for (const c of children) {
       const res = await fetch(`${c.origin}${prepare2.request.path}`, { method: 'POST', headers: prepare2.request.headers, body: prepare2.request.body });
@@ -372,9 +367,7 @@ async function measure() {
       if (res.status !== 200 || !body.includes('"valid":true')) throw new Error(`rung ${c.rung.name} answered ${res.status} ${body.slice(0, 300)}`);
       if (!INSTR) await load(c, WARM * 2);
       else {
-        await loadAmount(c, WARMUP);
-        vgdb(c.work, c.proc.pid, 'instrumentation on', HOST);
-        await loadAmount(c, 500);
+        await warmThenInstrument(c.work, c.proc.pid, HOST, (amount) => loadPrepares(c, amount), WARMUP);
         say(`  ${c.rung.name}: warm, instrumentation on`);
       }
     }
@@ -390,7 +383,7 @@ async function measure() {
       for (const c of round % 2 ? [...children].reverse() : children) {
         if (INSTR) {
           // the program's instructions (V8's collector and compilers left out: callgrind.mjs, countOf) are the figure
-          const count = await countOf(c.work, c.proc.pid, () => loadAmount(c, REQUESTS), HOST);
+          const count = await countOf(c.work, c.proc.pid, () => loadPrepares(c, REQUESTS), HOST);
           const k = (x) => x / REQUESTS / 1000;
           rounds[c.rung.name].push({ cpu: k(count.program), total: k(count.total), rps: NaN, p99: NaN });
           say(

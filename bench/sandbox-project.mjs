@@ -48,10 +48,30 @@ export async function readySandboxProject(port, consolePort, consoleKey, name = 
       body: '{}',
     })
   ).json();
-  const base = `http://127.0.0.1:${port}/api/partner/sandbox/v1`;
-  const headers = { authorization: `Bearer ${project.token}`, 'content-type': 'application/json' };
-  const [a, b] = project.accounts.map((x) => x.id);
-  return { base, headers, accounts: [a, b] };
+  return projectOf(`http://127.0.0.1:${port}/api/partner/sandbox/v1`, project.token, project.accounts);
+}
+
+/** A sandbox project as the load generators take it: its base, request headers and first two account ids. */
+const projectOf = (base, token, accounts) => {
+  const [a, b] = accounts.map((x) => x.id);
+  return { base, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, accounts: [a, b] };
+};
+
+/** `amount` requests of a yardstick scenario at `origin` over 4 connections, as fast as answered; throws unless every one answered its status. */
+export async function loadAmount(origin, { request, status }, amount) {
+  const statuses = {};
+  await autocannon({
+    url: origin,
+    connections: 4,
+    amount,
+    timeout: 60,
+    requests: [request],
+    setupClient: (client) => client.on('response', (code) => (statuses[code] = (statuses[code] ?? 0) + 1)),
+  });
+  const others = Object.entries(statuses).filter(([code]) => Number(code) !== status);
+  if (others.length > 0 || (statuses[status] ?? 0) < amount) {
+    throw new Error(`${amount} requests to ${origin} answered ${JSON.stringify(statuses)}, not ${amount} × ${status}`);
+  }
 }
 
 /** The node flags and entry file of package.json's `start` script (`node [flags] FILE`), as `npm start` runs it. */
@@ -218,12 +238,7 @@ export async function startBaselineOnFreshDatabase({ yardstick, node = process.e
       });
       void exited.then((code) => fail(new Error(`the baseline exited (${code}) before it was ready`)));
     });
-    const [a, b] = info.accounts.map((x) => x.id);
-    return {
-      proc,
-      project: { base: info.base_url, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, accounts: [a, b] },
-      stop,
-    };
+    return { proc, project: projectOf(info.base_url, info.token, info.accounts), stop };
   } catch (err) {
     await stop();
     throw err;
