@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -11,6 +9,7 @@ import { RateLimitService } from '../../src/modules/rate-limit/rate-limit.servic
 import { hashAccessToken } from '../../src/modules/auth/access/domain/access-token';
 import { aJournal, aSandboxProject, SANDBOX } from '../support/fixtures';
 import { eventually } from '../support/wait';
+import { freePort } from '../support/free-port';
 import { type ServiceProcess, startService, stopService, waitForReady } from '../support/service-process';
 import { createTestApp, describeNothing, onPostgres, TEST_REDIS_URL, testConfig, testRedisPrefix } from '../support/test-app';
 
@@ -21,14 +20,6 @@ import { createTestApp, describeNothing, onPostgres, TEST_REDIS_URL, testConfig,
  */
 const REDIS_URL = TEST_REDIS_URL;
 const ROOT = join(__dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function deleteKeys(prefix: string): Promise<void> {
   const redis = new Redis(REDIS_URL);
