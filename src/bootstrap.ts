@@ -35,6 +35,7 @@ import { requestIdMiddleware } from './shared/http/request-id.middleware';
 import { type CompletionHook, httpLogger } from './shared/logging/http-logger';
 import { PinoNestLogger } from './shared/logging/nest-logger';
 import { observeJsonAnswers } from './shared/performance/answer-observation';
+import { writeHeadersOnce } from './shared/performance/headers-written-once';
 import { createRootLogger } from './shared/logging/root-logger';
 
 export interface Applications {
@@ -89,6 +90,8 @@ async function createHttpApp(deps: HttpAppDeps, module: DynamicModule, listener:
 export function configureHttpApp(deps: HttpAppDeps, app: INestApplication, listener: Listener): void {
   // CONTRACT §2 TRUST_PROXY: req.ip is the peer, or the client address the trusted proxies name in X-Forwarded-For
   (app.getHttpAdapter().getInstance() as express.Express).set('trust proxy', deps.config.trustProxy);
+  // each answer's headers in one writeHead, from the first middleware on (ADR 0013, trick 8)
+  writeHeadersOnce(app.getHttpAdapter().getInstance() as express.Express);
   app.use(securityHeaders());
   app.use(requestIdMiddleware({ noStore: true }));
   app.use(deps.shutdown.middleware());

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import { beginHeaders, fixedHeaders } from '../performance/headers-written-once';
 
 /**
  * CONTRACT §3: every response carries `X-Content-Type-Options: nosniff` (with helmet's other defaults);
@@ -64,6 +65,8 @@ export function recordHeaders(middleware: RequestHandler): HeaderSet {
 
 const API = recordHeaders(helmetApiHeaders);
 const DOCS = recordHeaders(docsHeaders);
+const API_FIXED = fixedHeaders(API.set);
+const DOCS_FIXED = fixedHeaders(DOCS.set);
 
 /** Whether a request's URL (path and query, as received) is under DOCS_PATH: `/docs`, `/docs/…` or `/docs?…`. */
 function underDocs(url: string): boolean {
@@ -72,12 +75,17 @@ function underDocs(url: string): boolean {
   return Number.isNaN(after) || after === 0x2f /* / */ || after === 0x3f; /* ? */
 }
 
+/**
+ * The first middleware of both listeners: the response's headers begin with these, recorded and written
+ * once where the listener was prepared for it (headers-written-once.ts), else set one by one.
+ */
 export function securityHeaders(): RequestHandler {
   return (req, res, next) => {
     // the raw URL, not Express's req.path (a parse of the URL, a getter on every request)
-    const headers = underDocs(req.url) ? DOCS : API;
+    const docs = underDocs(req.url);
+    const headers = docs ? DOCS : API;
     for (let i = 0; i < headers.removed.length; i++) res.removeHeader(headers.removed[i]);
-    for (let i = 0; i < headers.set.length; i++) res.setHeader(headers.set[i][0], headers.set[i][1]);
+    beginHeaders(res, docs ? DOCS_FIXED : API_FIXED);
     next();
   };
 }
