@@ -46,7 +46,7 @@ export const RUNGS = [
     'adapter',
     "the service's Express (exact routing, LimitedExpressAdapter, trust proxy), its Nest logger, small-buffer-pool; the route as declared: @Post on both bases, @HttpCode, @PartnerRoute",
   ],
-  ['security-headers', 'app.use(securityHeaders())'],
+  ['security-headers', 'writeHeadersOnce(app); app.use(securityHeaders())'],
   ['request-id', 'app.use(requestIdMiddleware({ noStore: true }))'],
   ['shutdown', 'app.use(GracefulShutdown.middleware())'],
   ['http-logger', "app.use(httpLogger(…, [metrics.completion('partner')])): the completion hook, log line (off at warn) and metrics"],
@@ -213,7 +213,11 @@ async function serve(name) {
     });
     // the order of configureHttpApp (bootstrap.ts)
     app.getHttpAdapter().getInstance().set('trust proxy', config.trustProxy);
-    if (has('security-headers')) app.use(dist('shared/http/security-headers.js').securityHeaders());
+    if (has('security-headers')) {
+      // as configureHttpApp: the listener prepared for headers written once (ADR 0013, trick 8), then the middleware
+      dist('shared/performance/headers-written-once.js').writeHeadersOnce(app.getHttpAdapter().getInstance());
+      app.use(dist('shared/http/security-headers.js').securityHeaders());
+    }
     if (has('request-id')) app.use(dist('shared/http/request-id.middleware.js').requestIdMiddleware({ noStore: true }));
     if (has('shutdown')) app.use(new (dist('shared/http/graceful-shutdown.js').GracefulShutdown)().middleware());
     if (has('http-logger')) {
