@@ -18,11 +18,13 @@ interface Answer {
   body: string;
 }
 
-async function answer(handler: Handler, prepared: boolean, method = 'GET', path = '/api/partner/sandbox/v1/x'): Promise<Answer> {
+async function answer(handler: Handler, prepared: boolean, method = 'GET', early?: Handler): Promise<Answer> {
+  const path = '/api/partner/sandbox/v1/x';
   const app: Express = express();
   app.disable('x-powered-by');
   app.disable('etag');
   if (prepared) writeHeadersOnce(app);
+  if (early) app.use((req, res, next) => (early(req, res), next()));
   app.use(securityHeaders());
   app.use((req, res) => handler(req, res));
   const server = createServer(app as unknown as RequestListener<typeof IncomingMessage, typeof ServerResponse>);
@@ -100,6 +102,11 @@ const HANDLERS: Record<string, Handler> = {
     res.end('two');
   },
   'no body (204)': (_req, res) => void res.status(204).send(),
+  'a writeHead that throws, then an answer': (_req, res) => {
+    res.setHeader('X-Request-Id', 'a');
+    const thrown = errorCode(() => res.writeHead(99));
+    res.status(500).end(thrown);
+  },
   'what the header calls read, before and after the write': (_req, res) => {
     res.setHeader('X-Request-Id', 'a');
     const before = {
@@ -140,6 +147,16 @@ describe('headers written once (ADR 0013, trick 8): the same answer as Node’s 
       expect(plain.headers).toContain('X-Content-Type-Options: nosniff');
     });
   }
+
+  it('headers set before the first middleware', async () => {
+    const early: Handler = (_req, res) => {
+      res.setHeader('X-Early', '1');
+      res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    };
+    const plain = await answer(HANDLERS['own headers, one set twice, then JSON'], false, 'GET', early);
+    expect(await answer(HANDLERS['own headers, one set twice, then JSON'], true, 'GET', early)).toEqual(plain);
+    expect(plain.headers.slice(0, 2)).toEqual(['X-Early: 1', 'X-Frame-Options: DENY']);
+  });
 
   it('writes a JSON answer without one setHeader into Node’s store', async () => {
     const setHeader = jest.spyOn(ServerResponse.prototype, 'setHeader');

@@ -59,7 +59,8 @@ export function fixedHeaders(pairs: ReadonlyArray<readonly [string, string]>): F
  */
 export function beginHeaders(res: ServerResponse, fixed: FixedHeaders): void {
   const held = res as Held;
-  if (held[PREPARED] === true && held[HEADERS] === undefined && !res.headersSent) {
+  // a header already in Node's store (set before the first middleware) keeps the response in it: order and all as before
+  if (held[PREPARED] === true && held[HEADERS] === undefined && !res.headersSent && res.getHeaderNames().length === 0) {
     held[HEADERS] = { fixed, own: [], written: false };
     return;
   }
@@ -184,9 +185,11 @@ export function writeHeadersOnce(app: Express): void {
       flat[n++] = own[i];
       flat[n++] = own[i + 2];
     }
-    // kept for getHeader and hasHeader after the write, as Node's store answers them
+    const out = reason === undefined ? node.writeHead.call(this, statusCode, flat) : node.writeHead.call(this, statusCode, reason, flat);
+    // only once written (a bad status code throws before, and the list stays the response's); kept for getHeader,
+    // hasHeader and the lists after the write, as Node's store answers them
     recorded.written = true;
-    return reason === undefined ? node.writeHead.call(this, statusCode, flat) : node.writeHead.call(this, statusCode, reason, flat);
+    return out;
   };
 }
 
