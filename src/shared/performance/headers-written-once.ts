@@ -1,7 +1,7 @@
 // Performance trick 8 of docs/adr/0013 (gain, removal): a response's headers kept in a flat list and written by one writeHead.
 // Held equal to Node's own header store by headers-written-once.spec.ts; on the wire by test/e2e/security-headers and the rest.
 import { validateHeaderName, validateHeaderValue, ServerResponse } from 'node:http';
-import type { Express, Response } from 'express';
+import type { Express } from 'express';
 
 /**
  * Why: Node's `setHeader` keeps each header under its lower-cased name in a dictionary object, and a
@@ -191,10 +191,4 @@ export function writeHeadersOnce(app: Express): void {
     recorded.written = true;
     return out;
   };
-}
-
-/** For tests: whether `res` still records its headers (has not fallen back to Node's store). */
-export function recordsHeaders(res: Response | ServerResponse): boolean {
-  const recorded = (res as Held)[HEADERS];
-  return recorded !== undefined && !recorded.written;
 }
