@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fencedBlocks, isPathBlock, RUNNABLE_DOCS, shellBlocks } from '../support/doc-blocks';
@@ -91,6 +93,30 @@ describe('the docs', () => {
       });
     }
     expect(faults).toEqual([]);
+  });
+
+  /**
+   * A CI run's README test stopped in the path's consent block with `node: bad option: -M1UI…`: the PKCE verifier,
+   * 32 random bytes in base64url, began with '-' (1 run in 64), and `node -e '…' "$DEV_VERIFIER"` took it for an
+   * option of node's. Every `node -e` of a shell block hands its arguments over after `--`.
+   */
+  it("passes the arguments of a block's `node -e` after `--`, so a value that begins with '-' is not an option", () => {
+    const faults: string[] = [];
+    for (const b of blocks) {
+      for (const m of b.code.matchAll(/node -e '[^']*'[ \t]+(?!--[ \t])(?=["$\w-])/g)) {
+        faults.push(`${b.file}:${b.line + 1 + b.code.slice(0, m.index).split('\n').length - 1}`);
+      }
+    }
+    expect(faults).toEqual([]);
+    // and the path's own PKCE line, run in bash with such a verifier, prints the S256 challenge of it
+    const block = blocks.find((b) => isPathBlock(b) && b.code.includes('DEV_CHALLENGE='))!;
+    const line = block.code.split('\n').find((l) => l.startsWith('DEV_CHALLENGE='))!;
+    const verifier = '-M1UIYaxqRUJAFh7zISLgIWaSyRrZf6bYAlILMqeOfk';
+    const out = execFileSync('bash', ['-c', `${line}\necho "$DEV_CHALLENGE"`], {
+      encoding: 'utf8',
+      env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, DEV_VERIFIER: verifier },
+    });
+    expect(out.trim()).toBe(createHash('sha256').update(verifier).digest('base64url'));
   });
 
   /**
