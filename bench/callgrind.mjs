@@ -121,3 +121,42 @@ export function selfCostByFunction(text) {
   }
   return cost;
 }
+
+/**
+ * As selfCostByFunction, with the calls: `self` (function -> its own instructions) and `calls` (caller -> callee ->
+ * the inclusive instructions of its calls to it, the cost line after a `calls=`). A function's inclusive cost is its
+ * self cost and its calls' (recursion counted again at each level).
+ */
+export function callGraph(text) {
+  const names = new Map();
+  const nameOf = (s) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(s);
+    if (!m) return s;
+    if (m[2] !== undefined) names.set(m[1], m[2]);
+    return names.get(m[1]);
+  };
+  const self = new Map();
+  const calls = new Map();
+  let fn = '?';
+  let callee = null;
+  let callCost = false;
+  for (const line of text.split('\n')) {
+    const c = line.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
+      const parts = line.split(' ');
+      if (parts.length < 2) continue;
+      const n = Number(parts[parts.length - 1]);
+      if (callCost) {
+        callCost = false;
+        let out = calls.get(fn);
+        if (!out) calls.set(fn, (out = new Map()));
+        out.set(callee, (out.get(callee) ?? 0) + n);
+        continue;
+      }
+      self.set(fn, (self.get(fn) ?? 0) + n);
+    } else if (line.startsWith('fn=')) fn = nameOf(line.slice(3));
+    else if (line.startsWith('cfn=')) callee = nameOf(line.slice(4));
+    else if (line.startsWith('calls=')) callCost = true;
+  }
+  return { self, calls };
+}

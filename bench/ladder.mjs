@@ -7,11 +7,11 @@
 // per request (user + sys of the process, /proc/<pid>/stat) is reported as the median of the rounds, with the
 // spread and the step from the rung below, per round (median and min…max over the rounds).
 //   node bench/ladder.mjs [--quick] [--rate 1000] [--rounds 5] [--duration 6] [--only floor,handler,…] [--json OUT]
-//   node bench/ladder.mjs --instructions [--warmup 30000] [--requests 2000] [--rounds 3] [--only …] [--json OUT]
+//   node bench/ladder.mjs --instructions [--warmup 30000] [--rewarm 1000] [--requests 2000] [--rounds 3] [--only …] [--json OUT]
 // --instructions: each rung's server (the service too) under valgrind's callgrind, as bench/instructions.mjs runs the
 // service: instrumentation off while it starts and for --warmup requests, on for 500 more, then per round (rungs
-// interleaved as above) the instructions of --requests requests (4 connections, no fixed rate), between a `zero` and
-// a `dump` through vgdb. A count of the server process's work, not a time: it does not move with the machine's other
+// interleaved as above) --rewarm requests uncounted (a rung that waited idle compiles again), then the instructions
+// of --requests requests (4 connections, no fixed rate), between a `zero` and a `dump` through vgdb. A count of the server process's work, not a time: it does not move with the machine's other
 // load (a 2-core VM whose plain loop wandered ±25 % could not tell a 20 µs rung from the noise), and says nothing of
 // PostgreSQL's side. The figure is the program's instructions: V8's collector and compilers left out (callgrind.mjs,
 // countOf), which moved a rung's total by ±30 % from round to round; the totals are printed beside it. The warm-up
@@ -251,6 +251,7 @@ async function measure() {
   const INSTR = process.argv.includes('--instructions');
   const WARMUP = Number(arg('warmup', String(WARMUP_REQUESTS)));
   const REQUESTS = Number(arg('requests', String(ROUND_REQUESTS)));
+  const REWARM = Number(arg('rewarm', '1000'));
   // valgrind names its pipes after the HOST its process saw: every server here gets this one
   const HOST = '127.0.0.1';
   const works = [];
@@ -386,6 +387,9 @@ async function measure() {
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of round % 2 ? [...children].reverse() : children) {
         if (INSTR) {
+          // a rung that waited idle while the others were counted compiles again in its next requests (the fifth and
+          // sixth sittings' first rounds, bench/RESULTS.md): those go uncounted, before the round
+          if (REWARM > 0) await loadPrepares(c, REWARM);
           // the program's instructions (V8's collector and compilers left out: callgrind.mjs, countOf) are the figure
           const count = await countOf(c.work, c.proc.pid, () => loadPrepares(c, REQUESTS), HOST);
           const k = (x) => x / REQUESTS / 1000;

@@ -209,10 +209,10 @@ export async function startServiceOnFreshDatabase({
  * as ../shared/bench/run starts it) on `node`, on a fresh PostgreSQL database it seeds itself; `project` is in
  * readySandboxProject's form, for yardstickScenarios. `wrapper` and `readyWithinMs` as for the service.
  */
-export async function startBaselineOnFreshDatabase({ yardstick, node = process.execPath, wrapper = [], readyWithinMs = 30_000 }) {
+export async function startBaselineOnFreshDatabase({ yardstick, node = process.execPath, nodeArgs = [], wrapper = [], readyWithinMs = 30_000 }) {
   const db = `bench_baseline_${process.pid}`;
   psql(`CREATE DATABASE ${db}`);
-  const command = [...wrapper, node, join(yardstick, 'baseline.mjs')];
+  const command = [...wrapper, node, ...nodeArgs, join(yardstick, 'baseline.mjs')];
   const proc = spawn(command[0], command.slice(1), {
     cwd: yardstick,
     env: { ...process.env, DATABASE_URL: `${PG}/${db}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' },
