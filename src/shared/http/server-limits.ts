@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import express from 'express';
+import { expressMessageClasses } from '../performance/express-prototypes';
 
 /** CONTRACT §3: a client must have sent its complete request headers within this time… */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -85,6 +86,8 @@ export class LimitedExpressAdapter extends ExpressAdapter {
     super.initHttpServer({ ...options, forceCloseConnections: false });
     const server = createServer(
       {
+        // made with Express's prototypes (ADR 0013, trick 9)
+        ...expressMessageClasses(this.getInstance()),
         headersTimeout: HEADERS_TIMEOUT_MS,
         requestTimeout: REQUEST_TIMEOUT_MS,
         connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
