@@ -63,6 +63,7 @@ function lookUp(entries, address) {
 /** Where a function's code lives, from its map name (`JS:*handle /…/node_modules/express/lib/router/layer.js:86:…`) or symbol. */
 export function groupOf(name) {
   if (name === null) return 'V8-made code the map does not name';
+  if (name.startsWith('RegExp')) return 'V8 regular expressions (compiled)';
   const file = / (\S+?):\d+(?::\d+)?$/.exec(name)?.[1] ?? / (\S+)$/.exec(name)?.[1] ?? '';
   if (file.startsWith('node:'))
     return `node: ${file
@@ -173,7 +174,8 @@ async function countByFunction() {
   const named = (fn) => {
     let n = known.get(fn);
     if (n === undefined) {
-      const address = /^0x([0-9a-f]+)$/.exec(fn);
+      // callgrind marks a function's further contexts (recursion, several call chains) with 'N after its name
+      const address = /^0x([0-9a-f]+)(?:'\d+)?$/.exec(fn);
       n = address ? (lookUp(entries, parseInt(address[1], 16)) ?? 'unnamed V8 code') : fn;
       known.set(fn, n);
     }
@@ -185,7 +187,7 @@ async function countByFunction() {
   for (const [fn, cost] of graph.self) {
     const name = named(fn);
     let group = nativeGroup(fn);
-    if (/^0x[0-9a-f]+$/.test(fn)) {
+    if (/^0x[0-9a-f]+(?:'\d+)?$/.test(fn)) {
       if (name === 'unnamed V8 code') unnamed += cost;
       group = groupOf(name === 'unnamed V8 code' ? null : name);
     } else if (group === null) group = /^(?:__|_IO|mem|str|malloc|free|_int_|pthread|epoll|read|write|__libc)/.test(fn) ? 'C library' : `C++: other`;

@@ -85,8 +85,11 @@ export async function countOf(work, pid, run, host) {
     sum += cost;
     for (const [kind, re] of Object.entries(KINDS)) if (re.test(fn)) split[kind] += cost;
   }
-  // the parser's own check: every instruction is some function's self cost
-  if (Math.abs(sum - total) > total * 0.001) throw new Error(`the functions' self costs sum to ${sum}, the dump's total is ${total}`);
+  // the parser's own check: every instruction is some function's self cost. A dump's functions have summed to up to
+  // 0.14 % more than its total (a 2,000-request round of the ladder, seventh session of issue 47; earlier, rounds
+  // below 1,000 requests): within 1 % the split stands; a parser that misread the format is off by far more (628x
+  // when the cost line after a `calls=` was not skipped)
+  if (Math.abs(sum - total) > total * 0.01) throw new Error(`the functions' self costs sum to ${sum}, the dump's total is ${total}`);
   return { total, ...split, program: total - split.gc - split.compile };
 }
 
