@@ -16,13 +16,20 @@ interface Seen {
 setFlagsFromString('--allow-natives-syntax');
 const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
 
+/** What a request and its response look like: whose prototypes, which property mode. */
+const look = (app: Express, req: object, res: object): Seen => ({
+  requestProto: Object.getPrototypeOf(req) === app.request,
+  responseProto: Object.getPrototypeOf(res) === app.response,
+  fast: hasFastProperties(req) && hasFastProperties(res),
+});
+
 /** An Express app with the kinds of answer the service gives, and what each request looked like when it arrived. */
 function anApp(): { app: Express; seen: Seen[] } {
   const app = exactRoutingExpress();
   const seen: Seen[] = [];
   app.use(express.json());
   app.get('/json', (req, res) => {
-    seen.push({ requestProto: true, responseProto: true, fast: hasFastProperties(req) && hasFastProperties(res) });
+    seen.push(look(app, req, res));
     res
       .set('X-Thing', 'a')
       .status(201)
@@ -44,9 +51,7 @@ async function serve(withClasses: boolean): Promise<{ server: Server; seen: Seen
   const { app, seen } = anApp();
   const server = createServer(withClasses ? expressMessageClasses(app) : {}, app);
   // before Express's app.handle gives the objects their prototypes
-  server.prependListener('request', (req, res) => {
-    seen.push({ requestProto: Object.getPrototypeOf(req) === app.request, responseProto: Object.getPrototypeOf(res) === app.response, fast: true });
-  });
+  server.prependListener('request', (req, res) => seen.push(look(app, req, res)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, seen, port: (server.address() as AddressInfo).port };
 }
