@@ -12,19 +12,11 @@
 // --callers REGEX: who calls the matching functions (e.g. a builtin), by their calls' instructions.
 //   node bench/by-function.mjs [--side DIR|baseline] [--scenario prepare2] [--warmup 30000] [--requests 2000]
 //                              [--env K=V,…] [--top 40] [--inclusive REGEX] [--callers REGEX] [--json FILE]
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { callGraph, callgrindArgs, vgdb, WARMUP_REQUESTS, ROUND_REQUESTS, warmThenInstrument } from './callgrind.mjs';
-import {
-  cliArg as arg,
-  envOf,
-  loadAmount,
-  serviceNode,
-  startBaselineOnFreshDatabase,
-  startServiceOnFreshDatabase,
-  yardstickScenarios,
-} from './sandbox-project.mjs';
+import { join } from 'node:path';
+import { callGraph, callgrindArgs, dumpOf, KINDS, ROUND_REQUESTS, WARMUP_REQUESTS, warmThenInstrument } from './callgrind.mjs';
+import { cliArg as arg, envOf, loadAmount, startSideOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
 
 const SIDE = arg('side', '.');
 const SCENARIO = arg('scenario', 'prepare2');
@@ -85,14 +77,9 @@ export function groupOf(name) {
 
 /** A symbol of the node binary or a library, by what it belongs to. */
 function nativeGroup(fn) {
-  if (
-    /^v8::internal::(?:Heap|Scavenger|.*Marking|MarkCompact|Minor|.*Sweeper|.*Evacuat|.*Collector|MemoryAllocator|PagedSpace|.*NewSpace|SemiSpace|.*RememberedSet|.*SlotSet|.*PageMetadata|.*LargeObjectSpace|ArrayBufferSweeper)|^cppgc::|^heap::base::/.test(
-      fn,
-    )
-  )
-    return 'C++: V8 collector';
-  if (/^v8::internal::(?:compiler::|maglev::|baseline::|interpreter::Bytecode|Parser|PreParser|Scanner|Compiler::|.*Compil|Zone::)/.test(fn))
-    return 'C++: V8 compilers';
+  // the collector and the compilers as countOf splits them off (callgrind.mjs)
+  if (KINDS.gc.test(fn)) return 'C++: V8 collector';
+  if (KINDS.compile.test(fn)) return 'C++: V8 compilers';
   if (/^Builtins_/.test(fn)) return 'V8 builtins (embedded)';
   if (/^v8::|^v8_inspector/.test(fn)) return 'C++: V8 runtime';
   if (/^uv_|^uv__/.test(fn)) return 'C++: libuv';
@@ -125,24 +112,16 @@ async function countByFunction() {
   const NODE_ARGS = ['--perf-basic-prof', '--interpreted-frames-native-stack', '--no-logfile-per-isolate', `--logfile=${join(work, 'v8.log')}`];
   const HOST = '127.0.0.1';
   const wrapper = ['valgrind', ...callgrindArgs(work, ['--instr-atstart=no'])];
-  const service =
-    SIDE === 'baseline'
-      ? await startBaselineOnFreshDatabase({
-          yardstick: resolve(arg('yardstick', '../shared/bench')),
-          node: resolve(serviceNode('.')),
-          nodeArgs: NODE_ARGS,
-          wrapper,
-          readyWithinMs: 600_000,
-        })
-      : await startServiceOnFreshDatabase({
-          dir: resolve(SIDE),
-          name: 'byfunction',
-          env: envOf(arg('env')),
-          nodeArgs: NODE_ARGS,
-          wrapper,
-          readyWithinMs: 600_000,
-        });
+  const service = await startSideOnFreshDatabase(SIDE, {
+    name: 'byfunction',
+    env: envOf(arg('env')),
+    nodeArgs: NODE_ARGS,
+    wrapper,
+    readyWithinMs: 600_000,
+    yardstick: arg('yardstick', '../shared/bench'),
+  });
   let text;
+  let entries;
   const pid = service.proc.pid;
   try {
     const scenario = (await yardstickScenarios(service.project))[SCENARIO];
@@ -150,18 +129,9 @@ async function countByFunction() {
     const load = (amount) => loadAmount(origin, scenario, amount);
     await warmThenInstrument(work, pid, HOST, load, WARMUP);
     // a first counted round settles what instrumentation newly translates; the second is the figure
-    for (const round of [1, 2]) {
-      vgdb(work, pid, 'zero', HOST);
-      await load(REQUESTS);
-      const before = new Set(readdirSync(work));
-      vgdb(work, pid, 'dump', HOST);
-      const dumped = readdirSync(work).filter((f) => f.startsWith('callgrind.out') && !before.has(f));
-      if (dumped.length !== 1) throw new Error(`expected one new dump, found ${dumped.join(', ') || 'none'}`);
-      text = readFileSync(join(work, dumped[0]), 'utf8');
-      rmSync(join(work, dumped[0]));
-      if (round === 1) continue;
-    }
-    var entries = perfMap(pid);
+    await dumpOf(work, pid, () => load(REQUESTS), HOST);
+    text = await dumpOf(work, pid, () => load(REQUESTS), HOST);
+    entries = perfMap(pid);
   } finally {
     await service.stop();
     rmSync(work, { recursive: true, force: true });

@@ -60,14 +60,14 @@ export async function instructionsOf(work, pid, run, host) {
  * total moves by ±30 % between processes of the same code with where its collections fall (bench/RESULTS.md); the
  * rest, `program`, is the JavaScript and the C++ it calls (Node's streams and sockets, V8's builtins and runtime).
  */
-const KINDS = {
+export const KINDS = {
   gc: /^(?:v8::internal::(?:Heap\b|Heap::|Scavenger|ScavengerCollector|.*Marking|MarkCompact|MinorMarkSweep|MinorMS|.*Sweeper|.*Evacuat|.*Collector|MemoryAllocator|PagedSpace|.*NewSpace|SemiSpace|.*RememberedSet|.*SlotSet|.*MarkingVisitor|.*MarkingBarrier|MemoryChunk|.*PageMetadata|.*Page::|.*LargeObjectSpace|HeapObjectVisitor|.*ObjectStatsCollector|ArrayBufferSweeper)|cppgc::|heap::base::)/,
   compile:
     /^v8::internal::(?:compiler::|maglev::|baseline::|interpreter::Bytecode|Parser|ParserBase|PreParser|Scanner|Compiler::|.*Compil|AstValueFactory|DeclarationScope|Scope::|Zone::)/,
 };
 
-/** As instructionsOf, split: `{ total, gc, compile, program }` (program = total − gc − compile). */
-export async function countOf(work, pid, run, host) {
+/** The callgrind dump of `run` (an async function) in the process `pid`: counters zeroed before, dumped and read after. */
+export async function dumpOf(work, pid, run, host) {
   vgdb(work, pid, 'zero', host);
   await run();
   const before = new Set(readdirSync(work));
@@ -76,12 +76,18 @@ export async function countOf(work, pid, run, host) {
   if (dumped.length !== 1) throw new Error(`expected one new dump, found ${dumped.join(', ') || 'none'}`);
   const text = readFileSync(join(work, dumped[0]), 'utf8');
   rmSync(join(work, dumped[0]));
+  return text;
+}
+
+/** As instructionsOf, split: `{ total, gc, compile, program }` (program = total − gc − compile). */
+export async function countOf(work, pid, run, host) {
+  const text = await dumpOf(work, pid, run, host);
   const line = /^(?:totals|summary): (\d+)/m.exec(text);
-  if (!line) throw new Error(`no totals in ${dumped[0]}`);
+  if (!line) throw new Error('no totals in the dump');
   const total = Number(line[1]);
   const split = { gc: 0, compile: 0 };
   let sum = 0;
-  for (const [fn, cost] of selfCostByFunction(text)) {
+  for (const [fn, cost] of callGraph(text).self) {
     sum += cost;
     for (const [kind, re] of Object.entries(KINDS)) if (re.test(fn)) split[kind] += cost;
   }
@@ -94,41 +100,10 @@ export async function countOf(work, pid, run, host) {
 }
 
 /**
- * Each function's self cost in a callgrind dump (events: Ir only): its cost lines, except the line after a
- * `calls=` (the inclusive cost of that call, counted in the callee). Names are compressed as `fn=(id) name`
- * the first time, `fn=(id)` after, in one space shared with `cfn=`.
- */
-export function selfCostByFunction(text) {
-  const names = new Map();
-  const nameOf = (s) => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(s);
-    if (!m) return s;
-    if (m[2] !== undefined) names.set(m[1], m[2]);
-    return names.get(m[1]);
-  };
-  const cost = new Map();
-  let fn = '?';
-  let callCost = false;
-  for (const line of text.split('\n')) {
-    const c = line.charCodeAt(0);
-    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
-      if (callCost) {
-        callCost = false;
-        continue;
-      }
-      const parts = line.split(' ');
-      if (parts.length > 1) cost.set(fn, (cost.get(fn) ?? 0) + Number(parts[parts.length - 1]));
-    } else if (line.startsWith('fn=')) fn = nameOf(line.slice(3));
-    else if (line.startsWith('cfn=')) nameOf(line.slice(4));
-    else if (line.startsWith('calls=')) callCost = true;
-  }
-  return cost;
-}
-
-/**
- * As selfCostByFunction, with the calls: `self` (function -> its own instructions) and `calls` (caller -> callee ->
- * the inclusive instructions of its calls to it, the cost line after a `calls=`). A function's inclusive cost is its
- * self cost and its calls' (recursion counted again at each level).
+ * A callgrind dump (events: Ir only) read by function: `self` (function -> its own instructions: its cost lines,
+ * except the line after a `calls=`) and `calls` (caller -> callee -> the inclusive instructions of its calls to it:
+ * that line). Names are compressed as `fn=(id) name` the first time, `fn=(id)` after, in one space shared with
+ * `cfn=`. A function's inclusive cost is its self cost and its calls' (recursion counted again at each level).
  */
 export function callGraph(text) {
   const names = new Map();
@@ -147,16 +122,13 @@ export function callGraph(text) {
     const c = line.charCodeAt(0);
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
       const parts = line.split(' ');
-      if (parts.length < 2) continue;
-      const n = Number(parts[parts.length - 1]);
+      const n = parts.length > 1 ? Number(parts[parts.length - 1]) : 0;
       if (callCost) {
         callCost = false;
         let out = calls.get(fn);
         if (!out) calls.set(fn, (out = new Map()));
         out.set(callee, (out.get(callee) ?? 0) + n);
-        continue;
-      }
-      self.set(fn, (self.get(fn) ?? 0) + n);
+      } else self.set(fn, (self.get(fn) ?? 0) + n);
     } else if (line.startsWith('fn=')) fn = nameOf(line.slice(3));
     else if (line.startsWith('cfn=')) callee = nameOf(line.slice(4));
     else if (line.startsWith('calls=')) callCost = true;

@@ -18,17 +18,9 @@
 // service's pinned node): `--a baseline --b .` is the service's instructions per request against the baseline's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { callgrindArgs, countOf, ROUND_REQUESTS, WARMUP_REQUESTS, warmThenInstrument } from './callgrind.mjs';
-import {
-  cliArg as arg,
-  envOf,
-  loadAmount,
-  serviceNode,
-  startBaselineOnFreshDatabase,
-  startServiceOnFreshDatabase,
-  yardstickScenarios,
-} from './sandbox-project.mjs';
+import { cliArg as arg, envOf, loadAmount, startSideOnFreshDatabase, yardstickScenarios } from './sandbox-project.mjs';
 
 const SCENARIO = arg('scenario', 'prepare2');
 const WARMUP = Number(arg('warmup', String(WARMUP_REQUESTS)));
@@ -47,15 +39,13 @@ for (const [name, dir, env] of sides) {
   const HOST = '127.0.0.1';
   const started = Date.now();
   const wrapper = ['valgrind', ...callgrindArgs(work, ['--instr-atstart=no'])];
-  const service =
-    dir === 'baseline'
-      ? await startBaselineOnFreshDatabase({
-          yardstick: resolve(arg('yardstick', '../shared/bench')),
-          node: resolve(serviceNode('.')),
-          wrapper,
-          readyWithinMs: 600_000,
-        })
-      : await startServiceOnFreshDatabase({ dir: resolve(dir), name: `instructions${name}`, env, wrapper, readyWithinMs: 600_000 });
+  const service = await startSideOnFreshDatabase(dir, {
+    name: `instructions${name}`,
+    env,
+    wrapper,
+    readyWithinMs: 600_000,
+    yardstick: arg('yardstick', '../shared/bench'),
+  });
   try {
     console.log(`${name} ${dir} ${JSON.stringify(env)}: ready in ${Math.round((Date.now() - started) / 1000)} s`);
     const scenario = (await yardstickScenarios(service.project))[SCENARIO];

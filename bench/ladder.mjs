@@ -11,8 +11,9 @@
 // --instructions: each rung's server (the service too) under valgrind's callgrind, as bench/instructions.mjs runs the
 // service: instrumentation off while it starts and for --warmup requests, on for 500 more, then per round (rungs
 // interleaved as above) --rewarm requests uncounted (a rung that waited idle compiles again), then the instructions
-// of --requests requests (4 connections, no fixed rate), between a `zero` and a `dump` through vgdb. A count of the server process's work, not a time: it does not move with the machine's other
-// load (a 2-core VM whose plain loop wandered ±25 % could not tell a 20 µs rung from the noise), and says nothing of
+// of --requests requests (4 connections, no fixed rate), between a `zero` and a `dump` through vgdb. A count of the
+// server process's work, not a time: it does not move with the machine's other load (a 2-core VM whose plain loop
+// wandered ±25 % could not tell a 20 µs rung from the noise), and says nothing of
 // PostgreSQL's side. The figure is the program's instructions: V8's collector and compilers left out (callgrind.mjs,
 // countOf), which moved a rung's total by ±30 % from round to round; the totals are printed beside it. The warm-up
 // is long (callgrind.mjs, WARMUP_REQUESTS). About 45 minutes for the 16 rungs.

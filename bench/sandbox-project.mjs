@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 // Shared by the bench scripts that start the service themselves: wait until it is ready, provision a
 // sandbox project through the console API, and hand back what a load generator needs.
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -243,4 +243,14 @@ export async function startBaselineOnFreshDatabase({ yardstick, node = process.e
     await stop();
     throw err;
   }
+}
+
+/**
+ * One side of a comparison on a fresh database: `side` is a built copy of the service (a folder), or `baseline`, the
+ * yardstick's own (`yardstick`/baseline.mjs on the service's pinned node). `name` names the service's database.
+ */
+export function startSideOnFreshDatabase(side, { name, env = {}, nodeArgs = [], wrapper = [], readyWithinMs, yardstick = '../shared/bench' }) {
+  return side === 'baseline'
+    ? startBaselineOnFreshDatabase({ yardstick: resolve(yardstick), node: resolve(serviceNode('.')), nodeArgs, wrapper, readyWithinMs })
+    : startServiceOnFreshDatabase({ dir: resolve(side), name, env, nodeArgs, wrapper, readyWithinMs });
 }
