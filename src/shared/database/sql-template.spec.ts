@@ -1,4 +1,4 @@
-import { bind, compileSql, empty, join, raw, sql } from './sql-template';
+import { bind, compileSql, empty, join, raw, SqlFragment, sql, StatementTexts } from './sql-template';
 
 describe('sql (the tagged-template builder)', () => {
   it('numbers the values of one fragment from $1, in order', () => {
@@ -90,6 +90,64 @@ describe('sql (the tagged-template builder)', () => {
   it('makes the same text for the same shape (a named statement is prepared once per connection)', () => {
     const make = (a: string, b: number) => sql`SELECT ${a}, (${sql`SELECT ${b}`})`.toQuery().text;
     expect(make('x', 1)).toBe(make('y', 2));
+  });
+});
+
+describe("the statements' texts, written once per shape (issue 47)", () => {
+  // write() is the text's concatenation: a statement found again by its pieces does not call it
+  const writes = () => jest.spyOn(SqlFragment.prototype as unknown as { write(): string }, 'write');
+  afterEach(() => jest.restoreAllMocks());
+
+  it("writes a statement's text once, and gives a statement of the same pieces that text with its own values", () => {
+    const make = (id: string, n: number) => sql`SELECT /* once */ ${id}::uuid, ${sql`${n}::int + ${raw('1')}`} FROM ${raw('t')}`.toQuery();
+    const write = writes();
+    const first = make('a', 1);
+    const calls = write.mock.calls.length;
+    const second = make('b', 2);
+    expect(calls).toBeGreaterThan(0);
+    expect(write.mock.calls.length).toBe(calls);
+    expect(second).toMatchObject({ text: 'SELECT /* once */ $1::uuid, $2::int + 1 FROM t', values: ['b', 2] });
+    expect(first).toMatchObject({ text: second.text, values: ['a', 1] });
+  });
+
+  it('tells apart the same strings with a value bound once and with two values, in either order', () => {
+    const twice = (a: unknown, b: unknown) => sql`SELECT /* bound */ ${a} AS x, ${b} AS y`.toQuery();
+    const org = bind('o');
+    expect(twice(org, org)).toMatchObject({ text: 'SELECT /* bound */ $1 AS x, $1 AS y', values: ['o'] });
+    expect(twice('o', 'p')).toMatchObject({ text: 'SELECT /* bound */ $1 AS x, $2 AS y', values: ['o', 'p'] });
+    const other = bind('q');
+    expect(twice(other, other)).toMatchObject({ text: 'SELECT /* bound */ $1 AS x, $1 AS y', values: ['q'] });
+    expect(twice(other, other).indexOf(other)).toBe(0);
+  });
+
+  it('tells apart raw text, nested fragments and values that make pieces of the same strings', () => {
+    const q = (part: unknown) => sql`SELECT /* pieces */ ${part} FROM t`.toQuery();
+    expect(q(raw('a'))).toMatchObject({ text: 'SELECT /* pieces */ a FROM t', values: [] });
+    expect(q(raw('b'))).toMatchObject({ text: 'SELECT /* pieces */ b FROM t', values: [] });
+    expect(q('a')).toMatchObject({ text: 'SELECT /* pieces */ $1 FROM t', values: ['a'] });
+    expect(q(sql`${'a'}, ${'b'}`)).toMatchObject({ text: 'SELECT /* pieces */ $1, $2 FROM t', values: ['a', 'b'] });
+    expect(q(join([1, 2, 3]))).toMatchObject({ text: 'SELECT /* pieces */ $1, $2, $3 FROM t', values: [1, 2, 3] });
+    expect(q(join([1, 2]))).toMatchObject({ text: 'SELECT /* pieces */ $1, $2 FROM t', values: [1, 2] });
+  });
+
+  it('still refuses an undefined value, with the text before it, once the shape is known', () => {
+    const q = (v: unknown) => sql`UPDATE /* undefined */ t SET a = ${v}`.toQuery();
+    expect(q(1).text).toBe('UPDATE /* undefined */ t SET a = $1');
+    expect(() => q(undefined)).toThrow('an undefined value for the parameter after: UPDATE /* undefined */ t SET a = ');
+  });
+
+  it('adds no node beyond its bound, and finds the nodes it has', () => {
+    const texts = new StatementTexts(2);
+    const a = texts.step(texts.root, 'a');
+    const b = texts.step(a, 1);
+    expect(a).not.toBeNull();
+    expect(b).not.toBeNull();
+    expect(texts.step(b, 'c')).toBeNull();
+    expect(texts.step(texts.root, 'x')).toBeNull();
+    expect(texts.step(texts.root, 'a')).toBe(a);
+    expect(texts.step(a, 1)).toBe(b);
+    expect(texts.step(a, '1')).toBeNull();
+    expect(texts.step(null, 'a')).toBeNull();
   });
 });
 

@@ -23,11 +23,24 @@ export class SqlFragment {
     if (strings.length !== parts.length + 1) throw new TypeError('a fragment has one string more than parts');
   }
 
-  /** The statement's text and values, parameters numbered from $1. */
+  /**
+   * The statement's text and values, parameters numbered from $1. The text of a statement made of the same
+   * pieces as one before it is that statement's text, found again by its pieces (StatementTexts) instead of
+   * written anew: a write's statement of several modules' rows is ~7 KB of text that would otherwise be
+   * concatenated, flattened and hashed on every call (bench/RESULTS.md, issue 47).
+   */
   toQuery(): SqlQuery {
-    const values: unknown[] = [];
-    const bound = new Map<Bound, number>();
-    const text = this.write(values, bound);
+    let values: unknown[] = [];
+    let bound = new Map<Bound, number>();
+    const found = this.trace(STATEMENT_TEXTS.root, values, bound);
+    let text: string;
+    if (found !== null && found.text !== undefined) text = found.text;
+    else {
+      values = [];
+      bound = new Map<Bound, number>();
+      text = this.write(values, bound);
+      if (found !== null) found.text = text;
+    }
     return {
       text,
       values,
@@ -52,6 +65,30 @@ export class SqlFragment {
     return this.parts.length === 0 && this.strings[0] === '';
   }
 
+  /**
+   * The values and bound numbers as write() makes them, and the cache's node for the pieces write() would
+   * join: each string of the fragments and each parameter's number, in the text's order (so one node, one
+   * text). Null where the cache has no room for a new node, or at an undefined value (write() refuses it).
+   */
+  private trace(at: TextNode | null, values: unknown[], bound: Map<Bound, number>): TextNode | null {
+    let node = STATEMENT_TEXTS.step(at, this.strings[0]);
+    for (let i = 0; i < this.parts.length; i++) {
+      const part = this.parts[i];
+      if (part instanceof SqlFragment) node = part.trace(node, values, bound);
+      else if (part instanceof Bound) {
+        let n = bound.get(part);
+        if (n === undefined) {
+          n = values.push(part.value);
+          bound.set(part, n);
+        }
+        node = STATEMENT_TEXTS.step(node, n);
+      } else if (part === undefined) return null;
+      else node = STATEMENT_TEXTS.step(node, values.push(part));
+      node = STATEMENT_TEXTS.step(node, this.strings[i + 1]);
+    }
+    return node;
+  }
+
   private write(values: unknown[], bound: Map<Bound, number>): string {
     let text = this.strings[0];
     for (let i = 0; i < this.parts.length; i++) {
@@ -71,6 +108,50 @@ export class SqlFragment {
     return text;
   }
 }
+
+/**
+ * A node of the statements' texts: reached by a statement's pieces (strings and parameter numbers) in order
+ * from the root, it holds the text they make once one statement has been written. Most nodes have one
+ * child, kept beside the node; the others' go to a map.
+ */
+interface TextNode {
+  key: string | number | undefined;
+  child: TextNode | undefined;
+  more: Map<string | number, TextNode> | undefined;
+  text: string | undefined;
+}
+
+const textNode = (key: string | number | undefined): TextNode => ({ key, child: undefined, more: undefined, text: undefined });
+
+/**
+ * The texts of the statements this process has written, by their pieces. Bounded in nodes (one per piece
+ * of each distinct statement; a product's create is ~300): statements of many shapes (a posting of any number
+ * of lines) fill it up to the bound, after which a statement it does not hold is written as before.
+ */
+export class StatementTexts {
+  readonly root = textNode(undefined);
+  private nodes = 0;
+
+  constructor(private readonly maxNodes: number) {}
+
+  step(at: TextNode | null, key: string | number): TextNode | null {
+    if (at === null) return null;
+    const child = at.child;
+    if (child !== undefined) {
+      if (child.key === key) return child;
+      const next = at.more?.get(key);
+      if (next !== undefined) return next;
+    }
+    if (this.nodes >= this.maxNodes) return null;
+    this.nodes++;
+    const made = textNode(key);
+    if (child === undefined) at.child = made;
+    else (at.more ??= new Map()).set(key, made);
+    return made;
+  }
+}
+
+const STATEMENT_TEXTS = new StatementTexts(50_000);
 
 /** A statement ready for node-postgres, and where a bound parameter's value sits in `values`. */
 export interface SqlQuery {
