@@ -36,6 +36,19 @@ describe('oneStatement', () => {
     expect(values).toEqual(['key-1', 7, 'u-1', '2026-01-01T00:00:00.000Z', 'u-1', '2026-01-01T00:00:00.000Z']);
   });
 
+  it('writes an undefined value as NULL and a one-column row, the same text on every call', () => {
+    const one = { table: 'singles', columns: [['only', 'text']] as const, values: [undefined] };
+    const first = oneStatement(claim, [one]);
+    expect(first.text.replace(/\s+/g, ' ')).toBe(
+      'WITH claim AS (INSERT INTO claims (k, n) VALUES ($1::text, $2::bigint) ON CONFLICT (k) DO NOTHING RETURNING 1), ' +
+        'r0 AS (INSERT INTO singles (only) SELECT $3::text FROM claim) ' +
+        'SELECT 1 AS allowed, count(*)::int AS claimed FROM claim',
+    );
+    expect(first.values).toEqual(['key-1', 7, null]);
+    const again = oneStatement({ ...claim, values: ['key-2', 8] }, [{ ...one, values: ['x'] }]);
+    expect(again).toEqual({ text: first.text, values: ['key-2', 8, 'x'] });
+  });
+
   it('claims only through the gate when there is one, its parameters numbered first, and reports whether it let the write through', () => {
     const gate = { sql: () => sql`SELECT 1 FROM locks WHERE id = ${'g-1'} AND until > ${'now'} FOR SHARE` };
     const { text, values } = oneStatement(claim, [row], gate);

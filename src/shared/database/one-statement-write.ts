@@ -5,7 +5,7 @@ import { LOCK_TIMEOUT_MS } from './data-source';
 import { lockWaitedOn, uniqueViolation } from './database-failure';
 import { NumberedBatches, type Pending } from './numbered-batches';
 import { Sql } from './sql';
-import { bind, join, raw, sql, type SqlFragment } from './sql-template';
+import { bind, join, raw, sql, SqlFragment } from './sql-template';
 
 /**
  * `INSERT INTO table (columns) VALUES (…)`, or `SELECT … FROM from` when given, each value a parameter
@@ -14,6 +14,12 @@ import { bind, join, raw, sql, type SqlFragment } from './sql-template';
  */
 function insertOf(row: RowInsert, from: SqlFragment | null, wrap?: (column: string, param: SqlFragment) => SqlFragment): SqlFragment {
   if (row.values.length !== row.columns.length) throw new Error(`${row.table}: ${row.values.length} values for ${row.columns.length} columns`);
+  if (!wrap && row.columns.length > 0) {
+    // an undefined value stays what node-postgres makes of it: NULL
+    const parts: unknown[] = row.values.map((value) => value ?? null);
+    if (from !== null) parts.push(from);
+    return new SqlFragment(insertStrings(row, from !== null), parts);
+  }
   const params = row.columns.map(([name, type], i) => {
     // an undefined value stays what node-postgres makes of it: NULL
     const param = sql`${row.values[i] ?? null}::${raw(type)}`;
@@ -21,6 +27,31 @@ function insertOf(row: RowInsert, from: SqlFragment | null, wrap?: (column: stri
   });
   const select = from === null ? sql`VALUES (${join(params)})` : sql`SELECT ${join(params)} FROM ${from}`;
   return sql`INSERT INTO ${raw(row.table)} (${raw(row.columns.map(([name]) => name).join(', '))}) ${select}`;
+}
+
+/** The strings of a row's INSERT around its values (and the SELECT's source), per columns list and form. */
+const INSERT_STRINGS = new WeakMap<object, { table: string; values: readonly string[]; select: readonly string[] }>();
+
+/**
+ * The strings between a row's values in `INSERT INTO table (columns) VALUES ($1::type, …)`, or in `… SELECT $1::type, …
+ * FROM ` followed by the source, as insertOf writes them: the same text as one fragment per value, made once per
+ * columns list (each owner's constant), so that a write's statement is not rebuilt from a fragment per column.
+ */
+function insertStrings(row: RowInsert, select: boolean): readonly string[] {
+  let made = INSERT_STRINGS.get(row.columns);
+  if (made === undefined || made.table !== row.table) {
+    const names = row.columns.map(([name]) => name).join(', ');
+    const casts = row.columns.map(([, type]) => `::${type}`);
+    const between = casts.slice(0, -1).map((cast) => `${cast}, `);
+    const last = casts[casts.length - 1] ?? '';
+    made = {
+      table: row.table,
+      values: [`INSERT INTO ${row.table} (${names}) VALUES (`, ...between, `${last})`],
+      select: [`INSERT INTO ${row.table} (${names}) SELECT `, ...between, `${last} FROM `, ''],
+    };
+    INSERT_STRINGS.set(row.columns, made);
+  }
+  return select ? made.select : made.values;
 }
 
 /** The CTEs of every other row, each inserted only if the claim was. */
