@@ -111,8 +111,9 @@ function call(port: number, method: string, path: string, body?: string): Promis
       },
     );
     req.on('error', reject);
-    // a server that never answers fails the call, not the whole run
-    req.setTimeout(2000, () => req.destroy(new Error(`${method} ${path}: no answer within 2 s`)));
+    // a server that never answers fails the call, not the whole run; 2 s was once too short for an answer in a loaded
+    // CI run (a POST /echo, 2026-11-30), which a test worker next to the e2e suites can take
+    req.setTimeout(15_000, () => req.destroy(new Error(`${method} ${path} on port ${port}: no answer within 15 s`)));
     req.end(body);
   });
 }
